@@ -1,0 +1,26 @@
+// The gate a claimed delivery passes before it is sent: the circuit breaker plugs in here (SPEC §5).
+import type { Attempt } from '../domain.ts';
+import type { Policy } from '../policy/types.ts';
+import type { ClaimedDelivery } from '../store/store.ts';
+
+export type Admission =
+  | { kind: 'send'; probe: boolean }
+  /** Wait on an open breaker without spending an attempt. */
+  | { kind: 'hold'; until: number }
+  /** End without an attempt (age limit reached while held). */
+  | { kind: 'fail'; reason: string };
+
+export interface AdmissionGate {
+  admit(claimed: ClaimedDelivery, policy: Policy, now: number): Promise<Admission>;
+  /** Called after the attempt is durably recorded; `probe` tells whether it was the breaker's probe. */
+  afterAttempt(claimed: ClaimedDelivery, policy: Policy, attempt: Attempt, probe: boolean, now: number): Promise<void>;
+  /** The breaker scope key an attempt counts in, or null when the policy has none. */
+  scopeKey(claimed: ClaimedDelivery, policy: Policy): string | null;
+}
+
+/** No breaker: everything is sent. */
+export const openGate: AdmissionGate = {
+  admit: async () => ({ kind: 'send', probe: false }),
+  afterAttempt: async () => {},
+  scopeKey: () => null,
+};

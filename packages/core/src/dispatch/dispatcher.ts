@@ -1,0 +1,363 @@
+// The scheduler loop: claims due deliveries in leased batches, signs and sends them, decides the next step and
+// records attempts through one group commit. No timer per delivery: one loop reads due rows from the store.
+import type { Clock } from '../clock.ts';
+import type { Attempt, AttemptTrigger } from '../domain.ts';
+import { GroupCommit } from '../group-commit.ts';
+import type { SendResult } from '../http/sender.ts';
+import { newId } from '../ids.ts';
+import type { Logger } from '../logger.ts';
+import { decide } from '../policy/decide.ts';
+import type { PolicyRegistry } from '../policy/registry.ts';
+import type { DeliveryProgress, Policy } from '../policy/types.ts';
+import { signHeaders } from '../signing/sign-headers.ts';
+import type { AttemptRecord, ClaimedDelivery, HealthTransition, Store } from '../store/store.ts';
+import { openGate, type AdmissionGate } from './admission.ts';
+import type { SecretCache } from './secret-cache.ts';
+
+/** What the dispatcher needs from an HTTP client; `simulatedDurationMs` lets a scripted sender spend virtual time. */
+export interface DeliverySender {
+  send(request: { url: string; headers: Record<string, string>; body: Buffer; timeoutMs: number }): Promise<SendResult & { simulatedDurationMs?: number }>;
+}
+
+export interface AttemptEvent {
+  attempt: Attempt;
+  claimed: ClaimedDelivery;
+  next: AttemptRecord['next'];
+  probe: boolean;
+}
+
+export interface DispatchObserver {
+  attempt?(e: AttemptEvent): void;
+  health?(t: HealthTransition): void;
+  held?(claimed: ClaimedDelivery, until: number): void;
+  ended?(claimed: ClaimedDelivery, status: 'failed' | 'skipped', reason: string): void;
+}
+
+export interface DispatcherOptions {
+  store: Store;
+  clock: Clock;
+  sender: DeliverySender;
+  policies: PolicyRegistry;
+  secrets: SecretCache;
+  logger: Logger;
+  gate?: AdmissionGate;
+  observers?: DispatchObserver[];
+  workerId?: string;
+  /** Deliveries claimed per statement. */
+  batchSize?: number;
+  /** Sends in flight at once in this process. */
+  maxInFlight?: number;
+  /** A lease outlives the longest timeout by this margin. */
+  leaseMarginMs?: number;
+  /** Longest sleep when nothing is due and nobody wakes the loop. */
+  pollMs?: number;
+  /** How often expired leases are handed back. */
+  sweepMs?: number;
+  random?: () => number;
+  /** Log one JSON line per attempt (SPEC §8). */
+  logAttempts?: boolean;
+}
+
+const MAX_TIMEOUT_MS = 60_000;
+
+type ResolvedOptions = Required<Omit<DispatcherOptions, 'workerId' | 'gate' | 'observers' | 'random'>> & { gate: AdmissionGate; random: () => number };
+
+export class Dispatcher {
+  readonly workerId: string;
+  readonly #o: ResolvedOptions;
+  readonly #observers: DispatchObserver[];
+  readonly #records: GroupCommit<AttemptRecord, HealthTransition[]>;
+  readonly #inFlightByEndpoint = new Map<string, { n: number; cap: number }>();
+  #inFlight = 0;
+  #running = false;
+  #loop: Promise<void> | null = null;
+  #wake: (() => void) | null = null;
+  #woken = false;
+  #lastSweep = 0;
+  readonly #active = new Set<Promise<void>>();
+
+  constructor(options: DispatcherOptions) {
+    this.workerId = options.workerId ?? newId('msg').replace('msg_', 'wrk_');
+    this.#o = {
+      batchSize: 200,
+      maxInFlight: 1000,
+      leaseMarginMs: 30_000,
+      pollMs: 1000,
+      sweepMs: 5000,
+      logAttempts: true,
+      ...options,
+      gate: options.gate ?? openGate,
+      random: options.random ?? Math.random,
+    } as ResolvedOptions;
+    this.#observers = options.observers ?? [];
+    this.#records = new GroupCommit((records) => this.#commit(records), 1000);
+  }
+
+  addObserver(o: DispatchObserver): void {
+    this.#observers.push(o);
+  }
+
+  get inFlight(): number {
+    return this.#inFlight;
+  }
+
+  /** New work may be due: claim at once instead of waiting for the next poll. */
+  wake(): void {
+    this.#woken = true;
+    const w = this.#wake;
+    this.#wake = null;
+    w?.();
+  }
+
+  start(): void {
+    if (this.#running) return;
+    this.#running = true;
+    this.#loop = this.#run();
+  }
+
+  /** Stops claiming, lets in-flight attempts finish and commit. */
+  async stop(): Promise<void> {
+    this.#running = false;
+    this.wake();
+    await this.#loop;
+    await Promise.allSettled([...this.#active]);
+  }
+
+  async #run(): Promise<void> {
+    while (this.#running) {
+      try {
+        const now = this.#o.clock.now();
+        if (now - this.#lastSweep >= this.#o.sweepMs) {
+          this.#lastSweep = now;
+          await this.#o.store.releaseExpiredLeases(now);
+        }
+        const room = this.#o.maxInFlight - this.#inFlight;
+        const claimed = room > 0 ? await this.#claimAndLaunch(Math.min(room, this.#o.batchSize)) : 0;
+        if (claimed > 0 && claimed >= Math.min(room, this.#o.batchSize)) {
+          await new Promise((r) => setImmediate(r));
+          continue;
+        }
+        await this.#sleep(room > 0 ? await this.#idleDelay() : this.#o.pollMs);
+      } catch (err) {
+        this.#o.logger.log('error', 'dispatcher loop error', { error: (err as Error).message });
+        await this.#sleep(Math.min(this.#o.pollMs, 500));
+      }
+    }
+  }
+
+  async #idleDelay(): Promise<number> {
+    const next = await this.#o.store.nextDueAt();
+    if (next === null) return this.#o.pollMs;
+    return Math.max(0, Math.min(this.#o.pollMs, next - this.#o.clock.now()));
+  }
+
+  #sleep(ms: number): Promise<void> {
+    if (this.#woken || !this.#running) {
+      this.#woken = false;
+      return Promise.resolve();
+    }
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        this.#wake = null;
+        resolve();
+      }, ms);
+      this.#wake = () => {
+        clearTimeout(timer);
+        this.#woken = false;
+        resolve();
+      };
+    });
+  }
+
+  /** Claims up to `limit` due deliveries and starts them; resolves once they are launched, not finished. */
+  async #claimAndLaunch(limit: number): Promise<number> {
+    const now = this.#o.clock.now();
+    const saturated: string[] = [];
+    for (const [id, s] of this.#inFlightByEndpoint) if (s.n >= s.cap) saturated.push(id);
+    const claimed = await this.#o.store.claimDue({
+      now,
+      limit,
+      leaseUntil: now + MAX_TIMEOUT_MS + this.#o.leaseMarginMs,
+      workerId: this.workerId,
+      saturatedEndpoints: saturated,
+    });
+    for (const c of claimed) {
+      this.#inFlight++;
+      const slot = this.#inFlightByEndpoint.get(c.endpoint.id) ?? { n: 0, cap: c.endpoint.maxConcurrency };
+      slot.n++;
+      slot.cap = c.endpoint.maxConcurrency;
+      this.#inFlightByEndpoint.set(c.endpoint.id, slot);
+      const p = this.#process(c)
+        .catch((err) => this.#o.logger.log('error', 'delivery processing failed', { delivery_id: c.delivery.id, error: (err as Error).message }))
+        .finally(() => {
+          this.#inFlight--;
+          const s = this.#inFlightByEndpoint.get(c.endpoint.id);
+          if (s && --s.n <= 0) this.#inFlightByEndpoint.delete(c.endpoint.id);
+          this.#active.delete(p);
+          this.wake();
+        });
+      this.#active.add(p);
+    }
+    return claimed.length;
+  }
+
+  /**
+   * Virtual-clock driving (tests, `hookline simulate`): claims and finishes everything due at the clock's current
+   * time, repeating until nothing more is due now. Real time never passes inside it.
+   */
+  async runDue(): Promise<number> {
+    let total = 0;
+    for (;;) {
+      const n = await this.#claimAndLaunch(this.#o.batchSize);
+      await Promise.allSettled([...this.#active]);
+      total += n;
+      if (n === 0) return total;
+    }
+  }
+
+  #policyFor(c: ClaimedDelivery): Policy {
+    return this.#o.policies.get(c.endpoint.policy) ?? this.#o.policies.default();
+  }
+
+  async #process(c: ClaimedDelivery): Promise<void> {
+    const o = this.#o;
+    const policy = this.#policyFor(c);
+    const now = o.clock.now();
+    const isReplay = c.replayId !== null;
+
+    if (c.endpoint.status === 'paused' && !isReplay) {
+      const reason = `endpoint paused (${c.endpoint.pauseReason ?? 'manual'})`;
+      await o.store.endDeliveries([c.delivery.id], this.workerId, 'skipped', reason, now);
+      for (const ob of this.#observers) ob.ended?.(c, 'skipped', reason);
+      return;
+    }
+    let probe = false;
+    if (!isReplay) {
+      const admission = await o.gate.admit(c, policy, now);
+      if (admission.kind === 'hold') {
+        await o.store.holdDeliveries([c.delivery.id], this.workerId, admission.until, now);
+        for (const ob of this.#observers) ob.held?.(c, admission.until);
+        return;
+      }
+      if (admission.kind === 'fail') {
+        await o.store.endDeliveries([c.delivery.id], this.workerId, 'failed', admission.reason, now);
+        for (const ob of this.#observers) ob.ended?.(c, 'failed', admission.reason);
+        return;
+      }
+      probe = admission.probe;
+    }
+
+    const secrets = await o.secrets.live(c.endpoint.id, c.endpoint.version, now);
+    const headers = signHeaders({
+      scheme: c.endpoint.scheme,
+      eventId: c.delivery.eventId,
+      deliveryId: c.delivery.id,
+      timestampSec: Math.floor(now / 1000),
+      body: c.body,
+      secrets,
+    });
+    const timeoutMs = Math.min(c.endpoint.timeoutMs ?? policy.timeoutMs, MAX_TIMEOUT_MS);
+    const startedAt = now;
+    const result = await o.sender.send({ url: c.endpoint.url, headers, body: c.body, timeoutMs });
+    const endedAt = result.simulatedDurationMs !== undefined ? startedAt + result.simulatedDurationMs : Math.max(o.clock.now(), startedAt);
+    const trigger: AttemptTrigger = isReplay ? 'replay' : probe ? 'probe' : 'scheduled';
+
+    const attempt: Attempt = {
+      id: newId('att', startedAt),
+      deliveryId: c.delivery.id,
+      tenantId: c.delivery.tenantId,
+      endpointId: c.endpoint.id,
+      n: c.delivery.attemptCount + 1,
+      trigger,
+      startedAt,
+      durationMs: result.simulatedDurationMs ?? result.durationMs,
+      requestHeaders: headers,
+      responseStatus: result.status,
+      responseHeaders: result.responseHeaders,
+      responseExcerpt: result.bodyExcerpt,
+      errorClass: result.errorClass,
+      errorMessage: result.errorMessage,
+      outcome: result.outcome,
+    };
+
+    const d = c.delivery;
+    const progress: DeliveryProgress = {
+      createdAt: d.createdAt,
+      firstAttemptAt: d.firstAttemptAt ?? startedAt,
+      fastFailures: d.fastFailures,
+      slowFailures: d.slowFailures,
+      slowStartedAt: d.slowStartedAt,
+      isMoney: d.isMoney,
+    };
+    let next: AttemptRecord['next'];
+    let nextProgress = progress;
+    if (isReplay) {
+      // A replay is one attempt now: success ends it, failure leaves it failed (SPEC §7).
+      next = result.outcome === 'success' ? { status: 'succeeded' } : { status: 'failed', reason: `replay failed: ${describe(result)}` };
+    } else {
+      const step = decide(policy, progress, { outcome: result.outcome, status: result.status ?? undefined, retryAfterMs: result.retryAfterMs }, endedAt, o.random);
+      if (step.kind === 'succeed') next = { status: 'succeeded' };
+      else if (step.kind === 'retry') {
+        next = { status: 'pending', nextAttemptAt: step.at, ladder: step.ladder };
+        nextProgress = step.progress;
+      } else {
+        next = { status: 'failed', reason: `${step.reason}; last: ${describe(result)}` };
+        nextProgress = step.progress;
+      }
+    }
+
+    const record: AttemptRecord = {
+      attempt,
+      workerId: this.workerId,
+      next,
+      progress: {
+        fastFailures: nextProgress.fastFailures,
+        slowFailures: nextProgress.slowFailures,
+        slowStartedAt: nextProgress.slowStartedAt,
+        firstAttemptAt: nextProgress.firstAttemptAt,
+      },
+      replayId: c.replayId,
+      // Failed replays and tests leave health alone; any success clears it (SPEC §6).
+      health: { rule: policy.health, countsFailure: trigger === 'scheduled' || trigger === 'probe', countsSuccess: true },
+      breakerScope: isReplay ? null : o.gate.scopeKey(c, policy),
+    };
+    const transitions = await this.#records.submit(record);
+    await o.gate.afterAttempt(c, policy, attempt, probe, o.clock.now());
+
+    if (o.logAttempts) {
+      o.logger.log('info', 'attempt', {
+        event_id: d.eventId,
+        delivery_id: d.id,
+        attempt: attempt.n,
+        endpoint_id: c.endpoint.id,
+        tenant_id: d.tenantId,
+        trigger,
+        status: result.status,
+        outcome: result.outcome,
+        error_class: result.errorClass,
+        duration_ms: attempt.durationMs,
+        next: next.status,
+      });
+    }
+    for (const ob of this.#observers) {
+      ob.attempt?.({ attempt, claimed: c, next, probe });
+      for (const t of transitions) ob.health?.(t);
+    }
+  }
+
+  async #commit(records: AttemptRecord[]): Promise<HealthTransition[][]> {
+    const transitions = await this.#o.store.recordAttempts(records, this.#o.clock.now());
+    // Transitions are per batch; hand each to the record of its endpoint once.
+    const out: HealthTransition[][] = records.map(() => []);
+    for (const t of transitions) {
+      const i = records.findIndex((r) => r.attempt.endpointId === t.endpointId);
+      if (i >= 0) out[i].push(t);
+    }
+    return out;
+  }
+}
+
+function describe(r: SendResult): string {
+  if (r.status !== null && r.outcome !== 'success' && r.errorClass === 'status') return `HTTP ${r.status}`;
+  return r.errorMessage ?? r.errorClass ?? (r.status !== null ? `HTTP ${r.status}` : 'unknown');
+}

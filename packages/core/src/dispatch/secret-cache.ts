@@ -1,0 +1,36 @@
+// Decrypted signing secrets per endpoint version, so the hot path neither queries nor decrypts per attempt.
+import type { SecretBox } from '../secret-box.ts';
+import type { Store } from '../store/store.ts';
+
+interface Live {
+  kid: string;
+  secret: string;
+  expiresAt: number | null;
+}
+
+export class SecretCache {
+  readonly #entries = new Map<string, { version: number; secrets: Live[] }>();
+  constructor(
+    private readonly store: Store,
+    private readonly box: SecretBox,
+  ) {}
+
+  /** Every secret live at `now`, newest first; reloaded when the endpoint's version moves (rotation bumps it). */
+  async live(endpointId: string, version: number, now: number): Promise<Array<{ kid: string; secret: string }>> {
+    let entry = this.#entries.get(endpointId);
+    if (!entry || entry.version !== version) {
+      const sealed = await this.store.listSecrets(endpointId);
+      const secrets = sealed
+        .map((s) => ({ kid: s.kid, secret: this.box.open(s.sealed, endpointId), expiresAt: s.expiresAt, createdAt: s.createdAt }))
+        .sort((a, b) => b.createdAt - a.createdAt)
+        .map(({ kid, secret, expiresAt }) => ({ kid, secret, expiresAt }));
+      entry = { version, secrets };
+      this.#entries.set(endpointId, entry);
+    }
+    return entry.secrets.filter((s) => s.expiresAt === null || s.expiresAt > now).map(({ kid, secret }) => ({ kid, secret }));
+  }
+
+  forget(endpointId: string): void {
+    this.#entries.delete(endpointId);
+  }
+}

@@ -1,0 +1,107 @@
+// The nouns of Hookline (SPEC §1) as plain records; stores return these, the API serialises them.
+import type { Ladder, OutcomeClass } from './policy/types.ts';
+
+export type DeliveryStatus = 'pending' | 'delivering' | 'held' | 'succeeded' | 'failed' | 'skipped';
+export const TERMINAL_STATUSES: readonly DeliveryStatus[] = ['succeeded', 'failed', 'skipped'];
+export type EndpointStatus = 'active' | 'degraded' | 'paused';
+export type PauseReason = 'manual' | 'failing' | 'consecutive_failures' | 'gone';
+export type Scheme = 'hookline' | 'standard';
+export type AttemptTrigger = 'scheduled' | 'replay' | 'test' | 'probe';
+/** Why an attempt did not succeed; `status` means an HTTP response arrived with a non-2xx code. */
+export type ErrorClass = 'timeout' | 'connection' | 'dns' | 'tls' | 'status' | 'refused_address' | 'body_too_large';
+
+export interface Tenant {
+  id: string;
+  name: string;
+  ownerEmails: string[];
+  /** Operational notifications: an endpoint of this tenant that receives endpoint.degraded etc. */
+  operationsEndpointId: string | null;
+  notifyEmail: boolean;
+  createdAt: number;
+  updatedAt: number;
+}
+
+export interface Endpoint {
+  id: string;
+  tenantId: string;
+  url: string;
+  description: string;
+  /** Exact names and `prefix.*` wildcards; empty means every type. */
+  eventTypes: string[];
+  policy: string;
+  scheme: Scheme;
+  timeoutMs: number | null; // null: the policy's
+  maxConcurrency: number; // resolved from the policy when not given
+  status: EndpointStatus;
+  pauseReason: PauseReason | null;
+  /** Start of the current uninterrupted failure streak (null when the last attempt succeeded). */
+  failingSince: number | null;
+  /** Distinct deliveries whose latest attempt failed since the last success (brief auto-suspend). */
+  consecutiveFailedEvents: number;
+  lastSuccessAt: number | null;
+  createdAt: number;
+  updatedAt: number;
+}
+
+/** A signing secret; the plaintext never reaches the store (encrypted with the master key). */
+export interface EndpointSecret {
+  kid: string;
+  endpointId: string;
+  secret: string; // plaintext, decrypted by the store layer's caller
+  createdAt: number;
+  /** Retired at this fixed time (rotation overlap); null while current. */
+  expiresAt: number | null;
+}
+
+export interface EventRecord {
+  id: string; // evt_… internal key
+  tenantId: string;
+  eventId: string; // the provider's id, unique per tenant
+  type: string;
+  version: string;
+  occurredAt: string; // ISO-8601 as sent in the envelope
+  body: Buffer; // the exact bytes every attempt sends
+  isMoney: boolean;
+  createdAt: number;
+}
+
+export interface Delivery {
+  id: string;
+  tenantId: string;
+  eventPk: string;
+  eventId: string;
+  eventType: string;
+  endpointId: string;
+  status: DeliveryStatus;
+  ladder: Ladder;
+  isMoney: boolean;
+  attemptCount: number;
+  fastFailures: number;
+  slowFailures: number;
+  slowStartedAt: number | null;
+  firstAttemptAt: number | null;
+  lastAttemptAt: number | null;
+  nextAttemptAt: number | null;
+  leaseUntil: number | null;
+  terminalReason: string | null;
+  createdAt: number;
+  updatedAt: number;
+}
+
+export interface Attempt {
+  id: string;
+  deliveryId: string;
+  tenantId: string;
+  endpointId: string;
+  n: number;
+  trigger: AttemptTrigger;
+  startedAt: number;
+  durationMs: number;
+  requestHeaders: Record<string, string>;
+  responseStatus: number | null;
+  responseHeaders: Record<string, string> | null;
+  responseExcerpt: string | null;
+  errorClass: ErrorClass | null;
+  errorMessage: string | null;
+  outcome: OutcomeClass;
+}

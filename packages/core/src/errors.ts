@@ -1,0 +1,65 @@
+// The one error catalog: every error a user can cause has a literal code, an HTTP status and a plain message.
+// The server maps HooklineError to `{"error":{"code","message","request_id"}}`; docs/errors.md is checked against this list.
+
+export const ERROR_CATALOG = {
+  // 400 — the request itself is wrong
+  invalid_request: { status: 400, message: 'request is invalid: {detail}' },
+  invalid_json: { status: 400, message: 'body is not valid JSON' },
+  schema_validation_failed: { status: 400, message: 'data does not match the event type schema at {path}: {detail}' },
+  url_invalid: { status: 400, message: 'url is not a valid absolute URL' },
+  url_must_be_https: { status: 400, message: 'url must be https' },
+  url_too_long: { status: 400, message: 'url must be at most 2048 characters' },
+  url_private_address: { status: 400, message: 'url points to a private, loopback, link-local or otherwise non-public address' },
+  unknown_policy: { status: 400, message: 'unknown policy {name}' },
+  unknown_event_type: { status: 400, message: 'unknown event type {type}' },
+  batch_too_large: { status: 400, message: 'a batch holds at most {max} events' },
+  invalid_cursor: { status: 400, message: 'cursor is not valid' },
+  // 401/403 — who is asking
+  unauthorized: { status: 401, message: 'missing or invalid credentials' },
+  forbidden: { status: 403, message: 'these credentials cannot do this' },
+  // 404 — another tenant's ids answer exactly like ids that do not exist
+  not_found: { status: 404, message: 'not found' },
+  tenant_not_found: { status: 404, message: 'unknown tenant' },
+  endpoint_not_found: { status: 404, message: 'unknown endpoint' },
+  event_not_found: { status: 404, message: 'unknown event' },
+  delivery_not_found: { status: 404, message: 'unknown delivery' },
+  replay_not_found: { status: 404, message: 'unknown replay' },
+  api_key_not_found: { status: 404, message: 'unknown api key' },
+  event_type_not_found: { status: 404, message: 'unknown event type' },
+  // 409 — conflicts with current state
+  event_conflict: { status: 409, message: 'event_id {event_id} was already accepted with a different body' },
+  endpoint_paused: { status: 409, message: 'endpoint is paused; reactivate it with PATCH status=active first' },
+  delivery_not_replayable: { status: 409, message: 'delivery is {status}; only failed or skipped deliveries can be replayed' },
+  // 413/415/429
+  body_too_large: { status: 413, message: 'body exceeds {max} bytes' },
+  unsupported_media_type: { status: 415, message: 'content-type must be application/json' },
+  replay_quota_exceeded: { status: 429, message: 'at most {max} window replays per tenant per UTC day' },
+  // 5xx — never leak internals
+  internal_error: { status: 500, message: 'internal error' },
+  storage_unavailable: { status: 503, message: 'storage is unavailable, try again' },
+} as const satisfies Record<string, { status: number; message: string }>;
+
+export type ErrorCode = keyof typeof ERROR_CATALOG;
+
+export class HooklineError extends Error {
+  readonly code: ErrorCode;
+  readonly status: number;
+  readonly params: Record<string, string | number>;
+  constructor(code: ErrorCode, params: Record<string, string | number> = {}, options?: { cause?: unknown }) {
+    const entry = ERROR_CATALOG[code];
+    super(entry.message.replace(/\{(\w+)\}/g, (_, k: string) => String(params[k] ?? `{${k}}`)), options);
+    this.name = 'HooklineError';
+    this.code = code;
+    this.status = entry.status;
+    this.params = params;
+  }
+}
+
+/** `throw fail('endpoint_not_found')` reads better at call sites than `new HooklineError(...)`. */
+export function fail(code: ErrorCode, params?: Record<string, string | number>): HooklineError {
+  return new HooklineError(code, params);
+}
+
+export function isHooklineError(err: unknown): err is HooklineError {
+  return err instanceof HooklineError;
+}

@@ -1,0 +1,316 @@
+// The embeddable engine: one object wiring store, policies, signing, ingest, dispatcher and the operations on them.
+import { systemClock, type Clock } from './clock.ts';
+import type { Attempt, Endpoint, EndpointStatus, Scheme } from './domain.ts';
+import { fail, HooklineError } from './errors.ts';
+import { checkEndpointUrl } from './http/address-guard.ts';
+import { createSender } from './http/sender.ts';
+import { newId } from './ids.ts';
+import { Ingest, expectAccepted, type EventInput } from './ingest.ts';
+import { silentLogger, type Logger } from './logger.ts';
+import { DEFAULT_MONEY_RULES } from './policy/money-rules.ts';
+import { PolicyRegistry } from './policy/registry.ts';
+import type { MoneyRule } from './policy/types.ts';
+import { createSecretBox, type SecretBox } from './secret-box.ts';
+import { generateSecret } from './signing/signing-keys.ts';
+import { signHeaders } from './signing/sign-headers.ts';
+import type { AdmissionGate } from './dispatch/admission.ts';
+import { Dispatcher, type DeliverySender, type DispatchObserver } from './dispatch/dispatcher.ts';
+import { SecretCache } from './dispatch/secret-cache.ts';
+import type { EndpointPatch, HealthTransition, ReplayRow, Store } from './store/store.ts';
+
+export interface HooklineOptions {
+  store: Store;
+  /** 32-byte key (base64 or hex) that encrypts signing secrets at rest. */
+  masterKey: string | Buffer;
+  clock?: Clock;
+  policies?: PolicyRegistry;
+  moneyRules?: readonly MoneyRule[];
+  sender?: DeliverySender;
+  logger?: Logger;
+  /** Plain http endpoint URLs (development only). */
+  allowHttp?: boolean;
+  /** Loopback/private endpoint targets (development and tests only). */
+  allowPrivateTargets?: boolean;
+  gate?: AdmissionGate;
+  observers?: DispatchObserver[];
+  dispatcher?: { batchSize?: number; maxInFlight?: number; pollMs?: number; workerId?: string; logAttempts?: boolean; random?: () => number };
+  /** Default secret-rotation overlap (SPEC §2: 24 h). */
+  rotationOverlapMs?: number;
+  /** Window replays per tenant per UTC day (SPEC §7: 20). */
+  replayQuotaPerDay?: number;
+  /** Most deliveries one window replay selects (SPEC §7: 10,000). */
+  replayMaxDeliveries?: number;
+}
+
+export interface EndpointInput {
+  url: string;
+  description?: string;
+  event_types?: string[];
+  policy?: string;
+  scheme?: Scheme;
+  timeout_ms?: number | null;
+  max_concurrency?: number | null;
+  status?: EndpointStatus;
+}
+
+const DAY_MS = 86_400_000;
+
+export class Hookline {
+  readonly store: Store;
+  readonly clock: Clock;
+  readonly policies: PolicyRegistry;
+  readonly box: SecretBox;
+  readonly logger: Logger;
+  readonly ingest: Ingest;
+  readonly dispatcher: Dispatcher;
+  readonly sender: DeliverySender & { close?: () => Promise<void> };
+  readonly secrets: SecretCache;
+  moneyRules: readonly MoneyRule[];
+  readonly #o: HooklineOptions;
+
+  constructor(o: HooklineOptions) {
+    this.#o = o;
+    this.store = o.store;
+    this.clock = o.clock ?? systemClock;
+    this.policies = o.policies ?? new PolicyRegistry();
+    this.box = createSecretBox(o.masterKey);
+    this.logger = o.logger ?? silentLogger;
+    this.moneyRules = o.moneyRules ?? DEFAULT_MONEY_RULES;
+    this.sender = o.sender ?? createSender({ allowHttp: o.allowHttp, allowPrivateTargets: o.allowPrivateTargets, clock: this.clock });
+    this.secrets = new SecretCache(this.store, this.box);
+    this.ingest = new Ingest({ store: this.store, clock: this.clock, moneyRules: () => this.moneyRules });
+    this.dispatcher = new Dispatcher({
+      store: this.store,
+      clock: this.clock,
+      sender: this.sender,
+      policies: this.policies,
+      secrets: this.secrets,
+      logger: this.logger,
+      gate: o.gate,
+      observers: o.observers,
+      ...o.dispatcher,
+    });
+  }
+
+  // ---- events
+
+  /** Accepts an event durably (202 semantics) and wakes the dispatcher; 409 `event_conflict` on a different body. */
+  async acceptEvent(tenantId: string, input: EventInput) {
+    const r = expectAccepted(await this.ingest.accept(tenantId, input));
+    if (r.kind === 'created' && r.deliveries.length) this.dispatcher.wake();
+    return r;
+  }
+
+  /** Accepts many events in one group commit; each result is the event or the conflict error. */
+  async acceptEvents(tenantId: string, inputs: EventInput[]) {
+    const results = await this.ingest.acceptMany(tenantId, inputs);
+    this.dispatcher.wake();
+    return results.map((r) => (r.kind === 'conflict' ? fail('event_conflict', { event_id: r.eventId }) : r));
+  }
+
+  // ---- endpoints
+
+  checkUrl(url: string): string {
+    const check = checkEndpointUrl(url, { allowHttp: this.#o.allowHttp, allowPrivateTargets: this.#o.allowPrivateTargets });
+    if (!check.ok) throw fail(check.code);
+    return check.url.toString();
+  }
+
+  #policyName(name: string | undefined): string {
+    if (name === undefined) return this.policies.default().name;
+    if (!this.policies.has(name)) throw fail('unknown_policy', { name });
+    return name;
+  }
+
+  async createEndpoint(tenantId: string, input: EndpointInput): Promise<{ endpoint: Endpoint; secret: string }> {
+    const now = this.clock.now();
+    const url = this.checkUrl(input.url);
+    const policyName = this.#policyName(input.policy);
+    const policy = this.policies.get(policyName)!;
+    const endpoint: Endpoint = {
+      id: newId('ep', now),
+      tenantId,
+      url,
+      description: input.description ?? '',
+      eventTypes: input.event_types ?? [],
+      policy: policyName,
+      scheme: input.scheme ?? 'hookline',
+      timeoutMs: input.timeout_ms ?? null,
+      maxConcurrency: input.max_concurrency ?? policy.maxConcurrency,
+      status: input.status === 'paused' ? 'paused' : 'active',
+      pauseReason: input.status === 'paused' ? 'manual' : null,
+      failingSince: null,
+      consecutiveFailedEvents: 0,
+      lastSuccessAt: null,
+      createdAt: now,
+      updatedAt: now,
+    };
+    const secret = generateSecret();
+    await this.store.createEndpoint(endpoint, { kid: newId('sec', now), endpointId: endpoint.id, sealed: this.box.seal(secret, endpoint.id), createdAt: now, expiresAt: null });
+    this.ingest.invalidate(tenantId);
+    return { endpoint, secret };
+  }
+
+  async getEndpoint(tenantId: string, id: string) {
+    const ep = await this.store.getEndpoint(tenantId, id);
+    if (!ep) throw fail('endpoint_not_found');
+    return ep;
+  }
+
+  /**
+   * Edits an endpoint. A URL change clears degradation and the failure streak; description and subscription
+   * edits do not (SPEC §6). `status: 'active'` reactivates a paused endpoint; `paused` pauses it manually.
+   */
+  async updateEndpoint(tenantId: string, id: string, input: Partial<EndpointInput>) {
+    const cur = await this.getEndpoint(tenantId, id);
+    const patch: EndpointPatch = {};
+    if (input.url !== undefined) {
+      patch.url = this.checkUrl(input.url);
+      if (patch.url !== cur.url) patch.clearHealth = true;
+    }
+    if (input.description !== undefined) patch.description = input.description;
+    if (input.event_types !== undefined) patch.eventTypes = input.event_types;
+    if (input.policy !== undefined) patch.policy = this.#policyName(input.policy);
+    if (input.scheme !== undefined) patch.scheme = input.scheme;
+    if (input.timeout_ms !== undefined) patch.timeoutMs = input.timeout_ms;
+    if (input.max_concurrency !== undefined) {
+      patch.maxConcurrency = input.max_concurrency ?? this.policies.get(patch.policy ?? cur.policy)!.maxConcurrency;
+    }
+    if (input.status !== undefined && input.status !== cur.status) {
+      if (input.status === 'paused') {
+        patch.status = 'paused';
+        patch.pauseReason = 'manual';
+      } else if (input.status === 'active') {
+        // Reactivation starts a clean slate: only this resumes a paused endpoint.
+        patch.status = 'active';
+        patch.pauseReason = null;
+        patch.clearHealth = true;
+      } else {
+        throw new HooklineError('invalid_request', { detail: 'status can be set to active or paused' });
+      }
+    }
+    const next = await this.store.updateEndpoint(tenantId, id, patch, this.clock.now());
+    if (!next) throw fail('endpoint_not_found');
+    this.ingest.invalidate(tenantId);
+    if (patch.status === 'active') this.dispatcher.wake();
+    return next;
+  }
+
+  async deleteEndpoint(tenantId: string, id: string): Promise<void> {
+    if (!(await this.store.deleteEndpoint(tenantId, id))) throw fail('endpoint_not_found');
+    this.ingest.invalidate(tenantId);
+    this.secrets.forget(id);
+  }
+
+  /** Live secrets, newest first, with their retirement times. */
+  async endpointSecrets(tenantId: string, id: string): Promise<Array<{ kid: string; secret: string; createdAt: number; expiresAt: number | null }>> {
+    await this.getEndpoint(tenantId, id);
+    const now = this.clock.now();
+    return (await this.store.listSecrets(id))
+      .filter((s) => s.expiresAt === null || s.expiresAt > now)
+      .sort((a, b) => b.createdAt - a.createdAt)
+      .map((s) => ({ kid: s.kid, secret: this.box.open(s.sealed, id), createdAt: s.createdAt, expiresAt: s.expiresAt }));
+  }
+
+  /** New secret with a new kid; the old ones stay live for the overlap, then retire at that fixed time. */
+  async rotateSecret(tenantId: string, id: string, overlapMs?: number) {
+    await this.getEndpoint(tenantId, id);
+    const now = this.clock.now();
+    const overlap = overlapMs ?? this.#o.rotationOverlapMs ?? DAY_MS;
+    const secret = generateSecret();
+    await this.store.rotateSecret(id, { kid: newId('sec', now), endpointId: id, sealed: this.box.seal(secret, id), createdAt: now, expiresAt: null }, now + overlap, now);
+    return this.endpointSecrets(tenantId, id);
+  }
+
+  /** One test delivery now (event type `hookline.test`); returns its attempt. Success clears degradation. */
+  async testEndpoint(tenantId: string, id: string): Promise<Attempt> {
+    const ep = await this.getEndpoint(tenantId, id);
+    const policy = this.policies.get(ep.policy) ?? this.policies.default();
+    const prepared = await this.ingest.prepare(tenantId, { type: 'hookline.test', data: { endpoint_id: id, message: 'test delivery from Hookline' } });
+    const deliveryId = newId('dlv', this.clock.now());
+    prepared.deliveries = [{ id: deliveryId, endpointId: id, status: 'pending', nextAttemptAt: null }];
+    await this.store.acceptEvents([prepared]);
+    const startedAt = this.clock.now();
+    const headers = signHeaders({
+      scheme: ep.scheme,
+      eventId: prepared.event.eventId,
+      deliveryId,
+      timestampSec: Math.floor(startedAt / 1000),
+      body: prepared.event.body,
+      secrets: await this.secrets.live(id, ep.version, startedAt),
+    });
+    const result = await this.sender.send({ url: ep.url, headers, body: prepared.event.body, timeoutMs: ep.timeoutMs ?? policy.timeoutMs });
+    const attempt: Attempt = {
+      id: newId('att', startedAt),
+      deliveryId,
+      tenantId,
+      endpointId: id,
+      n: 1,
+      trigger: 'test',
+      startedAt,
+      durationMs: result.durationMs,
+      requestHeaders: headers,
+      responseStatus: result.status,
+      responseHeaders: result.responseHeaders,
+      responseExcerpt: result.bodyExcerpt,
+      errorClass: result.errorClass,
+      errorMessage: result.errorMessage,
+      outcome: result.outcome,
+    };
+    const transitions = await this.store.recordTestAttempt(attempt, { rule: policy.health, countsFailure: false, countsSuccess: true }, this.clock.now());
+    this.#emitHealth(transitions);
+    return attempt;
+  }
+
+  #emitHealth(transitions: HealthTransition[]): void {
+    for (const t of transitions) for (const ob of this.#o.observers ?? []) ob.health?.(t);
+  }
+
+  // ---- replays (SPEC §7)
+
+  /** One attempt now for a failed or skipped delivery, same ids. */
+  async replayDelivery(tenantId: string, deliveryId: string): Promise<ReplayRow> {
+    const d = await this.store.getDelivery(tenantId, deliveryId);
+    if (!d) throw fail('delivery_not_found');
+    if (d.status !== 'failed' && d.status !== 'skipped') throw fail('delivery_not_replayable', { status: d.status });
+    const ep = await this.getEndpoint(tenantId, d.endpointId);
+    if (ep.status === 'paused') throw fail('endpoint_paused');
+    const now = this.clock.now();
+    const replay: ReplayRow = { id: newId('rpl', now), tenantId, endpointId: d.endpointId, kind: 'single', sinceMs: null, untilMs: null, includeSkipped: d.status === 'skipped', selected: 1, attempted: 0, succeeded: 0, failed: 0, createdAt: now };
+    if (!(await this.store.scheduleSingleReplay(replay, deliveryId, now))) throw fail('delivery_not_replayable', { status: 'changed' });
+    this.dispatcher.wake();
+    return replay;
+  }
+
+  /** Replays the endpoint's failed (and optionally skipped) deliveries attempted within [since, until]. */
+  async replayWindow(tenantId: string, endpointId: string, opts: { since?: number; until?: number; includeSkipped?: boolean } = {}): Promise<ReplayRow> {
+    const ep = await this.getEndpoint(tenantId, endpointId);
+    if (ep.status === 'paused') throw fail('endpoint_paused');
+    const now = this.clock.now();
+    const until = opts.until ?? now;
+    const since = opts.since ?? now - DAY_MS;
+    if (since > until) throw new HooklineError('invalid_request', { detail: 'since must not be after until' });
+    const quota = this.#o.replayQuotaPerDay ?? 20;
+    const dayStart = now - (now % DAY_MS); // UTC midnight
+    if ((await this.store.countWindowReplaysSince(tenantId, dayStart)) >= quota) throw fail('replay_quota_exceeded', { max: quota });
+    const replay: ReplayRow = { id: newId('rpl', now), tenantId, endpointId, kind: 'window', sinceMs: since, untilMs: until, includeSkipped: opts.includeSkipped === true, selected: 0, attempted: 0, succeeded: 0, failed: 0, createdAt: now };
+    replay.selected = await this.store.scheduleWindowReplay(replay, this.#o.replayMaxDeliveries ?? 10_000, now);
+    this.dispatcher.wake();
+    return replay;
+  }
+
+  // ---- lifecycle
+
+  start(): void {
+    this.dispatcher.start();
+  }
+
+  async stop(): Promise<void> {
+    await this.dispatcher.stop();
+    await this.sender.close?.();
+  }
+}
+
+export function createHookline(o: HooklineOptions): Hookline {
+  return new Hookline(o);
+}

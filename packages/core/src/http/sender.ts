@@ -1,0 +1,277 @@
+// The delivery HTTP client: one keep-alive undici Pool per origin, a total deadline, capped excerpts, SSRF checks.
+import { Pool } from 'undici';
+import { performance } from 'node:perf_hooks';
+import type { Clock } from '../clock.ts';
+import { systemClock } from '../clock.ts';
+import type { ErrorClass } from '../domain.ts';
+import type { OutcomeClass } from '../policy/types.ts';
+import { checkEndpointUrl } from './address-guard.ts';
+import { classifyTransportError, describeError, outcomeForStatus } from './classify-send.ts';
+import { createGuardedLookup, type LookupAll } from './guarded-lookup.ts';
+import { readExcerpt } from './read-excerpt.ts';
+import { retryAfterHeaderMs } from './retry-after-header.ts';
+
+export const DEFAULT_USER_AGENT = 'Hookline-Webhooks/0.1 (+https://hookline.dev)';
+
+export interface SenderOptions {
+  /** Plain http targets (development flag). Default false. */
+  readonly allowHttp?: boolean;
+  /** Loopback/private targets (tests, development). Default false. */
+  readonly allowPrivateTargets?: boolean;
+  /** Socket cap per origin. Default 20 (the CRM's per-URL limit). */
+  readonly connectionsPerOrigin?: number;
+  /** A pool unused this long is closed and forgotten. Default 60 s. */
+  readonly idlePoolMs?: number;
+  /** Idle keep-alive socket lifetime. Default 4 s, below common server defaults (5 s) to avoid reusing a closing socket. */
+  readonly keepAliveTimeoutMs?: number;
+  /** TCP+TLS connect ceiling; each send's own deadline usually ends it sooner. Default 10 s. */
+  readonly connectTimeoutMs?: number;
+  /** Response body bytes kept as the excerpt. Default 4096. */
+  readonly maxExcerptBytes?: number;
+  readonly userAgent?: string;
+  /** DNS resolution, injectable for tests; results are filtered by the SSRF guard. */
+  readonly lookup?: LookupAll;
+  readonly clock?: Clock;
+  /** Extra trust roots (tests, private CAs). Certificates are always verified. */
+  readonly ca?: string | Buffer | ReadonlyArray<string | Buffer>;
+}
+
+export interface SendRequest {
+  readonly url: string;
+  /** Signature and id headers; they override the defaults (content-type, user-agent) by case-insensitive name. */
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: Buffer;
+  /** Total deadline for connect + request + response headers + body excerpt. */
+  readonly timeoutMs: number;
+}
+
+export interface SendResult {
+  outcome: OutcomeClass;
+  /** Set whenever response headers arrived, even if the body then timed out (outcome says what counts). */
+  status: number | null;
+  responseHeaders: Record<string, string> | null;
+  bodyExcerpt: string | null;
+  errorClass: ErrorClass | null;
+  errorMessage: string | null;
+  /** From Retry-After on 429/503, ms after the attempt ended; the policy caps it. */
+  retryAfterMs?: number;
+  startedAt: number;
+  durationMs: number;
+}
+
+export interface Sender {
+  send(request: SendRequest): Promise<SendResult>;
+  /** Close pools unused for `idleMs` (default: the idlePoolMs option); runs on a timer too. */
+  evictIdle(idleMs?: number): number;
+  /** Origins with an open pool. */
+  poolCount(): number;
+  /** Close every pool; in-flight sends finish (each is bounded by its deadline). */
+  close(): Promise<void>;
+}
+
+interface PoolEntry {
+  readonly pool: Pool;
+  inflight: number;
+  lastUsed: number; // performance.now()
+}
+
+type Target =
+  | { readonly ok: true; readonly origin: string; readonly path: string; readonly authorization: string | null }
+  | { readonly ok: false; readonly message: string };
+
+const MAX_CACHED_TARGETS = 10_000;
+
+class DeadlineExceeded extends Error {
+  override readonly name = 'DeadlineExceeded';
+}
+const DEADLINE = new DeadlineExceeded('deadline exceeded');
+function abortAtDeadline(controller: AbortController): void {
+  controller.abort(DEADLINE);
+}
+
+export function createSender(options: SenderOptions = {}): Sender {
+  const allowHttp = options.allowHttp === true;
+  const allowPrivateTargets = options.allowPrivateTargets === true;
+  const connections = options.connectionsPerOrigin ?? 20;
+  const idlePoolMs = options.idlePoolMs ?? 60_000;
+  const keepAliveTimeout = options.keepAliveTimeoutMs ?? 4_000;
+  const connectTimeout = options.connectTimeoutMs ?? 10_000;
+  const cap = options.maxExcerptBytes ?? 4096;
+  const userAgent = options.userAgent ?? DEFAULT_USER_AGENT;
+  const clock = options.clock ?? systemClock;
+  const lookup = createGuardedLookup({ lookup: options.lookup, allowPrivateTargets });
+  const ca = options.ca as string | Buffer | Array<string | Buffer> | undefined;
+  // Keep the socket's read buffer near the excerpt size so a huge body is not pulled in before we hang up.
+  const highWaterMark = Math.max(cap, 16 * 1024);
+
+  const pools = new Map<string, PoolEntry>();
+  // Parsing and checking a URL once per distinct URL keeps the hot path to two Map lookups.
+  const targets = new Map<string, Target>();
+  let closed = false;
+
+  function targetFor(url: string): Target {
+    let target = targets.get(url);
+    if (target !== undefined) return target;
+    const check = checkEndpointUrl(url, { allowHttp, allowPrivateTargets });
+    if (!check.ok) target = { ok: false, message: `${check.code}: ${check.message}` };
+    else {
+      const u = check.url;
+      // Pool.request sends only the path, so URL credentials would silently vanish; send them as Basic auth.
+      const authorization =
+        u.username || u.password
+          ? 'Basic ' + Buffer.from(`${decodeURIComponent(u.username)}:${decodeURIComponent(u.password)}`).toString('base64')
+          : null;
+      target = { ok: true, origin: u.origin, path: u.pathname + u.search, authorization };
+    }
+    if (targets.size >= MAX_CACHED_TARGETS) targets.clear();
+    targets.set(url, target);
+    return target;
+  }
+
+  function poolFor(origin: string): PoolEntry {
+    let entry = pools.get(origin);
+    if (entry === undefined) {
+      const pool = new Pool(origin, {
+        connections,
+        pipelining: 1,
+        keepAliveTimeout,
+        connect: { lookup, timeout: connectTimeout, ...(ca === undefined ? {} : { ca }) },
+      });
+      entry = { pool, inflight: 0, lastUsed: performance.now() };
+      pools.set(origin, entry);
+    }
+    return entry;
+  }
+
+  function evictIdle(idleMs = idlePoolMs): number {
+    const now = performance.now();
+    let evicted = 0;
+    for (const [origin, entry] of pools) {
+      if (entry.inflight === 0 && now - entry.lastUsed >= idleMs) {
+        pools.delete(origin);
+        entry.pool.close().catch(() => {});
+        evicted++;
+      }
+    }
+    return evicted;
+  }
+  const sweeper = setInterval(evictIdle, Math.max(1_000, idlePoolMs / 2));
+  sweeper.unref();
+
+  function buildHeaders(given: Readonly<Record<string, string>>, authorization: string | null): Record<string, string> {
+    const headers: Record<string, string> = { 'content-type': 'application/json', 'user-agent': userAgent };
+    for (const name in given) {
+      const lower = name.toLowerCase();
+      // Same header under another case would go out twice.
+      if (lower === 'content-type' || lower === 'user-agent' || lower === 'authorization') {
+        delete headers[lower];
+        if (lower === 'authorization') authorization = null;
+      }
+      headers[name] = given[name];
+    }
+    if (authorization !== null) headers.authorization = authorization;
+    return headers;
+  }
+
+  async function send(request: SendRequest): Promise<SendResult> {
+    if (closed) throw new Error('sender is closed');
+    const { timeoutMs } = request;
+    if (!(timeoutMs > 0) || !Number.isFinite(timeoutMs)) throw new TypeError(`timeoutMs must be a positive number, got ${timeoutMs}`);
+    const startedAt = clock.now();
+    const t0 = performance.now();
+    const target = targetFor(request.url);
+    if (!target.ok) {
+      // Refused before any connection. A delivery failure, not a client error: the URL (or DNS) can be fixed
+      // and retries should then get through.
+      return failure('refused_address', target.message, startedAt, t0);
+    }
+
+    const entry = poolFor(target.origin);
+    entry.inflight++;
+    entry.lastUsed = t0;
+    const controller = new AbortController();
+    const timer = setTimeout(abortAtDeadline, timeoutMs, controller);
+    let status: number | null = null;
+    let responseHeaders: Record<string, string> | null = null;
+    let retryAfterMs: number | undefined;
+    try {
+      const response = await entry.pool.request({
+        path: target.path,
+        method: 'POST',
+        headers: buildHeaders(request.headers, target.authorization),
+        body: request.body,
+        signal: controller.signal,
+        // Belt and braces under the total deadline, which is what actually ends a slow exchange.
+        headersTimeout: timeoutMs,
+        bodyTimeout: timeoutMs,
+        highWaterMark,
+      });
+      status = response.statusCode;
+      responseHeaders = flattenHeaders(response.headers);
+      if (status === 429 || status === 503) retryAfterMs = retryAfterHeaderMs(response.headers['retry-after'], clock.now());
+      const excerpt = await readExcerpt(response.body, cap);
+      const outcome = outcomeForStatus(status);
+      const result: SendResult = {
+        outcome,
+        status,
+        responseHeaders,
+        bodyExcerpt: excerpt.toString('utf8'),
+        errorClass: outcome === 'success' ? null : 'status',
+        errorMessage: outcome === 'success' ? null : `HTTP ${status}`,
+        startedAt,
+        durationMs: Math.round(performance.now() - t0),
+      };
+      if (retryAfterMs !== undefined) result.retryAfterMs = retryAfterMs;
+      return result;
+    } catch (err) {
+      // Whatever error surfaced after the deadline fired (abort, reset, body destroyed) is the deadline's doing.
+      const deadline = controller.signal.aborted;
+      const errorClass = deadline ? 'timeout' : classifyTransportError(err);
+      const message = deadline ? `no full response within ${timeoutMs} ms` : describeError(err);
+      const result = failure(errorClass, message, startedAt, t0);
+      // Headers that did arrive help whoever reads the attempt log; the outcome still says it failed.
+      result.status = status;
+      result.responseHeaders = responseHeaders;
+      return result;
+    } finally {
+      clearTimeout(timer);
+      entry.inflight--;
+      entry.lastUsed = performance.now();
+    }
+  }
+
+  return {
+    send,
+    evictIdle,
+    poolCount: () => pools.size,
+    async close() {
+      closed = true;
+      clearInterval(sweeper);
+      const all = [...pools.values()];
+      pools.clear();
+      await Promise.allSettled(all.map((e) => e.pool.close()));
+    },
+  };
+}
+
+function failure(errorClass: ErrorClass, message: string, startedAt: number, t0: number): SendResult {
+  return {
+    outcome: 'delivery_failure',
+    status: null,
+    responseHeaders: null,
+    bodyExcerpt: null,
+    errorClass,
+    errorMessage: message,
+    startedAt,
+    durationMs: Math.round(performance.now() - t0),
+  };
+}
+
+function flattenHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const name in headers) {
+    const value = headers[name];
+    if (value !== undefined) out[name] = typeof value === 'string' ? value : value.join(', ');
+  }
+  return out;
+}

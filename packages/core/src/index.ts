@@ -1,0 +1,20 @@
+// Public surface of @hookline/core: the engine, its store interface and backends, policies, signing, HTTP client.
+export * from './domain.ts';
+export * from './errors.ts';
+export * from './clock.ts';
+export * from './ids.ts';
+export * from './logger.ts';
+export * from './duration.ts';
+export * from './policy/index.ts';
+export * from './signing/index.ts';
+export * from './http/index.ts';
+export * from './secret-box.ts';
+export * from './health.ts';
+export type * from './store/store.ts';
+export { SqlStore } from './store/sql-store.ts';
+export { openSqliteStore } from './store/sqlite/sqlite-store.ts';
+export { GroupCommit } from './group-commit.ts';
+export { Ingest, subscribes, type EventInput } from './ingest.ts';
+export { Dispatcher, type DeliverySender, type DispatchObserver, type AttemptEvent } from './dispatch/dispatcher.ts';
+export { openGate, type Admission, type AdmissionGate } from './dispatch/admission.ts';
+export { Hookline, createHookline, type HooklineOptions, type EndpointInput } from './hookline.ts';

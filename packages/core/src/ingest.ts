@@ -1,0 +1,121 @@
+// Accepting events: build the fixed envelope bytes, fan out to subscribed endpoints, commit durably in groups.
+import { createHash } from 'node:crypto';
+import type { Clock } from './clock.ts';
+import type { Endpoint, EventRecord } from './domain.ts';
+import { fail } from './errors.ts';
+import { GroupCommit } from './group-commit.ts';
+import { newId } from './ids.ts';
+import { isMoneyEvent } from './policy/money-rules.ts';
+import type { MoneyRule } from './policy/types.ts';
+import type { AcceptResult, NewEvent, Store } from './store/store.ts';
+
+export interface EventInput {
+  event_id?: string;
+  type: string;
+  version?: string;
+  occurred_at?: string;
+  data: unknown;
+}
+
+export interface IngestOptions {
+  store: Store;
+  clock: Clock;
+  moneyRules: () => readonly MoneyRule[];
+  /** Per event type: a money rule from the event-type registry overrides the configured rules. */
+  isMoneyOverride?: (type: string, data: unknown) => boolean | undefined;
+  /** How long a tenant's endpoint list may be reused for fan-out before it is read again. */
+  endpointCacheMs?: number;
+}
+
+/** Does an endpoint subscribed to `patterns` want `type`? Exact names and `prefix.*` wildcards; [] means all. */
+export function subscribes(patterns: readonly string[], type: string): boolean {
+  if (patterns.length === 0) return true;
+  for (const p of patterns) {
+    if (p === type || p === '*') return true;
+    if (p.endsWith('.*') && type.startsWith(p.slice(0, -1))) return true;
+  }
+  return false;
+}
+
+export class Ingest {
+  readonly #commit: GroupCommit<NewEvent, AcceptResult>;
+  readonly #endpoints = new Map<string, { at: number; list: Endpoint[] }>();
+  readonly #cacheMs: number;
+
+  constructor(private readonly o: IngestOptions) {
+    this.#cacheMs = o.endpointCacheMs ?? 1000;
+    this.#commit = new GroupCommit((items) => this.#flush(items), 500);
+  }
+
+  /** Forget a tenant's cached endpoints (called on every endpoint change in this process). */
+  invalidate(tenantId: string): void {
+    this.#endpoints.delete(tenantId);
+  }
+
+  async #tenantEndpoints(tenantId: string): Promise<Endpoint[]> {
+    const now = Date.now(); // cache freshness is wall-clock, not domain time
+    const hit = this.#endpoints.get(tenantId);
+    if (hit && now - hit.at < this.#cacheMs) return hit.list;
+    const list = await this.o.store.listTenantEndpoints(tenantId);
+    this.#endpoints.set(tenantId, { at: now, list });
+    return list;
+  }
+
+  /** Builds the event and its deliveries; nothing is written yet. */
+  async prepare(tenantId: string, input: EventInput): Promise<NewEvent> {
+    const now = this.o.clock.now();
+    const pk = newId('evt', now);
+    const version = input.version ?? '1';
+    const occurredAt = input.occurred_at ?? new Date(now).toISOString();
+    const eventId = input.event_id ?? pk;
+    // The envelope is fixed here: every attempt and every replay sends exactly these bytes.
+    const body = Buffer.from(JSON.stringify({ event_id: eventId, type: input.type, version, occurred_at: occurredAt, data: input.data }));
+    // Idempotency compares what the caller sent, so a retried request without occurred_at still matches.
+    const bodyHash = createHash('sha256')
+      .update(JSON.stringify([input.type, input.version ?? null, input.occurred_at ?? null, input.data]))
+      .digest('base64url');
+    const isMoney = this.o.isMoneyOverride?.(input.type, input.data) ?? isMoneyEvent(this.o.moneyRules(), input.type, input.data);
+    const event: EventRecord = { id: pk, tenantId, eventId, type: input.type, version, occurredAt, body, isMoney, createdAt: now };
+    const deliveries: NewEvent['deliveries'] = [];
+    for (const ep of await this.#tenantEndpoints(tenantId)) {
+      if (!subscribes(ep.eventTypes, input.type)) continue;
+      const paused = ep.status === 'paused';
+      deliveries.push({ id: newId('dlv', now), endpointId: ep.id, status: paused ? 'skipped' : 'pending', nextAttemptAt: paused ? null : now });
+    }
+    return { event, bodyHash, deliveries };
+  }
+
+  /** Accepts one event; resolves once it is durably committed (grouped with concurrent calls). */
+  async accept(tenantId: string, input: EventInput): Promise<AcceptResult> {
+    return this.#commit.submit(await this.prepare(tenantId, input));
+  }
+
+  async acceptMany(tenantId: string, inputs: EventInput[]): Promise<AcceptResult[]> {
+    const prepared = await Promise.all(inputs.map((i) => this.prepare(tenantId, i)));
+    return this.#commit.submitMany(prepared);
+  }
+
+  async #flush(items: NewEvent[]): Promise<Array<AcceptResult | Error>> {
+    try {
+      return await this.o.store.acceptEvents(items);
+    } catch (err) {
+      // One bad item (its tenant deleted meanwhile) must not fail its neighbours: retry them one by one.
+      if (items.length === 1) throw err;
+      const out: Array<AcceptResult | Error> = [];
+      for (const item of items) {
+        try {
+          out.push((await this.o.store.acceptEvents([item]))[0]);
+        } catch (one) {
+          out.push(one instanceof Error ? one : new Error(String(one)));
+        }
+      }
+      return out;
+    }
+  }
+}
+
+/** Turns a conflict into the catalog error; passes the rest through. */
+export function expectAccepted(r: AcceptResult): Exclude<AcceptResult, { kind: 'conflict' }> {
+  if (r.kind === 'conflict') throw fail('event_conflict', { event_id: r.eventId });
+  return r;
+}

@@ -1,0 +1,16 @@
+// A seeded PRNG so jittered schedules repeat exactly (tests, `hookline simulate --seed`).
+
+/**
+ * mulberry32: tiny, fast, and good enough for spreading retries — not for anything secret.
+ * Returns a function yielding floats in [0, 1), like Math.random.
+ */
+export function seededRandom(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
+  };
+}

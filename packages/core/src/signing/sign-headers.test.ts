@@ -1,0 +1,111 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createHmac } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { Webhook as StandardWebhook } from 'standardwebhooks';
+import { Webhook as SvixWebhook } from 'svix';
+import type { Scheme } from '../domain.ts';
+import { generateSecret, signHeaders } from './index.ts';
+import { signingKey } from './signing-keys.ts';
+
+interface Vector {
+  name: string;
+  scheme: Scheme;
+  eventId: string;
+  deliveryId: string;
+  timestamp: number;
+  body: string;
+  secrets: { kid: string; secret: string }[];
+  headers: Record<string, string>;
+}
+const { vectors } = JSON.parse(readFileSync(new URL('./vectors.json', import.meta.url), 'utf8')) as { vectors: Vector[] };
+
+// Written out again from SPEC §2 so a mistake in the signer cannot hide in vectors.json.
+function independentKey(scheme: Scheme, secret: string): Buffer {
+  if (secret.startsWith('whsec_')) return Buffer.from(secret.slice(6), 'base64');
+  return scheme === 'standard' ? Buffer.from(secret, 'base64') : Buffer.from(secret, 'utf8');
+}
+function independentHeaders(v: Vector): Record<string, string> {
+  const t = String(v.timestamp);
+  if (v.scheme === 'standard') {
+    const sigs = v.secrets.map((s) => 'v1,' + createHmac('sha256', independentKey('standard', s.secret)).update(`${v.eventId}.${t}.${v.body}`).digest('base64'));
+    return { 'webhook-id': v.eventId, 'webhook-delivery': v.deliveryId, 'webhook-timestamp': t, 'webhook-signature': sigs.join(' ') };
+  }
+  const pairs = v.secrets.map((s) => `v1=${createHmac('sha256', independentKey('hookline', s.secret)).update(`${t}.${v.body}`).digest('hex')},kid=${s.kid}`);
+  return { 'X-Webhook-Id': v.eventId, 'X-Webhook-Delivery': v.deliveryId, 'X-Webhook-Timestamp': t, 'X-Webhook-Signature': [`t=${t}`, ...pairs].join(',') };
+}
+const sign = (v: Vector) =>
+  signHeaders({ scheme: v.scheme, eventId: v.eventId, deliveryId: v.deliveryId, timestampSec: v.timestamp, body: Buffer.from(v.body, 'utf8'), secrets: v.secrets });
+
+test('vectors.json holds the Standard Webhooks published vector and a rotation vector per scheme', () => {
+  const published = vectors.find((v) => v.name === 'standard-webhooks-published');
+  assert.ok(published);
+  assert.equal(published.eventId, 'msg_p5jXN8AQM9LWM0D4loKWxJek');
+  assert.equal(published.timestamp, 1614265330);
+  assert.equal(published.body, '{"test": 2432232314}');
+  assert.equal(published.secrets[0].secret, 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw');
+  assert.equal(published.headers['webhook-signature'], 'v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=');
+  for (const scheme of ['hookline', 'standard']) {
+    assert.ok(vectors.some((v) => v.scheme === scheme && v.secrets.length > 1), `${scheme} rotation vector`);
+  }
+});
+
+for (const v of vectors) {
+  test(`vector ${v.name}: file agrees with an independent computation`, () => {
+    assert.deepEqual(v.headers, independentHeaders(v));
+  });
+  test(`vector ${v.name}: signHeaders produces exactly the expected headers`, () => {
+    assert.deepEqual(sign(v), v.headers);
+  });
+}
+
+test('hookline rotation signs with every secret, current first, in one header', () => {
+  const v = vectors.find((x) => x.name === 'hookline-rotation')!;
+  const parts = sign(v)['X-Webhook-Signature'].split(',');
+  assert.equal(parts.length, 1 + 2 * v.secrets.length);
+  assert.deepEqual(parts.filter((p) => p.startsWith('kid=')), ['kid=key_new', 'kid=key_old']);
+});
+
+function freshStandard(secrets: { kid: string; secret: string }[]) {
+  const body = Buffer.from(JSON.stringify({ event_id: 'evt_1', type: 'invoice.paid', data: { amount: 10, name: 'Zoë' } }));
+  const headers = signHeaders({ scheme: 'standard', eventId: 'evt_1', deliveryId: 'dlv_1', timestampSec: Math.floor(Date.now() / 1000), body, secrets });
+  return { body, headers };
+}
+
+test('standardwebhooks library verifies our standard signatures, each rotation secret alone too', () => {
+  const a = generateSecret();
+  const b = generateSecret();
+  const { body, headers } = freshStandard([{ kid: 'a', secret: a }, { kid: 'b', secret: b }]);
+  for (const secret of [a, b]) {
+    assert.deepEqual(new StandardWebhook(secret).verify(body.toString('utf8'), headers), JSON.parse(body.toString('utf8')));
+  }
+  assert.throws(() => new StandardWebhook(generateSecret()).verify(body.toString('utf8'), headers));
+});
+
+test('svix library verifies our standard signatures under svix-* header names', () => {
+  const a = generateSecret();
+  const b = generateSecret();
+  const { body, headers } = freshStandard([{ kid: 'a', secret: a }, { kid: 'b', secret: b }]);
+  const svixHeaders = { 'svix-id': headers['webhook-id'], 'svix-timestamp': headers['webhook-timestamp'], 'svix-signature': headers['webhook-signature'] };
+  for (const secret of [a, b]) {
+    assert.deepEqual(new SvixWebhook(secret).verify(body.toString('utf8'), svixHeaders), JSON.parse(body.toString('utf8')));
+  }
+  assert.throws(() => new SvixWebhook(generateSecret()).verify(body.toString('utf8'), svixHeaders));
+});
+
+test('generateSecret is whsec_ + base64 of 32 random bytes, usable by both schemes', () => {
+  const s = generateSecret();
+  assert.match(s, /^whsec_[A-Za-z0-9+/]{43}=$/);
+  assert.equal(Buffer.from(s.slice(6), 'base64').length, 32);
+  assert.notEqual(generateSecret(), s);
+  assert.deepEqual(signingKey('hookline', s), signingKey('standard', s));
+});
+
+test('bad inputs fail loudly', () => {
+  const base = { scheme: 'hookline' as const, eventId: 'e', deliveryId: 'd', timestampSec: 1, body: Buffer.from('{}') };
+  assert.throws(() => signHeaders({ ...base, secrets: [] }), /at least one secret/);
+  assert.throws(() => signHeaders({ ...base, timestampSec: 1.5, secrets: [{ kid: 'k', secret: 's' }] }), /whole/);
+  assert.throws(() => signHeaders({ ...base, secrets: [{ kid: 'a,b', secret: 's' }] }), /kid/);
+  assert.throws(() => signHeaders({ ...base, secrets: [{ kid: 'k', secret: 'whsec_not base64!' }] }), /base64/);
+  assert.throws(() => signHeaders({ ...base, scheme: 'standard', secrets: [{ kid: 'k', secret: '' }] }), /empty/);
+});

@@ -1,0 +1,44 @@
+// Turns a secret string into HMAC key bytes (per scheme), cached, and generates new secrets.
+import { randomBytes } from 'node:crypto';
+import type { Scheme } from '../domain.ts';
+
+export const SECRET_PREFIX = 'whsec_';
+
+/** A bounded cache: the same few secrets sign every attempt of an endpoint, so decoding once pays off. */
+const MAX_CACHED_KEYS = 1024;
+const hooklineKeys = new Map<string, Buffer>();
+const standardKeys = new Map<string, Buffer>();
+
+const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
+
+function decodeBase64Secret(encoded: string): Buffer {
+  // Buffer.from(…, 'base64') silently skips junk; a typo in a secret must fail loudly, not sign with other bytes.
+  if (!BASE64.test(encoded)) throw new Error('signing secret is not valid base64 after the whsec_ prefix');
+  return Buffer.from(encoded, 'base64');
+}
+
+function decodeKey(scheme: Scheme, secret: string): Buffer {
+  if (secret.length === 0) throw new Error('signing secret is empty');
+  if (secret.startsWith(SECRET_PREFIX)) return decodeBase64Secret(secret.slice(SECRET_PREFIX.length));
+  // Standard Webhooks treats an unprefixed secret as base64 too (as the standardwebhooks library does);
+  // hookline takes a hand-written secret's UTF-8 bytes, like the payment hub's format.
+  return scheme === 'standard' ? decodeBase64Secret(secret) : Buffer.from(secret, 'utf8');
+}
+
+/** The HMAC key bytes of `secret` under `scheme`; decoded once, then cached (shared Buffer: never mutate it). */
+export function signingKey(scheme: Scheme, secret: string): Buffer {
+  const cache = scheme === 'standard' ? standardKeys : hooklineKeys;
+  const hit = cache.get(secret);
+  if (hit !== undefined) return hit;
+  const key = decodeKey(scheme, secret);
+  // Map keeps insertion order: evicting the first key drops the least recently inserted; hits are not
+  // re-inserted because refreshing order on every signature costs more than an occasional re-decode.
+  if (cache.size >= MAX_CACHED_KEYS) cache.delete(cache.keys().next().value as string);
+  cache.set(secret, key);
+  return key;
+}
+
+/** A new secret usable by both schemes, so an endpoint can switch scheme without rotating: `whsec_` + base64(32 random bytes). */
+export function generateSecret(): string {
+  return SECRET_PREFIX + randomBytes(32).toString('base64');
+}

@@ -1,0 +1,295 @@
+// Row ↔ record mapping shared by every SQL store: both dialects use the same column names.
+import type { Attempt, Delivery, Endpoint, EventRecord, Tenant } from '../domain.ts';
+import type { ApiKeyRecord, BreakerRow, Notice, ReplayRow, SealedSecret, EventTypeRow } from './store.ts';
+
+type Row = Record<string, any>;
+
+const num = (v: unknown): number => (typeof v === 'number' ? v : Number(v));
+const numOrNull = (v: unknown): number | null => (v === null || v === undefined ? null : num(v));
+const json = <T>(v: unknown, fallback: T): T => {
+  if (v === null || v === undefined) return fallback;
+  return (typeof v === 'string' ? JSON.parse(v) : v) as T;
+};
+
+export function tenantFromRow(r: Row): Tenant {
+  return {
+    id: r.id,
+    name: r.name,
+    ownerEmails: json(r.owner_emails, []),
+    operationsEndpointId: r.operations_endpoint_id ?? null,
+    notifyEmail: Boolean(num(r.notify_email)),
+    createdAt: num(r.created_at),
+    updatedAt: num(r.updated_at),
+  };
+}
+
+export function tenantToRow(t: Tenant): Row {
+  return {
+    id: t.id,
+    name: t.name,
+    owner_emails: JSON.stringify(t.ownerEmails),
+    operations_endpoint_id: t.operationsEndpointId,
+    notify_email: t.notifyEmail ? 1 : 0,
+    created_at: t.createdAt,
+    updated_at: t.updatedAt,
+  };
+}
+
+export function apiKeyFromRow(r: Row): ApiKeyRecord {
+  return {
+    id: r.id,
+    tenantId: r.tenant_id,
+    name: r.name,
+    prefix: r.prefix,
+    hash: r.hash,
+    createdAt: num(r.created_at),
+    lastUsedAt: numOrNull(r.last_used_at),
+    revokedAt: numOrNull(r.revoked_at),
+  };
+}
+
+export function apiKeyToRow(k: ApiKeyRecord): Row {
+  return {
+    id: k.id,
+    tenant_id: k.tenantId,
+    name: k.name,
+    prefix: k.prefix,
+    hash: k.hash,
+    created_at: k.createdAt,
+    last_used_at: k.lastUsedAt,
+    revoked_at: k.revokedAt,
+  };
+}
+
+/** `prefix` reads the endpoint from aliased columns (`e_url` …) in joined rows. */
+export function endpointFromRow(r: Row, prefix = ''): Endpoint & { version: number } {
+  const c = (k: string) => r[prefix + k];
+  return {
+    id: prefix ? r.endpoint_id : r.id,
+    tenantId: c('tenant_id'),
+    url: c('url'),
+    description: c('description'),
+    eventTypes: json(c('event_types'), []),
+    policy: c('policy'),
+    scheme: c('scheme'),
+    timeoutMs: numOrNull(c('timeout_ms')),
+    maxConcurrency: num(c('max_concurrency')),
+    status: c('status'),
+    pauseReason: c('pause_reason') ?? null,
+    failingSince: numOrNull(c('failing_since')),
+    consecutiveFailedEvents: num(c('consecutive_failed_events')),
+    lastSuccessAt: numOrNull(c('last_success_at')),
+    version: num(c('version')),
+    createdAt: num(c('created_at')),
+    updatedAt: num(c('updated_at')),
+  };
+}
+
+export function endpointToRow(e: Endpoint): Row {
+  return {
+    id: e.id,
+    tenant_id: e.tenantId,
+    url: e.url,
+    description: e.description,
+    event_types: JSON.stringify(e.eventTypes),
+    policy: e.policy,
+    scheme: e.scheme,
+    timeout_ms: e.timeoutMs,
+    max_concurrency: e.maxConcurrency,
+    status: e.status,
+    pause_reason: e.pauseReason,
+    failing_since: e.failingSince,
+    consecutive_failed_events: e.consecutiveFailedEvents,
+    last_success_at: e.lastSuccessAt,
+    created_at: e.createdAt,
+    updated_at: e.updatedAt,
+  };
+}
+
+export function secretFromRow(r: Row): SealedSecret {
+  return { kid: r.kid, endpointId: r.endpoint_id, sealed: r.sealed, createdAt: num(r.created_at), expiresAt: numOrNull(r.expires_at) };
+}
+
+export function eventFromRow(r: Row): EventRecord {
+  return {
+    id: r.id,
+    tenantId: r.tenant_id,
+    eventId: r.event_id,
+    type: r.type,
+    version: r.version,
+    occurredAt: r.occurred_at,
+    body: Buffer.isBuffer(r.body) ? r.body : Buffer.from(r.body),
+    isMoney: Boolean(num(r.is_money)),
+    createdAt: num(r.created_at),
+  };
+}
+
+export function eventToRow(e: EventRecord, bodyHash: string): Row {
+  return {
+    id: e.id,
+    tenant_id: e.tenantId,
+    event_id: e.eventId,
+    type: e.type,
+    version: e.version,
+    occurred_at: e.occurredAt,
+    body: e.body,
+    body_hash: bodyHash,
+    is_money: e.isMoney ? 1 : 0,
+    created_at: e.createdAt,
+  };
+}
+
+/** Needs `ev_event_id` and `ev_type` joined from events. */
+export function deliveryFromRow(r: Row): Delivery {
+  return {
+    id: r.id,
+    tenantId: r.tenant_id,
+    eventPk: r.event_pk,
+    eventId: r.ev_event_id,
+    eventType: r.ev_type,
+    endpointId: r.endpoint_id,
+    status: r.status,
+    ladder: r.ladder,
+    isMoney: Boolean(num(r.is_money)),
+    attemptCount: num(r.attempt_count),
+    fastFailures: num(r.fast_failures),
+    slowFailures: num(r.slow_failures),
+    slowStartedAt: numOrNull(r.slow_started_at),
+    firstAttemptAt: numOrNull(r.first_attempt_at),
+    lastAttemptAt: numOrNull(r.last_attempt_at),
+    nextAttemptAt: numOrNull(r.next_attempt_at),
+    leaseUntil: numOrNull(r.lease_until),
+    terminalReason: r.terminal_reason ?? null,
+    createdAt: num(r.created_at),
+    updatedAt: num(r.updated_at),
+  };
+}
+
+export function attemptFromRow(r: Row): Attempt {
+  return {
+    id: r.id,
+    deliveryId: r.delivery_id,
+    tenantId: r.tenant_id,
+    endpointId: r.endpoint_id,
+    n: num(r.n),
+    trigger: r.trigger,
+    startedAt: num(r.started_at),
+    durationMs: num(r.duration_ms),
+    requestHeaders: json(r.request_headers, {}),
+    responseStatus: numOrNull(r.response_status),
+    responseHeaders: json(r.response_headers, null),
+    responseExcerpt: r.response_excerpt ?? null,
+    errorClass: r.error_class ?? null,
+    errorMessage: r.error_message ?? null,
+    outcome: r.outcome,
+  };
+}
+
+export function attemptToRow(a: Attempt): Row {
+  return {
+    id: a.id,
+    delivery_id: a.deliveryId,
+    tenant_id: a.tenantId,
+    endpoint_id: a.endpointId,
+    n: a.n,
+    trigger: a.trigger,
+    started_at: a.startedAt,
+    duration_ms: a.durationMs,
+    request_headers: JSON.stringify(a.requestHeaders),
+    response_status: a.responseStatus,
+    response_headers: a.responseHeaders === null ? null : JSON.stringify(a.responseHeaders),
+    response_excerpt: a.responseExcerpt,
+    error_class: a.errorClass,
+    error_message: a.errorMessage,
+    outcome: a.outcome,
+  };
+}
+
+export function replayFromRow(r: Row): ReplayRow {
+  return {
+    id: r.id,
+    tenantId: r.tenant_id,
+    endpointId: r.endpoint_id ?? null,
+    kind: r.kind,
+    sinceMs: numOrNull(r.since_ms),
+    untilMs: numOrNull(r.until_ms),
+    includeSkipped: Boolean(num(r.include_skipped)),
+    selected: num(r.selected),
+    attempted: num(r.attempted),
+    succeeded: num(r.succeeded),
+    failed: num(r.failed),
+    createdAt: num(r.created_at),
+  };
+}
+
+export function replayToRow(r: ReplayRow): Row {
+  return {
+    id: r.id,
+    tenant_id: r.tenantId,
+    endpoint_id: r.endpointId,
+    since_ms: r.sinceMs,
+    until_ms: r.untilMs,
+    include_skipped: r.includeSkipped ? 1 : 0,
+    selected: r.selected,
+    kind: r.kind,
+    created_at: r.createdAt,
+  };
+}
+
+export function breakerFromRow(r: Row): BreakerRow {
+  return {
+    scopeKey: r.scope_key,
+    tenantId: r.tenant_id,
+    state: r.state,
+    pauseMs: num(r.pause_ms),
+    openedAt: numOrNull(r.opened_at),
+    nextProbeAt: numOrNull(r.next_probe_at),
+    probeDeliveryId: r.probe_delivery_id ?? null,
+    updatedAt: num(r.updated_at),
+  };
+}
+
+export function breakerToRow(b: BreakerRow): Row {
+  return {
+    scope_key: b.scopeKey,
+    tenant_id: b.tenantId,
+    state: b.state,
+    pause_ms: b.pauseMs,
+    opened_at: b.openedAt,
+    next_probe_at: b.nextProbeAt,
+    probe_delivery_id: b.probeDeliveryId,
+    updated_at: b.updatedAt,
+  };
+}
+
+export function noticeFromRow(r: Row): Notice {
+  return {
+    id: r.id,
+    tenantId: r.tenant_id,
+    kind: r.kind,
+    subjectId: r.subject_id ?? null,
+    message: r.message,
+    data: json(r.data, {}),
+    createdAt: num(r.created_at),
+  };
+}
+
+export function noticeToRow(n: Notice): Row {
+  return {
+    id: n.id,
+    tenant_id: n.tenantId,
+    kind: n.kind,
+    subject_id: n.subjectId,
+    message: n.message,
+    data: JSON.stringify(n.data),
+    created_at: n.createdAt,
+  };
+}
+
+export function eventTypeFromRow(r: Row): EventTypeRow {
+  return { name: r.name, description: r.description, definition: json(r.definition, {}), updatedAt: num(r.updated_at) };
+}
+
+/** Breaker window buckets are 10 s wide. */
+export const BREAKER_BUCKET_MS = 10_000;
+export const bucketStart = (t: number): number => t - (t % BREAKER_BUCKET_MS);

@@ -1,0 +1,19 @@
+// What a SQL dialect must provide for SqlStore: named-parameter statements by file name, and transactions.
+
+export type SqlParams = Record<string, unknown>;
+
+export interface SqlExecutor {
+  /** Runs the statement named `name` (its `.sql` file) and returns its rows. */
+  all<T = Record<string, any>>(name: string, params?: SqlParams): Promise<T[]>;
+  /** Runs the statement and returns the number of rows it changed. */
+  run(name: string, params?: SqlParams): Promise<number>;
+}
+
+export interface SqlDriver extends SqlExecutor {
+  readonly dialect: 'sqlite' | 'postgres';
+  /** Runs `fn` in one transaction, committed durably before the promise resolves. */
+  transaction<T>(fn: (tx: SqlExecutor) => Promise<T>): Promise<T>;
+  migrate(): Promise<void>;
+  ping(): Promise<boolean>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,475 @@
+// The Store over any SqlDriver: the logic is written once, each dialect supplies only its SQL files and driver.
+import type { Attempt, Delivery, DeliveryStatus, Endpoint, EventRecord, Tenant } from '../domain.ts';
+import { healthAfterAttempt } from '../health.ts';
+import type { SqlDriver, SqlExecutor } from './sql-driver.ts';
+import * as rows from './rows.ts';
+import type {
+  AcceptResult,
+  ApiKeyRecord,
+  AttemptRecord,
+  BreakerRow,
+  ClaimOptions,
+  ClaimedDelivery,
+  DeliveryFilter,
+  EndpointPatch,
+  EventTypeRow,
+  HealthTransition,
+  NewEvent,
+  Notice,
+  Page,
+  ReplayRow,
+  SealedSecret,
+  Store,
+} from './store.ts';
+
+const ALL_STATUSES: DeliveryStatus[] = ['pending', 'delivering', 'held', 'succeeded', 'failed', 'skipped'];
+
+function page<T extends { id: string }>(items: T[], limit: number): Page<T> {
+  const more = items.length > limit;
+  const kept = more ? items.slice(0, limit) : items;
+  return { items: kept, nextCursor: more ? kept[kept.length - 1].id : null };
+}
+
+export class SqlStore implements Store {
+  readonly dialect: 'sqlite' | 'postgres';
+  constructor(readonly driver: SqlDriver) {
+    this.dialect = driver.dialect;
+  }
+
+  migrate(): Promise<void> {
+    return this.driver.migrate();
+  }
+  close(): Promise<void> {
+    return this.driver.close();
+  }
+  ping(): Promise<boolean> {
+    return this.driver.ping();
+  }
+
+  async getSetting(key: string): Promise<string | null> {
+    const [r] = await this.driver.all('get-setting', { key });
+    return r ? r.value : null;
+  }
+  async setSetting(key: string, value: string): Promise<void> {
+    await this.driver.run('set-setting', { key, value });
+  }
+
+  // tenants
+  async createTenant(tenant: Tenant): Promise<void> {
+    await this.driver.run('insert-tenant', rows.tenantToRow(tenant));
+  }
+  async getTenant(id: string): Promise<Tenant | null> {
+    const [r] = await this.driver.all('get-tenant', { id });
+    return r ? rows.tenantFromRow(r) : null;
+  }
+  async listTenants(cursor: string | null, limit: number): Promise<Page<Tenant>> {
+    const rs = await this.driver.all('list-tenants', { after: cursor ?? '', limit: limit + 1 });
+    return page(rs.map(rows.tenantFromRow), limit);
+  }
+  async updateTenant(id: string, patch: Partial<Omit<Tenant, 'id' | 'createdAt'>>, now: number): Promise<Tenant | null> {
+    return this.driver.transaction(async (tx) => {
+      const [r] = await tx.all('get-tenant', { id });
+      if (!r) return null;
+      const next = { ...rows.tenantFromRow(r), ...patch, id, updatedAt: now };
+      const row = rows.tenantToRow(next);
+      await tx.run('update-tenant', { ...row, now });
+      return next;
+    });
+  }
+  async deleteTenant(id: string): Promise<boolean> {
+    return (await this.driver.run('delete-tenant', { id })) > 0;
+  }
+
+  // api keys
+  async createApiKey(key: ApiKeyRecord): Promise<void> {
+    await this.driver.run('insert-api-key', rows.apiKeyToRow(key));
+  }
+  async listApiKeys(tenantId: string): Promise<ApiKeyRecord[]> {
+    return (await this.driver.all('list-api-keys', { tenant_id: tenantId })).map(rows.apiKeyFromRow);
+  }
+  async revokeApiKey(tenantId: string, id: string, now: number): Promise<boolean> {
+    return (await this.driver.run('revoke-api-key', { tenant_id: tenantId, id, now })) > 0;
+  }
+  async findApiKeyByHash(hash: string): Promise<ApiKeyRecord | null> {
+    const [r] = await this.driver.all('find-api-key', { hash });
+    return r ? rows.apiKeyFromRow(r) : null;
+  }
+
+  // endpoints
+  async createEndpoint(endpoint: Endpoint, secret: SealedSecret): Promise<void> {
+    await this.driver.transaction(async (tx) => {
+      await tx.run('insert-endpoint', rows.endpointToRow(endpoint));
+      await tx.run('insert-secret', { kid: secret.kid, endpoint_id: endpoint.id, sealed: secret.sealed, created_at: secret.createdAt, expires_at: secret.expiresAt });
+    });
+  }
+  async getEndpoint(tenantId: string, id: string) {
+    const [r] = await this.driver.all('get-endpoint', { tenant_id: tenantId, id });
+    return r ? rows.endpointFromRow(r) : null;
+  }
+  async listEndpoints(tenantId: string, cursor: string | null, limit: number): Promise<Page<Endpoint>> {
+    const rs = await this.driver.all('list-endpoints', { tenant_id: tenantId, after: cursor ?? '', limit: limit + 1 });
+    return page(rs.map((r) => rows.endpointFromRow(r)), limit);
+  }
+  async listTenantEndpoints(tenantId: string): Promise<Endpoint[]> {
+    return (await this.driver.all('list-tenant-endpoints', { tenant_id: tenantId })).map((r) => rows.endpointFromRow(r));
+  }
+  async updateEndpoint(tenantId: string, id: string, patch: EndpointPatch, now: number) {
+    return this.driver.transaction(async (tx) => {
+      const [r] = await tx.all('get-endpoint', { tenant_id: tenantId, id });
+      if (!r) return null;
+      const cur = rows.endpointFromRow(r);
+      const next: Endpoint & { version: number } = { ...cur, updatedAt: now, version: cur.version + 1 };
+      if (patch.url !== undefined) next.url = patch.url;
+      if (patch.description !== undefined) next.description = patch.description;
+      if (patch.eventTypes !== undefined) next.eventTypes = patch.eventTypes;
+      if (patch.policy !== undefined) next.policy = patch.policy;
+      if (patch.scheme !== undefined) next.scheme = patch.scheme;
+      if (patch.timeoutMs !== undefined) next.timeoutMs = patch.timeoutMs;
+      if (patch.maxConcurrency !== undefined) next.maxConcurrency = patch.maxConcurrency;
+      if (patch.status !== undefined) next.status = patch.status;
+      if (patch.pauseReason !== undefined) next.pauseReason = patch.pauseReason;
+      if (next.status !== 'paused') next.pauseReason = null;
+      if (patch.clearHealth) {
+        next.failingSince = null;
+        next.consecutiveFailedEvents = 0;
+        if (next.status === 'degraded') next.status = 'active';
+      }
+      await tx.run('update-endpoint', { ...rows.endpointToRow(next), now });
+      return next;
+    });
+  }
+  async deleteEndpoint(tenantId: string, id: string): Promise<boolean> {
+    return (await this.driver.run('delete-endpoint', { tenant_id: tenantId, id })) > 0;
+  }
+  async listSecrets(endpointId: string): Promise<SealedSecret[]> {
+    return (await this.driver.all('list-secrets', { endpoint_id: endpointId })).map(rows.secretFromRow);
+  }
+  async rotateSecret(endpointId: string, secret: SealedSecret, retireAt: number, now: number): Promise<void> {
+    await this.driver.transaction(async (tx) => {
+      await tx.run('retire-secrets', { endpoint_id: endpointId, retire_at: retireAt });
+      await tx.run('insert-secret', { kid: secret.kid, endpoint_id: endpointId, sealed: secret.sealed, created_at: secret.createdAt, expires_at: null });
+      await tx.run('bump-endpoint-version', { id: endpointId, now });
+    });
+  }
+
+  // events
+  async acceptEvents(events: NewEvent[]): Promise<AcceptResult[]> {
+    return this.driver.transaction(async (tx) => {
+      const out: AcceptResult[] = [];
+      for (const ne of events) out.push(await this.#acceptOne(tx, ne));
+      return out;
+    });
+  }
+
+  async #acceptOne(tx: SqlExecutor, ne: NewEvent): Promise<AcceptResult> {
+    const ev = ne.event;
+    const inserted = await tx.all('insert-event', rows.eventToRow(ev, ne.bodyHash));
+    if (inserted.length === 0) {
+      const [existing] = await tx.all('find-event', { tenant_id: ev.tenantId, event_id: ev.eventId });
+      if (!existing || existing.body_hash !== ne.bodyHash) return { kind: 'conflict', eventId: ev.eventId };
+      const deliveries = (await tx.all('event-deliveries', { event_pk: existing.id })).map(rows.deliveryFromRow);
+      return { kind: 'existing', event: rows.eventFromRow(existing), deliveries };
+    }
+    const deliveries: Delivery[] = [];
+    for (const d of ne.deliveries) {
+      await tx.run('insert-delivery', {
+        id: d.id,
+        tenant_id: ev.tenantId,
+        event_pk: ev.id,
+        endpoint_id: d.endpointId,
+        status: d.status,
+        is_money: ev.isMoney ? 1 : 0,
+        next_attempt_at: d.nextAttemptAt,
+        now: ev.createdAt,
+      });
+      deliveries.push({
+        id: d.id,
+        tenantId: ev.tenantId,
+        eventPk: ev.id,
+        eventId: ev.eventId,
+        eventType: ev.type,
+        endpointId: d.endpointId,
+        status: d.status,
+        ladder: 'fast',
+        isMoney: ev.isMoney,
+        attemptCount: 0,
+        fastFailures: 0,
+        slowFailures: 0,
+        slowStartedAt: null,
+        firstAttemptAt: null,
+        lastAttemptAt: null,
+        nextAttemptAt: d.nextAttemptAt,
+        leaseUntil: null,
+        terminalReason: null,
+        createdAt: ev.createdAt,
+        updatedAt: ev.createdAt,
+      });
+    }
+    return { kind: 'created', event: ev, deliveries };
+  }
+
+  async getEvent(tenantId: string, eventId: string): Promise<{ event: EventRecord; deliveries: Delivery[] } | null> {
+    const [r] = await this.driver.all('find-event', { tenant_id: tenantId, event_id: eventId });
+    if (!r) return null;
+    const deliveries = (await this.driver.all('event-deliveries', { event_pk: r.id })).map(rows.deliveryFromRow);
+    return { event: rows.eventFromRow(r), deliveries };
+  }
+
+  // dispatch
+  async claimDue(o: ClaimOptions): Promise<ClaimedDelivery[]> {
+    return this.driver.transaction(async (tx) => {
+      const claimed = await tx.all<{ id: string }>('claim-due', {
+        now: o.now,
+        lease_until: o.leaseUntil,
+        worker: o.workerId,
+        limit: o.limit,
+        saturated: [...o.saturatedEndpoints],
+      });
+      if (claimed.length === 0) return [];
+      const full = await tx.all('claimed-rows', { ids: claimed.map((c) => c.id) });
+      return full.map((r) => ({
+        delivery: rows.deliveryFromRow(r),
+        body: Buffer.isBuffer(r.ev_body) ? r.ev_body : Buffer.from(r.ev_body),
+        endpoint: rows.endpointFromRow(r, 'e_'),
+        replayId: r.replay_id ?? null,
+      }));
+    });
+  }
+
+  async recordAttempts(records: AttemptRecord[], now: number): Promise<HealthTransition[]> {
+    if (records.length === 0) return [];
+    return this.driver.transaction(async (tx) => {
+      const transitions: HealthTransition[] = [];
+      const buckets = new Map<string, { attempts: number; failures: number }>();
+      for (const rec of records) {
+        const a = rec.attempt;
+        const prevLast = rec.health?.countsFailure ? (await tx.all('delivery-last-attempt', { id: a.deliveryId }))[0]?.last_attempt_at ?? null : null;
+        await tx.run('insert-attempt', rows.attemptToRow(a));
+        const next = rec.next;
+        const finished = await tx.run('finish-attempt', {
+          id: a.deliveryId,
+          worker: rec.workerId,
+          status: next.status,
+          ladder: next.status === 'pending' ? next.ladder : null,
+          next_attempt_at: next.status === 'pending' ? next.nextAttemptAt : null,
+          terminal_reason: next.status === 'failed' ? next.reason : null,
+          fast_failures: rec.progress.fastFailures,
+          slow_failures: rec.progress.slowFailures,
+          slow_started_at: rec.progress.slowStartedAt,
+          first_attempt_at: rec.progress.firstAttemptAt,
+          last_attempt_at: a.startedAt,
+          now,
+        });
+        if (finished === 0) continue; // the lease was lost; the attempt stays on record, the new holder decides
+        if (rec.replayId) {
+          await tx.run('bump-replay', { id: rec.replayId, succeeded: a.outcome === 'success' ? 1 : 0, failed: a.outcome === 'success' ? 0 : 1 });
+        }
+        if (rec.health) {
+          const t = await this.#applyHealth(tx, a, rec.health, prevLast, now);
+          if (t) transitions.push(t);
+        }
+        if (rec.breakerScope) {
+          const key = `${rec.breakerScope}|${rows.bucketStart(a.startedAt)}`;
+          const b = buckets.get(key) ?? { attempts: 0, failures: 0 };
+          b.attempts++;
+          if (a.outcome === 'delivery_failure') b.failures++;
+          buckets.set(key, b);
+        }
+      }
+      for (const [key, b] of buckets) {
+        const [scope, start] = key.split('|');
+        await tx.run('bump-breaker-bucket', { scope_key: scope, bucket_start: Number(start), attempts: b.attempts, failures: b.failures });
+      }
+      return transitions;
+    });
+  }
+
+  async #applyHealth(tx: SqlExecutor, a: Attempt, h: NonNullable<AttemptRecord['health']>, prevLast: number | null, now: number): Promise<HealthTransition | null> {
+    const [r] = await tx.all('get-endpoint-by-id', { id: a.endpointId });
+    if (!r) return null;
+    const ep = rows.endpointFromRow(r);
+    const success = a.outcome === 'success' && h.countsSuccess;
+    const failure = a.outcome !== 'success' && h.countsFailure;
+    const change = healthAfterAttempt(ep, {
+      rule: h.rule,
+      success,
+      failure,
+      newFailedEvent: prevLast === null || ep.lastSuccessAt === null || prevLast <= ep.lastSuccessAt,
+      responseStatus: a.responseStatus,
+      now: a.startedAt + a.durationMs,
+    });
+    if (!change.changed) return null;
+    await tx.run('update-endpoint-health', {
+      id: ep.id,
+      status: change.state.status,
+      pause_reason: change.state.pauseReason,
+      failing_since: change.state.failingSince,
+      consecutive_failed_events: change.state.consecutiveFailedEvents,
+      last_success_at: change.state.lastSuccessAt,
+      now,
+    });
+    return change.transition ? { tenantId: ep.tenantId, endpointId: ep.id, ...change.transition, at: now } : null;
+  }
+
+  async holdDeliveries(ids: string[], workerId: string, until: number, now: number): Promise<void> {
+    if (ids.length) await this.driver.run('hold-deliveries', { ids, worker: workerId, until, now });
+  }
+  async endDeliveries(ids: string[], workerId: string | null, status: 'failed' | 'skipped', reason: string, now: number): Promise<void> {
+    if (ids.length) await this.driver.run('end-deliveries', { ids, worker: workerId, status, reason, now });
+  }
+  releaseExpiredLeases(now: number): Promise<number> {
+    return this.driver.run('release-expired-leases', { now });
+  }
+  async nextDueAt(): Promise<number | null> {
+    const [r] = await this.driver.all('next-due-at');
+    return r && r.at !== null && r.at !== undefined ? Number(r.at) : null;
+  }
+  async countInFlight(endpointId: string): Promise<number> {
+    const [r] = await this.driver.all('count-in-flight', { endpoint_id: endpointId });
+    return Number(r?.n ?? 0);
+  }
+
+  // deliveries (API)
+  async getDelivery(tenantId: string, id: string): Promise<Delivery | null> {
+    const [r] = await this.driver.all('get-delivery', { tenant_id: tenantId, id });
+    return r ? rows.deliveryFromRow(r) : null;
+  }
+  async listDeliveries(f: DeliveryFilter, cursor: string | null, limit: number): Promise<Page<Delivery>> {
+    const rs = await this.driver.all('list-deliveries', {
+      tenant_id: f.tenantId,
+      status: f.status ?? null,
+      endpoint_id: f.endpointId ?? null,
+      event_type: f.eventType ?? null,
+      since: f.since ?? null,
+      until: f.until ?? null,
+      before: cursor ?? '~',
+      limit: limit + 1,
+    });
+    return page(rs.map(rows.deliveryFromRow), limit);
+  }
+  async listAttempts(deliveryId: string): Promise<Attempt[]> {
+    return (await this.driver.all('list-attempts', { delivery_id: deliveryId })).map(rows.attemptFromRow);
+  }
+  async countByStatus(): Promise<Record<DeliveryStatus, number>> {
+    const out = Object.fromEntries(ALL_STATUSES.map((s) => [s, 0])) as Record<DeliveryStatus, number>;
+    for (const r of await this.driver.all('count-by-status')) out[r.status as DeliveryStatus] = Number(r.n);
+    return out;
+  }
+  async recordTestAttempt(attempt: Attempt, health: AttemptRecord['health'], now: number): Promise<HealthTransition[]> {
+    return this.driver.transaction(async (tx) => {
+      await tx.run('insert-attempt', rows.attemptToRow(attempt));
+      const ok = attempt.outcome === 'success';
+      await tx.run('finish-test-delivery', {
+        id: attempt.deliveryId,
+        status: ok ? 'succeeded' : 'failed',
+        reason: ok ? null : `test delivery failed: ${attempt.errorMessage ?? attempt.errorClass ?? attempt.responseStatus}`,
+        started_at: attempt.startedAt,
+        now,
+      });
+      if (!health) return [];
+      const t = await this.#applyHealth(tx, attempt, health, null, now);
+      return t ? [t] : [];
+    });
+  }
+
+  // replays
+  async createReplay(replay: ReplayRow): Promise<void> {
+    await this.driver.run('insert-replay', rows.replayToRow(replay));
+  }
+  async getReplay(tenantId: string, id: string): Promise<ReplayRow | null> {
+    const [r] = await this.driver.all('get-replay', { tenant_id: tenantId, id });
+    return r ? rows.replayFromRow(r) : null;
+  }
+  async countWindowReplaysSince(tenantId: string, since: number): Promise<number> {
+    const [r] = await this.driver.all('count-window-replays', { tenant_id: tenantId, since });
+    return Number(r?.n ?? 0);
+  }
+  async scheduleWindowReplay(replay: ReplayRow, limit: number, now: number): Promise<number> {
+    return this.driver.transaction(async (tx) => {
+      await tx.run('insert-replay', rows.replayToRow(replay));
+      const n = await tx.run('schedule-window-replay', {
+        replay_id: replay.id,
+        endpoint_id: replay.endpointId,
+        since: replay.sinceMs,
+        until: replay.untilMs,
+        include_skipped: replay.includeSkipped ? 1 : 0,
+        limit,
+        now,
+      });
+      await tx.run('set-replay-selected', { id: replay.id, selected: n });
+      return n;
+    });
+  }
+  async scheduleSingleReplay(replay: ReplayRow, deliveryId: string, now: number): Promise<boolean> {
+    return this.driver.transaction(async (tx) => {
+      await tx.run('insert-replay', rows.replayToRow({ ...replay, selected: 1 }));
+      const n = await tx.run('schedule-single-replay', { replay_id: replay.id, id: deliveryId, now });
+      if (n === 0) throw new ReplayNotScheduled();
+      return true;
+    }).catch((err) => {
+      if (err instanceof ReplayNotScheduled) return false;
+      throw err;
+    });
+  }
+
+  // breaker
+  async getBreaker(scopeKey: string): Promise<BreakerRow | null> {
+    const [r] = await this.driver.all('get-breaker', { scope_key: scopeKey });
+    return r ? rows.breakerFromRow(r) : null;
+  }
+  async saveBreaker(row: BreakerRow, expectedUpdatedAt: number | null): Promise<boolean> {
+    const params = rows.breakerToRow(row);
+    if (expectedUpdatedAt === null) return (await this.driver.run('insert-breaker', params)) > 0;
+    return (await this.driver.run('update-breaker', { ...params, expected: expectedUpdatedAt })) > 0;
+  }
+  async breakerWindow(scopeKey: string, since: number): Promise<{ attempts: number; failures: number }> {
+    const [r] = await this.driver.all('breaker-window', { scope_key: scopeKey, since: rows.bucketStart(since) });
+    return { attempts: Number(r?.attempts ?? 0), failures: Number(r?.failures ?? 0) };
+  }
+  async resetBreakerWindow(scopeKey: string): Promise<void> {
+    await this.driver.run('reset-breaker-window', { scope_key: scopeKey });
+  }
+  releaseHeld(scope: { tenantId: string } | { endpointId: string }, now: number): Promise<number> {
+    return 'tenantId' in scope
+      ? this.driver.run('release-held-tenant', { tenant_id: scope.tenantId, now })
+      : this.driver.run('release-held-endpoint', { endpoint_id: scope.endpointId, now });
+  }
+  async listBreakers(tenantId: string): Promise<BreakerRow[]> {
+    return (await this.driver.all('list-breakers', { tenant_id: tenantId })).map(rows.breakerFromRow);
+  }
+
+  async listEndpointsFailingSince(failingBefore: number): Promise<Endpoint[]> {
+    return (await this.driver.all('list-endpoints-failing-since', { before: failingBefore })).map((r) => rows.endpointFromRow(r));
+  }
+
+  // notices
+  async addNotice(notice: Notice): Promise<void> {
+    await this.driver.run('insert-notice', rows.noticeToRow(notice));
+  }
+  async listNotices(tenantId: string, cursor: string | null, limit: number): Promise<Page<Notice>> {
+    const rs = await this.driver.all('list-notices', { tenant_id: tenantId, before: cursor ?? '~', limit: limit + 1 });
+    return page(rs.map(rows.noticeFromRow), limit);
+  }
+
+  // event types
+  async putEventType(row: EventTypeRow): Promise<void> {
+    await this.driver.run('put-event-type', { name: row.name, description: row.description, definition: JSON.stringify(row.definition), updated_at: row.updatedAt });
+  }
+  async getEventType(name: string): Promise<EventTypeRow | null> {
+    const [r] = await this.driver.all('get-event-type', { name });
+    return r ? rows.eventTypeFromRow(r) : null;
+  }
+  async listEventTypes(): Promise<EventTypeRow[]> {
+    return (await this.driver.all('list-event-types')).map(rows.eventTypeFromRow);
+  }
+
+  // retention
+  purgeDeliveries(before: number, batch: number): Promise<number> {
+    return this.driver.run('purge-deliveries', { before, batch });
+  }
+  purgeEvents(before: number, batch: number): Promise<number> {
+    return this.driver.run('purge-events', { before, batch });
+  }
+}
+
+class ReplayNotScheduled extends Error {}

@@ -1,0 +1,2 @@
+-- delivery-last-attempt: params :id
+SELECT last_attempt_at FROM deliveries WHERE id = :id

@@ -1,0 +1,6 @@
+-- end-deliveries: terminal without an attempt: failed (age limit while held) or skipped (endpoint paused).
+-- params: :ids (JSON array), :worker (null: any), :status, :reason, :now
+UPDATE deliveries SET status = :status, terminal_reason = :reason, next_attempt_at = NULL, lease_until = NULL,
+       leased_by = NULL, replay_id = NULL, updated_at = :now
+WHERE id IN (SELECT value FROM json_each(:ids)) AND status NOT IN ('succeeded', 'failed', 'skipped')
+  AND (:worker IS NULL OR leased_by = :worker)

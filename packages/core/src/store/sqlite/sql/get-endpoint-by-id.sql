@@ -1,0 +1,2 @@
+-- get-endpoint-by-id: params :id
+SELECT * FROM endpoints WHERE id = :id

@@ -1,0 +1,6 @@
+-- insert-attempt: one attempt row.
+-- params: attempt columns
+INSERT INTO attempts (id, delivery_id, tenant_id, endpoint_id, n, trigger, started_at, duration_ms, request_headers,
+                      response_status, response_headers, response_excerpt, error_class, error_message, outcome)
+VALUES (:id, :delivery_id, :tenant_id, :endpoint_id, :n, :trigger, :started_at, :duration_ms, :request_headers,
+        :response_status, :response_headers, :response_excerpt, :error_class, :error_message, :outcome)

@@ -1,0 +1,276 @@
+// The narrow store interface every backend implements (SQLite, PostgreSQL); store-conformance.ts checks them alike.
+import type {
+  Attempt,
+  AttemptTrigger,
+  Delivery,
+  DeliveryStatus,
+  Endpoint,
+  EndpointStatus,
+  EventRecord,
+  PauseReason,
+  Scheme,
+  Tenant,
+} from '../domain.ts';
+import type { HealthRule, Ladder } from '../policy/types.ts';
+
+export interface Page<T> {
+  items: T[];
+  /** Opaque; pass back to get the next page. Null on the last page. */
+  nextCursor: string | null;
+}
+
+export interface ApiKeyRecord {
+  id: string;
+  tenantId: string;
+  name: string;
+  prefix: string;
+  hash: string;
+  createdAt: number;
+  lastUsedAt: number | null;
+  revokedAt: number | null;
+}
+
+export interface SealedSecret {
+  kid: string;
+  endpointId: string;
+  sealed: string;
+  createdAt: number;
+  expiresAt: number | null;
+}
+
+export interface NewEvent {
+  event: EventRecord;
+  bodyHash: string;
+  /** Deliveries to create with the event, in the same transaction. */
+  deliveries: Array<{ id: string; endpointId: string; status: 'pending' | 'skipped'; nextAttemptAt: number | null }>;
+}
+
+export type AcceptResult =
+  | { kind: 'created'; event: EventRecord; deliveries: Delivery[] }
+  | { kind: 'existing'; event: EventRecord; deliveries: Delivery[] }
+  | { kind: 'conflict'; eventId: string };
+
+/** A claimed delivery with everything a worker needs to send it, read in the claiming statement's transaction. */
+export interface ClaimedDelivery {
+  delivery: Delivery;
+  body: Buffer;
+  endpoint: Endpoint & { version: number };
+  replayId: string | null;
+}
+
+/** One finished attempt and the delivery state it leads to; many are committed together. */
+export interface AttemptRecord {
+  attempt: Attempt;
+  workerId: string;
+  next:
+    | { status: 'pending'; nextAttemptAt: number; ladder: Ladder }
+    | { status: 'succeeded' }
+    | { status: 'failed'; reason: string };
+  progress: {
+    fastFailures: number;
+    slowFailures: number;
+    slowStartedAt: number | null;
+    firstAttemptAt: number | null;
+  };
+  /** Set when the attempt was a replay's: progress counters to bump. */
+  replayId: string | null;
+  /** How the attempt counts for endpoint health; null: it does not (a failed replay or test). */
+  health: { rule: HealthRule; countsFailure: boolean; countsSuccess: boolean } | null;
+  /** Breaker window to count this attempt in; null when the policy has no breaker. */
+  breakerScope: string | null;
+}
+
+/** An endpoint health change made while recording (degraded, paused, recovered); used for notifications. */
+export interface HealthTransition {
+  tenantId: string;
+  endpointId: string;
+  from: EndpointStatus;
+  to: EndpointStatus;
+  reason: PauseReason | 'recovered' | 'failing';
+  at: number;
+}
+
+export interface BreakerRow {
+  scopeKey: string;
+  tenantId: string;
+  state: 'closed' | 'open' | 'probing';
+  pauseMs: number;
+  openedAt: number | null;
+  nextProbeAt: number | null;
+  probeDeliveryId: string | null;
+  updatedAt: number;
+}
+
+export interface DeliveryFilter {
+  tenantId: string;
+  status?: DeliveryStatus;
+  endpointId?: string;
+  eventType?: string;
+  /** Inclusive bounds on created_at (ms). */
+  since?: number;
+  until?: number;
+}
+
+export interface ReplayRow {
+  id: string;
+  tenantId: string;
+  endpointId: string | null;
+  kind: 'window' | 'single';
+  sinceMs: number | null;
+  untilMs: number | null;
+  includeSkipped: boolean;
+  selected: number;
+  attempted: number;
+  succeeded: number;
+  failed: number;
+  createdAt: number;
+}
+
+export interface Notice {
+  id: string;
+  tenantId: string;
+  kind: string;
+  subjectId: string | null;
+  message: string;
+  data: Record<string, unknown>;
+  createdAt: number;
+}
+
+export interface EventTypeRow {
+  name: string;
+  description: string;
+  definition: unknown;
+  updatedAt: number;
+}
+
+export interface EndpointPatch {
+  url?: string;
+  description?: string;
+  eventTypes?: string[];
+  policy?: string;
+  scheme?: Scheme;
+  timeoutMs?: number | null;
+  maxConcurrency?: number;
+  status?: EndpointStatus;
+  pauseReason?: PauseReason | null;
+  /** Clears the failure streak and degradation (a URL change or reactivation does). */
+  clearHealth?: boolean;
+}
+
+export interface ClaimOptions {
+  now: number;
+  limit: number;
+  leaseUntil: number;
+  workerId: string;
+  /** Endpoints this worker already has at their concurrency cap: skip their rows. */
+  saturatedEndpoints: readonly string[];
+}
+
+export interface Store {
+  readonly dialect: 'sqlite' | 'postgres';
+  migrate(): Promise<void>;
+  close(): Promise<void>;
+  /** True when the store answers a trivial query. */
+  ping(): Promise<boolean>;
+
+  // settings (admin token hash, etc.)
+  getSetting(key: string): Promise<string | null>;
+  setSetting(key: string, value: string): Promise<void>;
+
+  // tenants
+  createTenant(tenant: Tenant): Promise<void>;
+  getTenant(id: string): Promise<Tenant | null>;
+  listTenants(cursor: string | null, limit: number): Promise<Page<Tenant>>;
+  updateTenant(id: string, patch: Partial<Omit<Tenant, 'id' | 'createdAt'>>, now: number): Promise<Tenant | null>;
+  deleteTenant(id: string): Promise<boolean>;
+
+  // api keys
+  createApiKey(key: ApiKeyRecord): Promise<void>;
+  listApiKeys(tenantId: string): Promise<ApiKeyRecord[]>;
+  revokeApiKey(tenantId: string, id: string, now: number): Promise<boolean>;
+  findApiKeyByHash(hash: string): Promise<ApiKeyRecord | null>;
+
+  // endpoints
+  createEndpoint(endpoint: Endpoint, secret: SealedSecret): Promise<void>;
+  getEndpoint(tenantId: string, id: string): Promise<(Endpoint & { version: number }) | null>;
+  listEndpoints(tenantId: string, cursor: string | null, limit: number): Promise<Page<Endpoint>>;
+  /** Every endpoint of a tenant that is not deleted; used for fan-out. */
+  listTenantEndpoints(tenantId: string): Promise<Endpoint[]>;
+  updateEndpoint(tenantId: string, id: string, patch: EndpointPatch, now: number): Promise<(Endpoint & { version: number }) | null>;
+  deleteEndpoint(tenantId: string, id: string): Promise<boolean>;
+  listSecrets(endpointId: string): Promise<SealedSecret[]>;
+  /** Adds a new current secret and retires the current ones at `retireAt`. */
+  rotateSecret(endpointId: string, secret: SealedSecret, retireAt: number, now: number): Promise<void>;
+
+  // events
+  /** Each NewEvent is inserted with its deliveries, all in one durable transaction. */
+  acceptEvents(events: NewEvent[]): Promise<AcceptResult[]>;
+  getEvent(tenantId: string, eventId: string): Promise<{ event: EventRecord; deliveries: Delivery[] } | null>;
+
+  // dispatch
+  /** Leases due `pending`/`held` deliveries (status → delivering) in one statement. */
+  claimDue(options: ClaimOptions): Promise<ClaimedDelivery[]>;
+  /** Commits many attempts and their deliveries' next states in one transaction; returns health transitions. */
+  recordAttempts(records: AttemptRecord[], now: number): Promise<HealthTransition[]>;
+  /** Puts leased deliveries back to `held` (breaker open) without an attempt. */
+  holdDeliveries(ids: string[], workerId: string, until: number, now: number): Promise<void>;
+  /** Ends deliveries without an attempt: `failed` (age limit while held) or `skipped` (endpoint paused). */
+  endDeliveries(ids: string[], workerId: string | null, status: 'failed' | 'skipped', reason: string, now: number): Promise<void>;
+  /** Returns deliveries whose lease expired to `pending`; the count. */
+  releaseExpiredLeases(now: number): Promise<number>;
+  /** The earliest next_attempt_at of pending/held work, or null. */
+  nextDueAt(): Promise<number | null>;
+  /** Deliveries leased by a worker right now (per endpoint), for cross-process concurrency caps. */
+  countInFlight(endpointId: string): Promise<number>;
+
+  // deliveries and attempts (API)
+  getDelivery(tenantId: string, id: string): Promise<Delivery | null>;
+  listDeliveries(filter: DeliveryFilter, cursor: string | null, limit: number): Promise<Page<Delivery>>;
+  listAttempts(deliveryId: string): Promise<Attempt[]>;
+  countByStatus(): Promise<Record<DeliveryStatus, number>>;
+  /** Records a test delivery's one attempt and ends its delivery (succeeded/failed); health as in AttemptRecord. */
+  recordTestAttempt(attempt: Attempt, health: AttemptRecord['health'], now: number): Promise<HealthTransition[]>;
+
+  // replays
+  createReplay(replay: ReplayRow): Promise<void>;
+  getReplay(tenantId: string, id: string): Promise<ReplayRow | null>;
+  countWindowReplaysSince(tenantId: string, since: number): Promise<number>;
+  /**
+   * Marks up to `limit` of the endpoint's failed (and optionally skipped) deliveries, oldest first, whose
+   * last attempt (or creation, for skipped) lies in [since, until], for one replay attempt now. Returns the count.
+   */
+  scheduleWindowReplay(replay: ReplayRow, limit: number, now: number): Promise<number>;
+  scheduleSingleReplay(replay: ReplayRow, deliveryId: string, now: number): Promise<boolean>;
+
+  // breaker
+  getBreaker(scopeKey: string): Promise<BreakerRow | null>;
+  /** Compare-and-set on `updatedAt` (null: insert if absent); false when another worker changed it first. */
+  saveBreaker(row: BreakerRow, expectedUpdatedAt: number | null): Promise<boolean>;
+  /** Attempts and delivery failures in the scope since `since`. */
+  breakerWindow(scopeKey: string, since: number): Promise<{ attempts: number; failures: number }>;
+  resetBreakerWindow(scopeKey: string): Promise<void>;
+  /** Makes every held delivery of a scope due now. */
+  releaseHeld(scope: { tenantId: string } | { endpointId: string }, now: number): Promise<number>;
+  listBreakers(tenantId: string): Promise<BreakerRow[]>;
+
+  // health sweeps
+  /** Endpoints degraded since before `failingBefore`, to pause (standard: 5 days). */
+  listEndpointsFailingSince(failingBefore: number): Promise<Endpoint[]>;
+
+  // notices
+  addNotice(notice: Notice): Promise<void>;
+  listNotices(tenantId: string, cursor: string | null, limit: number): Promise<Page<Notice>>;
+
+  // event types
+  putEventType(row: EventTypeRow): Promise<void>;
+  getEventType(name: string): Promise<EventTypeRow | null>;
+  listEventTypes(): Promise<EventTypeRow[]>;
+
+  // retention
+  /** Deletes up to `batch` terminal deliveries (attempts cascade) last touched before `before`; the count. */
+  purgeDeliveries(before: number, batch: number): Promise<number>;
+  /** Deletes events older than `before` that no longer have deliveries; the count. */
+  purgeEvents(before: number, batch: number): Promise<number>;
+}
+
+export type { AttemptTrigger };

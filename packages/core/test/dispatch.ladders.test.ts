@@ -1,0 +1,92 @@
+// Whole ladders on a virtual clock against a real receiver on 127.0.0.1.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { settle } from '../src/settle.ts';
+import { startReceiver, testEngine } from './harness.ts';
+
+const S = 1000;
+const MIN = 60 * S;
+const H = 60 * MIN;
+
+test('payments: 500, 500, 404, 404… walks the fast then the slow ladder and fails after the eighth attempt', async () => {
+  const t = await testEngine();
+  const rx = await startReceiver((n) => (n <= 2 ? 500 : 404), t.clock);
+  try {
+    const { endpoint } = await t.engine.createEndpoint(t.tenantId, { url: rx.url, policy: 'payments' });
+    const start = t.clock.now();
+    const accepted = await t.engine.acceptEvent(t.tenantId, { type: 'payment.status_changed', data: { status: 'paid' } });
+    assert.equal(accepted.deliveries.length, 1);
+    await settle(t.engine, t.clock);
+    const offsets = rx.received.map((r) => r.at - start);
+    assert.deepEqual(offsets, [0, 1 * S, 3 * S, 3 * S + 15 * MIN, 3 * S + 75 * MIN, 3 * S + 315 * MIN, 3 * S + 1035 * MIN, 3 * S + 2475 * MIN]);
+    const d = await t.store.getDelivery(t.tenantId, accepted.deliveries[0].id);
+    assert.equal(d?.status, 'failed');
+    assert.equal(d?.attemptCount, 8);
+    assert.match(d?.terminalReason ?? '', /slow-ladder/);
+    const attempts = await t.store.listAttempts(d!.id);
+    assert.equal(attempts.length, 8);
+    assert.deepEqual(attempts.map((a) => a.responseStatus), [500, 500, 404, 404, 404, 404, 404, 404]);
+    assert.equal(endpoint.policy, 'payments');
+  } finally {
+    await rx.close();
+    await t.close();
+  }
+});
+
+test('every attempt carries the same ids and body, and a fresh timestamp', async () => {
+  const t = await testEngine();
+  const rx = await startReceiver((n) => (n < 3 ? 503 : 200), t.clock);
+  try {
+    await t.engine.createEndpoint(t.tenantId, { url: rx.url, policy: 'brief' });
+    await t.engine.acceptEvent(t.tenantId, { event_id: 'evt-1', type: 'lead.created', data: { id: 1 } });
+    await settle(t.engine, t.clock);
+    assert.equal(rx.received.length, 3);
+    const ids = new Set(rx.received.map((r) => `${r.headers['x-webhook-id']}|${r.headers['x-webhook-delivery']}|${r.body.toString()}`));
+    assert.equal(ids.size, 1);
+    const ts = rx.received.map((r) => Number(r.headers['x-webhook-timestamp']));
+    assert.ok(ts[1] - ts[0] === 30 && ts[2] - ts[1] === 300, `timestamps ${ts}`);
+    assert.equal(rx.received[0].headers['x-webhook-id'], 'evt-1');
+  } finally {
+    await rx.close();
+    await t.close();
+  }
+});
+
+test('payments money event waiting 3 days still gets the whole slow ladder; 30-day age limit still applies', async () => {
+  const t = await testEngine();
+  const rx = await startReceiver(() => 404, t.clock);
+  try {
+    await t.engine.createEndpoint(t.tenantId, { url: rx.url, policy: 'payments', status: 'paused' });
+    const created = t.clock.now();
+    const r = await t.engine.acceptEvent(t.tenantId, { type: 'refund.completed', data: {} });
+    assert.equal(r.deliveries[0].status, 'skipped');
+    const d = r.deliveries[0];
+    await t.store.updateEndpoint(t.tenantId, d.endpointId, { status: 'active', pauseReason: null }, created);
+    t.clock.advance(72 * H);
+    await t.engine.replayDelivery(t.tenantId, d.id);
+    await settle(t.engine, t.clock);
+    assert.equal(rx.received.length, 1, 'a replay is a single attempt');
+    const after = await t.store.getDelivery(t.tenantId, d.id);
+    assert.equal(after?.status, 'failed');
+  } finally {
+    await rx.close();
+    await t.close();
+  }
+});
+
+test('standard: 8 attempts over about 27.5 hours against an always-failing receiver', async () => {
+  const t = await testEngine();
+  const rx = await startReceiver(() => 500, t.clock);
+  try {
+    await t.engine.createEndpoint(t.tenantId, { url: rx.url });
+    const start = t.clock.now();
+    await t.engine.acceptEvent(t.tenantId, { type: 'message.sent', data: {} });
+    await settle(t.engine, t.clock);
+    assert.equal(rx.received.length, 8);
+    const total = rx.received[7].at - start;
+    assert.ok(total > 0.8 * 27.5 * H && total < 1.2 * 27.6 * H, `total ${total / H} h`);
+  } finally {
+    await rx.close();
+    await t.close();
+  }
+});

@@ -1,0 +1,48 @@
+// Adapter for node:http (and anything exposing IncomingMessage/ServerResponse).
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { ReceiverError } from '../errors.ts';
+import { answerFor, type WebhookHandler, type WebhookResponse } from '../handler.ts';
+import { readNodeBody, type BodyLimits } from './read-body.ts';
+
+/**
+ * A `(req, res)` listener: reads the raw body (bounded), runs the handler, writes its answer.
+ *
+ * @example
+ * http.createServer(nodeHttpWebhook(createWebhookHandler({ secrets, store, events }))).listen(3000);
+ */
+export function nodeHttpWebhook(handler: WebhookHandler, limits: BodyLimits = {}): (req: IncomingMessage, res: ServerResponse) => void {
+  return (req, res) => {
+    void receiveNode(handler, req, undefined, limits).then((answer) => writeNodeResponse(res, answer));
+  };
+}
+
+/**
+ * Shared by the node-based adapters: uses `body` when a framework already read the raw bytes.
+ *
+ * @example
+ * const answer = await receiveNode(handler, req, req.body, limits);
+ */
+export async function receiveNode(handler: WebhookHandler, req: IncomingMessage, body: unknown, limits: BodyLimits): Promise<WebhookResponse> {
+  if (req.method !== 'POST') return answerFor(new ReceiverError('method_not_allowed'));
+  let rawBody: Buffer | string;
+  if (Buffer.isBuffer(body) || typeof body === 'string') {
+    rawBody = body;
+  } else if (body !== undefined && body !== null && req.readableEnded) {
+    // A JSON parser ran first: the signed bytes are gone and cannot be rebuilt faithfully.
+    throw new TypeError('webhook body was already parsed; mount the webhook route before any JSON body parser, or use express.raw()');
+  } else {
+    try {
+      rawBody = await readNodeBody(req, req.headers, limits);
+    } catch (error) {
+      if (error instanceof ReceiverError) return { ...answerFor(error), headers: { ...answerFor(error).headers, connection: 'close' } };
+      throw error;
+    }
+  }
+  return handler({ headers: req.headers, rawBody });
+}
+
+/** Writes a handler answer to a Node response. */
+export function writeNodeResponse(res: ServerResponse, answer: WebhookResponse): void {
+  res.writeHead(answer.status, answer.headers);
+  res.end(answer.body);
+}

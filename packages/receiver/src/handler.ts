@@ -1,0 +1,295 @@
+// The framework-free receiver: verify → timestamp → record id → parse → contract → worker → 2xx.
+import { validateContract, type JsonSchema } from './contract.ts';
+import type { DedupStore, StoredAnswer } from './dedup-store.ts';
+import { ReceiverError, StorageUnavailable, formatMessage, receiverErrors, type ReceiverErrorCode } from './errors.ts';
+import { readHeader, type HeaderSource } from './headers.ts';
+import { hooklineHeaderNames } from './signature-hookline.ts';
+import type { SignedRequest } from './signed-request.ts';
+import { createVerifier, type VerifierOptions } from './verify.ts';
+
+/** One verified, recorded, validated event as the worker receives it. */
+export interface WebhookEvent<Payload = any> {
+  readonly id: string;
+  readonly deliveryId: string | undefined;
+  readonly type: string;
+  readonly payload: Payload;
+  readonly rawBody: string | Uint8Array;
+  /** 1 on the first run; higher when a failed or crashed run is re-run. */
+  readonly attempt: number;
+  readonly scheme: SignedRequest['scheme'];
+}
+
+/** What the receiver accepts for one event type: its contract and the work it triggers. */
+export interface EventContract {
+  schema?: JsonSchema;
+  /** Runs after the answer (default ackMode); resolve = done, throw = failed, re-run on the next delivery. */
+  handle(event: WebhookEvent): Promise<void> | void;
+}
+
+export interface LogLine {
+  level: 'info' | 'warn' | 'error';
+  msg: string;
+  event_id: string | undefined;
+  delivery_id: string | undefined;
+  /** `valid`, `missing`, `malformed`, `mismatch`, or `unchecked` when the request failed before it. */
+  signature: 'valid' | 'missing' | 'malformed' | 'mismatch' | 'unchecked';
+  status?: number;
+  code?: ReceiverErrorCode;
+  reason?: string;
+  [field: string]: unknown;
+}
+
+export interface HandlerOptions extends VerifierOptions {
+  store: DedupStore;
+  /** Contracts by event type; other types are acknowledged (2xx), logged and not run. */
+  events: Readonly<Record<string, EventContract>>;
+  /**
+   * `after-store` (default): answer 202 once the id is durably recorded and the work queued.
+   * `after-handler`: answer 200 after the work succeeded, 500 (retryable) when it threw.
+   */
+  ackMode?: 'after-store' | 'after-handler';
+  /** A claim not finished after this long is treated as crashed and may run again. Default 10 min. */
+  staleAfterMs?: number;
+  /** `Retry-After` seconds on 503 answers. Default 10. */
+  retryAfterSeconds?: number;
+  /** A store call slower than this counts as storage down. Default 5000 ms. */
+  storeTimeoutMs?: number;
+  /** Reads the event type from the parsed payload. Default `payload.type`. */
+  eventType?: (payload: unknown) => unknown;
+  /** One JSON object per outcome; default writes a JSON line to stderr. */
+  logger?: (line: LogLine) => void;
+}
+
+export interface WebhookRequest {
+  headers: HeaderSource;
+  rawBody: string | Uint8Array;
+}
+
+export interface WebhookResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+export interface WebhookHandler {
+  (request: WebhookRequest): Promise<WebhookResponse>;
+  /** Resolves once every queued worker has finished (graceful shutdown, tests). */
+  drain(): Promise<void>;
+}
+
+const JSON_HEADERS = Object.freeze({ 'content-type': 'application/json' });
+
+/**
+ * Builds the receiver. Adapters (node:http, Express, Fastify, Hono) only read the raw body
+ * and write the answer.
+ *
+ * @example
+ * const receive = createWebhookHandler({
+ *   secrets: [{ kid: '2025-01', secret: process.env.WEBHOOK_SECRET! }],
+ *   store: sqliteStore(new Database('webhooks.db')),
+ *   events: { 'order.shipped': { schema: { type: 'object', required: ['data'] }, handle: (e) => printLabel(e.payload) } },
+ * });
+ * const { status, headers, body } = await receive({ headers: req.headers, rawBody });
+ */
+export function createWebhookHandler(options: HandlerOptions): WebhookHandler {
+  const verifier = createVerifier(options);
+  const now = options.now ?? Date.now;
+  const store = options.store;
+  const ackMode = options.ackMode ?? 'after-store';
+  const staleAfterMs = options.staleAfterMs ?? 10 * 60_000;
+  const retryAfter = String(options.retryAfterSeconds ?? 10);
+  const storeTimeoutMs = options.storeTimeoutMs ?? 5000;
+  const eventType = options.eventType ?? ((payload: unknown) => (payload as { type?: unknown } | null)?.type);
+  const log = options.logger ?? defaultLogger;
+  const running = new Set<Promise<void>>();
+
+  const timed = <T>(work: Promise<T>): Promise<T> => {
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new StorageUnavailable(new Error(`store call exceeded ${storeTimeoutMs} ms`))), storeTimeoutMs);
+    });
+    return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
+  };
+
+  async function runWorker(contract: EventContract, event: WebhookEvent, base: LogBase): Promise<boolean> {
+    try {
+      await contract.handle(event);
+    } catch (error) {
+      log({ level: 'error', msg: 'webhook handler failed', ...base, signature: 'valid', code: 'handler_failed', reason: describe(error), attempt: event.attempt });
+      await timed(store.markFailed(event.id, event.attempt, describe(error), now())).catch((storeError: unknown) => {
+        // The claim stays unfinished and becomes re-claimable once stale: the work still runs again.
+        log({ level: 'error', msg: 'could not record handler failure', ...base, signature: 'valid', code: 'storage_unavailable', reason: describe(storeError) });
+      });
+      return false;
+    }
+    await timed(store.markDone(event.id, event.attempt, now())).catch((storeError: unknown) => {
+      log({ level: 'error', msg: 'could not record completion', ...base, signature: 'valid', code: 'storage_unavailable', reason: describe(storeError) });
+    });
+    return true;
+  }
+
+  async function receive(request: WebhookRequest): Promise<WebhookResponse> {
+    // Unverified until the signature checks out; logged so support can trace what was refused.
+    const base: LogBase = {
+      event_id: readHeader(request.headers, hooklineHeaderNames.id) ?? readHeader(request.headers, 'webhook-id') ?? readHeader(request.headers, 'svix-id'),
+      delivery_id: readHeader(request.headers, hooklineHeaderNames.delivery) ?? readHeader(request.headers, 'webhook-delivery'),
+    };
+    const reject = (error: ReceiverError, signature: LogLine['signature']): WebhookResponse => {
+      log({ level: error.status >= 500 ? 'error' : 'warn', msg: 'webhook rejected', ...base, signature, status: error.status, code: error.code, reason: error.message });
+      return answerFor(error, retryAfter);
+    };
+
+    let signed: SignedRequest;
+    try {
+      signed = verifier.verify(request.headers, request.rawBody);
+    } catch (error) {
+      if (!(error instanceof ReceiverError)) throw error;
+      return reject(error, signatureResult(error.code));
+    }
+    base.event_id = signed.eventId;
+    base.delivery_id = signed.deliveryId;
+    const eventId = signed.eventId;
+    if (eventId === undefined || eventId === '') return reject(new ReceiverError('missing_event_id'), 'valid');
+
+    let attempt: number;
+    try {
+      const claim = await timed(store.claim(eventId, now(), staleAfterMs));
+      if (claim.kind === 'done') {
+        const reason = formatMessage('event_already_seen');
+        log({ level: 'info', msg: 'webhook duplicate answered again', ...base, signature: 'valid', status: claim.answer?.status ?? 202, code: 'event_already_seen', reason });
+        return claim.answer === undefined ? accepted(eventId, 202) : { status: claim.answer.status, headers: { ...JSON_HEADERS }, body: claim.answer.body };
+      }
+      if (claim.kind === 'in_progress') return reject(new ReceiverError('event_in_progress'), 'valid');
+      attempt = claim.attempt;
+    } catch (error) {
+      return reject(asStorageError(error), 'valid');
+    }
+
+    // From here the id is recorded; a rejection releases it so a corrected redelivery is judged afresh.
+    const refuse = async (error: ReceiverError): Promise<WebhookResponse> => {
+      await timed(store.release(eventId, attempt)).catch(() => {
+        // Left as an unfinished claim it turns stale and re-claimable: nothing is lost.
+      });
+      return reject(error, 'valid');
+    };
+
+    let payload: unknown;
+    try {
+      payload = JSON.parse(typeof request.rawBody === 'string' ? request.rawBody : Buffer.from(request.rawBody.buffer, request.rawBody.byteOffset, request.rawBody.byteLength).toString('utf8'));
+    } catch {
+      return refuse(new ReceiverError('malformed_json'));
+    }
+    // X-Webhook-Id is not covered by the hookline signature; the signed envelope's id is.
+    const bodyId = (payload as { event_id?: unknown } | null)?.event_id;
+    if (signed.scheme === 'hookline' && bodyId !== undefined && bodyId !== eventId) {
+      return refuse(new ReceiverError('event_id_mismatch'));
+    }
+    const type = eventType(payload);
+    if (typeof type !== 'string' || type === '') return refuse(new ReceiverError('missing_required_field', { path: 'type' }));
+
+    const contract = Object.hasOwn(options.events, type) ? options.events[type] : undefined;
+    if (contract === undefined) {
+      const answer = accepted(eventId, 202, 'unknown event type');
+      try {
+        await timed(store.markDone(eventId, attempt, now(), toStored(answer)));
+      } catch (error) {
+        return reject(asStorageError(error), 'valid');
+      }
+      log({ level: 'info', msg: 'webhook acknowledged, unknown event type', ...base, signature: 'valid', status: 202, code: 'unknown_event_type', reason: formatMessage('unknown_event_type'), type });
+      return answer;
+    }
+    if (contract.schema !== undefined) {
+      const violation = validateContract(contract.schema, payload);
+      if (violation !== undefined) {
+        return refuse(
+          violation.kind === 'missing'
+            ? new ReceiverError('missing_required_field', { path: violation.path })
+            : new ReceiverError('invalid_field', { path: violation.path, detail: violation.detail }),
+        );
+      }
+    }
+
+    const event: WebhookEvent = { id: eventId, deliveryId: signed.deliveryId, type, payload, rawBody: request.rawBody, attempt, scheme: signed.scheme };
+    const answer = accepted(eventId, ackMode === 'after-store' ? 202 : 200);
+    try {
+      const owned = await timed(store.markProcessing(eventId, attempt, toStored(answer), now()));
+      // Lost only if this claim went stale and another delivery re-claimed it meanwhile.
+      if (!owned) return reject(new ReceiverError('event_in_progress'), 'valid');
+    } catch (error) {
+      return reject(asStorageError(error), 'valid');
+    }
+
+    if (ackMode === 'after-handler') {
+      if (!(await runWorker(contract, event, base))) return answerFor(new ReceiverError('handler_failed'), retryAfter);
+      log({ level: 'info', msg: 'webhook handled', ...base, signature: 'valid', status: answer.status, type, attempt });
+      return answer;
+    }
+    // setImmediate lets the adapter write the answer before the work starts.
+    const job = new Promise<void>((resolve) => setImmediate(resolve))
+      .then(() => runWorker(contract, event, base))
+      .then(() => undefined);
+    running.add(job);
+    void job.finally(() => running.delete(job));
+    log({ level: 'info', msg: 'webhook accepted', ...base, signature: 'valid', status: answer.status, type, attempt });
+    return answer;
+  }
+
+  const handler = async (request: WebhookRequest): Promise<WebhookResponse> => {
+    try {
+      return await receive(request);
+    } catch (error) {
+      // A bug or a throwing option, never the sender's fault: opaque 500 (retryable), cause logged.
+      log({ level: 'error', msg: 'webhook receiver failed', event_id: undefined, delivery_id: undefined, signature: 'unchecked', status: 500, code: 'internal_error', reason: describe(error) });
+      return answerFor(new ReceiverError('internal_error'), retryAfter);
+    }
+  };
+  return Object.assign(handler, {
+    async drain() {
+      while (running.size > 0) await Promise.allSettled([...running]);
+    },
+  });
+}
+
+type LogBase = { event_id: string | undefined; delivery_id: string | undefined };
+
+/**
+ * The JSON answer for a catalog error; 503s carry `Retry-After`.
+ *
+ * @example
+ * answerFor(new ReceiverError('payload_too_large'), '10') // { status: 413, … }
+ */
+export function answerFor(error: ReceiverError, retryAfterSeconds = '10'): WebhookResponse {
+  const headers: Record<string, string> = { ...JSON_HEADERS };
+  if (error.status === 503) headers['retry-after'] = retryAfterSeconds;
+  return { status: error.status, headers, body: JSON.stringify({ ok: false, code: error.code, message: error.message }) };
+}
+
+function accepted(eventId: string, status: number, note?: string): WebhookResponse {
+  const body = note === undefined ? { ok: true, event_id: eventId } : { ok: true, event_id: eventId, note };
+  return { status, headers: { ...JSON_HEADERS }, body: JSON.stringify(body) };
+}
+
+function toStored(answer: WebhookResponse): StoredAnswer {
+  return { status: answer.status, body: answer.body };
+}
+
+function asStorageError(error: unknown): ReceiverError {
+  return error instanceof StorageUnavailable ? error : new StorageUnavailable(error);
+}
+
+function signatureResult(code: ReceiverErrorCode): LogLine['signature'] {
+  if (code === 'missing_signature') return 'missing';
+  if (code === 'malformed_signature') return 'malformed';
+  if (code === 'signature_mismatch') return 'mismatch';
+  // Timestamps are checked after the signature matched.
+  return receiverErrors[code].status === 401 ? 'valid' : 'unchecked';
+}
+
+function describe(error: unknown): string {
+  if (error instanceof StorageUnavailable && error.cause !== undefined) return `${error.message}: ${describe(error.cause)}`;
+  return error instanceof Error ? error.message : String(error);
+}
+
+function defaultLogger(line: LogLine): void {
+  process.stderr.write(JSON.stringify({ time: new Date().toISOString(), ...line }) + '\n');
+}

@@ -1,0 +1,31 @@
+// Case-insensitive header lookup over Node's header objects and fetch `Headers`.
+
+/** Headers as Node (`IncomingHttpHeaders`), plain objects or fetch `Headers` present them. */
+export type HeaderSource =
+  | { get(name: string): string | null }
+  | Record<string, string | string[] | undefined>;
+
+/**
+ * Reads one header; repeated values are joined with ", " as HTTP does.
+ *
+ * @example
+ * readHeader({ 'Webhook-Id': 'msg_1' }, 'webhook-id') // 'msg_1'
+ */
+export function readHeader(headers: HeaderSource, name: string): string | undefined {
+  if (typeof (headers as { get?: unknown }).get === 'function') {
+    return (headers as { get(name: string): string | null }).get(name) ?? undefined;
+  }
+  const record = headers as Record<string, string | string[] | undefined>;
+  // Node lower-cases incoming names, so the direct lookup is the common, fast path.
+  let value = record[name];
+  if (value === undefined) {
+    for (const key of Object.keys(record)) {
+      if (key.toLowerCase() === name) {
+        value = record[key];
+        break;
+      }
+    }
+  }
+  if (Array.isArray(value)) return value.join(', ');
+  return value;
+}

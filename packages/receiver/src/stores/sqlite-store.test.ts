@@ -1,0 +1,49 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import Database from 'better-sqlite3';
+import { sqliteStore } from './sqlite-store.ts';
+import { runStoreConformance } from './store-conformance.ts';
+
+runStoreConformance(
+  'sqlite',
+  async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'hookline-receiver-'));
+    const db = new Database(join(dir, 'dedup.db'));
+    return {
+      store: sqliteStore(db),
+      breakBackend: async () => void db.close(),
+      close: async () => {
+        if (db.open) db.close();
+        rmSync(dir, { recursive: true, force: true });
+      },
+    };
+  },
+  { prunes: true },
+);
+
+test('sqlite store: records survive reopening the file, in WAL mode', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'hookline-receiver-'));
+  try {
+    const path = join(dir, 'dedup.db');
+    const first = new Database(path);
+    const store = sqliteStore(first);
+    return store
+      .claim('evt_persist', 1, 1000)
+      .then(() => store.markDone('evt_persist', 1, 2, { status: 202, body: '{}' }))
+      .then(async () => {
+        first.close();
+        const second = new Database(path);
+        assert.equal(second.pragma('journal_mode', { simple: true }), 'wal');
+        const reopened = sqliteStore(second);
+        assert.deepEqual(await reopened.claim('evt_persist', 3, 1000), { kind: 'done', answer: { status: 202, body: '{}' } });
+        second.close();
+      })
+      .finally(() => rmSync(dir, { recursive: true, force: true }));
+  } catch (error) {
+    rmSync(dir, { recursive: true, force: true });
+    throw error;
+  }
+});

@@ -1,0 +1,66 @@
+// Dedup store on SQLite through a better-sqlite3 `Database` the caller opens.
+import type { DedupStore } from '../dedup-store.ts';
+import { StorageUnavailable } from '../errors.ts';
+import { sqlDedupStore, sqlStatements, type SqlStatementName } from './sql-dedup-store.ts';
+
+/** The slice of better-sqlite3's `Database` we use; the driver itself is never imported here. */
+export interface SqliteDatabase {
+  exec(sql: string): unknown;
+  pragma(source: string): unknown;
+  prepare(sql: string): {
+    all(...params: unknown[]): unknown[];
+    run(...params: unknown[]): { changes: number };
+    readonly reader: boolean;
+  };
+}
+
+/**
+ * A durable `DedupStore` on SQLite: WAL, `synchronous=FULL` (an id is on disk before we answer),
+ * and the table created if missing.
+ *
+ * @example
+ * import Database from 'better-sqlite3';
+ * const store = sqliteStore(new Database('webhooks.db'));
+ */
+export function sqliteStore(db: SqliteDatabase): DedupStore {
+  let prepared: Map<SqlStatementName, { statement: ReturnType<SqliteDatabase['prepare']>; order: number[] }>;
+  try {
+    db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = FULL');
+    // Several processes may share the file; wait for a writer instead of failing at once.
+    db.pragma('busy_timeout = 5000');
+    db.exec(sqlStatements.schema);
+    prepared = new Map(
+      (Object.keys(sqlStatements) as Array<keyof typeof sqlStatements>)
+        .filter((name): name is SqlStatementName => name !== 'schema')
+        .map((name) => {
+          const { text, order } = toPositional(sqlStatements[name]);
+          return [name, { statement: db.prepare(text), order }];
+        }),
+    );
+  } catch (error) {
+    throw new StorageUnavailable(error);
+  }
+  return sqlDedupStore({
+    async run(name, params) {
+      const { statement, order } = prepared.get(name)!;
+      const args = order.map((n) => params[n - 1]);
+      // `reader` is true for SELECT and for INSERT … RETURNING (the claim).
+      if (statement.reader) return { rows: statement.all(...args) as Array<Record<string, unknown>>, changes: 0 };
+      return { rows: [], changes: statement.run(...args).changes };
+    },
+  });
+}
+
+/** better-sqlite3 has no `$n` numbered parameters, so `$2 … $2` becomes `? … ?` with a reorder map. */
+function toPositional(text: string): { text: string; order: number[] } {
+  const order: number[] = [];
+  const withoutComments = text.replace(/--[^\n]*\n/g, '\n');
+  return {
+    text: withoutComments.replace(/\$(\d+)/g, (_, n: string) => {
+      order.push(Number(n));
+      return '?';
+    }),
+    order,
+  };
+}

@@ -1,0 +1,193 @@
+import { test, describe } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync } from 'node:fs';
+import { Webhook as StandardWebhook } from 'standardwebhooks';
+import { Webhook as SvixWebhook } from 'svix';
+import { createVerifier, verifyWebhook } from './verify.ts';
+import { signWebhook } from './sign.ts';
+import { ReceiverError } from './errors.ts';
+import vectors from './test-vectors.json' with { type: 'json' };
+
+const NOW_S = 1_750_000_000;
+const now = () => NOW_S * 1000;
+const body = '{ "type":"order.shipped",  "event_id":"evt_1",\n "data": {"order_id": "ord_1", "amount": 1.50} }';
+const whsec = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
+
+function codeOf(fn: () => unknown): string {
+  try {
+    fn();
+  } catch (error) {
+    if (error instanceof ReceiverError) return error.code;
+    throw error;
+  }
+  return 'valid';
+}
+
+describe('test vectors', () => {
+  for (const v of vectors.vectors) {
+    test(v.name, () => {
+      const verifier = createVerifier({ secrets: v.secrets, scheme: v.scheme as 'hookline' | 'standard', now: () => v.now * 1000 });
+      assert.equal(codeOf(() => verifier.verify(v.headers, v.body)), v.expect);
+      assert.equal(codeOf(() => verifier.verify(v.headers, Buffer.from(v.body))), v.expect, 'Buffer body');
+    });
+  }
+
+  test('sign() reproduces the Standard Webhooks published signature exactly', () => {
+    const headers = signWebhook({ scheme: 'standard', secrets: whsec, id: 'msg_p5jXN8AQM9LWM0D4loKWxJek', timestamp: 1614265330, body: '{"test": 2432232314}' });
+    assert.equal(headers['webhook-signature'], 'v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=');
+  });
+
+  // The core engineers own this file; when it exists every vector in it must verify here too.
+  const shared = new URL('../../core/src/signing/vectors.json', import.meta.url);
+  test('shared vectors from packages/core', { skip: existsSync(shared) ? false : 'packages/core/src/signing/vectors.json not present yet' }, () => {
+    const parsed = JSON.parse(readFileSync(shared, 'utf8')) as unknown;
+    const list = (Array.isArray(parsed) ? parsed : (parsed as { vectors?: unknown[] }).vectors) as Array<Record<string, unknown>> | undefined;
+    assert.ok(Array.isArray(list) && list.length > 0, 'vectors.json should hold an array of vectors (or { vectors: [...] })');
+    let checked = 0;
+    for (const v of list) {
+      const headers = v.headers as Record<string, string> | undefined;
+      const bodyText = (v.body ?? v.payload) as string | undefined;
+      const secrets = (v.secrets ?? v.secret) as never;
+      if (headers === undefined || bodyText === undefined || secrets === undefined) continue;
+      const at = Number(v.now ?? v.timestamp ?? headers['webhook-timestamp'] ?? headers['X-Webhook-Timestamp']);
+      const scheme = v.scheme as 'hookline' | 'standard' | undefined;
+      const verifier = createVerifier({ secrets, scheme, now: () => at * 1000 });
+      const expect = (v.expect as string | undefined) ?? 'valid';
+      const name = String(v.name ?? checked);
+      assert.equal(codeOf(() => verifier.verify(headers, bodyText)), expect, name);
+      if (expect === 'valid') {
+        const result = verifier.verify(headers, Buffer.from(bodyText));
+        if (v.eventId !== undefined) assert.equal(result.eventId, v.eventId, name);
+        if (v.deliveryId !== undefined) assert.equal(result.deliveryId, v.deliveryId, name);
+      }
+      checked++;
+    }
+    assert.ok(checked > 0, 'no vector in packages/core/src/signing/vectors.json had headers, body and secret(s)');
+  });
+});
+
+describe('interoperability', () => {
+  test('we verify what standardwebhooks and svix sign', () => {
+    const verifier = createVerifier({ secrets: whsec, scheme: 'standard', now: Date.now });
+    const at = new Date();
+    const std = new StandardWebhook(whsec).sign('msg_std', at, body);
+    const svix = new SvixWebhook(whsec).sign('msg_svix', at, body);
+    const ts = String(Math.floor(at.getTime() / 1000));
+    assert.equal(verifier.verify({ 'webhook-id': 'msg_std', 'webhook-timestamp': ts, 'webhook-signature': std }, body).eventId, 'msg_std');
+    assert.equal(verifier.verify({ 'svix-id': 'msg_svix', 'svix-timestamp': ts, 'svix-signature': svix }, Buffer.from(body)).eventId, 'msg_svix');
+  });
+
+  test('standardwebhooks and svix verify what we sign', () => {
+    const headers = signWebhook({ scheme: 'standard', secrets: whsec, id: 'msg_ours', body });
+    assert.deepEqual(new StandardWebhook(whsec).verify(body, headers), JSON.parse(body));
+    assert.deepEqual(new SvixWebhook(whsec).verify(body, headers), JSON.parse(body));
+    const svixHeaders = { 'svix-id': headers['webhook-id']!, 'svix-timestamp': headers['webhook-timestamp']!, 'svix-signature': headers['webhook-signature']! };
+    assert.deepEqual(new SvixWebhook(whsec).verify(body, svixHeaders), JSON.parse(body));
+  });
+
+  test('standardwebhooks verifies our multi-secret header during rotation', () => {
+    const old = 'whsec_ABEiM0RVZneImaq7zN3u/w==';
+    const headers = signWebhook({ scheme: 'standard', secrets: [old, whsec], id: 'msg_rot', body });
+    assert.match(headers['webhook-signature']!, /^v1,\S+ v1,\S+$/);
+    assert.ok(new StandardWebhook(whsec).verify(body, headers));
+    assert.ok(new StandardWebhook(old).verify(body, headers));
+  });
+});
+
+describe('hookline scheme', () => {
+  const secrets = [{ kid: 'k-new', secret: 'new secret' }, { kid: 'k-old', secret: 'old secret' }];
+  const verifier = createVerifier({ secrets, scheme: 'hookline', now });
+
+  test('round-trips with ids, kid and a Uint8Array body', () => {
+    const headers = signWebhook({ secrets: secrets[1]!, id: 'evt_1', deliveryId: 'dlv_1', timestamp: NOW_S, body });
+    const result = verifier.verify(headers, new TextEncoder().encode(body));
+    assert.deepEqual(result, { scheme: 'hookline', eventId: 'evt_1', deliveryId: 'dlv_1', timestamp: NOW_S, kid: 'k-old' });
+  });
+
+  test('a signature without kid is tried against every secret', () => {
+    const headers = signWebhook({ secrets: 'old secret', id: 'evt_1', timestamp: NOW_S, body });
+    assert.equal(verifier.verify(headers, body).kid, 'k-old');
+  });
+
+  test('rotation: several v1/kid pairs in one header', () => {
+    const headers = signWebhook({ secrets: [{ kid: 'k-retired', secret: 'gone' }, secrets[0]!], id: 'evt_1', timestamp: NOW_S, body });
+    assert.match(headers['x-webhook-signature']!, /^t=\d+,v1=[0-9a-f]{64},kid=k-retired,v1=[0-9a-f]{64},kid=k-new$/);
+    assert.equal(verifier.verify(headers, body).kid, 'k-new');
+  });
+
+  test('a re-serialised body does not verify', () => {
+    const headers = signWebhook({ secrets: secrets[0]!, id: 'evt_1', timestamp: NOW_S, body });
+    assert.equal(codeOf(() => verifier.verify(headers, JSON.stringify(JSON.parse(body)))), 'signature_mismatch');
+  });
+
+  test('timestamp tolerance in both directions, configurable', () => {
+    const sign = (ts: number) => signWebhook({ secrets: secrets[0]!, id: 'evt_1', timestamp: ts, body });
+    assert.equal(codeOf(() => verifier.verify(sign(NOW_S - 300), body)), 'valid');
+    assert.equal(codeOf(() => verifier.verify(sign(NOW_S + 300), body)), 'valid');
+    assert.equal(codeOf(() => verifier.verify(sign(NOW_S - 301), body)), 'timestamp_too_old');
+    assert.equal(codeOf(() => verifier.verify(sign(NOW_S + 301), body)), 'timestamp_too_far_ahead');
+    const strict = createVerifier({ secrets, toleranceSeconds: 10, now });
+    assert.equal(codeOf(() => strict.verify(sign(NOW_S - 11), body)), 'timestamp_too_old');
+  });
+
+  test('malformed and missing signatures have their own codes', () => {
+    const good = signWebhook({ secrets: secrets[0]!, id: 'evt_1', timestamp: NOW_S, body });
+    const withSig = (sig: string) => ({ ...good, 'x-webhook-signature': sig });
+    assert.equal(codeOf(() => verifier.verify({ 'x-webhook-id': 'evt_1' }, body)), 'missing_signature');
+    assert.equal(codeOf(() => verifier.verify(withSig(''), body)), 'missing_signature');
+    assert.equal(codeOf(() => verifier.verify(withSig('garbage'), body)), 'malformed_signature');
+    assert.equal(codeOf(() => verifier.verify(withSig(`v1=${'a'.repeat(64)}`), body)), 'malformed_signature');
+    assert.equal(codeOf(() => verifier.verify(withSig(`t=abc,v1=${'a'.repeat(64)}`), body)), 'malformed_signature');
+    assert.equal(codeOf(() => verifier.verify(withSig(`t=${NOW_S},v1=abcd`), body)), 'malformed_signature');
+    assert.equal(codeOf(() => verifier.verify(withSig(`t=${NOW_S}`), body)), 'malformed_signature');
+    assert.equal(codeOf(() => verifier.verify(withSig(`t=${NOW_S},v1=${'a'.repeat(64)}`), body)), 'signature_mismatch');
+    assert.equal(codeOf(() => verifier.verify({ ...good, 'x-webhook-timestamp': String(NOW_S - 1) }, body)), 'malformed_signature');
+  });
+
+  test('messages are plain words from the catalog', () => {
+    assert.throws(() => verifier.verify({}, body), { message: 'missing signature' });
+    const old = signWebhook({ secrets: secrets[0]!, id: 'evt_1', timestamp: NOW_S - 3600, body });
+    assert.throws(() => verifier.verify(old, body), { message: 'timestamp too old' });
+  });
+
+  test('headers may be fetch Headers or mixed-case records', () => {
+    const headers = signWebhook({ secrets: secrets[0]!, id: 'evt_1', timestamp: NOW_S, body });
+    assert.equal(verifier.verify(new Headers(headers), body).eventId, 'evt_1');
+    const mixed = Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toUpperCase(), v]));
+    assert.equal(verifier.verify(mixed, body).eventId, 'evt_1');
+  });
+
+  test('a parsed object is refused as a body', () => {
+    const headers = signWebhook({ secrets: secrets[0]!, id: 'evt_1', timestamp: NOW_S, body });
+    assert.throws(() => verifier.verify(headers, JSON.parse(body) as never), TypeError);
+  });
+});
+
+describe('standard scheme', () => {
+  const verifier = createVerifier({ secrets: whsec, scheme: 'standard', now });
+
+  test('missing, malformed and mismatching signatures', () => {
+    const good = signWebhook({ scheme: 'standard', secrets: whsec, id: 'msg_1', timestamp: NOW_S, body });
+    assert.equal(codeOf(() => verifier.verify({ 'webhook-id': 'msg_1' }, body)), 'missing_signature');
+    assert.equal(codeOf(() => verifier.verify({ ...good, 'webhook-id': '' }, body)), 'malformed_signature');
+    assert.equal(codeOf(() => verifier.verify({ ...good, 'webhook-timestamp': 'soon' }, body)), 'malformed_signature');
+    assert.equal(codeOf(() => verifier.verify({ ...good, 'webhook-signature': 'v1a,abc' }, body)), 'malformed_signature');
+    assert.equal(codeOf(() => verifier.verify({ ...good, 'webhook-id': 'msg_2' }, body)), 'signature_mismatch');
+    assert.equal(codeOf(() => verifier.verify(good, body + ' ')), 'signature_mismatch');
+    assert.equal(codeOf(() => verifier.verify(good, body)), 'valid');
+  });
+
+  test('auto scheme picks by header; a hookline verifier refuses standard headers as missing', () => {
+    const auto = createVerifier({ secrets: whsec, now });
+    const std = signWebhook({ scheme: 'standard', secrets: whsec, id: 'msg_1', timestamp: NOW_S, body });
+    const hl = signWebhook({ scheme: 'hookline', secrets: whsec, id: 'evt_1', timestamp: NOW_S, body });
+    assert.equal(auto.verify(std, body).scheme, 'standard');
+    assert.equal(auto.verify(hl, body).scheme, 'hookline');
+    assert.equal(codeOf(() => createVerifier({ secrets: whsec, scheme: 'hookline', now }).verify(std, body)), 'missing_signature');
+  });
+
+  test('verifyWebhook one-shot', () => {
+    const std = signWebhook({ scheme: 'standard', secrets: whsec, id: 'msg_1', body });
+    assert.equal(verifyWebhook(std, body, { secrets: whsec }).eventId, 'msg_1');
+  });
+});

@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Starts the services the test suite uses (PostgreSQL 15, Redis) when they are installed but down.
+# Prints one line per service; never fails the run by itself — suites that need a missing service say so.
+set -u
+pg_up() { command -v pg_isready >/dev/null && pg_isready -q -h 127.0.0.1 -p 5432; }
+redis_up() { command -v redis-cli >/dev/null && [ "$(redis-cli -h 127.0.0.1 -p 6379 ping 2>/dev/null)" = "PONG" ]; }
+
+if ! pg_up && command -v pg_ctlcluster >/dev/null; then
+  ver=$(ls /etc/postgresql 2>/dev/null | sort -n | tail -1)
+  [ -n "$ver" ] && pg_ctlcluster --skip-systemctl-redirect "$ver" main start >/dev/null 2>&1
+  for _ in $(seq 1 30); do pg_up && break; sleep 0.5; done
+fi
+if ! redis_up && command -v redis-server >/dev/null; then
+  mkdir -p /var/lib/redis /var/log/redis 2>/dev/null
+  redis-server --daemonize yes --bind 127.0.0.1 -::1 --port 6379 --save "" --appendonly no --dir /var/lib/redis --logfile /var/log/redis/ci.log >/dev/null 2>&1
+  for _ in $(seq 1 20); do redis_up && break; sleep 0.25; done
+fi
+pg_up && echo "services: postgresql up at 127.0.0.1:5432" || echo "services: postgresql NOT available (its suites will be skipped)"
+redis_up && echo "services: redis up at 127.0.0.1:6379" || echo "services: redis NOT available (its suites will be skipped)"
