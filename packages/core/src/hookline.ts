@@ -33,7 +33,7 @@ export interface HooklineOptions {
   allowPrivateTargets?: boolean;
   gate?: AdmissionGate;
   observers?: DispatchObserver[];
-  dispatcher?: { batchSize?: number; maxInFlight?: number; pollMs?: number; workerId?: string; logAttempts?: boolean; random?: () => number };
+  dispatcher?: { batchSize?: number; maxInFlight?: number; pollMs?: number; sweepMs?: number; leaseMs?: number; workerId?: string; logAttempts?: boolean; random?: () => number };
   /** Default secret-rotation overlap (SPEC §2: 24 h). */
   rotationOverlapMs?: number;
   /** Window replays per tenant per UTC day (SPEC §7: 20). */

@@ -47,8 +47,8 @@ export interface DispatcherOptions {
   batchSize?: number;
   /** Sends in flight at once in this process. */
   maxInFlight?: number;
-  /** A lease outlives the longest timeout by this margin. */
-  leaseMarginMs?: number;
+  /** How long a claim is held before the sweeper hands it to another worker; must outlive the longest send (60 s) and its commit. */
+  leaseMs?: number;
   /** Longest sleep when nothing is due and nobody wakes the loop. */
   pollMs?: number;
   /** How often expired leases are handed back. */
@@ -81,7 +81,7 @@ export class Dispatcher {
     this.#o = {
       batchSize: 200,
       maxInFlight: 1000,
-      leaseMarginMs: 30_000,
+      leaseMs: 90_000,
       pollMs: 1000,
       sweepMs: 5000,
       logAttempts: true,
@@ -177,7 +177,7 @@ export class Dispatcher {
     const claimed = await this.#o.store.claimDue({
       now,
       limit,
-      leaseUntil: now + MAX_TIMEOUT_MS + this.#o.leaseMarginMs,
+      leaseUntil: now + this.#o.leaseMs,
       workerId: this.workerId,
       saturatedEndpoints: saturated,
     });

@@ -1,0 +1,78 @@
+// Crash safety: a dispatcher killed with SIGKILL mid-flight loses nothing; after restart every event ends terminal,
+// and only the attempts that were in flight at the kill are repeated.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { fork, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { fileURLToPath } from 'node:url';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { generateMasterKey } from '../src/secret-box.ts';
+import { createHookline } from '../src/hookline.ts';
+import { tempStore } from './harness.ts';
+
+const worker = fileURLToPath(new URL('./fixtures/crash-worker.ts', import.meta.url));
+const EVENTS = 1500;
+const KILL_AFTER = 400;
+
+function startWorker(db: string, key: string): ChildProcess {
+  return fork(worker, [db, key], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+}
+
+test('SIGKILL mid-flight: after restart every delivery succeeds, duplicates only for in-flight attempts', { timeout: 60_000 }, async () => {
+  const seen = new Map<string, number>();
+  let killAt: (() => void) | null = null;
+  const server = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      const id = String(req.headers['x-webhook-delivery']);
+      seen.set(id, (seen.get(id) ?? 0) + 1);
+      let total = 0;
+      for (const n of seen.values()) total += n;
+      if (total === KILL_AFTER) killAt?.();
+      // A little latency keeps many attempts in flight when the kill lands.
+      setTimeout(() => res.end('ok'), 5);
+    });
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
+
+  const temp = await tempStore();
+  const key = generateMasterKey();
+  const engine = createHookline({ store: temp.store, masterKey: key, allowHttp: true, allowPrivateTargets: true });
+  try {
+    const now = Date.now();
+    await temp.store.createTenant({ id: 'ten_CRASH', name: 'crash', ownerEmails: [], operationsEndpointId: null, notifyEmail: false, createdAt: now, updatedAt: now });
+    await engine.createEndpoint('ten_CRASH', { url, policy: 'standard', max_concurrency: 50 });
+    const inputs = Array.from({ length: EVENTS }, (_, i) => ({ event_id: `e${i}`, type: 'order.created', data: { i, pad: 'x'.repeat(200) } }));
+    await engine.acceptEvents('ten_CRASH', inputs);
+
+    const first = startWorker(temp.path, key);
+    const killed = new Promise<void>((resolve) => {
+      killAt = () => {
+        first.kill('SIGKILL');
+        resolve();
+      };
+    });
+    await killed;
+    await once(first, 'exit');
+    const inFlight = new Set((await temp.store.listDeliveries({ tenantId: 'ten_CRASH', status: 'delivering' }, null, 10_000)).items.map((d) => d.id));
+    assert.ok(inFlight.size > 0, 'the kill should land while attempts are in flight');
+
+    const second = startWorker(temp.path, key);
+    const [code] = await once(second, 'exit');
+    assert.equal(code, 0);
+
+    const counts = await temp.store.countByStatus();
+    assert.equal(counts.succeeded, EVENTS, JSON.stringify(counts));
+    assert.equal(seen.size, EVENTS, 'every delivery reached the receiver');
+    const duplicated = [...seen].filter(([, n]) => n > 1).map(([id]) => id);
+    for (const id of duplicated) assert.ok(inFlight.has(id), `${id} was repeated but was not in flight at the kill`);
+    assert.ok(duplicated.length <= inFlight.size);
+  } finally {
+    server.closeAllConnections();
+    server.close();
+    await temp.cleanup();
+  }
+});
