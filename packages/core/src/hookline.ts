@@ -40,6 +40,8 @@ export interface HooklineOptions {
   replayQuotaPerDay?: number;
   /** Most deliveries one window replay selects (SPEC §7: 10,000). */
   replayMaxDeliveries?: number;
+  /** Per event type: a money rule from the event-type registry overrides `moneyRules` (undefined: no opinion). */
+  isMoneyOverride?: (type: string, data: unknown) => boolean | undefined;
 }
 
 export interface EndpointInput {
@@ -78,7 +80,7 @@ export class Hookline {
     this.moneyRules = o.moneyRules ?? DEFAULT_MONEY_RULES;
     this.sender = o.sender ?? createSender({ allowHttp: o.allowHttp, allowPrivateTargets: o.allowPrivateTargets, clock: this.clock });
     this.secrets = new SecretCache(this.store, this.box);
-    this.ingest = new Ingest({ store: this.store, clock: this.clock, moneyRules: () => this.moneyRules });
+    this.ingest = new Ingest({ store: this.store, clock: this.clock, moneyRules: () => this.moneyRules, isMoneyOverride: o.isMoneyOverride });
     this.dispatcher = new Dispatcher({
       store: this.store,
       clock: this.clock,

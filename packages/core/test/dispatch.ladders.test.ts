@@ -52,22 +52,61 @@ test('every attempt carries the same ids and body, and a fresh timestamp', async
   }
 });
 
-test('payments money event waiting 3 days still gets the whole slow ladder; 30-day age limit still applies', async () => {
+test('payments: a money event that waited 3 days (workers down) still gets the whole slow ladder at its first 4xx', async () => {
   const t = await testEngine();
   const rx = await startReceiver(() => 404, t.clock);
   try {
-    await t.engine.createEndpoint(t.tenantId, { url: rx.url, policy: 'payments', status: 'paused' });
+    await t.engine.createEndpoint(t.tenantId, { url: rx.url, policy: 'payments' });
     const created = t.clock.now();
     const r = await t.engine.acceptEvent(t.tenantId, { type: 'refund.completed', data: {} });
-    assert.equal(r.deliveries[0].status, 'skipped');
-    const d = r.deliveries[0];
-    await t.store.updateEndpoint(t.tenantId, d.endpointId, { status: 'active', pauseReason: null }, created);
     t.clock.advance(72 * H);
-    await t.engine.replayDelivery(t.tenantId, d.id);
     await settle(t.engine, t.clock);
-    assert.equal(rx.received.length, 1, 'a replay is a single attempt');
-    const after = await t.store.getDelivery(t.tenantId, d.id);
-    assert.equal(after?.status, 'failed');
+    const offsets = rx.received.map((x) => x.at - created - 72 * H);
+    assert.deepEqual(offsets, [0, 15 * MIN, 75 * MIN, 315 * MIN, 1035 * MIN, 2475 * MIN]);
+    const d = await t.store.getDelivery(t.tenantId, r.deliveries[0].id);
+    assert.equal(d?.status, 'failed');
+    assert.match(d?.terminalReason ?? '', /slow-ladder budget spent/);
+  } finally {
+    await rx.close();
+    await t.close();
+  }
+});
+
+test('payments: the 30-day age limit ends a delivery whatever its ladder says', async () => {
+  const t = await testEngine();
+  const rx = await startReceiver(() => 500, t.clock);
+  try {
+    await t.engine.createEndpoint(t.tenantId, { url: rx.url, policy: 'payments' });
+    const r = await t.engine.acceptEvent(t.tenantId, { type: 'payment.status_changed', data: { status: 'paid' } });
+    t.clock.advance(30 * 24 * H - 3 * S);
+    await settle(t.engine, t.clock);
+    // Attempts at 30d-3s, -2s, 0s… the next pause (4 s) would cross the limit.
+    assert.equal(rx.received.length, 3);
+    const d = await t.store.getDelivery(t.tenantId, r.deliveries[0].id);
+    assert.equal(d?.status, 'failed');
+    assert.match(d?.terminalReason ?? '', /30-day age limit reached/);
+  } finally {
+    await rx.close();
+    await t.close();
+  }
+});
+
+test('non-money 4xx on payments fails at once; strict treats 404 as permanent', async () => {
+  const t = await testEngine();
+  const rx = await startReceiver(() => 404, t.clock);
+  try {
+    const pay = await t.engine.createEndpoint(t.tenantId, { url: rx.url, policy: 'payments', event_types: ['kyc.*'] });
+    const strict = await t.engine.createEndpoint(t.tenantId, { url: rx.url, policy: 'strict', event_types: ['order.*'] });
+    const a = await t.engine.acceptEvent(t.tenantId, { type: 'kyc.approved', data: {} });
+    const b = await t.engine.acceptEvent(t.tenantId, { type: 'order.created', data: {} });
+    await settle(t.engine, t.clock);
+    assert.equal(rx.received.length, 2);
+    for (const [r, ep] of [[a, pay], [b, strict]] as const) {
+      const d = await t.store.getDelivery(t.tenantId, r.deliveries[0].id);
+      assert.equal(d?.endpointId, ep.endpoint.id);
+      assert.equal(d?.status, 'failed');
+      assert.match(d?.terminalReason ?? '', /404.*permanent/);
+    }
   } finally {
     await rx.close();
     await t.close();

@@ -1,16 +1,25 @@
 -- claim-due: lease due pending/held deliveries, respecting each endpoint's concurrency cap across workers.
+-- Each status is read from the (status, next_attempt_at) index in order, so a large backlog is never sorted.
 -- params: :now, :lease_until, :worker, :limit, :saturated (JSON array of endpoint ids to skip)
 UPDATE deliveries
 SET status = 'delivering', lease_until = :lease_until, leased_by = :worker, updated_at = :now
 WHERE id IN (
   SELECT c.id FROM (
-    SELECT d.id, d.endpoint_id, d.next_attempt_at,
-           row_number() OVER (PARTITION BY d.endpoint_id ORDER BY d.next_attempt_at, d.id) AS rn
-    FROM deliveries d
-    WHERE d.status IN ('pending', 'held') AND d.next_attempt_at <= :now
-      AND d.endpoint_id NOT IN (SELECT value FROM json_each(:saturated))
-    ORDER BY d.next_attempt_at
-    LIMIT :limit * 4
+    SELECT due.id, due.endpoint_id, due.next_attempt_at,
+           row_number() OVER (PARTITION BY due.endpoint_id ORDER BY due.next_attempt_at, due.id) AS rn
+    FROM (
+      SELECT * FROM (
+        SELECT id, endpoint_id, next_attempt_at FROM deliveries
+        WHERE status = 'pending' AND next_attempt_at <= :now
+          AND endpoint_id NOT IN (SELECT value FROM json_each(:saturated))
+        ORDER BY next_attempt_at LIMIT :limit * 4)
+      UNION ALL
+      SELECT * FROM (
+        SELECT id, endpoint_id, next_attempt_at FROM deliveries
+        WHERE status = 'held' AND next_attempt_at <= :now
+          AND endpoint_id NOT IN (SELECT value FROM json_each(:saturated))
+        ORDER BY next_attempt_at LIMIT :limit * 4)
+    ) due
   ) c
   JOIN endpoints e ON e.id = c.endpoint_id
   WHERE c.rn + (SELECT count(*) FROM deliveries f WHERE f.endpoint_id = c.endpoint_id AND f.status = 'delivering')

@@ -1,0 +1,81 @@
+// The dispatcher on the real clock: in-process wake-up, per-endpoint concurrency caps, group-committed records.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createServer } from 'node:http';
+import { once } from 'node:events';
+import type { AddressInfo } from 'node:net';
+import { systemClock } from '../src/clock.ts';
+import { testEngine } from './harness.ts';
+
+async function slowReceiver(delayMs: number) {
+  let active = 0;
+  let maxActive = 0;
+  let count = 0;
+  const waiters: Array<{ n: number; resolve: () => void }> = [];
+  const server = createServer((req, res) => {
+    active++;
+    maxActive = Math.max(maxActive, active);
+    req.resume();
+    req.on('end', () =>
+      setTimeout(() => {
+        active--;
+        count++;
+        res.end('ok');
+        for (const w of waiters.filter((w) => count >= w.n)) w.resolve();
+      }, delayMs),
+    );
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`,
+    get maxActive() {
+      return maxActive;
+    },
+    reached: (n: number) => new Promise<void>((resolve) => (count >= n ? resolve() : waiters.push({ n, resolve }))),
+    close: () => {
+      server.closeAllConnections();
+      server.close();
+    },
+  };
+}
+
+test('a new event is sent at once, not on the next poll', { timeout: 10_000 }, async () => {
+  // A one-minute poll: only the in-process wake-up can deliver within the test's 10 s.
+  const t = await testEngine({ clock: systemClock as never, dispatcher: { pollMs: 60_000, logAttempts: false } });
+  const rx = await slowReceiver(0);
+  try {
+    await t.engine.createEndpoint(t.tenantId, { url: rx.url });
+    t.engine.start();
+    await t.engine.acceptEvent(t.tenantId, { type: 'a.b', data: {} });
+    await rx.reached(1);
+    await t.engine.acceptEvent(t.tenantId, { type: 'a.b', data: {} });
+    await rx.reached(2);
+  } finally {
+    rx.close();
+    await t.close();
+  }
+});
+
+test('an endpoint never sees more concurrent requests than its max_concurrency', { timeout: 20_000 }, async () => {
+  const t = await testEngine({ clock: systemClock as never, dispatcher: { pollMs: 50, logAttempts: false } });
+  const capped = await slowReceiver(15);
+  const other = await slowReceiver(0);
+  try {
+    await t.engine.createEndpoint(t.tenantId, { url: capped.url, max_concurrency: 3, event_types: ['capped.*'] });
+    await t.engine.createEndpoint(t.tenantId, { url: other.url, event_types: ['other.*'] });
+    await t.engine.acceptEvents(t.tenantId, Array.from({ length: 60 }, (_, i) => ({ type: 'capped.x', data: { i } })));
+    await t.engine.acceptEvents(t.tenantId, Array.from({ length: 200 }, (_, i) => ({ type: 'other.x', data: { i } })));
+    t.engine.start();
+    await Promise.all([capped.reached(60), other.reached(200)]);
+    assert.ok(capped.maxActive <= 3, `saw ${capped.maxActive} concurrent requests`);
+    assert.equal(capped.maxActive, 3, 'the cap is used, not undershot');
+    await t.engine.stop();
+    const counts = await t.store.countByStatus();
+    assert.equal(counts.succeeded, 260);
+  } finally {
+    capped.close();
+    other.close();
+    await t.close();
+  }
+});
