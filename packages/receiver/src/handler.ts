@@ -75,6 +75,8 @@ export interface WebhookHandler {
   (request: WebhookRequest): Promise<WebhookResponse>;
   /** Resolves once every queued worker has finished (graceful shutdown, tests). */
   drain(): Promise<void>;
+  /** Logs and answers a request an adapter refused before the handler ran (413, 408, 405). */
+  refuse(error: ReceiverError, headers: HeaderSource): WebhookResponse;
 }
 
 const JSON_HEADERS = Object.freeze({ 'content-type': 'application/json' });
@@ -128,16 +130,17 @@ export function createWebhookHandler(options: HandlerOptions): WebhookHandler {
     return true;
   }
 
+  const rejectWith = (base: LogBase, error: ReceiverError, signature: LogLine['signature']): WebhookResponse => {
+    const line: LogLine = { level: error.status >= 500 ? 'error' : 'warn', msg: 'webhook rejected', ...base, signature, status: error.status, code: error.code, reason: error.message };
+    if (error.cause !== undefined) line.cause = describe(error.cause);
+    log(line);
+    return answerFor(error, retryAfter);
+  };
+
   async function receive(request: WebhookRequest): Promise<WebhookResponse> {
     // Unverified until the signature checks out; logged so support can trace what was refused.
-    const base: LogBase = {
-      event_id: readHeader(request.headers, hooklineHeaderNames.id) ?? readHeader(request.headers, 'webhook-id') ?? readHeader(request.headers, 'svix-id'),
-      delivery_id: readHeader(request.headers, hooklineHeaderNames.delivery) ?? readHeader(request.headers, 'webhook-delivery'),
-    };
-    const reject = (error: ReceiverError, signature: LogLine['signature']): WebhookResponse => {
-      log({ level: error.status >= 500 ? 'error' : 'warn', msg: 'webhook rejected', ...base, signature, status: error.status, code: error.code, reason: error.message });
-      return answerFor(error, retryAfter);
-    };
+    const base = unverifiedIds(request.headers);
+    const reject = (error: ReceiverError, signature: LogLine['signature']) => rejectWith(base, error, signature);
 
     let signed: SignedRequest;
     try {
@@ -247,10 +250,22 @@ export function createWebhookHandler(options: HandlerOptions): WebhookHandler {
     async drain() {
       while (running.size > 0) await Promise.allSettled([...running]);
     },
+    refuse(error: ReceiverError, headers: HeaderSource) {
+      const answer = rejectWith(unverifiedIds(headers), error, 'unchecked');
+      // The unread body may still be arriving; closing is cheaper than draining it.
+      return { ...answer, headers: { ...answer.headers, connection: 'close' } };
+    },
   });
 }
 
 type LogBase = { event_id: string | undefined; delivery_id: string | undefined };
+
+function unverifiedIds(headers: HeaderSource): LogBase {
+  return {
+    event_id: readHeader(headers, hooklineHeaderNames.id) ?? readHeader(headers, 'webhook-id') ?? readHeader(headers, 'svix-id'),
+    delivery_id: readHeader(headers, hooklineHeaderNames.delivery) ?? readHeader(headers, 'webhook-delivery'),
+  };
+}
 
 /**
  * The JSON answer for a catalog error; 503s carry `Retry-After`.

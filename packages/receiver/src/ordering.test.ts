@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { applyIfNewer, componentValues, mergeComponents, type ComponentState, type ComponentUpdate } from './ordering.ts';
+import { applyIfNewer, componentValues, mergeComponents, type ComponentState, type ComponentUpdate, type OccurredAt } from './ordering.ts';
 
 function permutations<T>(items: readonly T[]): T[][] {
   if (items.length <= 1) return [[...items]];
@@ -39,8 +39,9 @@ test('applyIfNewer: older is not applied; same instant breaks ties by event id; 
   assert.deepEqual(applyIfNewer(newer, older), { state: newer, applied: false });
   assert.deepEqual(applyIfNewer(older, newer), { state: newer, applied: true });
   assert.equal(applyIfNewer(newer, newer).applied, false);
-  const tieA = { occurred_at: 1000, event_id: 'evt_a', status: 'x' };
-  const tieB = { occurred_at: new Date(1000), event_id: 'evt_b', status: 'y' };
+  type Tied = { occurred_at: OccurredAt; event_id?: string; status: string };
+  const tieA: Tied = { occurred_at: 1000, event_id: 'evt_a', status: 'x' };
+  const tieB: Tied = { occurred_at: new Date(1000), event_id: 'evt_b', status: 'y' };
   assert.equal(applyIfNewer(tieA, tieB).state.status, 'y');
   assert.equal(applyIfNewer(tieB, tieA).state.status, 'y');
   assert.throws(() => applyIfNewer(tieA, { occurred_at: 'yesterday', status: 'z' }), TypeError);

@@ -1,7 +1,7 @@
 // Adapter for Fastify 4/5: a plugin whose content-type parser keeps the raw Buffer, scoped to it.
 import type { IncomingMessage } from 'node:http';
 import { ReceiverError } from '../errors.ts';
-import { answerFor, type WebhookHandler, type WebhookResponse } from '../handler.ts';
+import type { WebhookHandler, WebhookResponse } from '../handler.ts';
 import { readNodeBody, DEFAULT_MAX_BODY_BYTES, type BodyLimits } from './read-body.ts';
 
 export interface FastifyWebhookOptions extends BodyLimits {
@@ -33,10 +33,11 @@ export function fastifyWebhook(handler: WebhookHandler, options: FastifyWebhookO
   return async (instance) => {
     instance.removeAllContentTypeParsers();
     instance.addContentTypeParser('*', (_request, payload) => readNodeBody(payload, payload.headers, options));
-    instance.setErrorHandler((error, _request, reply) => {
-      const answer = error instanceof ReceiverError ? answerFor(error) : answerFor(new ReceiverError('internal_error'));
-      const headers = error instanceof ReceiverError && error.status < 500 ? { ...answer.headers, connection: 'close' } : answer.headers;
-      return send(reply, { ...answer, headers });
+    instance.setErrorHandler((error, request, reply) => {
+      const headers = (request as { headers: Record<string, string | string[] | undefined> }).headers;
+      // Our body reader's 413/408, or Fastify's own parse errors, in the same JSON shape and log line.
+      const refusal = error instanceof ReceiverError ? error : new ReceiverError(fastifyStatus(error) === 413 ? 'payload_too_large' : 'internal_error', { cause: error });
+      return send(reply, handler.refuse(refusal, headers));
     });
     // Our reader enforces the limit; Fastify's own check is kept as a second guard.
     instance.post(options.path ?? '/', { bodyLimit: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES }, async (request, reply) => {
@@ -44,6 +45,10 @@ export function fastifyWebhook(handler: WebhookHandler, options: FastifyWebhookO
       return send(reply, await handler({ headers: request.headers, rawBody }));
     });
   };
+}
+
+function fastifyStatus(error: unknown): number | undefined {
+  return (error as { statusCode?: number } | null)?.statusCode;
 }
 
 function send(reply: FastifyReplyLike, answer: WebhookResponse): FastifyReplyLike {

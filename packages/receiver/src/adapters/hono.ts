@@ -1,7 +1,7 @@
 // Adapter for Hono: a route handler reading the raw bytes from the fetch Request.
 import { ReceiverError } from '../errors.ts';
-import { answerFor, type WebhookHandler, type WebhookResponse } from '../handler.ts';
-import { readWebBody, type BodyLimits } from './read-body.ts';
+import type { WebhookHandler, WebhookResponse } from '../handler.ts';
+import { DEFAULT_MAX_BODY_BYTES, readWebBody, type BodyLimits } from './read-body.ts';
 
 /** The part of Hono's Context we touch; no type dependency on hono. */
 interface HonoContextLike {
@@ -24,7 +24,7 @@ export function honoWebhook(handler: WebhookHandler, limits: BodyLimits = {}): (
         ? await boundedCached(c, limits)
         : await readWebBody(request.body, request.headers.get('content-length'), limits);
     } catch (error) {
-      if (error instanceof ReceiverError) return toResponse({ ...answerFor(error), headers: { ...answerFor(error).headers, connection: 'close' } });
+      if (error instanceof ReceiverError) return toResponse(handler.refuse(error, request.headers));
       throw error;
     }
     return toResponse(await handler({ headers: request.headers, rawBody }));
@@ -33,7 +33,7 @@ export function honoWebhook(handler: WebhookHandler, limits: BodyLimits = {}): (
 
 async function boundedCached(c: HonoContextLike, limits: BodyLimits): Promise<Buffer> {
   const bytes = Buffer.from(await c.req.arrayBuffer());
-  if (bytes.length > (limits.maxBodyBytes ?? 1024 * 1024)) throw new ReceiverError('payload_too_large');
+  if (bytes.length > (limits.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES)) throw new ReceiverError('payload_too_large');
   return bytes;
 }
 

@@ -12,7 +12,14 @@ import { readNodeBody, type BodyLimits } from './read-body.ts';
  */
 export function nodeHttpWebhook(handler: WebhookHandler, limits: BodyLimits = {}): (req: IncomingMessage, res: ServerResponse) => void {
   return (req, res) => {
-    void receiveNode(handler, req, undefined, limits).then((answer) => writeNodeResponse(res, answer));
+    receiveNode(handler, req, undefined, limits).then(
+      (answer) => writeNodeResponse(res, answer),
+      (error: unknown) => {
+        // Only a misconfiguration gets here; the handler itself never rejects.
+        process.stderr.write(JSON.stringify({ level: 'error', msg: 'webhook adapter failed', code: 'internal_error', reason: String(error) }) + '\n');
+        writeNodeResponse(res, answerFor(new ReceiverError('internal_error')));
+      },
+    );
   };
 }
 
@@ -23,7 +30,7 @@ export function nodeHttpWebhook(handler: WebhookHandler, limits: BodyLimits = {}
  * const answer = await receiveNode(handler, req, req.body, limits);
  */
 export async function receiveNode(handler: WebhookHandler, req: IncomingMessage, body: unknown, limits: BodyLimits): Promise<WebhookResponse> {
-  if (req.method !== 'POST') return answerFor(new ReceiverError('method_not_allowed'));
+  if (req.method !== 'POST') return handler.refuse(new ReceiverError('method_not_allowed'), req.headers);
   let rawBody: Buffer | string;
   if (Buffer.isBuffer(body) || typeof body === 'string') {
     rawBody = body;
@@ -34,7 +41,7 @@ export async function receiveNode(handler: WebhookHandler, req: IncomingMessage,
     try {
       rawBody = await readNodeBody(req, req.headers, limits);
     } catch (error) {
-      if (error instanceof ReceiverError) return { ...answerFor(error), headers: { ...answerFor(error).headers, connection: 'close' } };
+      if (error instanceof ReceiverError) return handler.refuse(error, req.headers);
       throw error;
     }
   }

@@ -24,26 +24,20 @@ runStoreConformance(
   { prunes: true },
 );
 
-test('sqlite store: records survive reopening the file, in WAL mode', () => {
+test('sqlite store: records survive reopening the file, in WAL mode', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'hookline-receiver-'));
+  const path = join(dir, 'dedup.db');
   try {
-    const path = join(dir, 'dedup.db');
     const first = new Database(path);
     const store = sqliteStore(first);
-    return store
-      .claim('evt_persist', 1, 1000)
-      .then(() => store.markDone('evt_persist', 1, 2, { status: 202, body: '{}' }))
-      .then(async () => {
-        first.close();
-        const second = new Database(path);
-        assert.equal(second.pragma('journal_mode', { simple: true }), 'wal');
-        const reopened = sqliteStore(second);
-        assert.deepEqual(await reopened.claim('evt_persist', 3, 1000), { kind: 'done', answer: { status: 202, body: '{}' } });
-        second.close();
-      })
-      .finally(() => rmSync(dir, { recursive: true, force: true }));
-  } catch (error) {
+    await store.claim('evt_persist', 1, 1000);
+    await store.markDone('evt_persist', 1, 2, { status: 202, body: '{}' });
+    first.close();
+    const second = new Database(path);
+    assert.equal(second.pragma('journal_mode', { simple: true }), 'wal');
+    assert.deepEqual(await sqliteStore(second).claim('evt_persist', 3, 1000), { kind: 'done', answer: { status: 202, body: '{}' } });
+    second.close();
+  } finally {
     rmSync(dir, { recursive: true, force: true });
-    throw error;
   }
 });
