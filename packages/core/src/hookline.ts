@@ -15,6 +15,9 @@ import { generateSecret } from './signing/signing-keys.ts';
 import { signHeaders } from './signing/sign-headers.ts';
 import type { AdmissionGate } from './dispatch/admission.ts';
 import { Dispatcher, type DeliverySender, type DispatchObserver } from './dispatch/dispatcher.ts';
+import { Breaker } from './breaker/breaker-gate.ts';
+import { Maintenance } from './maintenance/runner.ts';
+import type { RetentionOptions } from './maintenance/retention.ts';
 import { SecretCache } from './dispatch/secret-cache.ts';
 import type { EndpointPatch, HealthTransition, ReplayRow, Store } from './store/store.ts';
 
@@ -31,8 +34,13 @@ export interface HooklineOptions {
   allowHttp?: boolean;
   /** Loopback/private endpoint targets (development and tests only). */
   allowPrivateTargets?: boolean;
+  /** Replaces the circuit breaker as the dispatcher's gate (engine.breaker still answers status/reset). */
   gate?: AdmissionGate;
   observers?: DispatchObserver[];
+  /** Circuit breaker tuning (SPEC §5); the rules themselves are policy data. */
+  breaker?: { cacheMs?: number; staleProbeMs?: number };
+  /** Health sweep and retention (SPEC §6, §7); started by start() unless `enabled: false`. */
+  maintenance?: { enabled?: boolean; intervalMs?: number; retention?: Partial<RetentionOptions> };
   dispatcher?: { batchSize?: number; maxInFlight?: number; pollMs?: number; sweepMs?: number; leaseMs?: number; workerId?: string; logAttempts?: boolean; random?: () => number };
   /** Default secret-rotation overlap (SPEC §2: 24 h). */
   rotationOverlapMs?: number;
@@ -67,8 +75,13 @@ export class Hookline {
   readonly dispatcher: Dispatcher;
   readonly sender: DeliverySender & { close?: () => Promise<void> };
   readonly secrets: SecretCache;
+  /** The circuit breaker: the dispatcher's gate, and status/reset for the API and CLI. */
+  readonly breaker: Breaker;
+  /** Health sweep and retention; `runMaintenance(now)` runs one pass. */
+  readonly maintenance: Maintenance;
   moneyRules: readonly MoneyRule[];
   readonly #o: HooklineOptions;
+  #offDue: (() => void) | null = null;
 
   constructor(o: HooklineOptions) {
     this.#o = o;
@@ -81,6 +94,18 @@ export class Hookline {
     this.sender = o.sender ?? createSender({ allowHttp: o.allowHttp, allowPrivateTargets: o.allowPrivateTargets, clock: this.clock });
     this.secrets = new SecretCache(this.store, this.box);
     this.ingest = new Ingest({ store: this.store, clock: this.clock, moneyRules: () => this.moneyRules, isMoneyOverride: o.isMoneyOverride });
+    this.breaker = new Breaker({
+      store: this.store,
+      clock: this.clock,
+      logger: this.logger,
+      cacheMs: o.breaker?.cacheMs,
+      // A probe whose worker died is replaced once its lease has surely expired.
+      staleProbeMs: o.breaker?.staleProbeMs ?? (o.dispatcher?.leaseMs ?? 90_000) + 30_000,
+      onTransition: (t) => {
+        for (const ob of this.dispatcher.observers) ob.breaker?.(t);
+      },
+      onRelease: () => this.dispatcher.wake(),
+    });
     this.dispatcher = new Dispatcher({
       store: this.store,
       clock: this.clock,
@@ -88,9 +113,20 @@ export class Hookline {
       policies: this.policies,
       secrets: this.secrets,
       logger: this.logger,
-      gate: o.gate,
+      gate: o.gate ?? this.breaker,
       observers: o.observers,
       ...o.dispatcher,
+    });
+    // A pause made while recording must make the next events `skipped` at once, not after the fan-out cache expires.
+    this.dispatcher.addObserver({ health: (t) => this.ingest.invalidate(t.tenantId) });
+    this.maintenance = new Maintenance({
+      store: this.store,
+      clock: this.clock,
+      policies: this.policies,
+      logger: this.logger,
+      intervalMs: o.maintenance?.intervalMs,
+      retention: o.maintenance?.retention,
+      onHealth: (transitions) => this.#emitHealth(transitions),
     });
   }
 
@@ -265,7 +301,38 @@ export class Hookline {
   }
 
   #emitHealth(transitions: HealthTransition[]): void {
-    for (const t of transitions) for (const ob of this.#o.observers ?? []) ob.health?.(t);
+    for (const t of transitions) {
+      for (const ob of this.dispatcher.observers) {
+        try {
+          ob.health?.(t);
+        } catch (err) {
+          this.logger.log('error', 'health observer failed', { error: (err as Error).message });
+        }
+      }
+    }
+  }
+
+  /**
+   * An event for exactly one endpoint of the tenant, not fanned out by subscriptions: operational notifications
+   * (endpoint.degraded, breaker.opened, …) to the tenant's operations endpoint. Idempotent on `event_id`.
+   */
+  async acceptEventFor(tenantId: string, endpointId: string, input: EventInput) {
+    const ep = await this.getEndpoint(tenantId, endpointId);
+    const prepared = await this.ingest.prepare(tenantId, input);
+    const at = prepared.event.createdAt;
+    const paused = ep.status === 'paused';
+    prepared.deliveries = [{ id: newId('dlv', at), endpointId, status: paused ? 'skipped' : 'pending', nextAttemptAt: paused ? null : at }];
+    const [r] = await this.store.acceptEvents([prepared]);
+    const accepted = expectAccepted(r);
+    if (accepted.kind === 'created' && !paused) this.dispatcher.wake();
+    return accepted;
+  }
+
+  // ---- maintenance (SPEC §6, §7)
+
+  /** One health-sweep and retention pass at `now` (virtual-clock tests; the worker role runs it on a timer). */
+  runMaintenance(now = this.clock.now()) {
+    return this.maintenance.runOnce(now);
   }
 
   // ---- replays (SPEC §7)
@@ -304,10 +371,17 @@ export class Hookline {
   // ---- lifecycle
 
   start(): void {
+    // Work committed by another process (PostgreSQL LISTEN/NOTIFY) wakes this dispatcher at once; only processes
+    // that dispatch listen, so an API-only process holds no listening connection.
+    this.#offDue ??= this.store.onDue?.(() => this.dispatcher.wake()) ?? null;
     this.dispatcher.start();
+    if (this.#o.maintenance?.enabled !== false) this.maintenance.start();
   }
 
   async stop(): Promise<void> {
+    this.#offDue?.();
+    this.#offDue = null;
+    await this.maintenance.stop();
     await this.dispatcher.stop();
     await this.sender.close?.();
   }

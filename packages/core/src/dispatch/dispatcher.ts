@@ -26,11 +26,28 @@ export interface AttemptEvent {
   probe: boolean;
 }
 
+/** A circuit-breaker state change (SPEC §5), for notifications and `hookline simulate --scenario`. */
+export interface BreakerTransition {
+  at: number;
+  scope: 'tenant' | 'endpoint';
+  scopeKey: string;
+  tenantId: string;
+  from: 'closed' | 'open' | 'probing';
+  to: 'closed' | 'open' | 'probing';
+  /** failure_ratio | probe_claimed | probe_failed | probe_succeeded | probe_stale | manual_reset */
+  reason: string;
+  /** The current pause (0 once closed). */
+  pauseMs: number;
+  nextProbeAt: number | null;
+  probeDeliveryId: string | null;
+}
+
 export interface DispatchObserver {
   attempt?(e: AttemptEvent): void;
   health?(t: HealthTransition): void;
   held?(claimed: ClaimedDelivery, until: number): void;
   ended?(claimed: ClaimedDelivery, status: 'failed' | 'skipped', reason: string): void;
+  breaker?(t: BreakerTransition): void;
 }
 
 export interface DispatcherOptions {
@@ -59,6 +76,10 @@ export interface DispatcherOptions {
 }
 
 const MAX_TIMEOUT_MS = 60_000;
+/** How long an idle loop waits when due rows exist but none could be claimed. */
+const IDLE_RECHECK_MS = 25;
+/** Tries for one group commit of attempts before its callers see the error. */
+const COMMIT_TRIES = 6;
 
 type ResolvedOptions = Required<Omit<DispatcherOptions, 'workerId' | 'gate' | 'observers' | 'random'>> & { gate: AdmissionGate; random: () => number };
 
@@ -89,12 +110,17 @@ export class Dispatcher {
       gate: options.gate ?? openGate,
       random: options.random ?? Math.random,
     } as ResolvedOptions;
-    this.#observers = options.observers ?? [];
+    this.#observers = [...(options.observers ?? [])];
     this.#records = new GroupCommit((records) => this.#commit(records), 1000);
   }
 
   addObserver(o: DispatchObserver): void {
     this.#observers.push(o);
+  }
+
+  /** Everyone listening, for transitions made outside an attempt (test deliveries, breaker, health sweep). */
+  get observers(): readonly DispatchObserver[] {
+    return this.#observers;
   }
 
   get inFlight(): number {
@@ -137,7 +163,9 @@ export class Dispatcher {
           await new Promise((r) => setImmediate(r));
           continue;
         }
-        await this.#sleep(room > 0 ? await this.#idleDelay() : this.#o.pollMs);
+        // Due rows this claim could not take (endpoints at their cap, perhaps in other processes) must not make the
+        // loop spin on the database: wait a little unless a completion or a due notification wakes it first.
+        await this.#sleep(room > 0 ? Math.max(await this.#idleDelay(), claimed === 0 ? IDLE_RECHECK_MS : 0) : this.#o.pollMs);
       } catch (err) {
         this.#o.logger.log('error', 'dispatcher loop error', { error: (err as Error).message });
         await this.#sleep(Math.min(this.#o.pollMs, 500));
@@ -317,6 +345,7 @@ export class Dispatcher {
         firstAttemptAt: nextProgress.firstAttemptAt,
       },
       replayId: c.replayId,
+      previousAttemptAt: d.lastAttemptAt,
       // Failed replays and tests leave health alone; any success clears it (SPEC §6).
       health: { rule: policy.health, countsFailure: trigger === 'scheduled' || trigger === 'probe', countsSuccess: true },
       breakerScope: isReplay ? null : o.gate.scopeKey(c, policy),
@@ -346,7 +375,7 @@ export class Dispatcher {
   }
 
   async #commit(records: AttemptRecord[]): Promise<HealthTransition[][]> {
-    const transitions = await this.#o.store.recordAttempts(records, this.#o.clock.now());
+    const transitions = await this.#recordWithRetry(records);
     // Transitions are per batch; hand each to the record of its endpoint once.
     const out: HealthTransition[][] = records.map(() => []);
     for (const t of transitions) {
@@ -354,6 +383,22 @@ export class Dispatcher {
       if (i >= 0) out[i].push(t);
     }
     return out;
+  }
+
+  /**
+   * The attempts happened; losing their record would re-send them after the lease. A store that is briefly away
+   * (database restart, connections cut) gets a few tries with backoff (~6 s in all) before the callers see the error.
+   */
+  async #recordWithRetry(records: AttemptRecord[]): Promise<HealthTransition[]> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.#o.store.recordAttempts(records, this.#o.clock.now());
+      } catch (err) {
+        if (attempt >= COMMIT_TRIES) throw err;
+        this.#o.logger.log('warn', 'recording attempts failed, retrying', { error: (err as Error).message, attempt, records: records.length });
+        await new Promise((r) => setTimeout(r, 100 * 2 ** attempt));
+      }
+    }
   }
 }
 

@@ -11,8 +11,12 @@ export interface SqlExecutor {
 
 export interface SqlDriver extends SqlExecutor {
   readonly dialect: 'sqlite' | 'postgres';
-  /** Runs `fn` in one transaction, committed durably before the promise resolves. */
-  transaction<T>(fn: (tx: SqlExecutor) => Promise<T>): Promise<T>;
+  /**
+   * Runs `fn` in one transaction, committed durably before the promise resolves. `{ durable: false }` is only for
+   * writes that may be lost in an OS crash without breaking a promise (a claim's lease: the delivery is simply
+   * claimed again); its commit is synced by the next durable commit.
+   */
+  transaction<T>(fn: (tx: SqlExecutor) => Promise<T>, options?: { durable?: boolean }): Promise<T>;
   migrate(): Promise<void>;
   ping(): Promise<boolean>;
   close(): Promise<void>;

@@ -22,6 +22,8 @@ import type {
   Store,
 } from './store.ts';
 
+const cmp = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
 const ALL_STATUSES: DeliveryStatus[] = ['pending', 'delivering', 'held', 'succeeded', 'failed', 'skipped'];
 
 function page<T extends { id: string }>(items: T[], limit: number): Page<T> {
@@ -233,17 +235,22 @@ export class SqlStore implements Store {
         endpoint: rows.endpointFromRow(r, 'e_'),
         replayId: r.replay_id ?? null,
       }));
-    });
+      // A lease needs no fsync of its own: losing it in an OS crash only means the delivery is claimed again,
+      // and the attempt's durable commit syncs it anyway. Halves the fsyncs of a busy dispatcher.
+    }, { durable: false });
   }
 
   async recordAttempts(records: AttemptRecord[], now: number): Promise<HealthTransition[]> {
     if (records.length === 0) return [];
     return this.driver.transaction(async (tx) => {
-      const transitions: HealthTransition[] = [];
+      const health = new HealthBatch(tx, now);
       const buckets = new Map<string, { attempts: number; failures: number }>();
-      for (const rec of records) {
+      // One lock order for every process (endpoint rows, then delivery rows, then buckets): concurrent commits of
+      // several workers on a shared database wait for each other instead of deadlocking.
+      const ordered = [...records].sort((x, y) => cmp(x.attempt.endpointId, y.attempt.endpointId) || cmp(x.attempt.deliveryId, y.attempt.deliveryId));
+      for (const rec of ordered) if (rec.health) await health.load(rec.attempt.endpointId);
+      for (const rec of ordered) {
         const a = rec.attempt;
-        const prevLast = rec.health?.countsFailure ? (await tx.all('delivery-last-attempt', { id: a.deliveryId }))[0]?.last_attempt_at ?? null : null;
         await tx.run('insert-attempt', rows.attemptToRow(a));
         const next = rec.next;
         const finished = await tx.run('finish-attempt', {
@@ -264,10 +271,7 @@ export class SqlStore implements Store {
         if (rec.replayId) {
           await tx.run('bump-replay', { id: rec.replayId, succeeded: a.outcome === 'success' ? 1 : 0, failed: a.outcome === 'success' ? 0 : 1 });
         }
-        if (rec.health) {
-          const t = await this.#applyHealth(tx, a, rec.health, prevLast, now);
-          if (t) transitions.push(t);
-        }
+        if (rec.health) await health.apply(a, rec.health, rec.previousAttemptAt ?? null);
         if (rec.breakerScope) {
           const key = `${rec.breakerScope}|${rows.bucketStart(a.startedAt)}`;
           const b = buckets.get(key) ?? { attempts: 0, failures: 0 };
@@ -276,39 +280,12 @@ export class SqlStore implements Store {
           buckets.set(key, b);
         }
       }
-      for (const [key, b] of buckets) {
+      for (const [key, b] of [...buckets].sort(([x], [y]) => cmp(x, y))) {
         const [scope, start] = key.split('|');
         await tx.run('bump-breaker-bucket', { scope_key: scope, bucket_start: Number(start), attempts: b.attempts, failures: b.failures });
       }
-      return transitions;
+      return health.flush();
     });
-  }
-
-  async #applyHealth(tx: SqlExecutor, a: Attempt, h: NonNullable<AttemptRecord['health']>, prevLast: number | null, now: number): Promise<HealthTransition | null> {
-    const [r] = await tx.all('get-endpoint-by-id', { id: a.endpointId });
-    if (!r) return null;
-    const ep = rows.endpointFromRow(r);
-    const success = a.outcome === 'success' && h.countsSuccess;
-    const failure = a.outcome !== 'success' && h.countsFailure;
-    const change = healthAfterAttempt(ep, {
-      rule: h.rule,
-      success,
-      failure,
-      newFailedEvent: prevLast === null || ep.lastSuccessAt === null || prevLast <= ep.lastSuccessAt,
-      responseStatus: a.responseStatus,
-      now: a.startedAt + a.durationMs,
-    });
-    if (!change.changed) return null;
-    await tx.run('update-endpoint-health', {
-      id: ep.id,
-      status: change.state.status,
-      pause_reason: change.state.pauseReason,
-      failing_since: change.state.failingSince,
-      consecutive_failed_events: change.state.consecutiveFailedEvents,
-      last_success_at: change.state.lastSuccessAt,
-      now,
-    });
-    return change.transition ? { tenantId: ep.tenantId, endpointId: ep.id, ...change.transition, at: now } : null;
   }
 
   async holdDeliveries(ids: string[], workerId: string, until: number, now: number): Promise<void> {
@@ -367,8 +344,9 @@ export class SqlStore implements Store {
         now,
       });
       if (!health) return [];
-      const t = await this.#applyHealth(tx, attempt, health, null, now);
-      return t ? [t] : [];
+      const batch = new HealthBatch(tx, now);
+      await batch.apply(attempt, health, null);
+      return batch.flush();
     });
   }
 
@@ -441,6 +419,9 @@ export class SqlStore implements Store {
   async listEndpointsFailingSince(failingBefore: number): Promise<Endpoint[]> {
     return (await this.driver.all('list-endpoints-failing-since', { before: failingBefore })).map((r) => rows.endpointFromRow(r));
   }
+  async pauseFailingEndpoint(endpointId: string, failingSince: number, now: number): Promise<boolean> {
+    return (await this.driver.run('pause-failing-endpoint', { id: endpointId, failing_since: failingSince, now })) > 0;
+  }
 
   // notices
   async addNotice(notice: Notice): Promise<void> {
@@ -470,6 +451,66 @@ export class SqlStore implements Store {
   purgeEvents(before: number, batch: number): Promise<number> {
     return this.driver.run('purge-events', { before, batch });
   }
+  purgeBreakerBuckets(before: number): Promise<number> {
+    return this.driver.run('purge-breaker-buckets', { before });
+  }
 }
 
 class ReplayNotScheduled extends Error {}
+
+/**
+ * Endpoint health across one commit: each endpoint is read once, every attempt of the batch is applied in order
+ * (the shared pure decision in health.ts), and only endpoints whose state changed are written, once.
+ */
+class HealthBatch {
+  readonly #endpoints = new Map<string, { ep: Endpoint; dirty: boolean }>();
+  readonly #transitions: HealthTransition[] = [];
+  constructor(
+    private readonly tx: SqlExecutor,
+    private readonly now: number,
+  ) {}
+
+  /** Reads (and, on PostgreSQL, locks) an endpoint row once per batch. */
+  async load(endpointId: string): Promise<void> {
+    if (this.#endpoints.has(endpointId)) return;
+    const [r] = await this.tx.all('get-endpoint-by-id', { id: endpointId });
+    if (r) this.#endpoints.set(endpointId, { ep: rows.endpointFromRow(r), dirty: false });
+  }
+
+  async apply(a: Attempt, h: NonNullable<AttemptRecord['health']>, previousAttemptAt: number | null): Promise<void> {
+    await this.load(a.endpointId);
+    const entry = this.#endpoints.get(a.endpointId);
+    if (!entry) return;
+    const ep = entry.ep;
+    const change = healthAfterAttempt(ep, {
+      rule: h.rule,
+      success: a.outcome === 'success' && h.countsSuccess,
+      failure: a.outcome !== 'success' && h.countsFailure,
+      // brief counts failed events, not attempts: a delivery counts again only if it was last tried before the last success.
+      // With no success ever, only a delivery's first failure counts (else every retry would count as an event).
+      newFailedEvent: previousAttemptAt === null || (ep.lastSuccessAt !== null && previousAttemptAt <= ep.lastSuccessAt),
+      responseStatus: a.responseStatus,
+      now: a.startedAt + a.durationMs,
+    });
+    if (!change.changed) return;
+    Object.assign(ep, change.state);
+    entry.dirty = true;
+    if (change.transition) this.#transitions.push({ tenantId: ep.tenantId, endpointId: ep.id, ...change.transition, at: this.now });
+  }
+
+  async flush(): Promise<HealthTransition[]> {
+    for (const { ep, dirty } of this.#endpoints.values()) {
+      if (!dirty) continue;
+      await this.tx.run('update-endpoint-health', {
+        id: ep.id,
+        status: ep.status,
+        pause_reason: ep.pauseReason,
+        failing_since: ep.failingSince,
+        consecutive_failed_events: ep.consecutiveFailedEvents,
+        last_success_at: ep.lastSuccessAt,
+        now: this.now,
+      });
+    }
+    return this.#transitions;
+  }
+}

@@ -74,6 +74,8 @@ export interface AttemptRecord {
   };
   /** Set when the attempt was a replay's: progress counters to bump. */
   replayId: string | null;
+  /** The delivery's previous attempt time (null: first attempt); brief's auto-suspend counts failed events with it. */
+  previousAttemptAt?: number | null;
   /** How the attempt counts for endpoint health; null: it does not (a failed replay or test). */
   health: { rule: HealthRule; countsFailure: boolean; countsSuccess: boolean } | null;
   /** Breaker window to count this attempt in; null when the policy has no breaker. */
@@ -172,6 +174,11 @@ export interface Store {
   close(): Promise<void>;
   /** True when the store answers a trivial query. */
   ping(): Promise<boolean>;
+  /**
+   * Stores shared by several processes (PostgreSQL: LISTEN/NOTIFY) call `cb` when another process commits work
+   * that is due now, so idle dispatchers claim at once instead of at their next poll. Returns the unsubscribe.
+   */
+  onDue?(cb: () => void): () => void;
 
   // settings (admin token hash, etc.)
   getSetting(key: string): Promise<string | null>;
@@ -256,6 +263,8 @@ export interface Store {
   // health sweeps
   /** Endpoints degraded since before `failingBefore`, to pause (standard: 5 days). */
   listEndpointsFailingSince(failingBefore: number): Promise<Endpoint[]>;
+  /** Pauses (reason `failing`) an endpoint still degraded with this exact streak start; false when it moved on. */
+  pauseFailingEndpoint(endpointId: string, failingSince: number, now: number): Promise<boolean>;
 
   // notices
   addNotice(notice: Notice): Promise<void>;
@@ -271,6 +280,8 @@ export interface Store {
   purgeDeliveries(before: number, batch: number): Promise<number>;
   /** Deletes events older than `before` that no longer have deliveries; the count. */
   purgeEvents(before: number, batch: number): Promise<number>;
+  /** Deletes breaker window buckets that start before `before`; the count. */
+  purgeBreakerBuckets(before: number): Promise<number>;
 }
 
 export type { AttemptTrigger };

@@ -1,0 +1,21 @@
+import Database from 'better-sqlite3';
+import { acceptBacklog, engineFixture, terminalCounter, TENANT } from '../lib/fixture.ts';
+const n = Number(process.argv[2] ?? 5000);
+const sender = { async send() { await new Promise(r => setImmediate(r)); return { outcome: 'success' as const, status: 200, responseHeaders: { 'content-length': '2' }, bodyExcerpt: 'ok', errorClass: null, errorMessage: null, startedAt: Date.now(), durationMs: 0 }; } };
+const f = await engineFixture({ sender });
+await f.engine.createEndpoint(TENANT, { url: 'http://127.0.0.1:9/hook' });
+await acceptBacklog(f.engine, n);
+const stats = new Map<string, [number, number]>();
+let on = true;
+const db: any = (f.store as any).driver.db;
+const S = Object.getPrototypeOf(db.prepare('SELECT 1'));
+for (const m of ['all', 'run', 'get']) { const o = S[m]; S[m] = function (...a: any[]) { const t = performance.now(); try { return o.apply(this, a); } finally { if (on) { const k = this.source.split('\n').find((l: string) => l.startsWith('-- '))?.slice(3, 40) ?? this.source.slice(0, 40); const s = stats.get(k) ?? [0, 0]; s[0]++; s[1] += performance.now() - t; stats.set(k, s); } } }; }
+const ex = db.exec; db.exec = function (sql: string) { const t = performance.now(); try { return ex.call(this, sql); } finally { const s = stats.get(sql) ?? [0, 0]; s[0]++; s[1] += performance.now() - t; stats.set(sql, s); } };
+const c = terminalCounter(f.engine);
+const t0 = performance.now();
+f.engine.start();
+await c.until(n, 60000);
+const sec = (performance.now() - t0) / 1000;
+console.log('per_s', Math.round(n / sec), 'wall ms', Math.round(sec * 1000));
+for (const [k, [cnt, ms]] of [...stats].sort((a, b) => b[1][1] - a[1][1])) console.log(ms.toFixed(0).padStart(6), String(cnt).padStart(6), k);
+await f.close();

@@ -1,0 +1,114 @@
+// Drain benchmark on PostgreSQL: N deliveries already queued, K worker processes, a fast loopback receiver.
+// Prints one JSON line. Usage: node --import tsx bench/postgres-drain.ts [--events 20000] [--workers 3]
+//   [--endpoints 4] [--url postgres://postgres@127.0.0.1:5432/postgres] (a scratch database is created and dropped).
+import { fork } from 'node:child_process';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { createHookline, generateMasterKey, openPostgresStore, createSender } from '@hookline/core';
+
+const self = fileURLToPath(import.meta.url);
+
+function arg(name: string, fallback: string): string {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 && process.argv[i + 1] ? process.argv[i + 1] : fallback;
+}
+
+async function worker(): Promise<void> {
+  const { url, masterKey, id } = JSON.parse(process.env.HOOKLINE_BENCH_WORKER!);
+  const store = await openPostgresStore(url, { poolMax: 8 });
+  const engine = createHookline({
+    store,
+    masterKey,
+    allowHttp: true,
+    allowPrivateTargets: true,
+    sender: createSender({ allowHttp: true, allowPrivateTargets: true, connectionsPerOrigin: 64 }),
+    dispatcher: { workerId: id, logAttempts: false, batchSize: 200 },
+    maintenance: { enabled: false },
+  });
+  process.on('message', async () => {
+    await engine.stop();
+    await store.close();
+    process.exit(0);
+  });
+  engine.start();
+  process.send?.('ready');
+}
+
+async function main(): Promise<void> {
+  const events = Number(arg('events', '20000'));
+  const workers = Number(arg('workers', '3'));
+  const endpoints = Number(arg('endpoints', '4'));
+  const base = arg('url', process.env.HOOKLINE_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres');
+  const dbName = `hookline_bench_${process.pid}`;
+  const admin = new pg.Client(base);
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${dbName}`);
+  const u = new URL(base);
+  u.pathname = `/${dbName}`;
+  const url = u.toString();
+
+  let received = 0;
+  const server = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      received++;
+      res.writeHead(200).end();
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const port = (server.address() as AddressInfo).port;
+
+  const masterKey = generateMasterKey();
+  const store = await openPostgresStore(url, { poolMax: 4 });
+  const api = createHookline({ store, masterKey, allowHttp: true, allowPrivateTargets: true, maintenance: { enabled: false } });
+  const now = Date.now();
+  await store.createTenant({ id: 'ten_BENCH', name: 'bench', ownerEmails: [], operationsEndpointId: null, notifyEmail: false, createdAt: now, updatedAt: now });
+  for (let e = 0; e < endpoints; e++) {
+    await api.createEndpoint('ten_BENCH', { url: `http://127.0.0.1:${port}/e${e}`, max_concurrency: 100, event_types: [`e${e}.*`] });
+  }
+  const seedStart = Date.now();
+  for (let i = 0; i < events; i += 1000) {
+    const batch = Array.from({ length: Math.min(1000, events - i) }, (_, k) => ({ type: `e${(i + k) % endpoints}.x`, data: { n: i + k } }));
+    await api.acceptEvents('ten_BENCH', batch);
+  }
+  const seedMs = Date.now() - seedStart;
+
+  const children = [];
+  const t0 = Date.now();
+  for (let w = 0; w < workers; w++) {
+    const child = fork(self, [], {
+      execArgv: ['--import', 'tsx'],
+      env: { ...process.env, HOOKLINE_BENCH_WORKER: JSON.stringify({ url, masterKey, id: `wrk_bench_${w}` }) },
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
+    children.push(child);
+  }
+  for (;;) {
+    const { rows } = await store.pg.pool.query(`SELECT count(*) AS n FROM deliveries WHERE status = 'succeeded'`);
+    if (Number(rows[0].n) >= events) break;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  const seconds = (Date.now() - t0) / 1000;
+  for (const c of children) c.send('stop');
+  await Promise.all(children.map((c) => new Promise((r) => c.once('exit', r))));
+  await api.stop();
+  await store.close();
+  server.close();
+  await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
+  await admin.end();
+  console.log(JSON.stringify({
+    bench: 'postgres-drain',
+    events,
+    workers,
+    endpoints,
+    seconds: Number(seconds.toFixed(2)),
+    deliveriesPerSec: Math.round(events / seconds),
+    seedEventsPerSec: Math.round(events / (seedMs / 1000)),
+    requestsReceived: received,
+  }));
+}
+
+if (process.env.HOOKLINE_BENCH_WORKER) await worker();
+else await main();

@@ -1,0 +1,224 @@
+// `npm run bench [-- --quick] [-- --only drain,limit] [-- --profile]`: measures the real product on 127.0.0.1 and
+// prints one JSON object per scenario, with the comparison figures measured in the same run (see docs/performance.md).
+import { existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { BENCH_DIR, killAll, measureInChild, startReceiver, startTs, type Receiver } from './lib/children.ts';
+import { environment } from './lib/machine.ts';
+import { median, medianRun, percentile, round } from './lib/stats.ts';
+
+const SCENARIOS = ['limit', 'drain', 'peer', 'ingest', 'latency', 'isolation', 'backlog', 'postgres'] as const;
+type Scenario = (typeof SCENARIOS)[number];
+
+const argv = process.argv.slice(2);
+const quick = argv.includes('--quick');
+const profile = argv.includes('--profile');
+const onlyArg = argv.find((a, i) => a.startsWith('--only') && (a.includes('=') || argv[i + 1]));
+const onlyValue = onlyArg?.includes('=') ? onlyArg.split('=')[1] : onlyArg ? argv[argv.indexOf(onlyArg) + 1] : undefined;
+const only = onlyValue ? onlyValue.split(',').map((s) => s.trim()) : [...SCENARIOS];
+for (const s of only) if (!SCENARIOS.includes(s as Scenario)) throw new Error(`unknown scenario ${s}; known: ${SCENARIOS.join(', ')}`);
+
+/** Sizes: the issue's numbers, or small ones that finish everything in under a minute (--quick). */
+const N = quick
+  ? { events: 1000, warmup: 200, runs: 1, latencyRate: 1000, latencySeconds: 2, isoHealthyEvents: 100, isoDead: 500, backlogBig: 50_000, backlogSmall: 10_000, backlogDue: 1000, ingestSingles: 1000, ingestBatches: 2 }
+  : { events: 20_000, warmup: 2000, runs: 3, latencyRate: 1000, latencySeconds: 20, isoHealthyEvents: 2000, isoDead: 10_000, backlogBig: 1_000_000, backlogSmall: 10_000, backlogDue: 20_000, ingestSingles: 20_000, ingestBatches: 20 };
+const TIMEOUT = quick ? 60_000 : 300_000;
+const PROFILE_DIR = join(BENCH_DIR, '.profiles');
+
+const receivers: Receiver[] = [];
+let okReceiver: Receiver;
+
+function emit(line: Record<string, unknown>): void {
+  process.stdout.write(JSON.stringify({ ...line, quick, ...environment() }) + '\n');
+}
+
+async function runs<T>(n: number, fn: (i: number) => Promise<T>): Promise<T[]> {
+  const out: T[] = [];
+  for (let i = 0; i < n; i++) out.push(await fn(i));
+  return out;
+}
+
+function child<T>(module: string, args: unknown, name = module.replace('.ts', '')): Promise<T> {
+  const nodeFlags = profile && name === 'drain' ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : [];
+  if (nodeFlags.length) mkdirSync(PROFILE_DIR, { recursive: true });
+  return measureInChild<T>(module, 'measure', args, { timeoutMs: TIMEOUT, nodeFlags });
+}
+
+// Figures are measured once per invocation and shared: every line compares against figures of the same run.
+const memo = new Map<string, Promise<any>>();
+function once<T>(key: string, fn: () => Promise<T>): Promise<T> {
+  if (!memo.has(key)) memo.set(key, fn());
+  return memo.get(key)!;
+}
+
+interface Rate { per_s: number; seconds: number }
+
+const limitFigure = () =>
+  once('limit', async () => {
+    const r = await runs(N.runs, () => child<Rate>('limit.ts', { url: okReceiver.url(), events: N.events, warmup: N.warmup }));
+    return { per_s: median(r.map((x) => x.per_s)), runs: r.map((x) => round(x.per_s)) };
+  });
+
+const drainFigure = () =>
+  once('drain', async () => {
+    const r = await runs(N.runs, () => child<Rate>('drain.ts', { url: okReceiver.url(), events: N.events, warmup: N.warmup }));
+    return { per_s: median(r.map((x) => x.per_s)), runs: r.map((x) => round(x.per_s)) };
+  });
+
+const bullmqFigure = () =>
+  once('peer', async () => {
+    const r = await runs(N.runs, () => child<Rate>('peer.ts', { url: okReceiver.url(), events: N.events, warmup: N.warmup, concurrency: 50 }));
+    return { per_s: median(r.map((x) => x.per_s)), runs: r.map((x) => round(x.per_s)) };
+  });
+
+const ratio = (a: number, b: number) => round(a / b, 3);
+
+const scenarios: Record<Scenario, () => Promise<void>> = {
+  async limit() {
+    const l = await limitFigure();
+    emit({ scenario: 'limit', deliveries_per_s: round(l.per_s), unit: 'requests/s', runs: l.runs, events: N.events, body_bytes: 1024, connections: 20, ratio_to_limit: 1, targets: {}, met: true });
+  },
+
+  async drain() {
+    const [l, d] = [await limitFigure(), await drainFigure()];
+    const logged = await child<Rate>('drain.ts', { url: okReceiver.url(), events: N.events, warmup: N.warmup, logToFile: true });
+    const r = ratio(d.per_s, l.per_s);
+    emit({
+      scenario: 'drain', deliveries_per_s: round(d.per_s), unit: 'deliveries/s', runs: d.runs, events: N.events, store: 'sqlite (WAL, synchronous=FULL)',
+      limit_per_s: round(l.per_s), ratio_to_limit: r,
+      logging_to_file_per_s: round(logged.per_s), logging_ratio_to_limit: ratio(logged.per_s, l.per_s),
+      targets: { ratio_to_limit: '>= 0.5' }, met: r >= 0.5,
+    });
+  },
+
+  async peer() {
+    const [l, d, b] = [await limitFigure(), await drainFigure(), await bullmqFigure()];
+    const r = ratio(d.per_s, b.per_s);
+    emit({
+      scenario: 'peer', bullmq_per_s: round(b.per_s), unit: 'deliveries/s', runs: b.runs, events: N.events, setup: 'BullMQ Worker concurrency 50 + undici, redis appendonly everysec',
+      hookline_drain_per_s: round(d.per_s), ratio_to_bullmq: r, bullmq_ratio_to_limit: ratio(b.per_s, l.per_s), limit_per_s: round(l.per_s),
+      targets: { ratio_to_bullmq: '>= 1.5' }, met: r >= 1.5,
+    });
+  },
+
+  async ingest() {
+    const l = await limitFigure();
+    type I = { single_per_s: number; batch_per_s: number; single_errors: number; batch_errors: number };
+    const r = await runs(N.runs, () => child<I>('ingest.ts', { receiverUrl: okReceiver.url(), singles: N.ingestSingles, batches: N.ingestBatches, batchSize: 1000, clients: 50, role: 'api', warmup: N.warmup }));
+    const single = median(r.map((x) => x.single_per_s));
+    const batch = median(r.map((x) => x.batch_per_s));
+    const errors = r.reduce((s, x) => s + x.single_errors + x.batch_errors, 0);
+    emit({
+      scenario: 'ingest', single_per_s: round(single), batch_per_s: round(batch), unit: 'events/s', single_runs: r.map((x) => round(x.single_per_s)), batch_runs: r.map((x) => round(x.batch_per_s)),
+      clients: 50, batch_size: 1000, errors, durable: 'each 202 after its commit (synchronous=FULL)', server_role: 'api (dispatcher in another process)',
+      single_ratio_to_limit: ratio(single, l.per_s), batch_ratio_to_limit: ratio(batch, l.per_s), limit_per_s: round(l.per_s),
+      targets: { single_per_s: '>= 5000', batch_per_s: '>= 30000' }, met: single >= 5000 && batch >= 30_000 && errors === 0,
+    });
+  },
+
+  async latency() {
+    type L = { events: number; arrived: number; offered_per_s: number; fromAccept: number[]; fromSend: number[] };
+    const r = await runs(N.runs, async () => {
+      await okReceiver.reset(true);
+      const out = await child<L>('latency.ts', { url: okReceiver.url('/latency'), rate: N.latencyRate, seconds: N.latencySeconds });
+      await okReceiver.reset(false);
+      return { ...out, p50: percentile(out.fromAccept, 50), p99: percentile(out.fromAccept, 99), p99Send: percentile(out.fromSend, 99), p50Send: percentile(out.fromSend, 50) };
+    });
+    const m = medianRun(r, (x) => x.p99);
+    emit({
+      scenario: 'latency', p50_ms: round(m.p50, 1), p99_ms: round(m.p99, 1), unit: 'ms accept-to-first-attempt', p99_runs: r.map((x) => round(x.p99, 1)),
+      from_request_p50_ms: round(m.p50Send, 1), from_request_p99_ms: round(m.p99Send, 1),
+      rate_per_s: N.latencyRate, offered_per_s: round(m.offered_per_s), seconds: N.latencySeconds, events: m.events, arrived: m.arrived,
+      targets: { p99_ms: '<= 20' }, met: m.p99 <= 20 && m.arrived === m.events,
+    });
+  },
+
+  async isolation() {
+    const dead = await startReceiver('hang');
+    receivers.push(dead);
+    type I = Rate & { dead_attempts: number };
+    const base = { okUrl: okReceiver.url('/iso'), healthyEvents: N.isoHealthyEvents, deadDeliveries: N.isoDead, deadTimeoutMs: 1000 };
+    const pairs = await runs(N.runs, async () => ({
+      without: await child<I>('isolation.ts', { ...base, deadUrl: null }),
+      with: await child<I>('isolation.ts', { ...base, deadUrl: dead.url('/dead') }),
+    }));
+    const ratios = pairs.map((p) => p.with.per_s / p.without.per_s);
+    const m = medianRun(pairs, (p) => p.with.per_s / p.without.per_s);
+    const r = ratio(m.with.per_s, m.without.per_s);
+    const l = await limitFigure();
+    emit({
+      scenario: 'isolation', healthy_per_s: round(m.with.per_s), baseline_per_s: round(m.without.per_s), unit: 'deliveries/s', ratio_runs: ratios.map((x) => round(x, 3)),
+      healthy_endpoints: 10, healthy_deliveries: N.isoHealthyEvents * 10, dead_deliveries: N.isoDead, dead_timeout_ms: 1000, dead_attempts_during_run: m.with.dead_attempts,
+      ratio_to_baseline: r, ratio_to_limit: ratio(m.with.per_s, l.per_s), limit_per_s: round(l.per_s),
+      targets: { ratio_to_baseline: '>= 0.9' }, met: r >= 0.9,
+    });
+    await dead.close();
+  },
+
+  async backlog() {
+    type B = Rate & { rss_mb: number; insert_seconds: number };
+    const big = await runs(N.runs, () => child<B>('backlog.ts', { url: okReceiver.url('/backlog'), future: N.backlogBig, due: N.backlogDue }));
+    const small = await runs(N.runs, () => child<B>('backlog.ts', { url: okReceiver.url('/backlog'), future: N.backlogSmall, due: N.backlogDue }));
+    const bigRate = median(big.map((x) => x.per_s));
+    const smallRate = median(small.map((x) => x.per_s));
+    const rss = Math.max(...big.map((x) => x.rss_mb));
+    const r = ratio(bigRate, smallRate);
+    const l = await limitFigure();
+    emit({
+      scenario: 'backlog', future_deliveries: N.backlogBig, due_deliveries: N.backlogDue, rss_mb: round(rss), rss_unit: 'MB (peak, engine process)',
+      due_per_s: round(bigRate), baseline_due_per_s: round(smallRate), baseline_future_deliveries: N.backlogSmall, unit: 'deliveries/s',
+      runs: big.map((x) => round(x.per_s)), baseline_runs: small.map((x) => round(x.per_s)), baseline_rss_mb: round(Math.max(...small.map((x) => x.rss_mb))),
+      ratio_to_baseline: r, ratio_to_limit: ratio(bigRate, l.per_s), limit_per_s: round(l.per_s),
+      targets: { rss_mb: '<= 300', ratio_to_baseline: '>= 0.8' }, met: rss <= 300 && r >= 0.8,
+    });
+  },
+
+  async postgres() {
+    const script = join(BENCH_DIR, 'postgres-drain.ts');
+    if (!existsSync(script)) {
+      emit({ scenario: 'postgres', skipped: 'bench/postgres-drain.ts (the PostgreSQL store) is not there yet', targets: {}, met: null });
+      return;
+    }
+    const l = await limitFigure();
+    // The PostgreSQL engineer's script: N queued deliveries drained by K worker processes; one JSON line each.
+    const drain = async (workers: number) => {
+      const c = startTs('postgres-drain.ts', ['--events', String(N.events), '--workers', String(workers)], { timeoutMs: TIMEOUT * 2 });
+      try {
+        await c.firstJson;
+        await c.exited;
+        return c.lines[0] as { deliveriesPerSec: number; seconds: number };
+      } finally {
+        await c.kill();
+      }
+    };
+    const one = await runs(N.runs, () => drain(1));
+    const three = await runs(N.runs, () => drain(3));
+    const r1 = median(one.map((x) => x.deliveriesPerSec));
+    const r3 = median(three.map((x) => x.deliveriesPerSec));
+    emit({
+      scenario: 'postgres', workers_1_per_s: round(r1), workers_3_per_s: round(r3), unit: 'deliveries/s', runs_1: one.map((x) => round(x.deliveriesPerSec)), runs_3: three.map((x) => round(x.deliveriesPerSec)),
+      events: N.events, scaling_3_over_1: ratio(r3, r1), ratio_to_limit: ratio(Math.max(r1, r3), l.per_s), limit_per_s: round(l.per_s),
+      targets: {}, met: null, note: 'no target in the issue; figures for comparison with the SQLite drain',
+    });
+  },
+};
+
+const started = Date.now();
+let failed = false;
+try {
+  okReceiver = await startReceiver('ok');
+  receivers.push(okReceiver);
+  for (const s of SCENARIOS) {
+    if (!only.includes(s)) continue;
+    try {
+      await scenarios[s]();
+    } catch (err) {
+      failed = true;
+      emit({ scenario: s, error: (err as Error).message, met: false });
+    }
+  }
+} finally {
+  await Promise.allSettled(receivers.map((r) => r.close()));
+  killAll();
+}
+process.stderr.write(`bench: ${only.join(', ')} in ${round((Date.now() - started) / 1000, 1)} s${quick ? ' (--quick)' : ''}\n`);
+process.exit(failed ? 1 : 0);

@@ -1,0 +1,42 @@
+// Scenario `drain`: deliveries/s from a backlog of pending deliveries to a fast receiver, durable SQLite store,
+// every attempt recorded. The backlog is accepted before the clock starts; the clock runs from start() until the
+// observer has seen every delivery's attempt committed.
+import { createWriteStream, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { jsonLogger } from '@hookline/core';
+import { acceptBacklog, engineFixture, terminalCounter, TENANT } from '../lib/fixture.ts';
+
+export async function measure(a: { url: string; events: number; warmup?: number; logToFile?: boolean; batchSize?: number; maxInFlight?: number }) {
+  const dir = mkdtempSync(join(tmpdir(), 'hookline-bench-'));
+  // The logging variant writes one JSON line per attempt to a file, as a deployment would (never to our stdout).
+  const stream = a.logToFile ? createWriteStream(join(dir, 'attempts.log')) : null;
+  const f = await engineFixture(
+    {
+      logger: stream ? jsonLogger('info', (line) => stream.write(line)) : undefined,
+      // Only given tunables: an explicit undefined would override the dispatcher's defaults.
+      dispatcher: { logAttempts: stream !== null, ...(a.batchSize ? { batchSize: a.batchSize } : {}), ...(a.maxInFlight ? { maxInFlight: a.maxInFlight } : {}) },
+    },
+    dir,
+  );
+  await f.engine.createEndpoint(TENANT, { url: a.url });
+  const counter = terminalCounter(f.engine);
+  if (a.warmup) {
+    // Warm-up (untimed): the same path on a few deliveries, so JIT and connections are steady when the clock starts.
+    await acceptBacklog(f.engine, a.warmup, 10_000_000);
+    f.engine.start();
+    await counter.until(a.warmup, 60_000);
+    await f.engine.dispatcher.stop(); // the dispatcher only: the sender's pools stay warm
+  }
+  await acceptBacklog(f.engine, a.events);
+  const t0 = performance.now();
+  f.engine.start();
+  await counter.until((a.warmup ?? 0) + a.events, 120_000);
+  const seconds = (performance.now() - t0) / 1000;
+  const counts = await f.store.countByStatus();
+  await f.engine.stop();
+  stream?.end();
+  await f.close();
+  return { deliveries: a.events, succeeded: counts.succeeded - (a.warmup ?? 0), seconds, per_s: a.events / seconds };
+}

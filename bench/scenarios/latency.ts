@@ -1,0 +1,48 @@
+// Scenario `latency`: a steady stream of events (1,000/s) accepted through the engine; accept-to-first-attempt
+// is the receiver's arrival time minus the moment the accept resolved (durably committed). Both processes read
+// the same wall clock (performance.timeOrigin + now()).
+import { performance } from 'node:perf_hooks';
+import { engineFixture, eventInput, TENANT } from '../lib/fixture.ts';
+
+const wall = () => performance.timeOrigin + performance.now();
+
+export async function measure(a: { url: string; rate: number; seconds: number }) {
+  const f = await engineFixture();
+  await f.engine.createEndpoint(TENANT, { url: a.url });
+  f.engine.start();
+  const total = Math.round(a.rate * a.seconds);
+  const accepted: Record<string, { sent: number; accepted: number }> = {};
+  const pending: Promise<void>[] = [];
+  const t0 = performance.now();
+  // Open-loop pacing: each tick sends whatever is due by now, so a slow accept cannot slow the offered rate.
+  let sent = 0;
+  while (sent < total) {
+    const due = Math.min(total, Math.floor(((performance.now() - t0) / 1000) * a.rate) + 1);
+    for (; sent < due; sent++) {
+      const input = eventInput(sent, 'bench.latency');
+      const s = wall();
+      pending.push(f.engine.acceptEvent(TENANT, input).then(() => void (accepted[input.event_id!] = { sent: s, accepted: wall() })));
+    }
+    await new Promise((r) => setTimeout(r, 1));
+  }
+  await Promise.all(pending);
+  const offeredSeconds = (performance.now() - t0) / 1000;
+  // Let the last attempts land.
+  const deadline = Date.now() + 10_000;
+  let arrivals: Record<string, number> = {};
+  for (;;) {
+    arrivals = (await (await fetch(new URL('/__arrivals', a.url))).json()) as Record<string, number>;
+    if (Object.keys(arrivals).length >= total || Date.now() > deadline) break;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  await f.close();
+  const fromAccept: number[] = [];
+  const fromSend: number[] = [];
+  for (const [id, t] of Object.entries(accepted)) {
+    const at = arrivals[id];
+    if (at === undefined) continue;
+    fromAccept.push(at - t.accepted);
+    fromSend.push(at - t.sent);
+  }
+  return { events: total, arrived: fromAccept.length, offered_per_s: total / offeredSeconds, fromAccept, fromSend };
+}

@@ -1,0 +1,23 @@
+// The real HTTP API in its own process for the ingest scenario: temp SQLite, port 0; prints {"url":…} when listening.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { generateMasterKey } from '@hookline/core';
+import { resolveConfig, startServer } from '@hookline/server';
+
+const [role, adminToken] = process.argv.slice(2);
+const dir = mkdtempSync(join(tmpdir(), 'hookline-bench-server-'));
+const config = resolveConfig({
+  env: {},
+  argv: { port: 0, host: '127.0.0.1', db: join(dir, 'hookline.db'), dataDir: dir, role, adminToken, masterKey: generateMasterKey(), allowHttp: true, allowPrivateTargets: true, logLevel: 'error' },
+});
+const server = await startServer(config);
+process.stdout.write(JSON.stringify({ url: server.url }) + '\n');
+const stop = async () => {
+  await server.close().catch(() => {});
+  rmSync(dir, { recursive: true, force: true });
+  process.exit(0);
+};
+process.stdin.on('end', stop);
+process.stdin.resume();
+process.on('SIGTERM', stop);

@@ -1,0 +1,49 @@
+// Purges deliveries (attempts cascade) and events past their retention in small batches (SPEC §7: 30 days).
+import type { Store } from '../store/store.ts';
+
+export interface RetentionOptions {
+  /** Terminal deliveries last touched longer ago than this are deleted, attempts included. */
+  deliveriesMs: number;
+  /** Events older than this with no deliveries left are deleted. Default: deliveriesMs. */
+  eventsMs?: number;
+  /** Rows per statement: short transactions, so the dispatcher's commits never wait long. */
+  batch: number;
+  /** Upper bound on batches per run, so one run cannot monopolise the store after a long outage. */
+  maxBatches: number;
+}
+
+export const DEFAULT_RETENTION: Readonly<RetentionOptions> = Object.freeze({
+  deliveriesMs: 30 * 86_400_000,
+  batch: 500,
+  maxBatches: 200,
+});
+
+/** Breaker buckets older than this cannot be in any window (windows are minutes long). */
+const BUCKET_RETENTION_MS = 86_400_000;
+
+export interface PurgeCounts {
+  deliveries: number;
+  events: number;
+  breakerBuckets: number;
+}
+
+/** One retention pass at `now`; yields to the event loop between batches. */
+export async function purgeExpired(store: Store, now: number, options: Partial<RetentionOptions> = {}): Promise<PurgeCounts> {
+  const o = { ...DEFAULT_RETENTION, ...options };
+  const counts: PurgeCounts = { deliveries: 0, events: 0, breakerBuckets: 0 };
+  counts.deliveries = await inBatches(o, (batch) => store.purgeDeliveries(now - o.deliveriesMs, batch));
+  counts.events = await inBatches(o, (batch) => store.purgeEvents(now - (o.eventsMs ?? o.deliveriesMs), batch));
+  counts.breakerBuckets = await store.purgeBreakerBuckets(now - BUCKET_RETENTION_MS);
+  return counts;
+}
+
+async function inBatches(o: RetentionOptions, purge: (batch: number) => Promise<number>): Promise<number> {
+  let total = 0;
+  for (let i = 0; i < o.maxBatches; i++) {
+    const n = await purge(o.batch);
+    total += n;
+    if (n < o.batch) break;
+    await new Promise((r) => setImmediate(r));
+  }
+  return total;
+}

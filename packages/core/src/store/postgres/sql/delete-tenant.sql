@@ -1,0 +1,2 @@
+-- delete-tenant: params :id (endpoints, events, keys cascade)
+DELETE FROM tenants WHERE id = :id

@@ -1,0 +1,2 @@
+-- find-api-key: params :hash
+SELECT * FROM api_keys WHERE hash = :hash

@@ -1,0 +1,2 @@
+-- get-setting: params :key
+SELECT value FROM settings WHERE key = :key

@@ -1,0 +1,2 @@
+-- get-tenant: params :id
+SELECT * FROM tenants WHERE id = :id

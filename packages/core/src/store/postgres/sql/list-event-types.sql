@@ -1,0 +1,2 @@
+-- list-event-types
+SELECT * FROM event_types ORDER BY name

@@ -1,0 +1,10 @@
+#!/usr/bin/env node
+// The `hookline` executable: registers tsx (the sources are TypeScript, no build step), then runs the CLI.
+import { register } from 'tsx/esm/api';
+
+register();
+const { main } = await import('../src/cli/main.ts');
+const code = await main(process.argv.slice(2), process.env);
+process.exitCode = code;
+// Whatever is still open (an idle keep-alive socket) must not hold the exit back.
+setTimeout(() => process.exit(code), 1000).unref();

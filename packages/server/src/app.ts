@@ -1,0 +1,111 @@
+// The Fastify application: JSON parsing, request ids, auth, one error handler, every route, the OpenAPI document.
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { HooklineError } from '@hookline/core';
+import Fastify, { type FastifyInstance, type RouteOptions } from 'fastify';
+import { authenticate, authorize, type Principal } from './http/auth.ts';
+import { errorBody, toHooklineError } from './http/error-reply.ts';
+import { buildOpenApi, collectRoutes } from './openapi/openapi-document.ts';
+import { apiKeyRoutes } from './routes/api-keys.ts';
+import { breakerRoutes } from './routes/breaker.ts';
+import { deliveryRoutes } from './routes/deliveries.ts';
+import { endpointCrudRoutes } from './routes/endpoints/crud.ts';
+import { endpointSecretRoutes } from './routes/endpoints/secret.ts';
+import { endpointTestRoutes } from './routes/endpoints/test-delivery.ts';
+import { eventTypeRoutes } from './routes/event-types.ts';
+import { eventRoutes } from './routes/events.ts';
+import { noticeRoutes } from './routes/notices.ts';
+import { operationRoutes } from './routes/operations.ts';
+import { replayRoutes } from './routes/replays.ts';
+import { tenantRoutes } from './routes/tenants.ts';
+import type { Runtime } from './runtime.ts';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    principal: Principal | null;
+  }
+}
+
+const VERSION = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+const INCOMING_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/** Builds the app for `runtime`; the worker role gets only the operational routes. Not listening yet. */
+export async function buildApp(runtime: Runtime): Promise<FastifyInstance> {
+  const { config, logger, store } = runtime;
+  const app = Fastify({
+    logger: false,
+    bodyLimit: config.bodyLimitBytes,
+    requestTimeout: config.requestTimeoutMs,
+    connectionTimeout: config.requestTimeoutMs,
+    keepAliveTimeout: 10_000,
+    return503OnClosing: true,
+    forceCloseConnections: 'idle',
+    // A caller's own id (a proxy's, a client's) is kept when it is sane, so logs line up across systems.
+    genReqId: (req) => {
+      const given = req.headers['x-request-id'];
+      return typeof given === 'string' && INCOMING_REQUEST_ID.test(given) ? given : 'req_' + randomBytes(12).toString('base64url');
+    },
+    ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true, allErrors: false, allowUnionTypes: true } },
+  });
+
+  const routes: RouteOptions[] = [];
+  app.addHook('onRoute', collectRoutes(routes));
+  let openapi: Record<string, unknown> | null = null;
+  const document = () => (openapi ??= buildOpenApi(routes, VERSION));
+
+  // JSON only: anything else is 415; an empty body is "no body"; bad JSON is 400 invalid_json.
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_req, body, done) => {
+    const buf = body as Buffer;
+    if (buf.length === 0) return done(null, undefined);
+    try {
+      done(null, JSON.parse(buf.toString('utf8')));
+    } catch {
+      done(new HooklineError('invalid_json'), undefined);
+    }
+  });
+
+  app.decorateRequest('principal', null);
+  app.addHook('onRequest', async (req, reply) => {
+    reply.header('x-request-id', req.id);
+    const rule = req.routeOptions.config?.auth ?? 'public';
+    if (rule === 'public') return;
+    const principal = await authenticate(store, runtime.adminTokenHash, req.headers.authorization);
+    if (!principal) throw new HooklineError('unauthorized');
+    req.principal = principal;
+    await authorize(store, principal, rule, req);
+  });
+  app.addHook('onResponse', async (req, reply) => {
+    const route = req.routeOptions.url ?? 'unmatched';
+    runtime.metrics.httpRequests.inc({ method: req.method, route, status: `${Math.floor(reply.statusCode / 100)}xx` });
+    logger.log('debug', 'request', { request_id: req.id, method: req.method, route, status: reply.statusCode, duration_ms: Math.round(reply.elapsedTime) });
+  });
+
+  app.setErrorHandler(async (err, req, reply) => {
+    const e = toHooklineError(err, req, logger);
+    reply.header('x-request-id', req.id);
+    if (e.code === 'unauthorized') reply.header('www-authenticate', 'Bearer');
+    return reply.code(e.status).type('application/json').send(errorBody(e, req.id));
+  });
+  app.setNotFoundHandler(async (req, reply) => {
+    reply.header('x-request-id', req.id);
+    return reply.code(404).type('application/json').send(errorBody(new HooklineError('not_found'), req.id));
+  });
+
+  operationRoutes(app, runtime, document);
+  if (config.role !== 'worker') {
+    tenantRoutes(app, runtime);
+    apiKeyRoutes(app, runtime);
+    endpointCrudRoutes(app, runtime);
+    endpointSecretRoutes(app, runtime);
+    endpointTestRoutes(app, runtime);
+    eventRoutes(app, runtime);
+    deliveryRoutes(app, runtime);
+    replayRoutes(app, runtime);
+    eventTypeRoutes(app, runtime);
+    noticeRoutes(app, runtime);
+    breakerRoutes(app, runtime);
+  }
+  await app.ready();
+  return app;
+}

@@ -1,0 +1,122 @@
+// The HTTP client the client commands use: undici `request`, bearer auth, API errors turned into exit codes.
+import { request } from 'undici';
+import { CliError, EXIT, exitCodeForStatus, usageError } from './cli-error.ts';
+
+export interface ApiClientOptions {
+  /** Base URL of the API, e.g. http://127.0.0.1:8080. */
+  readonly url: string;
+  readonly token?: string;
+  readonly tenant?: string;
+  /** Per-request deadline. */
+  readonly timeoutMs?: number;
+}
+
+export type Query = Record<string, string | number | boolean | undefined>;
+
+/** Connection-level failures: the server is not there (exit 5), as opposed to the server saying no. */
+const UNREACHABLE_CODES = new Set([
+  'ECONNREFUSED', 'ECONNRESET', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'ETIMEDOUT',
+  'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED',
+]);
+
+export class ApiClient {
+  readonly baseUrl: URL;
+  readonly #o: ApiClientOptions;
+
+  constructor(o: ApiClientOptions) {
+    let base: URL;
+    try {
+      base = new URL(o.url);
+    } catch {
+      throw usageError(`--url '${o.url}' is not an absolute URL (e.g. http://127.0.0.1:8080)`);
+    }
+    if (base.protocol !== 'http:' && base.protocol !== 'https:') throw usageError(`--url must be http:// or https://, got '${o.url}'`);
+    this.baseUrl = base;
+    this.#o = o;
+  }
+
+  /** The tenant every tenant-scoped command works on; a usage error when neither --tenant nor HOOKLINE_TENANT is set. */
+  get tenant(): string {
+    if (!this.#o.tenant) throw usageError('no tenant: pass --tenant <id> or set HOOKLINE_TENANT');
+    return this.#o.tenant;
+  }
+
+  /** `/v1/tenants/<tenant><suffix>` with the tenant id escaped. */
+  tenantPath(suffix = ''): string {
+    return `/v1/tenants/${encodeURIComponent(this.tenant)}${suffix}`;
+  }
+
+  get<T = unknown>(path: string, query?: Query): Promise<T> {
+    return this.call<T>('GET', path, undefined, query);
+  }
+
+  post<T = unknown>(path: string, body?: unknown): Promise<T> {
+    return this.call<T>('POST', path, body ?? {});
+  }
+
+  patch<T = unknown>(path: string, body: unknown): Promise<T> {
+    return this.call<T>('PATCH', path, body);
+  }
+
+  delete<T = unknown>(path: string): Promise<T> {
+    return this.call<T>('DELETE', path);
+  }
+
+  async call<T>(method: 'GET' | 'POST' | 'PATCH' | 'DELETE', path: string, body?: unknown, query?: Query): Promise<T> {
+    const url = new URL(this.baseUrl.pathname.replace(/\/$/, '') + path, this.baseUrl);
+    for (const [k, v] of Object.entries(query ?? {})) if (v !== undefined && v !== '') url.searchParams.set(k, String(v));
+    const headers: Record<string, string> = { accept: 'application/json' };
+    if (this.#o.token) headers.authorization = `Bearer ${this.#o.token}`;
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    const timeout = this.#o.timeoutMs ?? 30_000;
+    let res;
+    try {
+      res = await request(url, {
+        method,
+        headers,
+        body: body === undefined ? undefined : JSON.stringify(body),
+        headersTimeout: timeout,
+        bodyTimeout: timeout,
+      });
+    } catch (err) {
+      const code = errorCode(err);
+      if (code !== undefined && UNREACHABLE_CODES.has(code)) {
+        throw new CliError(EXIT.unreachable, `cannot reach the Hookline API at ${this.baseUrl.origin} (${code}); is 'hookline serve' running? (--url, HOOKLINE_URL)`);
+      }
+      throw new CliError(EXIT.failure, `${method} ${url.pathname} failed: ${(err as Error).message}`);
+    }
+    const text = await res.body.text();
+    let parsed: unknown = undefined;
+    if (text !== '') {
+      try {
+        parsed = JSON.parse(text);
+      } catch {
+        parsed = undefined;
+      }
+    }
+    if (res.statusCode >= 400) throw apiError(res.statusCode, parsed, text);
+    if (text !== '' && parsed === undefined) throw new CliError(EXIT.failure, `${method} ${url.pathname}: the server answered ${res.statusCode} with a body that is not JSON`);
+    return parsed as T;
+  }
+}
+
+/** `{"error":{"code","message","request_id"}}` → `message (code, HTTP 409)` with the exit code of the status. */
+function apiError(status: number, parsed: unknown, text: string): CliError {
+  const e = (parsed as { error?: { code?: unknown; message?: unknown; request_id?: unknown } } | undefined)?.error;
+  if (e && typeof e.message === 'string') {
+    const code = typeof e.code === 'string' ? `${e.code}, ` : '';
+    return new CliError(exitCodeForStatus(status), `${e.message} (${code}HTTP ${status})`);
+  }
+  const excerpt = text.trim().split('\n')[0].slice(0, 120);
+  return new CliError(exitCodeForStatus(status), `HTTP ${status}${excerpt ? `: ${excerpt}` : ''}`);
+}
+
+function errorCode(err: unknown): string | undefined {
+  // undici wraps the socket error; happy-eyeballs failures arrive as an AggregateError of them.
+  for (let e = err as { code?: unknown; cause?: unknown; errors?: unknown[] } | undefined, i = 0; e && i < 5; i++) {
+    if (typeof e.code === 'string' && e.code !== 'UND_ERR') return e.code;
+    if (Array.isArray(e.errors) && e.errors.length) e = e.errors[0] as typeof e;
+    else e = e.cause as typeof e;
+  }
+  return undefined;
+}

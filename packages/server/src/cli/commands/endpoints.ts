@@ -1,0 +1,150 @@
+// `hookline endpoints add|list|show|pause|resume|rotate|secret|test|delete`: a tenant's webhook subscriptions.
+import { InvalidDurationError, parseDuration } from '@hookline/core/duration.ts';
+import { usageError } from '../cli-error.ts';
+import { out, printJson } from '../cli-context.ts';
+import { CLIENT_OPTIONS, CLIENT_OPTIONS_HELP, clientFrom } from '../client-options.ts';
+import type { Command } from '../command.ts';
+import { intValue, parseCommandArgs, requirePositional } from '../parse-args.ts';
+import { formatRecord, formatTable } from '../table.ts';
+import { attemptResponse, ENDPOINT_COLUMNS, shortTime, type Json, type Page } from '../views.ts';
+
+const OPTIONS = {
+  ...CLIENT_OPTIONS,
+  policy: { type: 'string' },
+  description: { type: 'string' },
+  'event-types': { type: 'string' },
+  scheme: { type: 'string' },
+  timeout: { type: 'string' },
+  'max-concurrency': { type: 'string' },
+  paused: { type: 'boolean' },
+  limit: { type: 'string' },
+  cursor: { type: 'string' },
+} as const;
+
+const SUBS = 'add, list, show, pause, resume, rotate, secret, test, delete';
+
+export const endpoints: Command = {
+  name: 'endpoints',
+  summary: 'add, list, show, pause, resume, rotate, test and delete endpoints',
+  help: `Usage:
+  hookline endpoints add <https://receiver/url> [--policy <name>] [--description <text>]
+                         [--event-types <a,b.*>] [--scheme hookline|standard] [--timeout <5s>]
+                         [--max-concurrency <n>] [--paused]
+  hookline endpoints list [--limit <n>] [--cursor <c>]
+  hookline endpoints show <endpoint>
+  hookline endpoints pause <endpoint>      (new events are recorded as skipped)
+  hookline endpoints resume <endpoint>     (reactivate; clears degradation; then replay what was missed)
+  hookline endpoints rotate <endpoint>     (new signing secret; old ones stay live for the overlap)
+  hookline endpoints secret <endpoint>     (the live signing secrets)
+  hookline endpoints test <endpoint>       (one test delivery now, event type hookline.test)
+  hookline endpoints delete <endpoint>
+
+  The receiver's URL is positional (--url is the API's). Policies: payments, standard (default),
+  brief, strict, or one defined in the server's config.
+
+${CLIENT_OPTIONS_HELP}
+
+Examples:
+  hookline endpoints add https://example.com/hooks --tenant ten_01… --policy payments
+  hookline endpoints test ep_01…`,
+
+  async run(args, ctx) {
+    const { values, positionals } = parseCommandArgs('endpoints', args, OPTIONS, 2);
+    const [sub, id] = positionals;
+    const api = clientFrom(ctx, values);
+    const path = (suffix = '') => api.tenantPath(`/endpoints/${encodeURIComponent(requirePositional(`endpoints ${sub}`, 'endpoint', id))}${suffix}`);
+    const show = (e: Json) => formatRecord([
+      ['id', e.id], ['url', e.url], ['status', e.pause_reason ? `${e.status as string} (${e.pause_reason as string})` : e.status],
+      ['policy', e.policy], ['scheme', e.scheme], ['event types', (e.event_types as string[]).length ? (e.event_types as string[]).join(', ') : '* (all)'],
+      ['description', e.description], ['timeout', e.timeout_ms === null ? 'policy default' : `${e.timeout_ms as number} ms`],
+      ['max concurrency', e.max_concurrency], ['failing since', shortTime(e.failing_since)],
+      ['failed events in a row', e.consecutive_failed_events], ['last success', shortTime(e.last_success_at)], ['created', shortTime(e.created_at)],
+    ]);
+    const print = (value: Json, human: string) => (values.json ? printJson(ctx, value) : out(ctx, human));
+
+    switch (sub) {
+      case 'add': {
+        const body: Json = { url: requirePositional('endpoints add', 'receiver url', id) };
+        if (values.policy) body.policy = values.policy;
+        if (values.description !== undefined) body.description = values.description;
+        if (values['event-types']) body.event_types = values['event-types'].split(',').map((s) => s.trim()).filter(Boolean);
+        if (values.scheme) {
+          if (values.scheme !== 'hookline' && values.scheme !== 'standard') throw usageError(`endpoints add: --scheme must be hookline or standard, got '${values.scheme}'`);
+          body.scheme = values.scheme;
+        }
+        if (values.timeout) body.timeout_ms = durationMs('endpoints add', 'timeout', values.timeout);
+        if (values['max-concurrency']) body.max_concurrency = intValue('endpoints add', 'max-concurrency', values['max-concurrency'], { min: 1, max: 1000 });
+        if (values.paused) body.status = 'paused';
+        const created = await api.post<Json>(api.tenantPath('/endpoints'), body);
+        const ep = (created.endpoint as Json | undefined) ?? created;
+        const secret = typeof created.secret === 'string' ? created.secret : ((created.secret as Json | undefined)?.secret as string | undefined);
+        print(created, show(ep) + (secret ? `\nsigning secret:         ${secret}   (also: hookline endpoints secret ${ep.id as string})` : ''));
+        return 0;
+      }
+      case 'list': {
+        const page = await api.get<Page>(api.tenantPath('/endpoints'), { limit: values.limit && intValue('endpoints list', 'limit', values.limit, { min: 1, max: 1000 }), cursor: values.cursor });
+        if (values.json) printJson(ctx, page);
+        else {
+          out(ctx, page.items.length ? formatTable(page.items, ENDPOINT_COLUMNS) : 'no endpoints');
+          if (page.next_cursor) out(ctx, `more: --cursor ${page.next_cursor}`);
+        }
+        return 0;
+      }
+      case 'show': {
+        const e = await api.get<Json>(path());
+        print(e, show(e));
+        return 0;
+      }
+      case 'pause':
+      case 'resume': {
+        const e = await api.patch<Json>(path(), { status: sub === 'pause' ? 'paused' : 'active' });
+        print(e, sub === 'pause'
+          ? `paused ${e.id as string}: new events are recorded as skipped; 'hookline endpoints resume ${e.id as string}' reactivates it`
+          : `resumed ${e.id as string} (${e.status as string}); replay what it missed with 'hookline replay --endpoint ${e.id as string} --include-skipped'`);
+        return 0;
+      }
+      case 'rotate': {
+        const s = await api.post<Json>(path('/secret/rotate'));
+        print(s, `new secret ${s.kid as string}: ${s.secret as string}\n` + secretsTable(s));
+        return 0;
+      }
+      case 'secret': {
+        const s = await api.get<Json>(path('/secret'));
+        print(s, secretsTable(s));
+        return 0;
+      }
+      case 'test': {
+        const r = await api.post<Json>(path('/test'));
+        const a = (r.attempt as Json | undefined) ?? r;
+        print(r, `test delivery: ${attemptResponse(a)} → ${a.outcome as string} in ${a.duration_ms as number} ms${a.error_message ? ` (${a.error_message as string})` : ''}`);
+        return a.outcome === 'success' ? 0 : 1;
+      }
+      case 'delete': {
+        await api.delete(path());
+        print({ deleted: id }, `deleted endpoint ${id as string}`);
+        return 0;
+      }
+      default:
+        throw usageError(sub === undefined ? `endpoints: missing subcommand (${SUBS}); see 'hookline endpoints --help'` : `endpoints: unknown subcommand '${sub}' (${SUBS})`);
+    }
+  },
+};
+
+function secretsTable(s: Json): string {
+  const list = (s.secrets as Json[] | undefined) ?? [s];
+  return formatTable(list, [
+    { header: 'kid', value: (x) => x.kid as string },
+    { header: 'secret', value: (x) => x.secret as string },
+    { header: 'created', value: (x) => shortTime(x.created_at) },
+    { header: 'retires', value: (x) => (x.expires_at ? shortTime(x.expires_at) : 'current') },
+  ]);
+}
+
+function durationMs(command: string, name: string, raw: string): number {
+  try {
+    return parseDuration(raw);
+  } catch (err) {
+    if (err instanceof InvalidDurationError) throw usageError(`${command}: --${name}: ${err.message}`);
+    throw err;
+  }
+}

@@ -1,0 +1,71 @@
+// `hookline serve`: the HTTP API and the delivery workers in one process, until SIGINT/SIGTERM.
+import { CliError, EXIT } from '../cli-error.ts';
+import { note, whenInterrupted } from '../cli-context.ts';
+import type { Command } from '../command.ts';
+import { parseCommandArgs } from '../parse-args.ts';
+import { serverConfig, SERVER_OPTIONS, SERVER_OPTIONS_HELP, redactDb } from '../server-options.ts';
+
+export const serve: Command = {
+  name: 'serve',
+  summary: 'run the HTTP API and the delivery workers',
+  help: `Usage:
+  hookline serve [--port 8080] [--host 127.0.0.1] [--db ./hookline.db | postgres://…] [--config hookline.json]
+                 [--role api|worker|all] [--allow-http] [--allow-private-targets]
+
+Settings come from defaults, then the --config file, then HOOKLINE_* variables, then these flags.
+The first start prints a generated admin token once; keep it (HOOKLINE_TOKEN for the client commands).
+Ctrl-C or SIGTERM stops taking requests, lets attempts in flight finish and closes the database.
+
+${SERVER_OPTIONS_HELP}
+  --port <n>                 listen port (0 picks a free one)
+  --host <addr>              listen address (0.0.0.0 for every interface)
+  --role <api|worker|all>    api: HTTP only; worker: deliveries only; all (default): both
+  --allow-http               accept plain http:// endpoint URLs (development only)
+  --allow-private-targets    accept loopback and private endpoint addresses (development only)
+
+Example:
+  hookline serve --db ./hookline.db --port 8080`,
+
+  async run(args, ctx) {
+    const { values } = parseCommandArgs('serve', args, {
+      ...SERVER_OPTIONS,
+      port: { type: 'string' },
+      host: { type: 'string' },
+      role: { type: 'string' },
+      'allow-http': { type: 'boolean' },
+      'allow-private-targets': { type: 'boolean' },
+    });
+    const config = await serverConfig(ctx, values.config, {
+      db: values.db,
+      port: values.port,
+      host: values.host,
+      role: values.role,
+      allowHttp: values['allow-http'],
+      allowPrivateTargets: values['allow-private-targets'],
+    });
+    const { startServer } = await import('../../index.ts');
+    let server;
+    try {
+      server = await startServer(config);
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code === 'EADDRINUSE') throw new CliError(EXIT.failure, `${config.host}:${config.port} is already in use; choose another --port`);
+      if (code === 'EACCES') throw new CliError(EXIT.failure, `not allowed to listen on ${config.host}:${config.port}; choose a port above 1023`);
+      throw err;
+    }
+    const role = config.role === 'all' ? 'API and delivery workers' : config.role === 'api' ? 'API only (no deliveries in this process)' : 'delivery workers (the API answers too)';
+    note(ctx, `hookline ${role} on ${server.url}`);
+    note(ctx, `database  ${redactDb(config.db)}`);
+    if (config.allowHttp || config.allowPrivateTargets) {
+      note(ctx, `warning   development flags on:${config.allowHttp ? ' --allow-http' : ''}${config.allowPrivateTargets ? ' --allow-private-targets' : ''}`);
+    }
+    if (server.runtime.adminTokenPlaintext) {
+      note(ctx, `admin token (shown once, keep it): ${server.runtime.adminTokenPlaintext}`);
+      note(ctx, `  export HOOKLINE_URL=${server.url} HOOKLINE_TOKEN=${server.runtime.adminTokenPlaintext}`);
+    }
+    const signal = await whenInterrupted(ctx);
+    note(ctx, `${signal}: finishing attempts in flight and closing (again to force)`);
+    await server.close();
+    return 0;
+  },
+};

@@ -1,0 +1,60 @@
+// `hookline simulate --responses …`: one event through the real engine against a scripted receiver, on a virtual clock.
+import { VirtualClock, type PolicyRegistry } from '@hookline/core';
+import { settle } from '@hookline/core/settle.ts';
+import { AttemptLog, type SimAttempt, type SimTransition } from './attempt-log.ts';
+import { createScriptedSender, scriptPicker } from './scripted-sender.ts';
+import type { ScriptedResponse } from './scripted-response.ts';
+import { openSimEngine } from './sim-engine.ts';
+
+export interface ScriptRun {
+  readonly policy: string;
+  readonly type: string;
+  readonly data: unknown;
+  readonly eventId?: string;
+  readonly responses: readonly ScriptedResponse[];
+  readonly seed: number;
+  readonly policies: PolicyRegistry;
+}
+
+export interface ScriptResult {
+  readonly isMoney: boolean;
+  readonly attempts: SimAttempt[];
+  readonly transitions: SimTransition[];
+  readonly held: ReadonlyArray<{ readonly seq: number; readonly atMs: number; readonly untilMs: number }>;
+  readonly final: { readonly status: string; readonly reason: string | null; readonly atMs: number };
+}
+
+export async function runScript(run: ScriptRun): Promise<ScriptResult> {
+  const clock = new VirtualClock();
+  const log = new AttemptLog(() => clock.now());
+  const pick = scriptPicker(run.responses);
+  const sim = await openSimEngine({
+    policy: run.policy,
+    policies: run.policies,
+    seed: run.seed,
+    clock,
+    sender: createScriptedSender(clock, (n) => pick(n)),
+    observers: [log.observer],
+  });
+  try {
+    log.setStart(sim.clock.now());
+    const accepted = await sim.engine.acceptEvent(sim.tenantId, { ...(run.eventId ? { event_id: run.eventId } : {}), type: run.type, data: run.data });
+    const delivery = accepted.deliveries[0];
+    await settle(sim.engine, sim.clock, { onStep: sim.step });
+    sim.assertClean();
+    const d = await sim.engine.store.getDelivery(sim.tenantId, delivery.id);
+    if (!d) throw new Error('simulate: the delivery vanished from the store');
+    const last = log.attempts.at(-1);
+    const ended = log.ended.find((e) => e.deliveryId === d.id);
+    const atMs = ended?.atMs ?? (last ? last.atMs + last.durationMs : 0);
+    return {
+      isMoney: d.isMoney,
+      attempts: log.attempts,
+      transitions: log.transitions,
+      held: log.held,
+      final: { status: d.status, reason: d.status === 'succeeded' ? null : d.terminalReason, atMs },
+    };
+  } finally {
+    await sim.close();
+  }
+}

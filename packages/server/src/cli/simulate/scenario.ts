@@ -1,0 +1,127 @@
+// A simulation scenario file: when events arrive and how the receiver behaves over time; validated with named paths.
+import { InvalidDurationError, parseDuration, PolicyConfigError, PolicyRegistry } from '@hookline/core';
+import { usageError } from '../cli-error.ts';
+import { parseResponse, type ScriptedResponse } from './scripted-response.ts';
+
+export interface ScenarioEvents {
+  readonly atMs: number;
+  readonly count: number;
+  /** Pause between the group's events; 0 puts them all at `atMs`. */
+  readonly everyMs: number;
+  readonly type: string;
+  readonly data: unknown;
+}
+
+export interface ReceiverRule {
+  readonly fromMs: number;
+  /** Exclusive; null means "from then on". */
+  readonly toMs: number | null;
+  /** Cycled per request that this rule answers. */
+  readonly respond: readonly ScriptedResponse[];
+}
+
+export interface Scenario {
+  readonly policy: string;
+  readonly policies: PolicyRegistry;
+  readonly seed: number | undefined;
+  readonly events: readonly ScenarioEvents[];
+  readonly receiver: readonly ReceiverRule[];
+}
+
+/** Bounds a scenario so a typo (count: 1e9) fails fast instead of running for hours. */
+export const MAX_SCENARIO_EVENTS = 50_000;
+
+const TOP_KEYS = ['policy', 'policies', 'seed', 'events', 'receiver', 'description'];
+const EVENT_KEYS = ['at', 'count', 'every', 'type', 'data'];
+const RULE_KEYS = ['from', 'to', 'respond'];
+
+/** Parses scenario JSON (already read from `file`); throws a usage error naming the path of the first problem. */
+export function parseScenario(json: unknown, file: string): Scenario {
+  const bad = (path: string, message: string) => usageError(`scenario ${file}: ${path}: ${message}`);
+  const top = object(json, '(top)', TOP_KEYS, bad);
+
+  let policies: PolicyRegistry;
+  try {
+    policies = PolicyRegistry.fromConfig(top.policies, 'policies');
+  } catch (err) {
+    if (err instanceof PolicyConfigError) throw usageError(`scenario ${file}: ${err.message}`);
+    throw err;
+  }
+  const policy = top.policy ?? 'standard';
+  if (typeof policy !== 'string' || !policies.has(policy)) throw bad('policy', `unknown policy ${JSON.stringify(policy)}; known: ${policies.names().join(', ')}`);
+  let seed: number | undefined;
+  if (top.seed !== undefined) {
+    if (typeof top.seed !== 'number' || !Number.isSafeInteger(top.seed)) throw bad('seed', 'must be a whole number');
+    seed = top.seed;
+  }
+
+  if (!Array.isArray(top.events) || top.events.length === 0) throw bad('events', 'must be a non-empty array like [{"at":"0s","count":10,"type":"order.paid","data":{}}]');
+  let total = 0;
+  const events = top.events.map((raw, i): ScenarioEvents => {
+    const at = `events[${i}]`;
+    const e = object(raw, at, EVENT_KEYS, bad);
+    const count = e.count === undefined ? 1 : e.count;
+    if (typeof count !== 'number' || !Number.isInteger(count) || count < 1) throw bad(`${at}.count`, 'must be a whole number of at least 1');
+    total += count;
+    if (typeof e.type !== 'string' || e.type === '') throw bad(`${at}.type`, 'must be an event type like "payment.status_changed"');
+    return {
+      atMs: e.at === undefined ? 0 : duration(e.at, `${at}.at`, bad),
+      count,
+      everyMs: e.every === undefined ? 0 : duration(e.every, `${at}.every`, bad),
+      type: e.type,
+      data: e.data === undefined ? {} : e.data,
+    };
+  });
+  if (total > MAX_SCENARIO_EVENTS) throw bad('events', `${total} events in all; a scenario holds at most ${MAX_SCENARIO_EVENTS}`);
+
+  const rawRules = top.receiver ?? [];
+  if (!Array.isArray(rawRules)) throw bad('receiver', 'must be an array like [{"from":"0s","to":"2h","respond":"503"},{"from":"2h","respond":"200"}]');
+  const receiver = rawRules.map((raw, i): ReceiverRule => {
+    const at = `receiver[${i}]`;
+    const r = object(raw, at, RULE_KEYS, bad);
+    const fromMs = r.from === undefined ? 0 : duration(r.from, `${at}.from`, bad);
+    const toMs = r.to === undefined || r.to === null ? null : duration(r.to, `${at}.to`, bad);
+    if (toMs !== null && toMs <= fromMs) throw bad(`${at}.to`, 'must be later than from');
+    const list = Array.isArray(r.respond) ? r.respond : [r.respond];
+    if (list.length === 0 || r.respond === undefined) throw bad(`${at}.respond`, 'is required: a status ("503"), "timeout", "reset", or a list of them cycled per request');
+    const respond = list.map((x, j) => {
+      const parsed = typeof x === 'string' || typeof x === 'number' ? parseResponse(x) : `${JSON.stringify(x)} is not a response`;
+      if (typeof parsed === 'string') throw bad(Array.isArray(r.respond) ? `${at}.respond[${j}]` : `${at}.respond`, parsed);
+      return parsed;
+    });
+    return { fromMs, toMs, respond };
+  });
+  return { policy, policies, seed, events, receiver };
+}
+
+/**
+ * The receiver's answer picker: the first rule whose [from, to) holds the attempt's time (ms since t = 0) answers,
+ * cycling its list per request it answers; a time no rule covers gets 200.
+ */
+export function receiverPicker(rules: readonly ReceiverRule[]): (tMs: number) => ScriptedResponse {
+  const served = rules.map(() => 0);
+  return (tMs) => {
+    const i = rules.findIndex((r) => tMs >= r.fromMs && (r.toMs === null || tMs < r.toMs));
+    if (i < 0) return { kind: 'status', status: 200 };
+    const list = rules[i].respond;
+    return list[served[i]++ % list.length];
+  };
+}
+
+type Bad = (path: string, message: string) => Error;
+
+function object(raw: unknown, at: string, keys: readonly string[], bad: Bad): Record<string, unknown> {
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) throw bad(at, 'must be an object');
+  for (const key of Object.keys(raw)) if (!keys.includes(key)) throw bad(`${at === '(top)' ? '' : at + '.'}${key}`, `unknown key; expected one of ${keys.join(', ')}`);
+  return raw as Record<string, unknown>;
+}
+
+function duration(raw: unknown, at: string, bad: Bad): number {
+  try {
+    if (typeof raw !== 'string' && typeof raw !== 'number') throw new InvalidDurationError(`must be a duration like "90s" or "2h"`);
+    return parseDuration(raw);
+  } catch (err) {
+    if (err instanceof InvalidDurationError) throw bad(at, err.message);
+    throw err;
+  }
+}

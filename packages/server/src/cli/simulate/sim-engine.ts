@@ -1,0 +1,106 @@
+// The real engine for `hookline simulate`: a temp SQLite store, a virtual clock, a scripted sender, one endpoint.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  createHookline,
+  generateMasterKey,
+  isHooklineError,
+  openSqliteStore,
+  PolicyRegistry,
+  seededRandom,
+  VirtualClock,
+  type DeliverySender,
+  type DispatchObserver,
+  type Hookline,
+  type Logger,
+} from '@hookline/core';
+import { usageError } from '../cli-error.ts';
+
+/** Never resolved or connected: the scripted sender answers in-process. `.invalid` is reserved (RFC 2606). */
+export const SIM_ENDPOINT_URL = 'http://sim.invalid/hook';
+export const SIM_TENANT_ID = 'ten_SIMULATION';
+const DAY_MS = 86_400_000;
+/** How often a worker runs the health sweep (packages/core maintenance: every 60 s). */
+const SWEEP_EVERY_MS = 60_000;
+
+export interface SimEngine {
+  readonly engine: Hookline;
+  readonly clock: VirtualClock;
+  readonly tenantId: string;
+  readonly endpointId: string;
+  /** Virtual time at which the simulation starts (t = 0 in every timeline). */
+  readonly start: number;
+  /** Settle's per-step hook: the worker's periodic health sweep, once per minute of virtual time. */
+  step(now: number): Promise<void>;
+  /** Throws if the engine logged an error: a simulation that hid one would print a wrong timeline. */
+  assertClean(): void;
+  close(): Promise<void>;
+}
+
+export interface SimEngineOptions {
+  readonly policy: string;
+  readonly policies: PolicyRegistry;
+  readonly seed: number;
+  readonly clock: VirtualClock;
+  readonly sender: DeliverySender;
+  readonly observers: DispatchObserver[];
+}
+
+export async function openSimEngine(o: SimEngineOptions): Promise<SimEngine> {
+  if (!o.policies.has(o.policy)) throw usageError(`simulate: unknown policy '${o.policy}'; known: ${o.policies.names().join(', ')}`);
+  const dir = mkdtempSync(join(tmpdir(), 'hookline-simulate-'));
+  const cleanup = () => rmSync(dir, { recursive: true, force: true });
+  let store;
+  try {
+    store = await openSqliteStore(join(dir, 'simulate.db'));
+  } catch (err) {
+    cleanup();
+    throw err;
+  }
+  const clock = o.clock;
+  const errors: string[] = [];
+  const logger: Logger = {
+    log(level, msg, fields) {
+      if (level === 'error') errors.push(`${msg}${fields?.error ? `: ${String(fields.error)}` : ''}`);
+    },
+  };
+  const engine = createHookline({
+    store,
+    clock,
+    sender: o.sender,
+    masterKey: generateMasterKey(),
+    policies: o.policies,
+    logger,
+    allowHttp: true,
+    allowPrivateTargets: true,
+    observers: o.observers,
+    dispatcher: { random: seededRandom(o.seed), logAttempts: false },
+    // The sweep runs from step() on virtual time; retention must never delete what the simulation reports on.
+    maintenance: { enabled: false, retention: { deliveriesMs: 100 * 365 * DAY_MS } },
+  });
+  let lastSweep = Number.NEGATIVE_INFINITY;
+  const step = async (now: number) => {
+    if (now - lastSweep < SWEEP_EVERY_MS) return;
+    lastSweep = now;
+    await engine.runMaintenance(now);
+  };
+  const close = async () => {
+    await engine.stop();
+    await store.close();
+    cleanup();
+  };
+  try {
+    const now = clock.now();
+    await store.createTenant({ id: SIM_TENANT_ID, name: 'Simulation', ownerEmails: [], operationsEndpointId: null, notifyEmail: false, createdAt: now, updatedAt: now });
+    const { endpoint } = await engine.createEndpoint(SIM_TENANT_ID, { url: SIM_ENDPOINT_URL, policy: o.policy, description: 'hookline simulate' });
+    const assertClean = () => {
+      if (errors.length) throw new Error(`the engine reported ${errors.length} error(s) during the simulation; first: ${errors[0]}`);
+    };
+    return { engine, clock, tenantId: SIM_TENANT_ID, endpointId: endpoint.id, start: now, step, assertClean, close };
+  } catch (err) {
+    await close();
+    if (isHooklineError(err)) throw usageError(`simulate: ${err.message}`);
+    throw err;
+  }
+}

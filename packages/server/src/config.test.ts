@@ -1,0 +1,66 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { ConfigError, DEFAULT_CONFIG, resolveConfig } from './config.ts';
+
+const file = (json: unknown) => {
+  const p = join(mkdtempSync(join(tmpdir(), 'hookline-config-')), 'hookline.json');
+  writeFileSync(p, JSON.stringify(json));
+  return p;
+};
+
+test('defaults are frozen and used when nothing is set', () => {
+  const c = resolveConfig({ env: {} });
+  assert.equal(c.port, 8080);
+  assert.equal(c.host, '127.0.0.1');
+  assert.equal(c.db, './hookline.db');
+  assert.equal(c.role, 'all');
+  assert.equal(c.replayQuotaPerDay, 20);
+  assert.equal(c.rotationOverlapMs, 86_400_000);
+  assert.equal(c.retentionMs, 30 * 86_400_000);
+  assert.equal(c.bodyLimitBytes, 1024 * 1024);
+  assert.equal(c.batchBodyLimitBytes, 10 * 1024 * 1024);
+  assert.ok(Object.isFrozen(DEFAULT_CONFIG) && Object.isFrozen(c) && Object.isFrozen(c.dispatcher));
+});
+
+test('layers: file < HOOKLINE_* env < flags', () => {
+  const p = file({ port: 9000, host: '0.0.0.0', replayQuotaPerDay: 5, dispatcher: { batchSize: 10 } });
+  const c = resolveConfig({ file: p, env: { HOOKLINE_PORT: '9100', HOOKLINE_DATABASE_URL: '/tmp/x.db', HOOKLINE_ALLOW_HTTP: 'true' }, argv: { port: 9200, 'allow-private-targets': true } });
+  assert.equal(c.port, 9200);
+  assert.equal(c.host, '0.0.0.0');
+  assert.equal(c.db, '/tmp/x.db');
+  assert.equal(c.allowHttp, true);
+  assert.equal(c.allowPrivateTargets, true);
+  assert.equal(c.replayQuotaPerDay, 5);
+  assert.deepEqual(c.dispatcher, { batchSize: 10, maxInFlight: 1000 });
+});
+
+test('HOOKLINE_DB and smtp env variables', () => {
+  const c = resolveConfig({ env: { HOOKLINE_DB: 'postgres://u@h/db', HOOKLINE_SMTP_HOST: 'smtp.test', HOOKLINE_SMTP_PORT: '2525', HOOKLINE_SMTP_FROM: 'a@b.test' } });
+  assert.equal(c.db, 'postgres://u@h/db');
+  assert.deepEqual(c.smtp, { host: 'smtp.test', port: 2525, from: 'a@b.test' });
+});
+
+test('bad values throw a one-line ConfigError naming the key', () => {
+  const cases: Array<[() => unknown, string]> = [
+    [() => resolveConfig({ env: { HOOKLINE_PORT: 'eighty' } }), 'port'],
+    [() => resolveConfig({ env: { HOOKLINE_ROLE: 'boss' } }), 'role'],
+    [() => resolveConfig({ env: { HOOKLINE_ALLOW_HTTP: 'maybe' } }), 'allowHttp'],
+    [() => resolveConfig({ env: { HOOKLINE_MASTER_KEY: 'short' } }), 'masterKey'],
+    [() => resolveConfig({ env: { HOOKLINE_ROTATION_OVERLAP: '24' } }), 'rotationOverlap'],
+    [() => resolveConfig({ env: { HOOKLINE_POLICIES: '[{"name":"x","fast":{"delays":[]}}]' } }), 'policies[0].fast.delays'],
+    [() => resolveConfig({ env: { HOOKLINE_MONEY_RULES: '[{"type":"a","in":["x"]}]' } }), 'moneyRules[0].in'],
+    [() => resolveConfig({ file: file({ prot: 1 }) }), 'prot'],
+    [() => resolveConfig({ file: '/nonexistent/hookline.json' }), 'config'],
+  ];
+  for (const [fn, key] of cases) {
+    assert.throws(fn, (err: unknown) => err instanceof ConfigError && err.key === key && !err.message.includes('\n'), `expected ConfigError for ${key}`);
+  }
+});
+
+test('policies from config are validated and kept', () => {
+  const c = resolveConfig({ env: {}, argv: { policies: [{ name: 'mine', extends: 'standard', timeout: '5s' }] } });
+  assert.equal(c.policies.length, 1);
+});

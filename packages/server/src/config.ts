@@ -1,0 +1,338 @@
+// Server configuration: one frozen defaults object, layered file → HOOKLINE_* env → flags, validated once.
+// This is the only module that reads process.env.
+import { existsSync, readFileSync } from 'node:fs';
+import {
+  defineMoneyRules,
+  InvalidDurationError,
+  parseDuration,
+  parseMasterKey,
+  PolicyConfigError,
+  PolicyRegistry,
+  type LogLevel,
+  type MoneyRule,
+} from '@hookline/core';
+
+export type Role = 'all' | 'api' | 'worker';
+
+export interface SmtpConfig {
+  host: string;
+  port: number;
+  from: string;
+  secure?: boolean;
+  user?: string;
+  pass?: string;
+}
+
+export interface HooklineConfig {
+  port: number;
+  /** 127.0.0.1 by default; set 0.0.0.0 to listen on every interface. */
+  host: string;
+  /** A SQLite file path or a postgres:// URL. */
+  db: string;
+  role: Role;
+  adminToken: string | null;
+  masterKey: string | null;
+  /** Where a generated master key lives when none is configured. */
+  dataDir: string;
+  allowHttp: boolean;
+  allowPrivateTargets: boolean;
+  logLevel: LogLevel;
+  /** User policy definitions (see PolicyRegistry.fromConfig); validated here. */
+  policies: readonly unknown[];
+  /** Money rules; null keeps the built-in payment-hub list. */
+  moneyRules: readonly MoneyRule[] | null;
+  strictEventTypes: boolean;
+  /** Limit for single-event and other JSON bodies. */
+  bodyLimitBytes: number;
+  /** Limit for POST …/events/batch. */
+  batchBodyLimitBytes: number;
+  replayQuotaPerDay: number;
+  rotationOverlap: string;
+  rotationOverlapMs: number;
+  retention: string;
+  retentionMs: number;
+  /** Slowest a client may be to send a whole request. */
+  requestTimeoutMs: number;
+  smtp: SmtpConfig | null;
+  dispatcher: { batchSize: number; maxInFlight: number };
+}
+
+/** A configuration value that cannot be used; the message is one line naming the key. */
+export class ConfigError extends Error {
+  readonly key: string;
+  constructor(key: string, problem: string) {
+    super(`config ${key}: ${problem}`);
+    this.name = 'ConfigError';
+    this.key = key;
+  }
+}
+
+export const DEFAULT_CONFIG: Readonly<HooklineConfig> = Object.freeze({
+  port: 8080,
+  host: '127.0.0.1',
+  db: './hookline.db',
+  role: 'all',
+  adminToken: null,
+  masterKey: null,
+  dataDir: '.hookline',
+  allowHttp: false,
+  allowPrivateTargets: false,
+  logLevel: 'info',
+  policies: Object.freeze([]),
+  moneyRules: null,
+  strictEventTypes: false,
+  bodyLimitBytes: 1024 * 1024,
+  batchBodyLimitBytes: 10 * 1024 * 1024,
+  replayQuotaPerDay: 20,
+  rotationOverlap: '24h',
+  rotationOverlapMs: 86_400_000,
+  retention: '30d',
+  retentionMs: 30 * 86_400_000,
+  requestTimeoutMs: 30_000,
+  smtp: null,
+  dispatcher: Object.freeze({ batchSize: 200, maxInFlight: 1000 }),
+}) as Readonly<HooklineConfig>;
+
+/** Keys a config file or flags may set (derived *Ms fields are computed, never set). */
+const KEYS = [
+  'port', 'host', 'db', 'role', 'adminToken', 'masterKey', 'dataDir', 'allowHttp', 'allowPrivateTargets', 'logLevel',
+  'policies', 'moneyRules', 'strictEventTypes', 'bodyLimitBytes', 'batchBodyLimitBytes', 'replayQuotaPerDay',
+  'rotationOverlap', 'retention', 'requestTimeoutMs', 'smtp', 'dispatcher',
+] as const;
+type Key = (typeof KEYS)[number];
+
+/** HOOKLINE_* variables and the key each sets; JSON-valued ones are parsed. */
+const ENV: Record<string, Key | `smtp.${keyof SmtpConfig}` | `dispatcher.${'batchSize' | 'maxInFlight'}`> = {
+  HOOKLINE_PORT: 'port',
+  HOOKLINE_HOST: 'host',
+  HOOKLINE_DB: 'db',
+  HOOKLINE_DATABASE_URL: 'db',
+  HOOKLINE_ROLE: 'role',
+  HOOKLINE_ADMIN_TOKEN: 'adminToken',
+  HOOKLINE_MASTER_KEY: 'masterKey',
+  HOOKLINE_DATA_DIR: 'dataDir',
+  HOOKLINE_ALLOW_HTTP: 'allowHttp',
+  HOOKLINE_ALLOW_PRIVATE_TARGETS: 'allowPrivateTargets',
+  HOOKLINE_LOG_LEVEL: 'logLevel',
+  HOOKLINE_POLICIES: 'policies',
+  HOOKLINE_MONEY_RULES: 'moneyRules',
+  HOOKLINE_STRICT_EVENT_TYPES: 'strictEventTypes',
+  HOOKLINE_BODY_LIMIT_BYTES: 'bodyLimitBytes',
+  HOOKLINE_BATCH_BODY_LIMIT_BYTES: 'batchBodyLimitBytes',
+  HOOKLINE_REPLAY_QUOTA_PER_DAY: 'replayQuotaPerDay',
+  HOOKLINE_ROTATION_OVERLAP: 'rotationOverlap',
+  HOOKLINE_RETENTION: 'retention',
+  HOOKLINE_REQUEST_TIMEOUT_MS: 'requestTimeoutMs',
+  HOOKLINE_SMTP_HOST: 'smtp.host',
+  HOOKLINE_SMTP_PORT: 'smtp.port',
+  HOOKLINE_SMTP_FROM: 'smtp.from',
+  HOOKLINE_SMTP_SECURE: 'smtp.secure',
+  HOOKLINE_SMTP_USER: 'smtp.user',
+  HOOKLINE_SMTP_PASS: 'smtp.pass',
+  HOOKLINE_DISPATCHER_BATCH_SIZE: 'dispatcher.batchSize',
+  HOOKLINE_DISPATCHER_MAX_IN_FLIGHT: 'dispatcher.maxInFlight',
+};
+
+export interface ResolveConfigOptions {
+  /** Explicit options, e.g. parsed CLI flags (camelCase or kebab-case keys); unknown keys are ignored. */
+  argv?: Record<string, unknown>;
+  /** Defaults to process.env. */
+  env?: NodeJS.ProcessEnv;
+  /** A JSON config file (`--config hookline.json`); also argv.config or HOOKLINE_CONFIG. */
+  file?: string;
+}
+
+type Layer = Partial<Record<Key, unknown>> & { smtp?: unknown; dispatcher?: unknown };
+
+/** Defaults → JSON file → HOOKLINE_* env → explicit options; throws ConfigError naming the first bad key. */
+export function resolveConfig(options: ResolveConfigOptions = {}): HooklineConfig {
+  const env = options.env ?? process.env;
+  const argv = normaliseKeys(options.argv ?? {});
+  const file = options.file ?? (typeof argv.config === 'string' ? argv.config : undefined) ?? env.HOOKLINE_CONFIG;
+  const layers: Layer[] = [];
+  if (file) layers.push(readFile(file));
+  layers.push(fromEnv(env));
+  const flags: Layer = {};
+  for (const k of KEYS) if (argv[k] !== undefined) (flags as Record<string, unknown>)[k] = argv[k];
+  // Common flag spellings: --database-url, --database.
+  if (argv.databaseUrl !== undefined && flags.db === undefined) flags.db = argv.databaseUrl;
+  layers.push(flags);
+
+  const merged: Record<string, unknown> = { ...DEFAULT_CONFIG, smtp: null, dispatcher: { ...DEFAULT_CONFIG.dispatcher } };
+  for (const layer of layers) {
+    for (const [k, v] of Object.entries(layer)) {
+      if (v === undefined) continue;
+      if ((k === 'smtp' || k === 'dispatcher') && v !== null && typeof v === 'object' && !Array.isArray(v)) {
+        merged[k] = { ...((merged[k] as object | null) ?? {}), ...(v as object) };
+      } else merged[k] = v;
+    }
+  }
+  return validate(merged);
+}
+
+function normaliseKeys(argv: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(argv)) out[k.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase())] = v;
+  return out;
+}
+
+function readFile(path: string): Layer {
+  if (!existsSync(path)) throw new ConfigError('config', `file ${path} does not exist`);
+  let json: unknown;
+  try {
+    json = JSON.parse(readFileSync(path, 'utf8'));
+  } catch (err) {
+    throw new ConfigError('config', `file ${path} is not valid JSON (${(err as Error).message})`);
+  }
+  if (json === null || typeof json !== 'object' || Array.isArray(json)) throw new ConfigError('config', `file ${path} must hold a JSON object`);
+  for (const k of Object.keys(json)) {
+    if (!(KEYS as readonly string[]).includes(k)) throw new ConfigError(k, `unknown key in ${path}; expected one of ${KEYS.join(', ')}`);
+  }
+  return json as Layer;
+}
+
+function fromEnv(env: NodeJS.ProcessEnv): Layer {
+  const out: Record<string, unknown> = {};
+  for (const [name, key] of Object.entries(ENV)) {
+    const raw = env[name];
+    if (raw === undefined || raw === '') continue;
+    let value: unknown = raw;
+    if (key === 'policies' || key === 'moneyRules') {
+      try {
+        value = JSON.parse(raw);
+      } catch {
+        throw new ConfigError(key, `${name} must be JSON`);
+      }
+    }
+    const [top, sub] = key.split('.');
+    if (sub) out[top] = { ...((out[top] as object) ?? {}), [sub]: value };
+    else out[top] = value;
+  }
+  return out;
+}
+
+// ---- validation: each reader accepts the typed value or its string form (env, flags) ----
+
+function validate(m: Record<string, unknown>): HooklineConfig {
+  const rotationOverlap = str(m.rotationOverlap, 'rotationOverlap');
+  const retention = str(m.retention, 'retention');
+  const policies = m.policies ?? [];
+  if (!Array.isArray(policies)) throw new ConfigError('policies', 'must be an array of policy definitions');
+  try {
+    PolicyRegistry.fromConfig(policies);
+  } catch (err) {
+    if (err instanceof PolicyConfigError) throw new ConfigError(err.path, err.message.slice(err.path.length + 2));
+    throw err;
+  }
+  let moneyRules: MoneyRule[] | null = null;
+  if (m.moneyRules !== null && m.moneyRules !== undefined) {
+    try {
+      moneyRules = defineMoneyRules(m.moneyRules);
+    } catch (err) {
+      if (err instanceof PolicyConfigError) throw new ConfigError(err.path, err.message.slice(err.path.length + 2));
+      throw err;
+    }
+  }
+  const masterKey = optStr(m.masterKey, 'masterKey');
+  if (masterKey !== null) {
+    try {
+      parseMasterKey(masterKey);
+    } catch (err) {
+      throw new ConfigError('masterKey', (err as Error).message + ' (generate one with `openssl rand -base64 32`)');
+    }
+  }
+  const adminToken = optStr(m.adminToken, 'adminToken');
+  if (adminToken !== null && adminToken.length < 16) throw new ConfigError('adminToken', 'must be at least 16 characters');
+  const db = str(m.db, 'db');
+  if (db.length === 0) throw new ConfigError('db', 'must be a SQLite file path or a postgres:// URL');
+  const config: HooklineConfig = {
+    port: int(m.port, 'port', 0, 65535),
+    host: str(m.host, 'host'),
+    db,
+    role: oneOf(m.role, 'role', ['all', 'api', 'worker'] as const),
+    adminToken,
+    masterKey,
+    dataDir: str(m.dataDir, 'dataDir'),
+    allowHttp: bool(m.allowHttp, 'allowHttp'),
+    allowPrivateTargets: bool(m.allowPrivateTargets, 'allowPrivateTargets'),
+    logLevel: oneOf(m.logLevel, 'logLevel', ['debug', 'info', 'warn', 'error'] as const),
+    policies: Object.freeze([...policies]),
+    moneyRules: moneyRules ? Object.freeze(moneyRules) : null,
+    strictEventTypes: bool(m.strictEventTypes, 'strictEventTypes'),
+    bodyLimitBytes: int(m.bodyLimitBytes, 'bodyLimitBytes', 1024, 1024 * 1024 * 1024),
+    batchBodyLimitBytes: int(m.batchBodyLimitBytes, 'batchBodyLimitBytes', 1024, 1024 * 1024 * 1024),
+    replayQuotaPerDay: int(m.replayQuotaPerDay, 'replayQuotaPerDay', 0, 1_000_000),
+    rotationOverlap,
+    rotationOverlapMs: duration(rotationOverlap, 'rotationOverlap'),
+    retention,
+    retentionMs: duration(retention, 'retention'),
+    requestTimeoutMs: int(m.requestTimeoutMs, 'requestTimeoutMs', 1000, 3_600_000),
+    smtp: smtp(m.smtp),
+    dispatcher: dispatcher(m.dispatcher),
+  };
+  return deepFreeze(config);
+}
+
+function str(v: unknown, key: string): string {
+  if (typeof v !== 'string') throw new ConfigError(key, 'must be a string');
+  return v;
+}
+function optStr(v: unknown, key: string): string | null {
+  return v === null || v === undefined ? null : str(v, key);
+}
+function int(v: unknown, key: string, min: number, max: number): number {
+  const n = typeof v === 'string' && /^\s*-?\d+\s*$/.test(v) ? Number(v) : v;
+  if (typeof n !== 'number' || !Number.isInteger(n) || n < min || n > max) throw new ConfigError(key, `must be a whole number from ${min} to ${max}, got ${JSON.stringify(v)}`);
+  return n;
+}
+function bool(v: unknown, key: string): boolean {
+  if (typeof v === 'boolean') return v;
+  if (typeof v === 'string') {
+    const s = v.trim().toLowerCase();
+    if (['1', 'true', 'yes', 'on'].includes(s)) return true;
+    if (['0', 'false', 'no', 'off'].includes(s)) return false;
+  }
+  throw new ConfigError(key, `must be true or false, got ${JSON.stringify(v)}`);
+}
+function oneOf<T extends string>(v: unknown, key: string, allowed: readonly T[]): T {
+  if (typeof v !== 'string' || !(allowed as readonly string[]).includes(v)) throw new ConfigError(key, `must be one of ${allowed.join(', ')}, got ${JSON.stringify(v)}`);
+  return v as T;
+}
+function duration(v: string, key: string): number {
+  try {
+    return parseDuration(v);
+  } catch (err) {
+    if (err instanceof InvalidDurationError) throw new ConfigError(key, err.message);
+    throw err;
+  }
+}
+function smtp(v: unknown): SmtpConfig | null {
+  if (v === null || v === undefined) return null;
+  if (typeof v !== 'object' || Array.isArray(v)) throw new ConfigError('smtp', 'must be an object {host, port, from, secure?, user?, pass?}');
+  const o = v as Record<string, unknown>;
+  for (const k of Object.keys(o)) if (!['host', 'port', 'from', 'secure', 'user', 'pass'].includes(k)) throw new ConfigError(`smtp.${k}`, 'unknown key; expected host, port, from, secure, user, pass');
+  if (o.host === undefined) throw new ConfigError('smtp.host', 'is required when smtp is configured');
+  const out: SmtpConfig = {
+    host: str(o.host, 'smtp.host'),
+    port: int(o.port ?? 587, 'smtp.port', 1, 65535),
+    from: str(o.from ?? 'hookline@localhost', 'smtp.from'),
+  };
+  if (o.secure !== undefined) out.secure = bool(o.secure, 'smtp.secure');
+  if (o.user !== undefined) out.user = str(o.user, 'smtp.user');
+  if (o.pass !== undefined) out.pass = str(o.pass, 'smtp.pass');
+  return out;
+}
+function dispatcher(v: unknown): HooklineConfig['dispatcher'] {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) throw new ConfigError('dispatcher', 'must be an object {batchSize, maxInFlight}');
+  const o = v as Record<string, unknown>;
+  for (const k of Object.keys(o)) if (!['batchSize', 'maxInFlight'].includes(k)) throw new ConfigError(`dispatcher.${k}`, 'unknown key; expected batchSize, maxInFlight');
+  return { batchSize: int(o.batchSize, 'dispatcher.batchSize', 1, 10_000), maxInFlight: int(o.maxInFlight, 'dispatcher.maxInFlight', 1, 100_000) };
+}
+
+function deepFreeze<T>(o: T): T {
+  if (o && typeof o === 'object' && !Object.isFrozen(o)) {
+    Object.freeze(o);
+    for (const v of Object.values(o)) deepFreeze(v);
+  }
+  return o;
+}

@@ -1,0 +1,267 @@
+// The API's JSON representations (snake_case, ISO-8601 times, prefixed ids) and the JSON Schema of each.
+import type { ApiKeyRecord, Attempt, BreakerStatus, Delivery, Endpoint, EventRecord, Notice, ReplayRow, Tenant } from '@hookline/core';
+
+type Schema = Record<string, unknown>;
+
+export const iso = (ms: number | null | undefined): string | null => (ms === null || ms === undefined ? null : new Date(ms).toISOString());
+
+const str = { type: 'string' } as const;
+const time = { type: 'string', format: 'date-time' } as const;
+const nullableTime = { type: ['string', 'null'], format: 'date-time' } as const;
+const nullableStr = { type: ['string', 'null'] } as const;
+const nullableInt = { type: ['integer', 'null'] } as const;
+const int = { type: 'integer' } as const;
+const bool = { type: 'boolean' } as const;
+const stringMap = { type: 'object', additionalProperties: { type: 'string' } } as const;
+
+function obj(properties: Record<string, unknown>, description?: string): Schema {
+  return { type: 'object', ...(description ? { description } : {}), required: Object.keys(properties), properties };
+}
+
+export const ErrorSchema = obj({ error: obj({ code: str, message: str, request_id: str }) }, 'An error from the catalog (docs/errors.md).');
+
+export function pageSchema(item: Schema): Schema {
+  return obj({ items: { type: 'array', items: item }, next_cursor: { ...nullableStr, description: 'Pass as `cursor` for the next page; null on the last page.' } });
+}
+
+// ---- tenants
+
+export const TenantSchema = obj({
+  id: str,
+  name: str,
+  owner_emails: { type: 'array', items: str },
+  notify_email: bool,
+  operations_endpoint_id: nullableStr,
+  created_at: time,
+  updated_at: time,
+});
+export const tenantView = (t: Tenant) => ({
+  id: t.id,
+  name: t.name,
+  owner_emails: t.ownerEmails,
+  notify_email: t.notifyEmail,
+  operations_endpoint_id: t.operationsEndpointId,
+  created_at: iso(t.createdAt),
+  updated_at: iso(t.updatedAt),
+});
+
+// ---- api keys
+
+export const ApiKeySchema = obj({ id: str, tenant_id: str, name: str, prefix: str, created_at: time, last_used_at: nullableTime, revoked_at: nullableTime });
+export const apiKeyView = (k: ApiKeyRecord) => ({
+  id: k.id,
+  tenant_id: k.tenantId,
+  name: k.name,
+  prefix: k.prefix,
+  created_at: iso(k.createdAt),
+  last_used_at: iso(k.lastUsedAt),
+  revoked_at: iso(k.revokedAt),
+});
+
+// ---- endpoints
+
+export const EndpointSchema = obj({
+  id: str,
+  tenant_id: str,
+  url: str,
+  description: str,
+  event_types: { type: 'array', items: str },
+  policy: str,
+  scheme: { type: 'string', enum: ['hookline', 'standard'] },
+  timeout_ms: nullableInt,
+  max_concurrency: int,
+  status: { type: 'string', enum: ['active', 'degraded', 'paused'] },
+  pause_reason: nullableStr,
+  failing_since: nullableTime,
+  consecutive_failed_events: int,
+  last_success_at: nullableTime,
+  created_at: time,
+  updated_at: time,
+});
+export const endpointView = (e: Endpoint) => ({
+  id: e.id,
+  tenant_id: e.tenantId,
+  url: e.url,
+  description: e.description,
+  event_types: e.eventTypes,
+  policy: e.policy,
+  scheme: e.scheme,
+  timeout_ms: e.timeoutMs,
+  max_concurrency: e.maxConcurrency,
+  status: e.status,
+  pause_reason: e.pauseReason,
+  failing_since: iso(e.failingSince),
+  consecutive_failed_events: e.consecutiveFailedEvents,
+  last_success_at: iso(e.lastSuccessAt),
+  created_at: iso(e.createdAt),
+  updated_at: iso(e.updatedAt),
+});
+
+export const SecretSchema = obj({ kid: str, secret: str, created_at: time, expires_at: nullableTime });
+export const SecretsSchema = obj({
+  kid: { ...str, description: 'The current secret\'s key id.' },
+  secret: { ...str, description: 'The current signing secret (`whsec_…`).' },
+  secrets: { type: 'array', items: SecretSchema, description: 'Every live secret, newest first; older ones retire at expires_at.' },
+});
+export const secretsView = (list: Array<{ kid: string; secret: string; createdAt: number; expiresAt: number | null }>) => ({
+  kid: list[0].kid,
+  secret: list[0].secret,
+  secrets: list.map((s) => ({ kid: s.kid, secret: s.secret, created_at: iso(s.createdAt), expires_at: iso(s.expiresAt) })),
+});
+
+// ---- events, deliveries, attempts
+
+export const EventSchema = obj({
+  id: str,
+  event_id: str,
+  type: str,
+  version: str,
+  occurred_at: str,
+  is_money: bool,
+  created_at: time,
+  payload: { description: 'The exact envelope every attempt sends, as JSON.' },
+});
+export const eventView = (e: EventRecord) => ({
+  id: e.id,
+  event_id: e.eventId,
+  type: e.type,
+  version: e.version,
+  occurred_at: e.occurredAt,
+  is_money: e.isMoney,
+  created_at: iso(e.createdAt),
+  payload: JSON.parse(e.body.toString('utf8')) as unknown,
+});
+
+export const DeliverySchema = obj({
+  id: str,
+  event_id: str,
+  event_type: str,
+  endpoint_id: str,
+  status: { type: 'string', enum: ['pending', 'delivering', 'held', 'succeeded', 'failed', 'skipped'] },
+  ladder: str,
+  is_money: bool,
+  attempt_count: int,
+  first_attempt_at: nullableTime,
+  last_attempt_at: nullableTime,
+  next_attempt_at: nullableTime,
+  terminal_reason: nullableStr,
+  created_at: time,
+  updated_at: time,
+});
+export const deliveryView = (d: Delivery) => ({
+  id: d.id,
+  event_id: d.eventId,
+  event_type: d.eventType,
+  endpoint_id: d.endpointId,
+  status: d.status,
+  ladder: d.ladder,
+  is_money: d.isMoney,
+  attempt_count: d.attemptCount,
+  first_attempt_at: iso(d.firstAttemptAt),
+  last_attempt_at: iso(d.lastAttemptAt),
+  next_attempt_at: iso(d.nextAttemptAt),
+  terminal_reason: d.terminalReason,
+  created_at: iso(d.createdAt),
+  updated_at: iso(d.updatedAt),
+});
+
+export const AttemptSchema = obj({
+  id: str,
+  delivery_id: str,
+  endpoint_id: str,
+  n: int,
+  trigger: { type: 'string', enum: ['scheduled', 'replay', 'test', 'probe'] },
+  started_at: time,
+  duration_ms: { type: 'number' },
+  outcome: { type: 'string', enum: ['success', 'delivery_failure', 'client_error'] },
+  request_headers: stringMap,
+  response_status: nullableInt,
+  response_headers: { type: ['object', 'null'], additionalProperties: { type: 'string' } },
+  response_body_excerpt: { ...nullableStr, description: 'The first few KB of the response body.' },
+  error_class: { ...nullableStr, description: 'timeout, connection, dns, tls, status, refused_address, body_too_large' },
+  error_message: nullableStr,
+});
+export const attemptView = (a: Attempt) => ({
+  id: a.id,
+  delivery_id: a.deliveryId,
+  endpoint_id: a.endpointId,
+  n: a.n,
+  trigger: a.trigger,
+  started_at: iso(a.startedAt),
+  duration_ms: a.durationMs,
+  outcome: a.outcome,
+  request_headers: a.requestHeaders,
+  response_status: a.responseStatus,
+  response_headers: a.responseHeaders,
+  response_body_excerpt: a.responseExcerpt,
+  error_class: a.errorClass,
+  error_message: a.errorMessage,
+});
+
+export const DeliveryDetailSchema: Schema = {
+  ...DeliverySchema,
+  required: [...(DeliverySchema.required as string[]), 'payload', 'attempts'],
+  properties: {
+    ...(DeliverySchema.properties as object),
+    payload: { description: 'The exact envelope every attempt sends, as JSON.' },
+    attempts: { type: 'array', items: AttemptSchema },
+  },
+};
+
+// ---- replays, notices, breakers
+
+export const ReplaySchema = obj({
+  id: str,
+  endpoint_id: nullableStr,
+  kind: { type: 'string', enum: ['window', 'single'] },
+  since: nullableTime,
+  until: nullableTime,
+  include_skipped: bool,
+  selected: int,
+  attempted: int,
+  succeeded: int,
+  failed: int,
+  done: { ...bool, description: 'Every selected delivery has had its attempt.' },
+  created_at: time,
+});
+export const replayView = (r: ReplayRow) => ({
+  id: r.id,
+  endpoint_id: r.endpointId,
+  kind: r.kind,
+  since: iso(r.sinceMs),
+  until: iso(r.untilMs),
+  include_skipped: r.includeSkipped,
+  selected: r.selected,
+  attempted: r.attempted,
+  succeeded: r.succeeded,
+  failed: r.failed,
+  done: r.attempted >= r.selected,
+  created_at: iso(r.createdAt),
+});
+export const ReplayAcceptedSchema = obj({ replay_id: str, replay: ReplaySchema });
+
+export const NoticeSchema = obj({ id: str, kind: str, subject_id: nullableStr, message: str, data: { type: 'object', additionalProperties: true }, created_at: time });
+export const noticeView = (n: Notice) => ({ id: n.id, kind: n.kind, subject_id: n.subjectId, message: n.message, data: n.data, created_at: iso(n.createdAt) });
+
+export const BreakerSchema = obj({
+  scope_key: str,
+  scope: { type: 'string', enum: ['tenant', 'endpoint'] },
+  state: { type: 'string', enum: ['closed', 'open', 'probing'] },
+  pause_ms: int,
+  opened_at: nullableTime,
+  next_probe_at: nullableTime,
+  probe_delivery_id: nullableStr,
+  updated_at: nullableTime,
+  window: obj({ attempts: int, failures: int, since: time }, 'Attempts and delivery failures in the current sliding window.'),
+});
+export const breakerView = (b: BreakerStatus) => ({
+  scope_key: b.scopeKey,
+  scope: b.scope,
+  state: b.state,
+  pause_ms: b.pauseMs,
+  opened_at: iso(b.openedAt),
+  next_probe_at: iso(b.nextProbeAt),
+  probe_delivery_id: b.probeDeliveryId,
+  updated_at: iso(b.updatedAt),
+  window: { attempts: b.window.attempts, failures: b.window.failures, since: iso(b.window.sinceMs) },
+});

@@ -1,0 +1,50 @@
+// Tenant API keys: `hk_live_…`, shown once at creation, stored as sha256, revocable.
+import { fail, newId } from '@hookline/core';
+import type { FastifyInstance } from 'fastify';
+import { generateApiKey } from '../http/auth.ts';
+import { addRoute, paramsSchema } from '../http/route.ts';
+import { ApiKeySchema, apiKeyView } from '../http/views.ts';
+import type { Runtime } from '../runtime.ts';
+
+const tag = 'api-keys';
+
+export function apiKeyRoutes(app: FastifyInstance, rt: Runtime): void {
+  const { store, clock } = rt;
+
+  addRoute<{ tenant: string }, unknown, { name?: string }>(app, {
+    method: 'POST', url: '/v1/tenants/:tenant/api-keys', operationId: 'createApiKey', summary: 'Create an API key (the key is shown only in this response)', tag, auth: 'tenant',
+    params: paramsSchema('tenant'),
+    body: { type: 'object', additionalProperties: false, properties: { name: { type: 'string', maxLength: 200 } } },
+    response: {
+      201: {
+        ...ApiKeySchema,
+        required: [...(ApiKeySchema.required as string[]), 'key'],
+        properties: { ...(ApiKeySchema.properties as object), key: { type: 'string', description: 'The secret key; store it now, it is never shown again.' } },
+      },
+    },
+    handler: async (req, reply) => {
+      const now = clock.now();
+      const { key, hash, prefix } = generateApiKey();
+      const record = { id: newId('key', now), tenantId: req.params.tenant, name: req.body?.name ?? '', prefix, hash, createdAt: now, lastUsedAt: null, revokedAt: null };
+      await store.createApiKey(record);
+      return reply.code(201).send({ ...apiKeyView(record), key });
+    },
+  });
+
+  addRoute<{ tenant: string }>(app, {
+    method: 'GET', url: '/v1/tenants/:tenant/api-keys', operationId: 'listApiKeys', summary: 'List API keys (never the keys themselves)', tag, auth: 'tenant',
+    params: paramsSchema('tenant'),
+    response: { 200: { type: 'object', required: ['items'], properties: { items: { type: 'array', items: ApiKeySchema } } } },
+    handler: async (req) => ({ items: (await store.listApiKeys(req.params.tenant)).map(apiKeyView) }),
+  });
+
+  addRoute<{ tenant: string; key: string }>(app, {
+    method: 'DELETE', url: '/v1/tenants/:tenant/api-keys/:key', operationId: 'revokeApiKey', summary: 'Revoke an API key', tag, auth: 'tenant',
+    params: paramsSchema('tenant', 'key'),
+    response: { 204: { type: 'null', description: 'Revoked' } },
+    handler: async (req, reply) => {
+      if (!(await store.revokeApiKey(req.params.tenant, req.params.key, clock.now()))) throw fail('api_key_not_found');
+      return reply.code(204).send();
+    },
+  });
+}

@@ -1,0 +1,76 @@
+// Deliveries: filter and page through them (the dead letter is status=failed), read one with every attempt.
+import { fail, type DeliveryStatus } from '@hookline/core';
+import type { FastifyInstance } from 'fastify';
+import { parseCursor, parseTime } from '../http/query.ts';
+import { addRoute, pagingQuery, paramsSchema } from '../http/route.ts';
+import { attemptView, DeliveryDetailSchema, DeliverySchema, deliveryView, pageSchema } from '../http/views.ts';
+import type { Runtime } from '../runtime.ts';
+
+const tag = 'deliveries';
+
+interface ListQuery {
+  status?: DeliveryStatus;
+  endpoint_id?: string;
+  event_type?: string;
+  since?: string;
+  until?: string;
+  limit: number;
+  cursor?: string;
+}
+
+export function deliveryRoutes(app: FastifyInstance, rt: Runtime): void {
+  const { store } = rt;
+
+  addRoute<{ tenant: string }, ListQuery>(app, {
+    method: 'GET', url: '/v1/tenants/:tenant/deliveries', operationId: 'listDeliveries', summary: 'List deliveries, newest first', tag, auth: 'tenant',
+    description: 'since/until (ISO-8601, inclusive) bound the delivery\'s creation time.',
+    params: paramsSchema('tenant'),
+    querystring: {
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        status: { type: 'string', enum: ['pending', 'delivering', 'held', 'succeeded', 'failed', 'skipped'] },
+        endpoint_id: { type: 'string', maxLength: 64 },
+        event_type: { type: 'string', maxLength: 200 },
+        since: { type: 'string', description: 'ISO-8601, inclusive' },
+        until: { type: 'string', description: 'ISO-8601, inclusive' },
+        ...pagingQuery,
+      },
+    },
+    response: { 200: pageSchema(DeliverySchema) },
+    handler: async (req) => {
+      const q = req.query;
+      const since = parseTime(q.since, 'since');
+      const until = parseTime(q.until, 'until');
+      const page = await store.listDeliveries(
+        {
+          tenantId: req.params.tenant,
+          ...(q.status ? { status: q.status } : {}),
+          ...(q.endpoint_id ? { endpointId: q.endpoint_id } : {}),
+          ...(q.event_type ? { eventType: q.event_type } : {}),
+          ...(since !== undefined ? { since } : {}),
+          ...(until !== undefined ? { until } : {}),
+        },
+        parseCursor(q.cursor),
+        q.limit,
+      );
+      return { items: page.items.map(deliveryView), next_cursor: page.nextCursor };
+    },
+  });
+
+  addRoute<{ tenant: string; delivery: string }>(app, {
+    method: 'GET', url: '/v1/tenants/:tenant/deliveries/:delivery', operationId: 'getDelivery', summary: 'Get a delivery with its payload and every attempt', tag, auth: 'tenant',
+    params: paramsSchema('tenant', 'delivery'),
+    response: { 200: DeliveryDetailSchema },
+    handler: async (req) => {
+      const d = await store.getDelivery(req.params.tenant, req.params.delivery);
+      if (!d) throw fail('delivery_not_found');
+      const [event, attempts] = await Promise.all([store.getEvent(req.params.tenant, d.eventId), store.listAttempts(d.id)]);
+      return {
+        ...deliveryView(d),
+        payload: event ? (JSON.parse(event.event.body.toString('utf8')) as unknown) : null,
+        attempts: attempts.map(attemptView),
+      };
+    },
+  });
+}

@@ -1,0 +1,68 @@
+// Endpoints: create, list, read, edit (URL, subscriptions, policy, scheme, status) and delete.
+import type { EndpointInput } from '@hookline/core';
+import type { FastifyInstance } from 'fastify';
+import { parseCursor } from '../../http/query.ts';
+import { addRoute, pagingQuery, paramsSchema } from '../../http/route.ts';
+import { EndpointSchema, endpointView, pageSchema } from '../../http/views.ts';
+import type { Runtime } from '../../runtime.ts';
+import { endpointFields } from './endpoint-schemas.ts';
+
+const tag = 'endpoints';
+
+export function endpointCrudRoutes(app: FastifyInstance, rt: Runtime): void {
+  const { engine, store } = rt;
+
+  addRoute<{ tenant: string }, unknown, EndpointInput>(app, {
+    method: 'POST', url: '/v1/tenants/:tenant/endpoints', operationId: 'createEndpoint', summary: 'Create an endpoint (its first signing secret is returned once here, and by GET …/secret)', tag, auth: 'tenant',
+    params: paramsSchema('tenant'),
+    body: { type: 'object', required: ['url'], additionalProperties: false, properties: endpointFields },
+    response: {
+      201: {
+        ...EndpointSchema,
+        required: [...(EndpointSchema.required as string[]), 'secret'],
+        properties: { ...(EndpointSchema.properties as object), secret: { type: 'string', description: 'The signing secret (`whsec_…`).' } },
+      },
+    },
+    handler: async (req, reply) => {
+      const { endpoint, secret } = await engine.createEndpoint(req.params.tenant, req.body);
+      return reply.code(201).send({ ...endpointView(endpoint), secret });
+    },
+  });
+
+  addRoute<{ tenant: string }, { limit: number; cursor?: string }>(app, {
+    method: 'GET', url: '/v1/tenants/:tenant/endpoints', operationId: 'listEndpoints', summary: 'List endpoints', tag, auth: 'tenant',
+    params: paramsSchema('tenant'),
+    querystring: { type: 'object', additionalProperties: false, properties: pagingQuery },
+    response: { 200: pageSchema(EndpointSchema) },
+    handler: async (req) => {
+      const page = await store.listEndpoints(req.params.tenant, parseCursor(req.query.cursor), req.query.limit);
+      return { items: page.items.map(endpointView), next_cursor: page.nextCursor };
+    },
+  });
+
+  addRoute<{ tenant: string; endpoint: string }>(app, {
+    method: 'GET', url: '/v1/tenants/:tenant/endpoints/:endpoint', operationId: 'getEndpoint', summary: 'Get an endpoint', tag, auth: 'tenant',
+    params: paramsSchema('tenant', 'endpoint'),
+    response: { 200: EndpointSchema },
+    handler: async (req) => endpointView(await engine.getEndpoint(req.params.tenant, req.params.endpoint)),
+  });
+
+  addRoute<{ tenant: string; endpoint: string }, unknown, Partial<EndpointInput>>(app, {
+    method: 'PATCH', url: '/v1/tenants/:tenant/endpoints/:endpoint', operationId: 'updateEndpoint',
+    summary: 'Edit an endpoint; a URL change or status=active clears degradation', tag, auth: 'tenant',
+    params: paramsSchema('tenant', 'endpoint'),
+    body: { type: 'object', additionalProperties: false, minProperties: 1, properties: endpointFields },
+    response: { 200: EndpointSchema },
+    handler: async (req) => endpointView(await engine.updateEndpoint(req.params.tenant, req.params.endpoint, req.body)),
+  });
+
+  addRoute<{ tenant: string; endpoint: string }>(app, {
+    method: 'DELETE', url: '/v1/tenants/:tenant/endpoints/:endpoint', operationId: 'deleteEndpoint', summary: 'Delete an endpoint and its deliveries', tag, auth: 'tenant',
+    params: paramsSchema('tenant', 'endpoint'),
+    response: { 204: { type: 'null', description: 'Deleted' } },
+    handler: async (req, reply) => {
+      await engine.deleteEndpoint(req.params.tenant, req.params.endpoint);
+      return reply.code(204).send();
+    },
+  });
+}

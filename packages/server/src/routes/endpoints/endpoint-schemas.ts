@@ -1,0 +1,14 @@
+// Request schemas of endpoint routes, shared by create and edit.
+
+export const EVENT_TYPE_PATTERN = '^(\\*|[A-Za-z0-9_-]+(\\.[A-Za-z0-9_-]+)*(\\.\\*)?)$';
+
+export const endpointFields = {
+  url: { type: 'string', minLength: 1, description: 'Absolute https URL (http only with --allow-http), at most 2048 characters, public address.' },
+  description: { type: 'string', maxLength: 1000 },
+  event_types: { type: 'array', maxItems: 200, items: { type: 'string', maxLength: 200, pattern: EVENT_TYPE_PATTERN }, description: 'Exact names and `prefix.*` wildcards; empty means every type.' },
+  policy: { type: 'string', maxLength: 64, description: 'payments, standard (default), brief, strict, or a configured policy.' },
+  scheme: { type: 'string', enum: ['hookline', 'standard'] },
+  timeout_ms: { type: ['integer', 'null'], minimum: 100, maximum: 60_000, description: 'null: the policy\'s timeout.' },
+  max_concurrency: { type: ['integer', 'null'], minimum: 1, maximum: 1000, description: 'null: the policy\'s.' },
+  status: { type: 'string', enum: ['active', 'paused'], description: 'paused stops attempts; active reactivates.' },
+} as const;

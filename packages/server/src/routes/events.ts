@@ -1,0 +1,144 @@
+// Events: accept one (202, idempotent on event_id) or up to 1,000 at once, and read one back with its deliveries.
+import { fail, HooklineError, type AcceptResult, type EventInput } from '@hookline/core';
+import { Ajv } from 'ajv';
+import type { FastifyInstance } from 'fastify';
+import { parseTime } from '../http/query.ts';
+import { addRoute, paramsSchema } from '../http/route.ts';
+import { DeliverySchema, deliveryView, EventSchema, eventView } from '../http/views.ts';
+import type { Runtime } from '../runtime.ts';
+
+const tag = 'events';
+export const MAX_BATCH = 1000;
+
+const EventInputSchema = {
+  type: 'object',
+  required: ['type', 'data'],
+  additionalProperties: false,
+  properties: {
+    event_id: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7e]+$', description: 'Your id; the same id with the same body is accepted once. Default: a generated evt_ id.' },
+    type: { type: 'string', minLength: 1, maxLength: 200, pattern: '^[A-Za-z0-9_-]+(\\.[A-Za-z0-9_-]+)*$' },
+    version: { type: 'string', minLength: 1, maxLength: 32, pattern: '^[A-Za-z0-9_.-]+$', description: 'Default "1".' },
+    occurred_at: { type: 'string', maxLength: 64, description: 'ISO-8601; default: the time of acceptance.' },
+    data: { description: 'Any JSON value; validated against the event type\'s schema when the type is registered.' },
+  },
+} as const;
+
+const AcceptedSchema = {
+  type: 'object',
+  required: ['event', 'deliveries', 'duplicate'],
+  properties: {
+    event: EventSchema,
+    deliveries: { type: 'array', items: DeliverySchema },
+    duplicate: { type: 'boolean', description: 'true: this event_id was already accepted with the same body; nothing new was created.' },
+  },
+};
+
+const BatchItemSchema = {
+  type: 'object',
+  required: ['index', 'ok'],
+  properties: {
+    index: { type: 'integer' },
+    ok: { type: 'boolean' },
+    event: EventSchema,
+    deliveries: { type: 'array', items: DeliverySchema },
+    duplicate: { type: 'boolean' },
+    error: { type: 'object', required: ['code', 'message'], properties: { code: { type: 'string' }, message: { type: 'string' } } },
+  },
+};
+
+function accepted(r: Exclude<AcceptResult, { kind: 'conflict' }>) {
+  return { event: eventView(r.event), deliveries: r.deliveries.map(deliveryView), duplicate: r.kind === 'existing' };
+}
+
+export function eventRoutes(app: FastifyInstance, rt: Runtime): void {
+  const { engine, eventTypes, config, store } = rt;
+  // Batch items are checked one by one so one bad item does not refuse its neighbours.
+  const ajv = new Ajv({ allErrors: false, strict: false, coerceTypes: true }); // as Fastify's validator: version 2 → "2"
+  const checkItem = ajv.compile(EventInputSchema);
+
+  /** Everything but the commit: shape, occurred_at, the type's schema (400s name the field or path). */
+  async function check(input: EventInput): Promise<void> {
+    parseTime(input.occurred_at, 'occurred_at');
+    await eventTypes.check(input.type, input.version ?? '1', input.data, config.strictEventTypes);
+  }
+
+  addRoute<{ tenant: string }, unknown, EventInput>(app, {
+    method: 'POST', url: '/v1/tenants/:tenant/events', operationId: 'sendEvent', tag, auth: 'tenant',
+    summary: 'Accept an event: answered 202 once it and its deliveries are on disk',
+    description: 'Idempotent on event_id: the same id and body returns the existing event (duplicate: true); a different body is 409 event_conflict.',
+    params: paramsSchema('tenant'),
+    body: EventInputSchema,
+    bodyLimit: config.bodyLimitBytes,
+    response: { 202: AcceptedSchema },
+    handler: async (req, reply) => {
+      if (req.body.data === undefined) throw new HooklineError('invalid_request', { detail: "body must have required property 'data'" });
+      await check(req.body);
+      const r = await engine.acceptEvent(req.params.tenant, req.body);
+      return reply.code(202).send(accepted(r));
+    },
+  });
+
+  addRoute<{ tenant: string }, unknown, { events: unknown[] }>(app, {
+    method: 'POST', url: '/v1/tenants/:tenant/events/batch', operationId: 'sendEvents', tag, auth: 'tenant',
+    summary: `Accept up to ${MAX_BATCH} events at once; each gets its own result`,
+    description: 'Valid items are committed together; an invalid or conflicting item gets an error object and does not affect the others.',
+    params: paramsSchema('tenant'),
+    body: { type: 'object', required: ['events'], additionalProperties: false, properties: { events: { type: 'array', items: { type: 'object' } } } },
+    bodyLimit: config.batchBodyLimitBytes,
+    response: {
+      202: {
+        type: 'object',
+        required: ['accepted', 'failed', 'results'],
+        properties: { accepted: { type: 'integer' }, failed: { type: 'integer' }, results: { type: 'array', items: BatchItemSchema } },
+      },
+    },
+    handler: async (req, reply) => {
+      const items = req.body.events;
+      if (items.length > MAX_BATCH) throw fail('batch_too_large', { max: MAX_BATCH });
+      if (items.length === 0) throw new HooklineError('invalid_request', { detail: 'events must hold at least one event' });
+      const results: Array<Record<string, unknown>> = new Array(items.length);
+      const valid: Array<{ index: number; input: EventInput }> = [];
+      const errorOf = (index: number, err: unknown) => {
+        const e = err instanceof HooklineError ? err : new HooklineError('internal_error');
+        if (!(err instanceof HooklineError)) rt.logger.log('error', 'batch item failed', { request_id: req.id, index, error: (err as Error)?.message });
+        results[index] = { index, ok: false, error: { code: e.code, message: e.message } };
+      };
+      for (let i = 0; i < items.length; i++) {
+        const input = items[i] as EventInput;
+        if (!checkItem(input)) {
+          const e = checkItem.errors?.[0];
+          errorOf(i, new HooklineError('invalid_request', { detail: `events[${i}]${e?.instancePath ?? ''} ${e?.message ?? 'is invalid'}` }));
+          continue;
+        }
+        try {
+          await check(input);
+          valid.push({ index: i, input });
+        } catch (err) {
+          errorOf(i, err);
+        }
+      }
+      // Submitted together, the items share the ingest's group commits; each settles on its own.
+      const settled = await Promise.allSettled(valid.map((v) => engine.ingest.accept(req.params.tenant, v.input)));
+      engine.dispatcher.wake();
+      settled.forEach((s, k) => {
+        const { index } = valid[k];
+        if (s.status === 'rejected') return errorOf(index, s.reason);
+        if (s.value.kind === 'conflict') return errorOf(index, fail('event_conflict', { event_id: s.value.eventId }));
+        results[index] = { index, ok: true, ...accepted(s.value) };
+      });
+      const ok = results.filter((r) => r.ok).length;
+      return reply.code(202).send({ accepted: ok, failed: results.length - ok, results });
+    },
+  });
+
+  addRoute<{ tenant: string; event_id: string }>(app, {
+    method: 'GET', url: '/v1/tenants/:tenant/events/:event_id', operationId: 'getEvent', summary: 'Get an event (by your event_id) with its deliveries', tag, auth: 'tenant',
+    params: paramsSchema('tenant', 'event_id'),
+    response: { 200: { type: 'object', required: ['event', 'deliveries'], properties: { event: EventSchema, deliveries: { type: 'array', items: DeliverySchema } } } },
+    handler: async (req) => {
+      const found = await store.getEvent(req.params.tenant, req.params.event_id);
+      if (!found) throw fail('event_not_found');
+      return { event: eventView(found.event), deliveries: found.deliveries.map(deliveryView) };
+    },
+  });
+}

@@ -1,0 +1,39 @@
+// Unauthenticated operational routes: liveness, readiness, Prometheus metrics and the OpenAPI document.
+import { fail } from '@hookline/core';
+import type { FastifyInstance } from 'fastify';
+import { addRoute } from '../http/route.ts';
+import type { Runtime } from '../runtime.ts';
+
+const tag = 'operations';
+const Status = { type: 'object', required: ['status'], properties: { status: { type: 'string' }, role: { type: 'string' } } };
+
+export function operationRoutes(app: FastifyInstance, rt: Runtime, openapi: () => Record<string, unknown>): void {
+  addRoute(app, {
+    method: 'GET', url: '/healthz', operationId: 'healthz', summary: 'Liveness: the process answers', tag, auth: 'public',
+    response: { 200: Status },
+    handler: async () => ({ status: 'ok', role: rt.config.role }),
+  });
+
+  addRoute(app, {
+    method: 'GET', url: '/readyz', operationId: 'readyz', summary: 'Readiness: the store answers (503 storage_unavailable otherwise)', tag, auth: 'public',
+    response: { 200: Status },
+    handler: async () => {
+      const ok = await rt.store.ping().catch(() => false);
+      if (!ok) throw fail('storage_unavailable');
+      return { status: 'ready', role: rt.config.role };
+    },
+  });
+
+  addRoute(app, {
+    method: 'GET', url: '/metrics', operationId: 'metrics', tag, auth: 'public',
+    summary: 'Prometheus metrics: hookline_attempts_total, hookline_attempt_duration_seconds, hookline_delivery_latency_seconds (accept → successful attempt), hookline_queue_depth, hookline_breaker_open',
+    response: { 200: { type: 'string', description: 'Prometheus text exposition format 0.0.4' } },
+    handler: async (_req, reply) => reply.type('text/plain; version=0.0.4; charset=utf-8').send(await rt.metrics.render()),
+  });
+
+  addRoute(app, {
+    method: 'GET', url: '/openapi.json', operationId: 'openapi', summary: 'This API\'s OpenAPI 3.1 document', tag, auth: 'public',
+    response: { 200: { type: 'object', additionalProperties: true, description: 'OpenAPI 3.1 document' } },
+    handler: async () => openapi(),
+  });
+}

@@ -1,0 +1,60 @@
+// Replays (SPEC §7): one failed or skipped delivery, or an endpoint's window; progress readable by id.
+import { fail } from '@hookline/core';
+import type { FastifyInstance } from 'fastify';
+import { parseTime } from '../http/query.ts';
+import { addRoute, paramsSchema } from '../http/route.ts';
+import { ReplayAcceptedSchema, ReplaySchema, replayView } from '../http/views.ts';
+import type { Runtime } from '../runtime.ts';
+
+const tag = 'replays';
+
+export function replayRoutes(app: FastifyInstance, rt: Runtime): void {
+  const { engine, store } = rt;
+
+  addRoute<{ tenant: string; delivery: string }>(app, {
+    method: 'POST', url: '/v1/tenants/:tenant/deliveries/:delivery/replay', operationId: 'replayDelivery', tag, auth: 'tenant',
+    summary: 'Replay one failed or skipped delivery: a single attempt now, same ids',
+    params: paramsSchema('tenant', 'delivery'),
+    response: { 202: ReplayAcceptedSchema },
+    handler: async (req, reply) => {
+      const r = await engine.replayDelivery(req.params.tenant, req.params.delivery);
+      return reply.code(202).send({ replay_id: r.id, replay: replayView(r) });
+    },
+  });
+
+  addRoute<{ tenant: string; endpoint: string }, unknown, { since?: string; until?: string; include_skipped?: boolean } | undefined>(app, {
+    method: 'POST', url: '/v1/tenants/:tenant/endpoints/:endpoint/replays', operationId: 'replayWindow', tag, auth: 'tenant',
+    summary: 'Replay the endpoint\'s failed (and optionally skipped) deliveries attempted within [since, until]',
+    description: 'Defaults: since = 24 h ago, until = now; both inclusive, compared with the attempt time. At most the 10,000 oldest; '
+      + 'a limited number per tenant per UTC day (429 replay_quota_exceeded); 409 endpoint_paused on a paused endpoint.',
+    params: paramsSchema('tenant', 'endpoint'),
+    body: {
+      type: ['object', 'null'],
+      additionalProperties: false,
+      properties: { since: { type: 'string', description: 'ISO-8601' }, until: { type: 'string', description: 'ISO-8601' }, include_skipped: { type: 'boolean' } },
+    },
+    response: { 202: ReplayAcceptedSchema },
+    handler: async (req, reply) => {
+      const b = req.body ?? {};
+      const since = parseTime(b.since, 'since');
+      const until = parseTime(b.until, 'until');
+      const r = await engine.replayWindow(req.params.tenant, req.params.endpoint, {
+        ...(since !== undefined ? { since } : {}),
+        ...(until !== undefined ? { until } : {}),
+        includeSkipped: b.include_skipped === true,
+      });
+      return reply.code(202).send({ replay_id: r.id, replay: replayView(r) });
+    },
+  });
+
+  addRoute<{ tenant: string; replay: string }>(app, {
+    method: 'GET', url: '/v1/tenants/:tenant/replays/:replay', operationId: 'getReplay', summary: 'A replay\'s progress: selected, attempted, succeeded, failed', tag, auth: 'tenant',
+    params: paramsSchema('tenant', 'replay'),
+    response: { 200: ReplaySchema },
+    handler: async (req) => {
+      const r = await store.getReplay(req.params.tenant, req.params.replay);
+      if (!r) throw fail('replay_not_found');
+      return replayView(r);
+    },
+  });
+}

@@ -1,0 +1,107 @@
+// Tenants: the provider's customers; created and deleted by the admin, read and edited by their own keys.
+import { fail, HooklineError, newId, type Tenant } from '@hookline/core';
+import type { FastifyInstance } from 'fastify';
+import { addRoute, pagingQuery, paramsSchema } from '../http/route.ts';
+import { parseCursor } from '../http/query.ts';
+import { pageSchema, TenantSchema, tenantView } from '../http/views.ts';
+import type { Runtime } from '../runtime.ts';
+
+const tag = 'tenants';
+const emails = { type: 'array', maxItems: 20, items: { type: 'string', format: 'email', maxLength: 320 } };
+
+interface TenantBody {
+  name?: string;
+  owner_emails?: string[];
+  notify_email?: boolean;
+  operations_endpoint_id?: string | null;
+}
+
+export function tenantRoutes(app: FastifyInstance, rt: Runtime): void {
+  const { store, clock } = rt;
+
+  addRoute<Record<string, never>, unknown, TenantBody>(app, {
+    method: 'POST', url: '/v1/tenants', operationId: 'createTenant', summary: 'Create a tenant', tag, auth: 'admin',
+    body: {
+      type: 'object', required: ['name'], additionalProperties: false,
+      properties: { name: { type: 'string', minLength: 1, maxLength: 200 }, owner_emails: emails, notify_email: { type: 'boolean' } },
+    },
+    response: { 201: TenantSchema },
+    handler: async (req, reply) => {
+      const now = clock.now();
+      const tenant: Tenant = {
+        id: newId('ten', now),
+        name: req.body.name!,
+        ownerEmails: req.body.owner_emails ?? [],
+        operationsEndpointId: null,
+        notifyEmail: req.body.notify_email ?? true,
+        createdAt: now,
+        updatedAt: now,
+      };
+      await store.createTenant(tenant);
+      return reply.code(201).send(tenantView(tenant));
+    },
+  });
+
+  addRoute<Record<string, never>, { limit: number; cursor?: string }>(app, {
+    method: 'GET', url: '/v1/tenants', operationId: 'listTenants', summary: 'List tenants (oldest first)', tag, auth: 'admin',
+    querystring: { type: 'object', additionalProperties: false, properties: pagingQuery },
+    response: { 200: pageSchema(TenantSchema) },
+    handler: async (req) => {
+      const page = await store.listTenants(parseCursor(req.query.cursor), req.query.limit);
+      return { items: page.items.map(tenantView), next_cursor: page.nextCursor };
+    },
+  });
+
+  addRoute<{ tenant: string }>(app, {
+    method: 'GET', url: '/v1/tenants/:tenant', operationId: 'getTenant', summary: 'Get a tenant', tag, auth: 'tenant',
+    params: paramsSchema('tenant'),
+    response: { 200: TenantSchema },
+    handler: async (req) => {
+      const t = await store.getTenant(req.params.tenant);
+      if (!t) throw fail('tenant_not_found');
+      return tenantView(t);
+    },
+  });
+
+  addRoute<{ tenant: string }, unknown, TenantBody>(app, {
+    method: 'PATCH', url: '/v1/tenants/:tenant', operationId: 'updateTenant', summary: 'Edit a tenant', tag, auth: 'tenant',
+    params: paramsSchema('tenant'),
+    body: {
+      type: 'object', additionalProperties: false, minProperties: 1,
+      properties: {
+        name: { type: 'string', minLength: 1, maxLength: 200 },
+        owner_emails: emails,
+        notify_email: { type: 'boolean' },
+        operations_endpoint_id: { type: ['string', 'null'], description: 'An endpoint of this tenant that receives operational events (endpoint.degraded, …).' },
+      },
+    },
+    response: { 200: TenantSchema },
+    handler: async (req) => {
+      const b = req.body;
+      const patch: Partial<Omit<Tenant, 'id' | 'createdAt'>> = {};
+      if (b.name !== undefined) patch.name = b.name;
+      if (b.owner_emails !== undefined) patch.ownerEmails = b.owner_emails;
+      if (b.notify_email !== undefined) patch.notifyEmail = b.notify_email;
+      if (b.operations_endpoint_id !== undefined) {
+        if (b.operations_endpoint_id !== null && !(await store.getEndpoint(req.params.tenant, b.operations_endpoint_id))) {
+          throw new HooklineError('invalid_request', { detail: 'operations_endpoint_id is not an endpoint of this tenant' });
+        }
+        patch.operationsEndpointId = b.operations_endpoint_id;
+      }
+      const t = await store.updateTenant(req.params.tenant, patch, clock.now());
+      if (!t) throw fail('tenant_not_found');
+      return tenantView(t);
+    },
+  });
+
+  addRoute<{ tenant: string }>(app, {
+    method: 'DELETE', url: '/v1/tenants/:tenant', operationId: 'deleteTenant', summary: 'Delete a tenant and everything it owns', tag, auth: 'admin',
+    params: paramsSchema('tenant'),
+    response: { 204: { type: 'null', description: 'Deleted' } },
+    handler: async (req, reply) => {
+      if (!(await store.deleteTenant(req.params.tenant))) throw fail('tenant_not_found');
+      rt.engine.ingest.invalidate(req.params.tenant);
+      return reply.code(204).send();
+    },
+  });
+}

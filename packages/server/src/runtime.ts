@@ -1,0 +1,165 @@
+// Opens everything a Hookline process runs on: store (migrated), master key, engine, admin token, metrics, observers.
+import { createHash, randomBytes } from 'node:crypto';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import {
+  createHookline,
+  createSecretBox,
+  generateMasterKey,
+  jsonLogger,
+  openSqliteStore,
+  PolicyRegistry,
+  systemClock,
+  type Clock,
+  type DeliverySender,
+  type DispatchObserver,
+  type Hookline,
+  type Logger,
+  type Store,
+} from '@hookline/core';
+import { ConfigError, type HooklineConfig } from './config.ts';
+import { EventTypeRegistry } from './event-types/event-type-registry.ts';
+import { ServerMetrics } from './metrics/server-metrics.ts';
+
+export interface RuntimeOverrides {
+  clock?: Clock;
+  sender?: DeliverySender;
+  logger?: Logger;
+}
+
+export interface Runtime {
+  readonly config: HooklineConfig;
+  readonly store: Store;
+  readonly engine: Hookline;
+  readonly clock: Clock;
+  readonly logger: Logger;
+  readonly eventTypes: EventTypeRegistry;
+  readonly metrics: ServerMetrics;
+  /** Observers attached so far; add with addObserver (the dispatcher keeps its own copy). */
+  readonly observers: DispatchObserver[];
+  addObserver(observer: DispatchObserver): void;
+  /** sha256 of the admin token; requests are compared against it in constant time. */
+  readonly adminTokenHash: Buffer;
+  /** Set only on the start that generated the admin token: print it once, it is not stored. */
+  readonly adminTokenPlaintext?: string;
+  /** Stops the dispatcher (letting in-flight attempts commit) and closes the store. */
+  close(): Promise<void>;
+}
+
+export const ADMIN_TOKEN_SETTING = 'admin_token_sha256';
+const MASTER_KEY_CHECK_SETTING = 'master_key_check';
+const MASTER_KEY_FILE = 'master.key';
+
+export function sha256(text: string): Buffer {
+  return createHash('sha256').update(text, 'utf8').digest();
+}
+
+async function openStore(db: string): Promise<Store> {
+  if (/^postgres(ql)?:\/\//.test(db)) {
+    const core = (await import('@hookline/core')) as unknown as Record<string, unknown>;
+    const open = core.openPostgresStore;
+    if (typeof open !== 'function') throw new ConfigError('db', 'postgres store not available');
+    return (await (open as (url: string) => Promise<Store>)(db)) as Store;
+  }
+  return openSqliteStore(db);
+}
+
+/** The configured key, or the one in dataDir/master.key, generated once (mode 0600) with a warning. */
+function resolveMasterKey(config: HooklineConfig, logger: Logger): string {
+  if (config.masterKey) return config.masterKey;
+  const dir = resolve(config.dataDir);
+  const file = join(dir, MASTER_KEY_FILE);
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const key = generateMasterKey();
+  writeFileSync(file, key + '\n', { mode: 0o600, flag: 'wx' });
+  chmodSync(file, 0o600);
+  logger.log('warn', 'generated a master key; back it up — without it endpoint secrets cannot be decrypted. Set HOOKLINE_MASTER_KEY in production.', { file });
+  return key;
+}
+
+/** A sealed known value in settings tells a wrong master key at start, not at the first delivery. */
+async function checkMasterKey(store: Store, masterKey: string): Promise<void> {
+  const box = createSecretBox(masterKey);
+  const sealed = await store.getSetting(MASTER_KEY_CHECK_SETTING);
+  if (sealed === null) {
+    await store.setSetting(MASTER_KEY_CHECK_SETTING, box.seal('hookline', MASTER_KEY_CHECK_SETTING));
+    return;
+  }
+  try {
+    box.open(sealed, MASTER_KEY_CHECK_SETTING);
+  } catch {
+    throw new ConfigError('masterKey', 'does not match the key this database was created with');
+  }
+}
+
+/** The configured token's hash, or the stored hash, or a new token whose hash is stored (plaintext returned once). */
+async function bootstrapAdminToken(store: Store, config: HooklineConfig): Promise<{ hash: Buffer; plaintext?: string }> {
+  if (config.adminToken) return { hash: sha256(config.adminToken) };
+  const stored = await store.getSetting(ADMIN_TOKEN_SETTING);
+  if (stored) return { hash: Buffer.from(stored, 'hex') };
+  const plaintext = 'hl_admin_' + randomBytes(32).toString('base64url');
+  const hash = sha256(plaintext);
+  await store.setSetting(ADMIN_TOKEN_SETTING, hash.toString('hex'));
+  // Two processes starting at once: the last write wins, so only the winner prints its token.
+  const now = await store.getSetting(ADMIN_TOKEN_SETTING);
+  return now === hash.toString('hex') ? { hash, plaintext } : { hash: Buffer.from(now ?? '', 'hex') };
+}
+
+export async function openRuntime(config: HooklineConfig, overrides: RuntimeOverrides = {}): Promise<Runtime> {
+  const logger = overrides.logger ?? jsonLogger(config.logLevel);
+  const clock = overrides.clock ?? systemClock;
+  const masterKey = resolveMasterKey(config, logger);
+  const store = await openStore(config.db);
+  try {
+    await store.migrate();
+    await checkMasterKey(store, masterKey);
+    const admin = await bootstrapAdminToken(store, config);
+    const eventTypes = new EventTypeRegistry(store);
+    const metrics = new ServerMetrics(store);
+    const observers: DispatchObserver[] = [metrics.observer];
+    const engine = createHookline({
+      store,
+      masterKey,
+      clock,
+      policies: PolicyRegistry.fromConfig(config.policies),
+      ...(config.moneyRules ? { moneyRules: config.moneyRules } : {}),
+      ...(overrides.sender ? { sender: overrides.sender } : {}),
+      logger,
+      allowHttp: config.allowHttp,
+      allowPrivateTargets: config.allowPrivateTargets,
+      observers,
+      dispatcher: { batchSize: config.dispatcher.batchSize, maxInFlight: config.dispatcher.maxInFlight },
+      rotationOverlapMs: config.rotationOverlapMs,
+      replayQuotaPerDay: config.replayQuotaPerDay,
+      isMoneyOverride: eventTypes.moneyOverride,
+      maintenance: { retention: { deliveriesMs: config.retentionMs } },
+    });
+    let closed = false;
+    return {
+      config,
+      store,
+      engine,
+      clock,
+      logger,
+      eventTypes,
+      metrics,
+      observers,
+      addObserver: (o) => {
+        observers.push(o);
+        engine.dispatcher.addObserver(o);
+      },
+      adminTokenHash: admin.hash,
+      ...(admin.plaintext ? { adminTokenPlaintext: admin.plaintext } : {}),
+      async close() {
+        if (closed) return;
+        closed = true;
+        await engine.stop();
+        await store.close();
+      },
+    };
+  } catch (err) {
+    await store.close().catch(() => {});
+    throw err;
+  }
+}

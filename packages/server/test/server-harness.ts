@@ -1,0 +1,136 @@
+// Test fixtures for server tests: a real server on 127.0.0.1:0 over a temp SQLite file, a JSON client, a receiver.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type IncomingHttpHeaders } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { memoryLogger, type Clock } from '@hookline/core';
+import { resolveConfig } from '../src/config.ts';
+import { startServer, type RunningServer } from '../src/server.ts';
+
+export const ADMIN_TOKEN = 'test-admin-token-0123456789';
+
+export interface ApiResponse<T = any> {
+  status: number;
+  headers: Headers;
+  body: T;
+}
+
+export interface TestServer {
+  server: RunningServer;
+  url: string;
+  dir: string;
+  logs: ReturnType<typeof memoryLogger>['lines'];
+  /** JSON request; `token` defaults to the admin token, null sends none. */
+  api<T = any>(method: string, path: string, options?: { body?: unknown; token?: string | null; headers?: Record<string, string>; raw?: string | Buffer }): Promise<ApiResponse<T>>;
+  /** Creates a tenant and returns its id. */
+  tenant(name?: string): Promise<string>;
+  close(): Promise<void>;
+}
+
+export async function startTestServer(options: { config?: Record<string, unknown>; env?: NodeJS.ProcessEnv; clock?: Clock } = {}): Promise<TestServer> {
+  const dir = mkdtempSync(join(tmpdir(), 'hookline-server-test-'));
+  const config = resolveConfig({
+    env: options.env ?? {},
+    argv: {
+      port: 0,
+      host: '127.0.0.1',
+      db: join(dir, 'hookline.db'),
+      dataDir: join(dir, 'data'),
+      allowHttp: true,
+      allowPrivateTargets: true,
+      adminToken: ADMIN_TOKEN,
+      ...options.config,
+    },
+  });
+  const logger = memoryLogger();
+  const server = await startServer(config, { logger, ...(options.clock ? { clock: options.clock } : {}) });
+  const api: TestServer['api'] = async (method, path, o = {}) => {
+    const headers: Record<string, string> = { ...o.headers };
+    const token = o.token === undefined ? ADMIN_TOKEN : o.token;
+    if (token !== null) headers.authorization = `Bearer ${token}`;
+    let body: string | Buffer | undefined;
+    if (o.raw !== undefined) body = o.raw;
+    else if (o.body !== undefined) {
+      body = JSON.stringify(o.body);
+      headers['content-type'] ??= 'application/json';
+    }
+    const res = await fetch(server.url + path, { method, headers, body: typeof body === 'string' || body === undefined ? body : new Uint8Array(body) });
+    const text = await res.text();
+    let parsed: unknown = text;
+    if ((res.headers.get('content-type') ?? '').includes('json') && text.length) parsed = JSON.parse(text);
+    return { status: res.status, headers: res.headers, body: parsed as any };
+  };
+  return {
+    server,
+    url: server.url,
+    dir,
+    logs: logger.lines,
+    api,
+    async tenant(name = 'Acme') {
+      const r = await api('POST', '/v1/tenants', { body: { name, owner_emails: ['ops@acme.test'] } });
+      if (r.status !== 201) throw new Error(`tenant create failed: ${r.status} ${JSON.stringify(r.body)}`);
+      return r.body.id as string;
+    },
+    async close() {
+      await server.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface ReceivedRequest {
+  headers: IncomingHttpHeaders;
+  body: Buffer;
+}
+
+/** A loopback webhook receiver answering `status(n)` to the n-th request; `next()` waits for the next request. */
+export async function startReceiver(status: (n: number) => number = () => 200) {
+  const received: ReceivedRequest[] = [];
+  const waiters: Array<() => void> = [];
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      received.push({ headers: req.headers, body: Buffer.concat(chunks) });
+      const code = status(received.length);
+      res.writeHead(code, { 'content-type': 'text/plain' }).end(code < 300 ? 'ok' : 'nope');
+      for (const w of waiters.splice(0)) w();
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const port = (server.address() as AddressInfo).port;
+  return {
+    url: `http://127.0.0.1:${port}/hook`,
+    received,
+    /** Resolves once at least `n` requests have arrived. */
+    async waitFor(n: number, timeoutMs = 10_000): Promise<void> {
+      const deadline = Date.now() + timeoutMs;
+      while (received.length < n) {
+        if (Date.now() > deadline) throw new Error(`receiver got ${received.length} of ${n} requests`);
+        await new Promise<void>((r) => {
+          const t = setTimeout(r, Math.max(1, deadline - Date.now()));
+          waiters.push(() => {
+            clearTimeout(t);
+            r();
+          });
+        });
+      }
+    },
+    async close() {
+      server.closeAllConnections();
+      await new Promise((r) => server.close(r));
+    },
+  };
+}
+
+/** Polls `read` until `done` holds (server state changes asynchronously after a webhook was received). */
+export async function until<T>(read: () => Promise<T>, done: (v: T) => boolean, timeoutMs = 10_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await read();
+    if (done(v)) return v;
+    if (Date.now() > deadline) throw new Error(`condition not met in ${timeoutMs} ms: ${JSON.stringify(v)}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
