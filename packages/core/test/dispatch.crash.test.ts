@@ -40,6 +40,7 @@ test('SIGKILL mid-flight: after restart every delivery succeeds, duplicates only
 
   const temp = await tempStore();
   const key = generateMasterKey();
+  const children: ChildProcess[] = [];
   const engine = createHookline({ store: temp.store, masterKey: key, allowHttp: true, allowPrivateTargets: true });
   try {
     const now = Date.now();
@@ -49,6 +50,7 @@ test('SIGKILL mid-flight: after restart every delivery succeeds, duplicates only
     await engine.acceptEvents('ten_CRASH', inputs);
 
     const first = startWorker(temp.path, key);
+    children.push(first);
     const killed = new Promise<void>((resolve) => {
       killAt = () => {
         first.kill('SIGKILL');
@@ -61,6 +63,7 @@ test('SIGKILL mid-flight: after restart every delivery succeeds, duplicates only
     assert.ok(inFlight.size > 0, 'the kill should land while attempts are in flight');
 
     const second = startWorker(temp.path, key);
+    children.push(second);
     const [code] = await once(second, 'exit');
     assert.equal(code, 0);
 
@@ -71,6 +74,7 @@ test('SIGKILL mid-flight: after restart every delivery succeeds, duplicates only
     for (const id of duplicated) assert.ok(inFlight.has(id), `${id} was repeated but was not in flight at the kill`);
     assert.ok(duplicated.length <= inFlight.size);
   } finally {
+    for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
     server.closeAllConnections();
     server.close();
     await temp.cleanup();

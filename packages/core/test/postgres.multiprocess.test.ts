@@ -162,6 +162,9 @@ test(`3 workers + 1 API process on one database: ${EVENTS} events, connections c
       results.cutAtMs = Date.now() - started;
       // Fault 2: SIGKILL worker 2 once half is delivered; record what it held.
       await until('half delivered', async () => (await succeeded()) >= EVENTS / 2, 600_000, 50);
+      // Kill it while it holds leases, so the takeover after lease expiry is really exercised.
+      const holds = async () => Number((await store.pg.pool.query(`SELECT count(*) AS n FROM deliveries WHERE status = 'delivering' AND leased_by = 'wrk_2'`)).rows[0].n) > 0;
+      await until('worker 2 holding leases', holds, 60_000, 5).catch(() => {});
       workers[1].kill('SIGKILL');
       results.killAtMs = Date.now() - started;
       await new Promise((r) => setTimeout(r, 50));

@@ -32,7 +32,7 @@ async function smtpSink() {
     },
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
-  const port = (server.address() as AddressInfo).port;
+  const port = (server.server.address() as AddressInfo).port;
   return { port, mails, close: () => new Promise<void>((r) => server.close(() => r())) };
 }
 
@@ -147,7 +147,7 @@ test('the operations endpoint\'s own trouble is never reported through itself', 
   }
 });
 
-test('breaker opened and closed are noticed once each, not per failed probe; pause by the sweep is told once', async () => {
+test('breaker opened and closed are noticed once each, not per failed probe', async () => {
   const s = await setup({ ops: true });
   const rx = await startReceiver(() => 500, s.clock);
   try {

@@ -1,0 +1,27 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { VirtualClock } from '../clock.ts';
+import { silentLogger } from '../logger.ts';
+import { PolicyRegistry } from '../policy/registry.ts';
+import type { Store } from '../store/store.ts';
+import { Maintenance } from './runner.ts';
+
+function fakeStore(calls: string[]): Store {
+  const log = (name: string) => async () => {
+    calls.push(name);
+    return name.startsWith('list') ? [] : 0;
+  };
+  return { listEndpointsFailingSince: log('listEndpointsFailingSince'), purgeDeliveries: log('purgeDeliveries'), purgeEvents: log('purgeEvents'), purgeBreakerBuckets: log('purgeBreakerBuckets') } as unknown as Store;
+}
+
+test('one pass sweeps health then purges; concurrent calls share the pass in flight', async () => {
+  const calls: string[] = [];
+  const clock = new VirtualClock();
+  const m = new Maintenance({ store: fakeStore(calls), clock, policies: new PolicyRegistry(), logger: silentLogger });
+  const [a, b] = await Promise.all([m.runOnce(), m.runOnce()]);
+  assert.equal(a, b);
+  assert.deepEqual(calls, ['listEndpointsFailingSince', 'purgeDeliveries', 'purgeEvents', 'purgeBreakerBuckets']);
+  assert.deepEqual(a.purged, { deliveries: 0, events: 0, breakerBuckets: 0 });
+  m.start();
+  await m.stop();
+});

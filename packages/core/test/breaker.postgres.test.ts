@@ -1,0 +1,64 @@
+// The breaker, the health sweep and retention on PostgreSQL: the same engine paths as the SQLite tests, other SQL.
+import { after, test } from 'node:test';
+import assert from 'node:assert/strict';
+import pg from 'pg';
+import { openPostgresStore } from '../src/store/postgres/postgres-store.ts';
+import { settle } from '../src/settle.ts';
+import { pgTestDb } from './fixtures/pg-test-db.ts';
+import { startReceiver } from './harness.ts';
+import { breakerEngine, DAY, events, MIN } from './breaker-fixtures.ts';
+
+const db = await pgTestDb();
+if (db.skip) console.log(`# SKIPPED breaker.postgres: ${db.skip}`);
+after(() => db.cleanup());
+
+async function pgStore() {
+  const schema = `brk_${process.pid}_${Date.now().toString(36)}`;
+  const store = await openPostgresStore(db.url!, { poolMax: 4, schema });
+  return {
+    store,
+    async cleanup() {
+      await store.close();
+      const c = new pg.Client(db.url!);
+      await c.connect();
+      await c.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+      await c.end();
+    },
+  };
+}
+
+test('PostgreSQL: open, one probe, close and release; the 5-day sweep; bucket retention', { skip: db.skip ?? false }, async () => {
+  const s = await pgStore();
+  const t = await breakerEngine({ store: s.store });
+  let answer = 500;
+  const rx = await startReceiver(() => answer, t.clock);
+  try {
+    await t.engine.createEndpoint(t.tenantId, { url: rx.url, policy: 'payments' });
+    const t0 = t.clock.now();
+    await t.engine.acceptEvents(t.tenantId, events(5));
+    await t.engine.dispatcher.runDue();
+    assert.equal((await t.engine.breaker.status({ tenantId: t.tenantId })).state, 'open');
+    await t.engine.acceptEvents(t.tenantId, events(10, 'late'));
+    await t.engine.dispatcher.runDue();
+    assert.equal((await t.store.countByStatus()).held, 10);
+    answer = 200;
+    await settle(t.engine, t.clock);
+    assert.equal(rx.received.length, 5 + 15);
+    assert.ok(rx.received.slice(5).every((r) => r.at === t0 + 5 * MIN));
+    assert.deepEqual(t.transitions.map((x) => x.reason), ['failure_ratio', 'probe_claimed', 'probe_succeeded']);
+
+    const { endpoint } = await t.engine.createEndpoint(t.tenantId, { url: rx.url, event_types: ['std.*'] });
+    answer = 500;
+    await t.engine.acceptEvent(t.tenantId, { type: 'std.x', data: {} });
+    await t.engine.dispatcher.runDue();
+    const since = (await t.engine.getEndpoint(t.tenantId, endpoint.id)).failingSince!;
+    const r = await t.engine.runMaintenance(since + 5 * DAY);
+    assert.equal(r.health.length, 1);
+    assert.equal((await t.engine.getEndpoint(t.tenantId, endpoint.id)).pauseReason, 'failing');
+    assert.ok(r.purged.breakerBuckets >= 1);
+  } finally {
+    await rx.close();
+    await t.close();
+    await s.cleanup();
+  }
+});
