@@ -9,6 +9,12 @@ export class GroupCommit<I, O> {
     /** Returns one result per item; an Error in a slot rejects only that item's caller. */
     private readonly flush: (items: I[]) => Promise<Array<O | Error>>,
     private readonly maxBatch = 1000,
+    /**
+     * Under load, wait up to this long for `lingerFor` items before committing: one fsync then serves many callers.
+     * 0 commits at the next turn of the event loop.
+     */
+    private readonly lingerMs = 0,
+    private readonly lingerFor = 64,
   ) {}
 
   /** Resolves once the item's batch has committed. */
@@ -31,10 +37,12 @@ export class GroupCommit<I, O> {
     if (this.#flushing || this.#scheduled) return;
     this.#scheduled = true;
     // Let the callers of this turn of the event loop join the batch before it commits.
-    setImmediate(() => {
+    const go = () => {
       this.#scheduled = false;
       void this.#run();
-    });
+    };
+    if (this.lingerMs > 0 && this.#queue.length < this.lingerFor) setTimeout(go, this.lingerMs);
+    else setImmediate(go);
   }
 
   async #run(): Promise<void> {

@@ -19,6 +19,7 @@ import { Breaker } from './breaker/breaker-gate.ts';
 import { Maintenance } from './maintenance/runner.ts';
 import type { RetentionOptions } from './maintenance/retention.ts';
 import { SecretCache } from './dispatch/secret-cache.ts';
+import { attemptFromResult } from './dispatch/attempt-from-result.ts';
 import type { EndpointPatch, HealthTransition, ReplayRow, Store } from './store/store.ts';
 
 export interface HooklineOptions {
@@ -41,7 +42,7 @@ export interface HooklineOptions {
   breaker?: { cacheMs?: number; staleProbeMs?: number };
   /** Health sweep and retention (SPEC §6, §7); started by start() unless `enabled: false`. */
   maintenance?: { enabled?: boolean; intervalMs?: number; retention?: Partial<RetentionOptions> };
-  dispatcher?: { batchSize?: number; maxInFlight?: number; pollMs?: number; sweepMs?: number; leaseMs?: number; workerId?: string; logAttempts?: boolean; random?: () => number };
+  dispatcher?: { batchSize?: number; maxInFlight?: number; leaseFactor?: number; pollMs?: number; sweepMs?: number; leaseMs?: number; workerId?: string; logAttempts?: boolean; random?: () => number };
   /** Default secret-rotation overlap (SPEC §2: 24 h). */
   rotationOverlapMs?: number;
   /** Window replays per tenant per UTC day (SPEC §7: 20). */
@@ -115,6 +116,8 @@ export class Hookline {
       logger: this.logger,
       gate: o.gate ?? this.breaker,
       observers: o.observers,
+      // One SQLite file has one writer process: leasing ahead is safe. Several PostgreSQL workers need exact caps.
+      leaseFactor: this.store.dialect === 'sqlite' ? 4 : 1,
       ...o.dispatcher,
     });
     // A pause made while recording must make the next events `skipped` at once, not after the fan-out cache expires.
@@ -278,23 +281,7 @@ export class Hookline {
       secrets: await this.secrets.live(id, ep.version, startedAt),
     });
     const result = await this.sender.send({ url: ep.url, headers, body: prepared.event.body, timeoutMs: ep.timeoutMs ?? policy.timeoutMs });
-    const attempt: Attempt = {
-      id: newId('att', startedAt),
-      deliveryId,
-      tenantId,
-      endpointId: id,
-      n: 1,
-      trigger: 'test',
-      startedAt,
-      durationMs: result.durationMs,
-      requestHeaders: headers,
-      responseStatus: result.status,
-      responseHeaders: result.responseHeaders,
-      responseExcerpt: result.bodyExcerpt,
-      errorClass: result.errorClass,
-      errorMessage: result.errorMessage,
-      outcome: result.outcome,
-    };
+    const attempt = attemptFromResult({ deliveryId, tenantId, endpointId: id, n: 1, trigger: 'test', startedAt, requestHeaders: headers }, result);
     const transitions = await this.store.recordTestAttempt(attempt, { rule: policy.health, countsFailure: false, countsSuccess: true }, this.clock.now());
     this.#emitHealth(transitions);
     return attempt;

@@ -45,7 +45,8 @@ test('SIGKILL mid-flight: after restart every delivery succeeds, duplicates only
   try {
     const now = Date.now();
     await temp.store.createTenant({ id: 'ten_CRASH', name: 'crash', ownerEmails: [], operationsEndpointId: null, notifyEmail: false, createdAt: now, updatedAt: now });
-    await engine.createEndpoint('ten_CRASH', { url, policy: 'standard', max_concurrency: 50 });
+    // A short timeout: the workers run with a 1 s lease so the restarted one takes over quickly.
+    await engine.createEndpoint('ten_CRASH', { url, policy: 'standard', max_concurrency: 50, timeout_ms: 500 });
     const inputs = Array.from({ length: EVENTS }, (_, i) => ({ event_id: `e${i}`, type: 'order.created', data: { i, pad: 'x'.repeat(200) } }));
     await engine.acceptEvents('ten_CRASH', inputs);
 

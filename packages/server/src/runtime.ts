@@ -20,6 +20,7 @@ import {
 import { ConfigError, type HooklineConfig } from './config.ts';
 import { EventTypeRegistry } from './event-types/event-type-registry.ts';
 import { ServerMetrics } from './metrics/server-metrics.ts';
+import { createNotifier, smtpMailer } from './notify/index.ts';
 
 export interface RuntimeOverrides {
   clock?: Clock;
@@ -135,6 +136,15 @@ export async function openRuntime(config: HooklineConfig, overrides: RuntimeOver
       isMoneyOverride: eventTypes.moneyOverride,
       maintenance: { retention: { deliveriesMs: config.retentionMs } },
     });
+    // Notices, operational webhooks and owner mail on every health and breaker transition (SPEC §6, issue 4).
+    const smtp = config.smtp;
+    const notifier = createNotifier({
+      engine,
+      logger,
+      mailer: smtp
+        ? smtpMailer({ host: smtp.host, port: smtp.port, from: smtp.from, secure: smtp.secure, ...(smtp.user ? { auth: { user: smtp.user, pass: smtp.pass ?? '' } } : {}) })
+        : null,
+    });
     let closed = false;
     return {
       config,
@@ -155,6 +165,7 @@ export async function openRuntime(config: HooklineConfig, overrides: RuntimeOver
         if (closed) return;
         closed = true;
         await engine.stop();
+        await notifier.close();
         await store.close();
       },
     };

@@ -12,6 +12,7 @@ import type { DeliveryProgress, Policy } from '../policy/types.ts';
 import { signHeaders } from '../signing/sign-headers.ts';
 import type { AttemptRecord, ClaimedDelivery, HealthTransition, Store } from '../store/store.ts';
 import { openGate, type AdmissionGate } from './admission.ts';
+import { attemptFromResult } from './attempt-from-result.ts';
 import type { SecretCache } from './secret-cache.ts';
 
 /** What the dispatcher needs from an HTTP client; `simulatedDurationMs` lets a scripted sender spend virtual time. */
@@ -62,8 +63,14 @@ export interface DispatcherOptions {
   workerId?: string;
   /** Deliveries claimed per statement. */
   batchSize?: number;
-  /** Sends in flight at once in this process. */
+  /** Deliveries this process holds leased at once, queued or sending (sends per endpoint stay within its cap). */
   maxInFlight?: number;
+  /**
+   * How many times its concurrency cap an endpoint may have leased at once. Above 1, a worker keeps the next sends
+   * queued so a freed slot refills without waiting for a commit and a claim (caps still hold within a process);
+   * 1 makes caps exact across several processes sharing one database.
+   */
+  leaseFactor?: number;
   /** How long a claim is held before the sweeper hands it to another worker; must outlive the longest send (60 s) and its commit. */
   leaseMs?: number;
   /** Longest sleep when nothing is due and nobody wakes the loop. */
@@ -83,13 +90,23 @@ const COMMIT_TRIES = 6;
 
 type ResolvedOptions = Required<Omit<DispatcherOptions, 'workerId' | 'gate' | 'observers' | 'random'>> & { gate: AdmissionGate; random: () => number };
 
+/** One endpoint's work in this process: leased deliveries waiting for a send slot, and the slots in use. */
+interface Lane {
+  cap: number;
+  sending: number;
+  leased: number;
+  queue: Array<{ c: ClaimedDelivery; claimedAt: number }>;
+}
+
+
 export class Dispatcher {
   readonly workerId: string;
   readonly #o: ResolvedOptions;
   readonly #observers: DispatchObserver[];
   readonly #records: GroupCommit<AttemptRecord, HealthTransition[]>;
-  readonly #inFlightByEndpoint = new Map<string, { n: number; cap: number }>();
-  #inFlight = 0;
+  readonly #holds: GroupCommit<{ id: string; until: number }, void>;
+  readonly #lanes = new Map<string, Lane>();
+  #leased = 0;
   #running = false;
   #loop: Promise<void> | null = null;
   #wake: (() => void) | null = null;
@@ -101,7 +118,8 @@ export class Dispatcher {
     this.workerId = options.workerId ?? newId('msg').replace('msg_', 'wrk_');
     this.#o = {
       batchSize: 200,
-      maxInFlight: 1000,
+      maxInFlight: 2000,
+      leaseFactor: 1,
       leaseMs: 90_000,
       pollMs: 1000,
       sweepMs: 5000,
@@ -111,7 +129,9 @@ export class Dispatcher {
       random: options.random ?? Math.random,
     } as ResolvedOptions;
     this.#observers = [...(options.observers ?? [])];
-    this.#records = new GroupCommit((records) => this.#commit(records), 1000);
+    // Records linger up to 4 ms for company: the send slot is already free, so only the lease waits on the fsync.
+    this.#records = new GroupCommit((records) => this.#commit(records), 1000, 4, 128);
+    this.#holds = new GroupCommit((holds) => this.#commitHolds(holds), 1000);
   }
 
   addObserver(o: DispatchObserver): void {
@@ -123,8 +143,9 @@ export class Dispatcher {
     return this.#observers;
   }
 
+  /** Deliveries leased by this process and not yet recorded. */
   get inFlight(): number {
-    return this.#inFlight;
+    return this.#leased;
   }
 
   /** New work may be due: claim at once instead of waiting for the next poll. */
@@ -141,12 +162,16 @@ export class Dispatcher {
     this.#loop = this.#run();
   }
 
-  /** Stops claiming, lets in-flight attempts finish and commit. */
+  /** Stops claiming, lets leased deliveries finish and commit. */
   async stop(): Promise<void> {
     this.#running = false;
     this.wake();
     await this.#loop;
-    await Promise.allSettled([...this.#active]);
+    await this.#settleActive();
+  }
+
+  async #settleActive(): Promise<void> {
+    while (this.#active.size > 0) await Promise.allSettled([...this.#active]);
   }
 
   async #run(): Promise<void> {
@@ -157,14 +182,15 @@ export class Dispatcher {
           this.#lastSweep = now;
           await this.#o.store.releaseExpiredLeases(now);
         }
-        const room = this.#o.maxInFlight - this.#inFlight;
-        const claimed = room > 0 ? await this.#claimAndLaunch(Math.min(room, this.#o.batchSize)) : 0;
-        if (claimed > 0 && claimed >= Math.min(room, this.#o.batchSize)) {
+        const room = this.#o.maxInFlight - this.#leased;
+        const want = Math.min(room, this.#o.batchSize);
+        const claimed = want > 0 ? await this.#claim(want) : 0;
+        if (claimed > 0 && claimed >= want) {
           await new Promise((r) => setImmediate(r));
           continue;
         }
         // Due rows this claim could not take (endpoints at their cap, perhaps in other processes) must not make the
-        // loop spin on the database: wait a little unless a completion or a due notification wakes it first.
+        // loop spin on the database: wait a little unless a commit or a due notification wakes it first.
         await this.#sleep(room > 0 ? Math.max(await this.#idleDelay(), claimed === 0 ? IDLE_RECHECK_MS : 0) : this.#o.pollMs);
       } catch (err) {
         this.#o.logger.log('error', 'dispatcher loop error', { error: (err as Error).message });
@@ -197,36 +223,65 @@ export class Dispatcher {
     });
   }
 
-  /** Claims up to `limit` due deliveries and starts them; resolves once they are launched, not finished. */
-  async #claimAndLaunch(limit: number): Promise<number> {
+  /** Leases up to `limit` due deliveries into their endpoints' lanes and starts what the caps allow. */
+  async #claim(limit: number): Promise<number> {
     const now = this.#o.clock.now();
+    const factor = this.#o.leaseFactor;
     const saturated: string[] = [];
-    for (const [id, s] of this.#inFlightByEndpoint) if (s.n >= s.cap) saturated.push(id);
+    for (const [id, lane] of this.#lanes) if (lane.leased >= lane.cap * factor) saturated.push(id);
     const claimed = await this.#o.store.claimDue({
       now,
       limit,
       leaseUntil: now + this.#o.leaseMs,
       workerId: this.workerId,
       saturatedEndpoints: saturated,
+      leaseFactor: factor,
     });
+    const touched = new Set<Lane>();
+    const claimedAt = this.#o.clock.now();
     for (const c of claimed) {
-      this.#inFlight++;
-      const slot = this.#inFlightByEndpoint.get(c.endpoint.id) ?? { n: 0, cap: c.endpoint.maxConcurrency };
-      slot.n++;
-      slot.cap = c.endpoint.maxConcurrency;
-      this.#inFlightByEndpoint.set(c.endpoint.id, slot);
-      const p = this.#process(c)
+      let lane = this.#lanes.get(c.endpoint.id);
+      if (!lane) {
+        lane = { cap: c.endpoint.maxConcurrency, sending: 0, leased: 0, queue: [] };
+        this.#lanes.set(c.endpoint.id, lane);
+      }
+      lane.cap = c.endpoint.maxConcurrency;
+      lane.leased++;
+      this.#leased++;
+      lane.queue.push({ c, claimedAt });
+      touched.add(lane);
+    }
+    for (const lane of touched) this.#pump(lane);
+    return claimed.length;
+  }
+
+  /** Starts queued deliveries while the endpoint has free send slots. */
+  #pump(lane: Lane): void {
+    while (lane.sending < lane.cap && lane.queue.length > 0) {
+      const { c, claimedAt } = lane.queue.shift()!;
+      lane.sending++;
+      let slotFree = false;
+      // The send slot is given back as soon as the receiver has answered, before the record commits.
+      const freeSlot = () => {
+        if (slotFree) return;
+        slotFree = true;
+        lane.sending--;
+        this.#pump(lane);
+      };
+      const p = this.#process(c, claimedAt, freeSlot)
         .catch((err) => this.#o.logger.log('error', 'delivery processing failed', { delivery_id: c.delivery.id, error: (err as Error).message }))
         .finally(() => {
-          this.#inFlight--;
-          const s = this.#inFlightByEndpoint.get(c.endpoint.id);
-          if (s && --s.n <= 0) this.#inFlightByEndpoint.delete(c.endpoint.id);
+          freeSlot();
+          lane.leased--;
+          this.#leased--;
+          if (lane.leased === 0 && lane.sending === 0 && lane.queue.length === 0) this.#lanes.delete(c.endpoint.id);
           this.#active.delete(p);
-          this.wake();
+          // Claim again only when this lane is about to run dry: one claim then takes many rows at once, instead of
+          // one claim per finished delivery taking one.
+          if (lane.queue.length < lane.cap) this.wake();
         });
       this.#active.add(p);
     }
-    return claimed.length;
   }
 
   /**
@@ -236,22 +291,36 @@ export class Dispatcher {
   async runDue(): Promise<number> {
     let total = 0;
     for (;;) {
-      const n = await this.#claimAndLaunch(this.#o.batchSize);
-      await Promise.allSettled([...this.#active]);
+      const n = await this.#claim(this.#o.batchSize);
+      await this.#settleActive();
       total += n;
       if (n === 0) return total;
     }
+  }
+
+  async #commitHolds(holds: Array<{ id: string; until: number }>): Promise<void[]> {
+    const byUntil = new Map<number, string[]>();
+    for (const h of holds) byUntil.set(h.until, [...(byUntil.get(h.until) ?? []), h.id]);
+    const now = this.#o.clock.now();
+    for (const [until, ids] of byUntil) await this.#o.store.holdDeliveries(ids, this.workerId, until, now);
+    return holds.map(() => undefined);
   }
 
   #policyFor(c: ClaimedDelivery): Policy {
     return this.#o.policies.get(c.endpoint.policy) ?? this.#o.policies.default();
   }
 
-  async #process(c: ClaimedDelivery): Promise<void> {
+  async #process(c: ClaimedDelivery, claimedAt: number, freeSlot: () => void): Promise<void> {
     const o = this.#o;
     const policy = this.#policyFor(c);
     const now = o.clock.now();
     const isReplay = c.replayId !== null;
+    const timeoutMs = Math.min(c.endpoint.timeoutMs ?? policy.timeoutMs, MAX_TIMEOUT_MS);
+
+    // Queued so long behind a slow endpoint that the lease could now lapse mid-send (though it was long enough when
+    // claimed) and another worker take the row: leave it; the sweeper hands it back and it is claimed afresh.
+    const lease = c.delivery.leaseUntil;
+    if (lease !== null && claimedAt + timeoutMs <= lease && now + timeoutMs > lease) return;
 
     if (c.endpoint.status === 'paused' && !isReplay) {
       const reason = `endpoint paused (${c.endpoint.pauseReason ?? 'manual'})`;
@@ -263,7 +332,7 @@ export class Dispatcher {
     if (!isReplay) {
       const admission = await o.gate.admit(c, policy, now);
       if (admission.kind === 'hold') {
-        await o.store.holdDeliveries([c.delivery.id], this.workerId, admission.until, now);
+        await this.#holds.submit({ id: c.delivery.id, until: admission.until });
         for (const ob of this.#observers) ob.held?.(c, admission.until);
         return;
       }
@@ -284,29 +353,16 @@ export class Dispatcher {
       body: c.body,
       secrets,
     });
-    const timeoutMs = Math.min(c.endpoint.timeoutMs ?? policy.timeoutMs, MAX_TIMEOUT_MS);
     const startedAt = now;
     const result = await o.sender.send({ url: c.endpoint.url, headers, body: c.body, timeoutMs });
+    freeSlot();
     const endedAt = result.simulatedDurationMs !== undefined ? startedAt + result.simulatedDurationMs : Math.max(o.clock.now(), startedAt);
     const trigger: AttemptTrigger = isReplay ? 'replay' : probe ? 'probe' : 'scheduled';
 
-    const attempt: Attempt = {
-      id: newId('att', startedAt),
-      deliveryId: c.delivery.id,
-      tenantId: c.delivery.tenantId,
-      endpointId: c.endpoint.id,
-      n: c.delivery.attemptCount + 1,
-      trigger,
-      startedAt,
-      durationMs: result.simulatedDurationMs ?? result.durationMs,
-      requestHeaders: headers,
-      responseStatus: result.status,
-      responseHeaders: result.responseHeaders,
-      responseExcerpt: result.bodyExcerpt,
-      errorClass: result.errorClass,
-      errorMessage: result.errorMessage,
-      outcome: result.outcome,
-    };
+    const attempt = attemptFromResult(
+      { deliveryId: c.delivery.id, tenantId: c.delivery.tenantId, endpointId: c.endpoint.id, n: c.delivery.attemptCount + 1, trigger, startedAt, requestHeaders: headers },
+      result,
+    );
 
     const d = c.delivery;
     const progress: DeliveryProgress = {

@@ -226,6 +226,7 @@ export class SqlStore implements Store {
         worker: o.workerId,
         limit: o.limit,
         saturated: [...o.saturatedEndpoints],
+        lease_factor: o.leaseFactor ?? 1,
       });
       if (claimed.length === 0) return [];
       const full = await tx.all('claimed-rows', { ids: claimed.map((c) => c.id) });

@@ -166,6 +166,8 @@ export interface ClaimOptions {
   workerId: string;
   /** Endpoints this worker already has at their concurrency cap: skip their rows. */
   saturatedEndpoints: readonly string[];
+  /** An endpoint may have at most max_concurrency × leaseFactor deliveries leased across all workers (default 1). */
+  leaseFactor?: number;
 }
 
 export interface Store {

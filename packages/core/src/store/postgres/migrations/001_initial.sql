@@ -186,7 +186,7 @@ CREATE TABLE settings (
 -- before another worker's claim committed; each statement of a PL/pgSQL function takes a fresh snapshot, so the
 -- count below sees every committed claim of the endpoints this worker holds. Endpoints another worker is claiming
 -- at this instant are skipped this round, the way SKIP LOCKED skips rows.
-CREATE FUNCTION hookline_claim_due(p_now BIGINT, p_lease_until BIGINT, p_worker TEXT, p_limit INTEGER, p_saturated TEXT[])
+CREATE FUNCTION hookline_claim_due(p_now BIGINT, p_lease_until BIGINT, p_worker TEXT, p_limit INTEGER, p_saturated TEXT[], p_lease_factor INTEGER)
 RETURNS TABLE (claimed_id TEXT) LANGUAGE plpgsql AS $$
 DECLARE
   locked TEXT[];
@@ -224,7 +224,7 @@ BEGIN
     SELECT r.id FROM ranked r
     JOIN endpoints e ON e.id = r.endpoint_id
     LEFT JOIN in_flight i ON i.endpoint_id = r.endpoint_id
-    WHERE r.rn + coalesce(i.n, 0) <= e.max_concurrency
+    WHERE r.rn + coalesce(i.n, 0) <= e.max_concurrency * p_lease_factor
     ORDER BY r.next_attempt_at, r.id
     LIMIT p_limit
   )
