@@ -118,14 +118,17 @@ test('window replay: selects failed deliveries in [since, until]; paused endpoin
 
 test('notices: list newest first with cursor', async () => {
   const store = t.server.runtime.store;
+  // A tenant of its own: the other tests' endpoints raise real notices (degraded, recovered) on theirs.
+  const quiet = 'ten_NOTICES';
+  await store.createTenant({ id: quiet, name: 'Notices', ownerEmails: [], operationsEndpointId: null, notifyEmail: false, createdAt: Date.now(), updatedAt: Date.now() });
   for (const n of [1, 2, 3]) {
-    await store.addNotice({ id: `ntc_0000000000000000000000000${n}`, tenantId: ten, kind: 'endpoint.degraded', subjectId: ep, message: `notice ${n}`, data: { n }, createdAt: Date.now() });
+    await store.addNotice({ id: `ntc_0000000000000000000000000${n}`, tenantId: quiet, kind: 'endpoint.degraded', subjectId: ep, message: `notice ${n}`, data: { n }, createdAt: Date.now() });
   }
-  const p1 = await t.api('GET', `/v1/tenants/${ten}/notices?limit=2`);
+  const p1 = await t.api('GET', `/v1/tenants/${quiet}/notices?limit=2`);
   assert.equal(p1.status, 200);
   assert.deepEqual(p1.body.items.map((x: { message: string }) => x.message), ['notice 3', 'notice 2']);
   assert.deepEqual(p1.body.items[0].data, { n: 3 });
-  const p2 = await t.api('GET', `/v1/tenants/${ten}/notices?limit=2&cursor=${p1.body.next_cursor}`);
+  const p2 = await t.api('GET', `/v1/tenants/${quiet}/notices?limit=2&cursor=${p1.body.next_cursor}`);
   assert.deepEqual(p2.body.items.map((x: { message: string }) => x.message), ['notice 1']);
   assert.equal(p2.body.next_cursor, null);
 });

@@ -34,8 +34,10 @@ function page<T extends { id: string }>(items: T[], limit: number): Page<T> {
 
 export class SqlStore implements Store {
   readonly dialect: 'sqlite' | 'postgres';
+  readonly capsAcrossWorkers: boolean;
   constructor(readonly driver: SqlDriver) {
     this.dialect = driver.dialect;
+    this.capsAcrossWorkers = driver.dialect === 'postgres';
   }
 
   migrate(): Promise<void> {

@@ -172,6 +172,11 @@ export interface ClaimOptions {
 
 export interface Store {
   readonly dialect: 'sqlite' | 'postgres';
+  /**
+   * Whether claimDue itself holds endpoint concurrency caps across worker processes (PostgreSQL). A SQLite file has one
+   * worker process, whose lanes hold the caps; its claim only skips the endpoints the worker reports saturated.
+   */
+  readonly capsAcrossWorkers: boolean;
   migrate(): Promise<void>;
   close(): Promise<void>;
   /** True when the store answers a trivial query. */
