@@ -261,7 +261,6 @@ export class Dispatcher {
       const { c, claimedAt } = lane.queue.shift()!;
       lane.sending++;
       let slotFree = false;
-      // The send slot is given back as soon as the receiver has answered, before the record commits.
       const freeSlot = () => {
         if (slotFree) return;
         slotFree = true;
@@ -355,7 +354,9 @@ export class Dispatcher {
     });
     const startedAt = now;
     const result = await o.sender.send({ url: c.endpoint.url, headers, body: c.body, timeoutMs });
-    freeSlot();
+    // A success frees its slot at once: the healthy path never waits on a commit. A failure keeps it until the
+    // breaker and health have seen the record, so a failing endpoint is not flooded while its verdict is pending.
+    if (result.outcome === 'success') freeSlot();
     const endedAt = result.simulatedDurationMs !== undefined ? startedAt + result.simulatedDurationMs : Math.max(o.clock.now(), startedAt);
     const trigger: AttemptTrigger = isReplay ? 'replay' : probe ? 'probe' : 'scheduled';
 
