@@ -1,17 +1,10 @@
 // The attempt row an HTTP exchange leaves behind, for scheduled, replayed, probe and test deliveries alike.
-import type { Attempt, AttemptTrigger } from '../domain.ts';
+import type { Attempt } from '../domain.ts';
 import type { SendResult } from '../http/sender.ts';
 import { newId } from '../ids.ts';
 
-export interface AttemptContext {
-  deliveryId: string;
-  tenantId: string;
-  endpointId: string;
-  n: number;
-  trigger: AttemptTrigger;
-  startedAt: number;
-  requestHeaders: Record<string, string>;
-}
+/** Who and when: everything of the attempt that does not come from the HTTP exchange. */
+export type AttemptContext = Pick<Attempt, 'deliveryId' | 'tenantId' | 'endpointId' | 'n' | 'trigger' | 'startedAt' | 'requestHeaders'>;
 
 export function attemptFromResult(ctx: AttemptContext, result: SendResult & { simulatedDurationMs?: number }): Attempt {
   return {
