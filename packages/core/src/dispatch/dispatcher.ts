@@ -6,12 +6,12 @@ import { GroupCommit } from '../group-commit.ts';
 import type { SendResult } from '../http/sender.ts';
 import { newId } from '../ids.ts';
 import type { Logger } from '../logger.ts';
-import { decide } from '../policy/decide.ts';
 import type { PolicyRegistry } from '../policy/registry.ts';
-import type { DeliveryProgress, Policy } from '../policy/types.ts';
+import type { Policy } from '../policy/types.ts';
 import { signHeaders } from '../signing/sign-headers.ts';
 import type { AttemptRecord, ClaimedDelivery, HealthTransition, Store } from '../store/store.ts';
 import { openGate, type AdmissionGate } from './admission.ts';
+import { nextState } from './next-state.ts';
 import { attemptFromResult } from './attempt-from-result.ts';
 import type { SecretCache } from './secret-cache.ts';
 
@@ -366,41 +366,13 @@ export class Dispatcher {
     );
 
     const d = c.delivery;
-    const progress: DeliveryProgress = {
-      createdAt: d.createdAt,
-      firstAttemptAt: d.firstAttemptAt ?? startedAt,
-      fastFailures: d.fastFailures,
-      slowFailures: d.slowFailures,
-      slowStartedAt: d.slowStartedAt,
-      isMoney: d.isMoney,
-    };
-    let next: AttemptRecord['next'];
-    let nextProgress = progress;
-    if (isReplay) {
-      // A replay is one attempt now: success ends it, failure leaves it failed (SPEC §7).
-      next = result.outcome === 'success' ? { status: 'succeeded' } : { status: 'failed', reason: `replay failed: ${describe(result)}` };
-    } else {
-      const step = decide(policy, progress, { outcome: result.outcome, status: result.status ?? undefined, retryAfterMs: result.retryAfterMs }, endedAt, o.random);
-      if (step.kind === 'succeed') next = { status: 'succeeded' };
-      else if (step.kind === 'retry') {
-        next = { status: 'pending', nextAttemptAt: step.at, ladder: step.ladder };
-        nextProgress = step.progress;
-      } else {
-        next = { status: 'failed', reason: `${step.reason}; last: ${describe(result)}` };
-        nextProgress = step.progress;
-      }
-    }
+    const { next, progress } = nextState(policy, d, result, startedAt, endedAt, isReplay, o.random);
 
     const record: AttemptRecord = {
       attempt,
       workerId: this.workerId,
       next,
-      progress: {
-        fastFailures: nextProgress.fastFailures,
-        slowFailures: nextProgress.slowFailures,
-        slowStartedAt: nextProgress.slowStartedAt,
-        firstAttemptAt: nextProgress.firstAttemptAt,
-      },
+      progress,
       replayId: c.replayId,
       previousAttemptAt: d.lastAttemptAt,
       // Failed replays and tests leave health alone; any success clears it (SPEC §6).
@@ -457,9 +429,4 @@ export class Dispatcher {
       }
     }
   }
-}
-
-function describe(r: SendResult): string {
-  if (r.status !== null && r.outcome !== 'success' && r.errorClass === 'status') return `HTTP ${r.status}`;
-  return r.errorMessage ?? r.errorClass ?? (r.status !== null ? `HTTP ${r.status}` : 'unknown');
 }
