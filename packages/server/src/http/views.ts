@@ -111,17 +111,11 @@ export const secretsView = (list: Array<{ kid: string; secret: string; createdAt
 
 // ---- events, deliveries, attempts
 
-export const EventSchema = obj({
-  id: str,
-  event_id: str,
-  type: str,
-  version: str,
-  occurred_at: str,
-  is_money: bool,
-  created_at: time,
-  payload: { description: 'The exact envelope every attempt sends, as JSON.' },
-});
-export const eventView = (e: EventRecord) => ({
+const eventFields = { id: str, event_id: str, type: str, version: str, occurred_at: str, is_money: bool, created_at: time };
+/** An accepted event as ingest answers it: the caller sent the data, so the envelope is not echoed back. */
+export const AcceptedEventSchema = obj(eventFields);
+export const EventSchema = obj({ ...eventFields, payload: { description: 'The exact envelope every attempt sends, as JSON.' } });
+export const acceptedEventView = (e: EventRecord) => ({
   id: e.id,
   event_id: e.eventId,
   type: e.type,
@@ -129,8 +123,8 @@ export const eventView = (e: EventRecord) => ({
   occurred_at: e.occurredAt,
   is_money: e.isMoney,
   created_at: iso(e.createdAt),
-  payload: JSON.parse(e.body.toString('utf8')) as unknown,
 });
+export const eventView = (e: EventRecord) => ({ ...acceptedEventView(e), payload: JSON.parse(e.body.toString('utf8')) as unknown });
 
 export const DeliverySchema = obj({
   id: str,

@@ -4,7 +4,7 @@ import { Ajv } from 'ajv';
 import type { FastifyInstance } from 'fastify';
 import { parseTime } from '../http/query.ts';
 import { addRoute, paramsSchema } from '../http/route.ts';
-import { DeliverySchema, deliveryView, EventSchema, eventView } from '../http/views.ts';
+import { AcceptedEventSchema, acceptedEventView, DeliverySchema, deliveryView, EventSchema, eventView } from '../http/views.ts';
 import type { Runtime } from '../runtime.ts';
 
 const tag = 'events';
@@ -27,7 +27,7 @@ const AcceptedSchema = {
   type: 'object',
   required: ['event', 'deliveries', 'duplicate'],
   properties: {
-    event: EventSchema,
+    event: AcceptedEventSchema,
     deliveries: { type: 'array', items: DeliverySchema },
     duplicate: { type: 'boolean', description: 'true: this event_id was already accepted with the same body; nothing new was created.' },
   },
@@ -39,7 +39,7 @@ const BatchItemSchema = {
   properties: {
     index: { type: 'integer' },
     ok: { type: 'boolean' },
-    event: EventSchema,
+    event: AcceptedEventSchema,
     deliveries: { type: 'array', items: DeliverySchema },
     duplicate: { type: 'boolean' },
     error: { type: 'object', required: ['code', 'message'], properties: { code: { type: 'string' }, message: { type: 'string' } } },
@@ -47,7 +47,7 @@ const BatchItemSchema = {
 };
 
 function accepted(r: Exclude<AcceptResult, { kind: 'conflict' }>) {
-  return { event: eventView(r.event), deliveries: r.deliveries.map(deliveryView), duplicate: r.kind === 'existing' };
+  return { event: acceptedEventView(r.event), deliveries: r.deliveries.map(deliveryView), duplicate: r.kind === 'existing' };
 }
 
 export function eventRoutes(app: FastifyInstance, rt: Runtime): void {
