@@ -39,7 +39,7 @@ export function subscribes(patterns: readonly string[], type: string): boolean {
 
 export class Ingest {
   readonly #commit: GroupCommit<NewEvent, AcceptResult>;
-  readonly #endpoints = new Map<string, { at: number; list: Endpoint[] }>();
+  readonly #endpoints = new Map<string, { at: number; list: Promise<Endpoint[]> }>();
   readonly #cacheMs: number;
 
   constructor(private readonly o: IngestOptions) {
@@ -56,8 +56,13 @@ export class Ingest {
     const now = Date.now(); // cache freshness is wall-clock, not domain time
     const hit = this.#endpoints.get(tenantId);
     if (hit && now - hit.at < this.#cacheMs) return hit.list;
-    const list = await this.o.store.listTenantEndpoints(tenantId);
-    this.#endpoints.set(tenantId, { at: now, list });
+    // The promise is cached, so a burst of concurrent events for one tenant reads its endpoints once.
+    const list = this.o.store.listTenantEndpoints(tenantId);
+    const entry = { at: now, list };
+    this.#endpoints.set(tenantId, entry);
+    list.catch(() => {
+      if (this.#endpoints.get(tenantId) === entry) this.#endpoints.delete(tenantId);
+    });
     return list;
   }
 

@@ -117,7 +117,7 @@ export class Dispatcher {
   constructor(options: DispatcherOptions) {
     this.workerId = options.workerId ?? newId('msg').replace('msg_', 'wrk_');
     this.#o = {
-      batchSize: 200,
+      batchSize: 500,
       maxInFlight: 2000,
       leaseFactor: 1,
       leaseMs: 90_000,
