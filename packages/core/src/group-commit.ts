@@ -25,10 +25,6 @@ export class GroupCommit<I, O> {
     });
   }
 
-  submitMany(items: I[]): Promise<O[]> {
-    return Promise.all(items.map((i) => this.submit(i)));
-  }
-
   get pending(): number {
     return this.#queue.length;
   }

@@ -142,11 +142,11 @@ export class Hookline {
     return r;
   }
 
-  /** Accepts many events in one group commit; each result is the event or the conflict error. */
+  /** Accepts many events in one group commit; each result is the event, or that item's error (event_conflict, …). */
   async acceptEvents(tenantId: string, inputs: EventInput[]) {
     const results = await this.ingest.acceptMany(tenantId, inputs);
     this.dispatcher.wake();
-    return results.map((r) => (r.kind === 'conflict' ? fail('event_conflict', { event_id: r.eventId }) : r));
+    return results.map((r) => (r instanceof Error ? r : r.kind === 'conflict' ? fail('event_conflict', { event_id: r.eventId }) : r));
   }
 
   // ---- endpoints

@@ -95,9 +95,10 @@ export class Ingest {
     return this.#commit.submit(await this.prepare(tenantId, input));
   }
 
-  async acceptMany(tenantId: string, inputs: EventInput[]): Promise<AcceptResult[]> {
-    const prepared = await Promise.all(inputs.map((i) => this.prepare(tenantId, i)));
-    return this.#commit.submitMany(prepared);
+  /** Accepts many events in one group commit; each slot is its result, or the error of that item alone. */
+  async acceptMany(tenantId: string, inputs: EventInput[]): Promise<Array<AcceptResult | Error>> {
+    const settled = await Promise.allSettled(inputs.map((i) => this.accept(tenantId, i)));
+    return settled.map((s) => (s.status === 'fulfilled' ? s.value : s.reason instanceof Error ? s.reason : new Error(String(s.reason))));
   }
 
   async #flush(items: NewEvent[]): Promise<Array<AcceptResult | Error>> {

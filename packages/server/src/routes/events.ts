@@ -118,13 +118,11 @@ export function eventRoutes(app: FastifyInstance, rt: Runtime): void {
         }
       }
       // Submitted together, the items share the ingest's group commits; each settles on its own.
-      const settled = await Promise.allSettled(valid.map((v) => engine.ingest.accept(req.params.tenant, v.input)));
-      engine.dispatcher.wake();
-      settled.forEach((s, k) => {
+      const outcomes = await engine.acceptEvents(req.params.tenant, valid.map((v) => v.input));
+      outcomes.forEach((r, k) => {
         const { index } = valid[k];
-        if (s.status === 'rejected') return errorOf(index, s.reason);
-        if (s.value.kind === 'conflict') return errorOf(index, fail('event_conflict', { event_id: s.value.eventId }));
-        results[index] = { index, ok: true, ...accepted(s.value) };
+        if (r instanceof Error) return errorOf(index, r);
+        results[index] = { index, ok: true, ...accepted(r) };
       });
       const ok = results.filter((r) => r.ok).length;
       return reply.code(202).send({ accepted: ok, failed: results.length - ok, results });
