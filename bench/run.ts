@@ -1,6 +1,6 @@
 // `npm run bench [-- --quick] [-- --only drain,limit] [-- --profile]`: measures the real product on 127.0.0.1 and
 // prints one JSON object per scenario, with the comparison figures measured in the same run (see docs/performance.md).
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { BENCH_DIR, killAll, measureInChild, startReceiver, startTs, type Receiver } from './lib/children.ts';
 import { environment } from './lib/machine.ts';
@@ -37,10 +37,9 @@ async function runs<T>(n: number, fn: (i: number) => Promise<T>): Promise<T[]> {
   return out;
 }
 
-function child<T>(module: string, args: unknown, name = module.replace('.ts', '')): Promise<T> {
-  const nodeFlags = profile && name === 'drain' ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : [];
-  if (nodeFlags.length) mkdirSync(PROFILE_DIR, { recursive: true });
-  return measureInChild<T>(module, 'measure', args, { timeoutMs: TIMEOUT, nodeFlags });
+function child<T>(module: string, args: Record<string, unknown>): Promise<T> {
+  // --profile: every scenario child profiles its timed phase only (bench/.profiles/<scenario>-<pid>-<ms>.cpuprofile).
+  return measureInChild<T>(module, 'measure', profile ? { ...args, profileDir: PROFILE_DIR } : args, { timeoutMs: TIMEOUT });
 }
 
 // Figures are measured once per invocation and shared: every line compares against figures of the same run.

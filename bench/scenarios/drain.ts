@@ -5,10 +5,11 @@ import { createWriteStream, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { jsonLogger } from '@hookline/core';
+import { jsonLogger, type SqliteThreadStore } from '@hookline/core';
 import { acceptBacklog, engineFixture, terminalCounter, TENANT } from '../lib/fixture.ts';
+import { startPhaseProfile } from '../lib/phase-profile.ts';
 
-export async function measure(a: { url: string; events: number; warmup?: number; logToFile?: boolean; batchSize?: number; maxInFlight?: number }) {
+export async function measure(a: { url: string; events: number; warmup?: number; logToFile?: boolean; batchSize?: number; maxInFlight?: number; profileDir?: string }) {
   const dir = mkdtempSync(join(tmpdir(), 'hookline-bench-'));
   // The logging variant writes one JSON line per attempt to a file, as a deployment would (never to our stdout).
   const stream = a.logToFile ? createWriteStream(join(dir, 'attempts.log')) : null;
@@ -30,13 +31,24 @@ export async function measure(a: { url: string; events: number; warmup?: number;
     await f.engine.dispatcher.stop(); // the dispatcher only: the sender's pools stay warm
   }
   await acceptBacklog(f.engine, a.events);
+  const stopProfile = await startPhaseProfile(a.profileDir, 'drain');
+  const cpu0 = process.cpuUsage();
+  const elu0 = performance.eventLoopUtilization();
+  const thread = f.store as Partial<Pick<SqliteThreadStore, 'threadUtilization'>>;
+  const storeElu0 = thread.threadUtilization?.();
   const t0 = performance.now();
   f.engine.start();
   await counter.until((a.warmup ?? 0) + a.events, 120_000);
   const seconds = (performance.now() - t0) / 1000;
+  const cpu = process.cpuUsage(cpu0);
+  const elu = performance.eventLoopUtilization(elu0).utilization;
+  const storeElu = storeElu0 ? thread.threadUtilization!(storeElu0).utilization : null;
+  await stopProfile();
   const counts = await f.store.countByStatus();
   await f.engine.stop();
   stream?.end();
   await f.close();
-  return { deliveries: a.events, succeeded: counts.succeeded - (a.warmup ?? 0), seconds, per_s: a.events / seconds };
+  // CPU per delivery (all of the process's threads) is steadier than wall time on a shared machine.
+  const cpuUs = cpu.user + cpu.system;
+  return { deliveries: a.events, succeeded: counts.succeeded - (a.warmup ?? 0), seconds, per_s: a.events / seconds, cpu_us_per_delivery: cpuUs / a.events, cpu_cores: cpuUs / 1e6 / seconds, loop_busy: elu, store_thread_busy: storeElu };
 }

@@ -13,6 +13,7 @@ export * from './health.ts';
 export type * from './store/store.ts';
 export { SqlStore } from './store/sql-store.ts';
 export { openSqliteStore } from './store/sqlite/sqlite-store.ts';
+export { openSqliteThreadStore, SqliteThreadStore } from './store/sqlite/sqlite-thread.ts';
 export { openPostgresStore, isPostgresUrl, PostgresStore } from './store/postgres/postgres-store.ts';
 export { PostgresDriver, type PostgresOptions } from './store/postgres/postgres-driver.ts';
 export { GroupCommit } from './group-commit.ts';

@@ -9,6 +9,7 @@ import { createHookline, type Hookline, type HooklineOptions } from '../src/hook
 import { seededRandom } from '../src/policy/random.ts';
 import { generateMasterKey } from '../src/secret-box.ts';
 import { openSqliteStore } from '../src/store/sqlite/sqlite-store.ts';
+import { openSqliteThreadStore } from '../src/store/sqlite/sqlite-thread.ts';
 import type { Store } from '../src/store/store.ts';
 
 export interface Received {
@@ -50,10 +51,11 @@ export async function startReceiver(respond: (n: number, req: Received) => numbe
   };
 }
 
-export async function tempStore(): Promise<{ store: Store; path: string; cleanup(): Promise<void> }> {
+/** A fresh SQLite file; `thread` puts its connection on a store thread, as the server does. */
+export async function tempStore(options: { thread?: boolean } = {}): Promise<{ store: Store; path: string; cleanup(): Promise<void> }> {
   const dir = mkdtempSync(join(tmpdir(), 'hookline-test-'));
   const path = join(dir, 'hookline.db');
-  const store = await openSqliteStore(path);
+  const store = options.thread ? await openSqliteThreadStore(path) : await openSqliteStore(path);
   return {
     store,
     path,

@@ -7,7 +7,7 @@ import {
   createSecretBox,
   generateMasterKey,
   jsonLogger,
-  openSqliteStore,
+  openSqliteThreadStore,
   PolicyRegistry,
   systemClock,
   type Clock,
@@ -62,7 +62,8 @@ async function openStore(db: string): Promise<Store> {
     if (typeof open !== 'function') throw new ConfigError('db', 'postgres store not available');
     return (await (open as (url: string) => Promise<Store>)(db)) as Store;
   }
-  return openSqliteStore(db);
+  // The connection gets its own thread: statements, commits and checkpoints never stall the API or the sends.
+  return openSqliteThreadStore(db);
 }
 
 /** The configured key, or the one in dataDir/master.key, generated once (mode 0600) with a warning. */

@@ -251,33 +251,37 @@ export class Dispatcher {
       lane.queue.push({ c, claimedAt });
       touched.add(lane);
     }
-    for (const lane of touched) this.#pump(lane);
+    for (const [id, lane] of this.#lanes) if (touched.has(lane)) this.#pump(lane, id);
     return claimed.length;
   }
 
   /** Starts queued deliveries while the endpoint has free send slots. */
-  #pump(lane: Lane): void {
+  #pump(lane: Lane, endpointId: string): void {
     while (lane.sending < lane.cap && lane.queue.length > 0) {
       const { c, claimedAt } = lane.queue.shift()!;
       lane.sending++;
       let slotFree = false;
+      // The slot (and the lane's share of leases) is free once the send is done with, which for a success is at its
+      // response: its record's commit then only holds the process-wide in-flight count, so a fast endpoint keeps
+      // being claimed for while earlier records wait for their group commit.
       const freeSlot = () => {
         if (slotFree) return;
         slotFree = true;
         lane.sending--;
-        this.#pump(lane);
+        lane.leased--;
+        this.#pump(lane, endpointId);
+        if (lane.leased === 0 && lane.sending === 0 && lane.queue.length === 0 && this.#lanes.get(endpointId) === lane) this.#lanes.delete(endpointId);
+        // Claim again only when this lane is about to run dry: one claim then takes many rows at once, instead of
+        // one claim per finished delivery taking one.
+        if (lane.queue.length < lane.cap) this.wake();
       };
       const p = this.#process(c, claimedAt, freeSlot)
         .catch((err) => this.#o.logger.log('error', 'delivery processing failed', { delivery_id: c.delivery.id, error: (err as Error).message }))
         .finally(() => {
           freeSlot();
-          lane.leased--;
           this.#leased--;
-          if (lane.leased === 0 && lane.sending === 0 && lane.queue.length === 0) this.#lanes.delete(c.endpoint.id);
           this.#active.delete(p);
-          // Claim again only when this lane is about to run dry: one claim then takes many rows at once, instead of
-          // one claim per finished delivery taking one.
-          if (lane.queue.length < lane.cap) this.wake();
+          if (this.#leased < this.#o.maxInFlight - this.#o.batchSize) this.wake();
         });
       this.#active.add(p);
     }

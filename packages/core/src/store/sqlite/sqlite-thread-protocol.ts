@@ -1,0 +1,32 @@
+// Messages between SqliteThreadStore and its thread. Structured clone turns a Buffer into a plain Uint8Array;
+// reviveBuffers turns them back on arrival, so both sides see the Buffers the Store contract promises.
+
+export interface ThreadCall {
+  id: number;
+  method: string;
+  args: unknown[];
+}
+
+export type ThreadAnswer =
+  | { id: number; ok: true; value: unknown }
+  | { id: number; ok: false; error: { name: string; message: string; code?: string; stack?: string } };
+
+export function reviveBuffers(v: unknown): any {
+  if (v === null || typeof v !== 'object') return v;
+  if (v instanceof Uint8Array) return Buffer.isBuffer(v) ? v : Buffer.from(v.buffer, v.byteOffset, v.byteLength);
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) {
+      const x = v[i];
+      if (x !== null && typeof x === 'object') v[i] = reviveBuffers(x);
+    }
+    return v;
+  }
+  const proto = Object.getPrototypeOf(v);
+  if (proto !== Object.prototype && proto !== null) return v; // Map, Set, Date: cloned faithfully already
+  const o = v as Record<string, unknown>;
+  for (const k in o) {
+    const x = o[k];
+    if (x !== null && typeof x === 'object') o[k] = reviveBuffers(x);
+  }
+  return o;
+}

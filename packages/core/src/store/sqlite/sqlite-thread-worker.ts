@@ -1,0 +1,25 @@
+// The store thread: one SqliteDriver + SqlStore, answering SqliteThreadStore's calls in arrival order (the
+// driver's mutex still orders transactions exactly as on the event loop).
+import { parentPort, workerData } from 'node:worker_threads';
+import { SqlStore } from '../sql-store.ts';
+import { SqliteDriver } from './sqlite-driver.ts';
+import { reviveBuffers, type ThreadAnswer, type ThreadCall } from './sqlite-thread-protocol.ts';
+
+const port = parentPort!;
+const store = new SqlStore(new SqliteDriver(workerData.path, workerData.options));
+
+function reply(a: ThreadAnswer): void {
+  port.postMessage(a);
+}
+
+port.on('message', async (m: ThreadCall) => {
+  try {
+    const fn = (store as unknown as Record<string, (...a: unknown[]) => Promise<unknown>>)[m.method];
+    if (typeof fn !== 'function') throw new Error(`the store has no method ${m.method}`);
+    const value = await fn.apply(store, reviveBuffers(m.args));
+    reply({ id: m.id, ok: true, value });
+  } catch (err) {
+    const e = err as { name?: string; message?: string; code?: unknown; stack?: string };
+    reply({ id: m.id, ok: false, error: { name: e?.name ?? 'Error', message: e?.message ?? String(err), code: typeof e?.code === 'string' ? e.code : undefined, stack: e?.stack } });
+  }
+});

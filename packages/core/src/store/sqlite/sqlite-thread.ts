@@ -1,0 +1,124 @@
+// The SQLite store on its own thread. better-sqlite3 is synchronous: on the event loop every statement, commit and
+// checkpoint stops the sends, timers and HTTP answers around it. Here a worker thread owns the connection (and the
+// SqlStore logic over it) and the event loop only posts calls and reads answers, so the store's work runs on the
+// other core. Same Store contract: every method is forwarded as is; the conformance suite runs against both.
+import { Worker } from 'node:worker_threads';
+import type { EventLoopUtilization } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+import type { Store } from '../store.ts';
+import type { SqliteOptions } from './sqlite-driver.ts';
+import { reviveBuffers, type ThreadAnswer, type ThreadCall } from './sqlite-thread-protocol.ts';
+
+/** Every Store method, forwarded to the thread. */
+const METHODS = [
+  'migrate', 'ping', 'getSetting', 'setSetting',
+  'createTenant', 'getTenant', 'listTenants', 'updateTenant', 'deleteTenant',
+  'createApiKey', 'listApiKeys', 'revokeApiKey', 'findApiKeyByHash',
+  'createEndpoint', 'getEndpoint', 'listEndpoints', 'listTenantEndpoints', 'updateEndpoint', 'deleteEndpoint', 'listSecrets', 'rotateSecret',
+  'acceptEvents', 'getEvent',
+  'claimDue', 'recordAttempts', 'holdDeliveries', 'endDeliveries', 'releaseExpiredLeases', 'nextDueAt', 'countInFlight',
+  'getDelivery', 'listDeliveries', 'listAttempts', 'countByStatus', 'recordTestAttempt',
+  'createReplay', 'getReplay', 'countWindowReplaysSince', 'scheduleWindowReplay', 'scheduleSingleReplay',
+  'getBreaker', 'saveBreaker', 'breakerWindow', 'resetBreakerWindow', 'releaseHeld', 'listBreakers',
+  'listEndpointsFailingSince', 'pauseFailingEndpoint',
+  'addNotice', 'listNotices',
+  'putEventType', 'getEventType', 'listEventTypes',
+  'purgeDeliveries', 'purgeEvents', 'purgeBreakerBuckets',
+] as const satisfies ReadonlyArray<keyof Store>;
+
+type Forwarded = (typeof METHODS)[number];
+type StoreMethod = { [K in keyof Store]-?: Store[K] extends (...args: any[]) => Promise<any> ? K : never }[keyof Store];
+// Compile-time check that no Store method is left out (close is handled here; onDue is not offered).
+const allForwarded: Exclude<StoreMethod, Forwarded | 'close' | 'onDue'> extends never ? true : never = true;
+void allForwarded;
+
+const ENTRY = fileURLToPath(new URL('./sqlite-thread-entry.mjs', import.meta.url));
+
+/** Thrown for calls the thread can no longer answer; its message reads as "storage unavailable" to the API. */
+function closedError(why: string): Error {
+  return Object.assign(new Error(`database connection is not open: ${why}`), { code: 'SQLITE_CANTOPEN' });
+}
+
+export interface SqliteThreadStore extends Store {}
+
+export class SqliteThreadStore {
+  readonly dialect = 'sqlite' as const;
+  readonly capsAcrossWorkers = false;
+  readonly #worker: Worker;
+  readonly #pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: unknown) => void }>();
+  #nextId = 1;
+  #dead: Error | null = null;
+
+  constructor(path: string, options: SqliteOptions = {}) {
+    this.#worker = new Worker(ENTRY, { workerData: { path, options } });
+    this.#worker.unref(); // like a plain database handle, an idle store does not keep the process alive
+    this.#worker.on('message', (m: ThreadAnswer) => this.#answer(m));
+    this.#worker.on('error', (err) => this.#fail(err));
+    this.#worker.on('exit', (code) => this.#fail(closedError(`the store thread exited (${code})`)));
+    for (const m of METHODS) (this as any)[m] = (...args: unknown[]) => this.#call(m, args);
+  }
+
+  #call(method: string, args: unknown[]): Promise<unknown> {
+    if (this.#dead) return Promise.reject(this.#dead);
+    const id = this.#nextId++;
+    return new Promise((resolve, reject) => {
+      if (this.#pending.size === 0) this.#worker.ref(); // an answer is owed: stay alive for it
+      this.#pending.set(id, { resolve, reject });
+      try {
+        this.#worker.postMessage({ id, method, args } satisfies ThreadCall);
+      } catch (err) {
+        this.#settled(id);
+        reject(err);
+      }
+    });
+  }
+
+  #settled(id: number) {
+    const p = this.#pending.get(id);
+    this.#pending.delete(id);
+    if (this.#pending.size === 0) this.#worker.unref();
+    return p;
+  }
+
+  #answer(m: ThreadAnswer): void {
+    const p = this.#settled(m.id);
+    if (!p) return;
+    if (m.ok) p.resolve(reviveBuffers(m.value));
+    else p.reject(Object.assign(new Error(m.error.message), { name: m.error.name, code: m.error.code, stack: m.error.stack }));
+  }
+
+  #fail(err: Error): void {
+    this.#dead ??= err instanceof Error && (err as { code?: string }).code ? err : closedError(err.message);
+    for (const [id, p] of [...this.#pending]) {
+      this.#settled(id);
+      p.reject(this.#dead);
+    }
+  }
+
+  /** The store thread's event-loop utilisation (as performance.eventLoopUtilization), e.g. for benchmarks. */
+  threadUtilization(since?: EventLoopUtilization): EventLoopUtilization {
+    return this.#worker.performance.eventLoopUtilization(since);
+  }
+
+  async close(): Promise<void> {
+    if (this.#dead) return;
+    try {
+      await this.#call('close', []);
+    } finally {
+      this.#dead = closedError('the store is closed');
+      await this.#worker.terminate();
+    }
+  }
+}
+
+/** Opens (and migrates) a SQLite file whose connection lives on its own thread. */
+export async function openSqliteThreadStore(path: string, options: SqliteOptions = {}): Promise<Store> {
+  const store = new SqliteThreadStore(path, options);
+  try {
+    await store.migrate();
+  } catch (err) {
+    await store.close().catch(() => undefined);
+    throw err;
+  }
+  return store;
+}
