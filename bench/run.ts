@@ -73,17 +73,17 @@ const ratio = (a: number, b: number) => round(a / b, 3);
 
 const scenarios: Record<Scenario, () => Promise<void>> = {
   async limit() {
-    const l = await limitFigure();
-    emit({ scenario: 'limit', deliveries_per_s: round(l.per_s), unit: 'requests/s', runs: l.runs, events: N.events, body_bytes: 1024, connections: 20, ratio_to_limit: 1, targets: {}, met: true });
+    const [l, b] = [await limitFigure(), await bullmqFigure()];
+    emit({ scenario: 'limit', deliveries_per_s: round(l.per_s), unit: 'requests/s', runs: l.runs, events: N.events, body_bytes: 1024, connections: 20, ratio_to_limit: 1, ratio_to_bullmq: ratio(l.per_s, b.per_s), bullmq_per_s: round(b.per_s), targets: {}, met: true });
   },
 
   async drain() {
-    const [l, d] = [await limitFigure(), await drainFigure()];
+    const [l, d, b] = [await limitFigure(), await drainFigure(), await bullmqFigure()];
     const logged = await child<Rate>('drain.ts', { url: okReceiver.url(), events: N.events, warmup: N.warmup, logToFile: true });
     const r = ratio(d.per_s, l.per_s);
     emit({
       scenario: 'drain', deliveries_per_s: round(d.per_s), unit: 'deliveries/s', runs: d.runs, events: N.events, store: 'sqlite (WAL, synchronous=FULL)',
-      limit_per_s: round(l.per_s), ratio_to_limit: r,
+      limit_per_s: round(l.per_s), ratio_to_limit: r, bullmq_per_s: round(b.per_s), ratio_to_bullmq: ratio(d.per_s, b.per_s),
       logging_to_file_per_s: round(logged.per_s), logging_ratio_to_limit: ratio(logged.per_s, l.per_s),
       targets: { ratio_to_limit: '>= 0.5' }, met: r >= 0.5,
     });
@@ -100,7 +100,7 @@ const scenarios: Record<Scenario, () => Promise<void>> = {
   },
 
   async ingest() {
-    const l = await limitFigure();
+    const [l, b] = [await limitFigure(), await bullmqFigure()];
     type I = { single_per_s: number; batch_per_s: number; single_errors: number; batch_errors: number };
     const r = await runs(N.runs, () => child<I>('ingest.ts', { receiverUrl: okReceiver.url(), singles: N.ingestSingles, batches: N.ingestBatches, batchSize: 1000, clients: 50, role: 'api', warmup: N.warmup }));
     const single = median(r.map((x) => x.single_per_s));
@@ -110,6 +110,7 @@ const scenarios: Record<Scenario, () => Promise<void>> = {
       scenario: 'ingest', single_per_s: round(single), batch_per_s: round(batch), unit: 'events/s', single_runs: r.map((x) => round(x.single_per_s)), batch_runs: r.map((x) => round(x.batch_per_s)),
       clients: 50, batch_size: 1000, errors, durable: 'each 202 after its commit (synchronous=FULL)', server_role: 'api (dispatcher in another process)',
       single_ratio_to_limit: ratio(single, l.per_s), batch_ratio_to_limit: ratio(batch, l.per_s), limit_per_s: round(l.per_s),
+      single_ratio_to_bullmq: ratio(single, b.per_s), batch_ratio_to_bullmq: ratio(batch, b.per_s), bullmq_per_s: round(b.per_s),
       targets: { single_per_s: '>= 5000', batch_per_s: '>= 30000' }, met: single >= 5000 && batch >= 30_000 && errors === 0,
     });
   },
@@ -143,11 +144,11 @@ const scenarios: Record<Scenario, () => Promise<void>> = {
     const ratios = pairs.map((p) => p.with.per_s / p.without.per_s);
     const m = medianRun(pairs, (p) => p.with.per_s / p.without.per_s);
     const r = ratio(m.with.per_s, m.without.per_s);
-    const l = await limitFigure();
+    const [l, b] = [await limitFigure(), await bullmqFigure()];
     emit({
       scenario: 'isolation', healthy_per_s: round(m.with.per_s), baseline_per_s: round(m.without.per_s), unit: 'deliveries/s', ratio_runs: ratios.map((x) => round(x, 3)),
       healthy_endpoints: 10, healthy_deliveries: N.isoHealthyEvents * 10, dead_deliveries: N.isoDead, dead_timeout_ms: 1000, dead_attempts_during_run: m.with.dead_attempts,
-      ratio_to_baseline: r, ratio_to_limit: ratio(m.with.per_s, l.per_s), limit_per_s: round(l.per_s),
+      ratio_to_baseline: r, ratio_to_limit: ratio(m.with.per_s, l.per_s), limit_per_s: round(l.per_s), ratio_to_bullmq: ratio(m.with.per_s, b.per_s), bullmq_per_s: round(b.per_s),
       targets: { ratio_to_baseline: '>= 0.9' }, met: r >= 0.9,
     });
     await dead.close();
@@ -161,12 +162,12 @@ const scenarios: Record<Scenario, () => Promise<void>> = {
     const smallRate = median(small.map((x) => x.per_s));
     const rss = Math.max(...big.map((x) => x.rss_mb));
     const r = ratio(bigRate, smallRate);
-    const l = await limitFigure();
+    const [l, b] = [await limitFigure(), await bullmqFigure()];
     emit({
       scenario: 'backlog', future_deliveries: N.backlogBig, due_deliveries: N.backlogDue, rss_mb: round(rss), rss_unit: 'MB (peak, engine process)',
       due_per_s: round(bigRate), baseline_due_per_s: round(smallRate), baseline_future_deliveries: N.backlogSmall, unit: 'deliveries/s',
       runs: big.map((x) => round(x.per_s)), baseline_runs: small.map((x) => round(x.per_s)), baseline_rss_mb: round(Math.max(...small.map((x) => x.rss_mb))),
-      ratio_to_baseline: r, ratio_to_limit: ratio(bigRate, l.per_s), limit_per_s: round(l.per_s),
+      ratio_to_baseline: r, ratio_to_limit: ratio(bigRate, l.per_s), limit_per_s: round(l.per_s), ratio_to_bullmq: ratio(bigRate, b.per_s), bullmq_per_s: round(b.per_s),
       targets: { rss_mb: '<= 300', ratio_to_baseline: '>= 0.8' }, met: rss <= 300 && r >= 0.8,
     });
   },
@@ -177,7 +178,7 @@ const scenarios: Record<Scenario, () => Promise<void>> = {
       emit({ scenario: 'postgres', skipped: 'bench/postgres-drain.ts (the PostgreSQL store) is not there yet', targets: {}, met: null });
       return;
     }
-    const l = await limitFigure();
+    const [l, b] = [await limitFigure(), await bullmqFigure()];
     // The PostgreSQL engineer's script: N queued deliveries drained by K worker processes; one JSON line each.
     const drain = async (workers: number) => {
       const c = startTs('postgres-drain.ts', ['--events', String(N.events), '--workers', String(workers)], { timeoutMs: TIMEOUT * 2 });
@@ -196,6 +197,7 @@ const scenarios: Record<Scenario, () => Promise<void>> = {
     emit({
       scenario: 'postgres', workers_1_per_s: round(r1), workers_3_per_s: round(r3), unit: 'deliveries/s', runs_1: one.map((x) => round(x.deliveriesPerSec)), runs_3: three.map((x) => round(x.deliveriesPerSec)),
       events: N.events, scaling_3_over_1: ratio(r3, r1), ratio_to_limit: ratio(Math.max(r1, r3), l.per_s), limit_per_s: round(l.per_s),
+      ratio_to_bullmq: ratio(Math.max(r1, r3), b.per_s), bullmq_per_s: round(b.per_s),
       targets: {}, met: null, note: 'no target in the issue; figures for comparison with the SQLite drain',
     });
   },

@@ -2,7 +2,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createHookline, generateMasterKey, openSqliteStore, openSqliteThreadStore, type EventInput, type Hookline, type HooklineOptions, type Store } from '@hookline/core';
+import { createHookline, generateMasterKey, openSqliteThreadStore, type EventInput, type Hookline, type HooklineOptions, type Store } from '@hookline/core';
 
 export const TENANT = 'ten_BENCH';
 
@@ -29,7 +29,8 @@ export interface EngineFixture {
 
 export async function engineFixture(options: Partial<HooklineOptions> = {}, dir = mkdtempSync(join(tmpdir(), 'hookline-bench-'))): Promise<EngineFixture> {
   const path = join(dir, 'hookline.db');
-  const store = options.store ?? (process.env.HL_DIRECT ? await openSqliteStore(path) : await openSqliteThreadStore(path));
+  // As `hookline serve` runs it: the connection on a store thread, a checkpointer thread beside it.
+  const store = options.store ?? (await openSqliteThreadStore(path));
   const engine = createHookline({
     masterKey: generateMasterKey(),
     allowHttp: true,

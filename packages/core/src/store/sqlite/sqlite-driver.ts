@@ -15,6 +15,8 @@ const MIGRATIONS = loadMigrations(join(here, 'migrations'));
 export interface SqliteOptions {
   /** Milliseconds a writer waits for another process's lock before failing. */
   busyTimeoutMs?: number;
+  /** Another connection checkpoints the WAL (the store thread's checkpointer); only a very large WAL triggers one here. */
+  externalCheckpoints?: boolean;
 }
 
 /** Serialises access to the one connection: a transaction's statements must not interleave with others'. */
@@ -73,7 +75,9 @@ export class SqliteDriver implements SqlDriver {
     this.db.pragma('foreign_keys = ON');
     this.db.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 5000}`);
     this.db.pragma('cache_size = -65536');
-    if (process.env.HL_NOCKPT) this.db.pragma('wal_autocheckpoint = 0');
+    // On a store thread a checkpointer thread of its own copies the WAL into the database (sqlite-checkpointer.ts),
+    // so this connection's commits never stop for one; its own automatic checkpoint stays as a far safety valve.
+    if (options.externalCheckpoints) this.db.pragma('wal_autocheckpoint = 16384');
     this.db.pragma('temp_store = MEMORY');
     this.#direct = { all: async (n, p) => this.#all(n, p), run: async (n, p) => this.#run(n, p) };
   }
@@ -109,7 +113,7 @@ export class SqliteDriver implements SqlDriver {
     } finally {
       release();
     }
-    if (!this.#stmt(name).readonly) await this.#synced();
+    if (!this.#stmt(name).readonly) await this.#wrote();
     return rows;
   }
 
@@ -121,21 +125,33 @@ export class SqliteDriver implements SqlDriver {
     } finally {
       release();
     }
-    if (changes > 0) await this.#synced();
+    if (changes > 0) await this.#wrote();
     return changes;
   }
 
-  #synced(): Promise<void> {
-    return this.#wal ? this.#wal.sync() : Promise.resolve();
+  #totalChanges(): number {
+    this.#changes ??= this.db.prepare('SELECT total_changes() AS n').pluck();
+    return this.#changes.get() as number;
+  }
+  #changes: Database.Statement | null = null;
+
+  /** A commit that wrote: resolves once it is on disk. */
+  #wrote(): Promise<void> {
+    return this.#wal ? this.#wal.syncTo(this.#wal.wrote()) : Promise.resolve();
   }
 
   async transaction<T>(fn: (tx: SqlExecutor) => Promise<T>, options: { durable?: boolean } = {}): Promise<T> {
     const release = await this.#mutex.lock();
     let result: T;
+    // Everything this transaction can read was committed by then; see below.
+    const seen = this.#wal?.written ?? 0;
+    let changed = false;
     try {
+      const before = this.#totalChanges();
       this.db.exec('BEGIN IMMEDIATE');
       try {
         result = await fn(this.#direct);
+        changed = this.#totalChanges() !== before;
         this.db.exec('COMMIT');
       } catch (err) {
         if (this.db.inTransaction) this.db.exec('ROLLBACK');
@@ -145,9 +161,16 @@ export class SqliteDriver implements SqlDriver {
       // The connection is free as soon as the commit is in the WAL: the next transaction runs while this one syncs.
       release();
     }
-    // A non-durable commit (a claim's lease) is not waited for: a process crash loses nothing (the WAL is written),
-    // an OS crash may lose the lease, never a promise; the next durable commit's fsync covers it anyway.
-    if (options.durable !== false) await this.#synced();
+    if (!this.#wal) return result;
+    if (options.durable !== false) await this.#wal.syncTo(changed ? this.#wal.wrote() : seen);
+    else {
+      // A non-durable commit (a claim's lease) is not itself waited for: a process crash loses nothing (the WAL is
+      // written), an OS crash may lose the lease, never a promise; the next fsync covers it anyway. But what it
+      // read must be durable before it is acted on: a claimed event whose accepting commit is still syncing would
+      // otherwise be sent before its 202 was.
+      if (changed) this.#wal.wrote();
+      await this.#wal.syncTo(seen);
+    }
     return result;
   }
 

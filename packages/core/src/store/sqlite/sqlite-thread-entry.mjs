@@ -1,11 +1,15 @@
-// Entry of the SQLite store thread. The sources are TypeScript, and a thread does not inherit the parent's tsx
-// loader on every Node version: try the plain import, and register tsx for this thread if it cannot load .ts yet.
+// Entry of the SQLite threads (workerData.module: the store thread or its checkpointer). The sources are TypeScript,
+// and a thread does not inherit the parent's tsx loader on every Node version: try the plain import, and register
+// tsx for this thread if it cannot load .ts yet.
+import { workerData } from 'node:worker_threads';
+
+const module = new URL(workerData.module, import.meta.url).href;
 try {
-  await import('./sqlite-thread-worker.ts');
+  await import(module);
 } catch (err) {
   if (err?.code !== 'ERR_UNKNOWN_FILE_EXTENSION') throw err;
   const { register } = await import('tsx/esm/api');
   register();
   // A failed import is remembered per URL: ask again under another one.
-  await import('./sqlite-thread-worker.ts?tsx');
+  await import(`${module}?tsx`);
 }

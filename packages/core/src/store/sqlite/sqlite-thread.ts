@@ -48,9 +48,14 @@ export class SqliteThreadStore {
   readonly #pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: unknown) => void }>();
   #nextId = 1;
   #dead: Error | null = null;
+  readonly #path: string;
+  readonly #options: SqliteOptions;
+  #checkpointer: Worker | null = null;
 
   constructor(path: string, options: SqliteOptions = {}) {
-    this.#worker = new Worker(ENTRY, { workerData: { path, options } });
+    this.#path = path;
+    this.#options = options;
+    this.#worker = new Worker(ENTRY, { workerData: { module: './sqlite-thread-worker.ts', path, options: { ...options, externalCheckpoints: true } } });
     this.#worker.unref(); // like a plain database handle, an idle store does not keep the process alive
     this.#worker.on('message', (m: ThreadAnswer) => this.#answer(m));
     this.#worker.on('error', (err) => this.#fail(err));
@@ -100,14 +105,40 @@ export class SqliteThreadStore {
     return this.#worker.performance.eventLoopUtilization(since);
   }
 
+  /** Starts the checkpointer thread (once the database exists in WAL mode, i.e. after migrate). */
+  startCheckpointer(intervalMs = 200): void {
+    if (this.#checkpointer || this.#dead) return;
+    const w = new Worker(ENTRY, { workerData: { module: './sqlite-checkpointer.ts', path: this.#path, busyTimeoutMs: this.#options.busyTimeoutMs, intervalMs } });
+    w.unref();
+    // A checkpointer that fails leaves the store correct: the store thread's own automatic checkpoint takes over.
+    w.on('error', () => undefined);
+    this.#checkpointer = w;
+  }
+
   async close(): Promise<void> {
     if (this.#dead) return;
     try {
+      await this.#stopCheckpointer();
       await this.#call('close', []);
     } finally {
       this.#dead = closedError('the store is closed');
       await this.#worker.terminate();
     }
+  }
+
+  async #stopCheckpointer(): Promise<void> {
+    const w = this.#checkpointer;
+    if (!w) return;
+    this.#checkpointer = null;
+    w.ref();
+    await new Promise<void>((resolve) => {
+      const done = () => (clearTimeout(timer), resolve());
+      const timer = setTimeout(done, 2000);
+      w.on('message', (m) => m === 'closed' && done());
+      w.on('exit', done);
+      w.postMessage('close');
+    });
+    await w.terminate();
   }
 }
 
@@ -116,6 +147,7 @@ export async function openSqliteThreadStore(path: string, options: SqliteOptions
   const store = new SqliteThreadStore(path, options);
   try {
     await store.migrate();
+    store.startCheckpointer();
   } catch (err) {
     await store.close().catch(() => undefined);
     throw err;

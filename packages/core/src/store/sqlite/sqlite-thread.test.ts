@@ -1,0 +1,43 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openSqliteThreadStore } from './sqlite-thread.ts';
+
+const tenant = (id: string) => ({ id, name: id, ownerEmails: ['o@example.test'], operationsEndpointId: null, notifyEmail: false, createdAt: 1, updatedAt: 1 });
+
+async function withStore(fn: (s: Awaited<ReturnType<typeof openSqliteThreadStore>>, path: string) => Promise<void>) {
+  const dir = mkdtempSync(join(tmpdir(), 'hookline-thread-'));
+  const path = join(dir, 'h.db');
+  const store = await openSqliteThreadStore(path);
+  try {
+    await fn(store, path);
+  } finally {
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+test('errors from the store thread keep their SQLite code; a closed store reads as storage unavailable', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'hookline-thread-'));
+  const store = await openSqliteThreadStore(join(dir, 'h.db'));
+  await store.createTenant(tenant('ten_a'));
+  await assert.rejects(store.createTenant(tenant('ten_a')), (err: any) => err instanceof Error && (err as { code?: string }).code === 'SQLITE_CONSTRAINT_PRIMARYKEY');
+  assert.equal((await store.getTenant('ten_a'))?.name, 'ten_a');
+  await store.close();
+  await assert.rejects(store.getTenant('ten_a'), (err: any) => /database connection is not open/.test(err.message));
+  rmSync(dir, { recursive: true, force: true });
+});
+
+test('the checkpointer thread copies the WAL into the database while the store thread keeps writing', async () => {
+  await withStore(async (store, path) => {
+    const before = statSync(path).size;
+    for (let i = 0; i < 40; i++) await store.setSetting(`k${i}`, 'x'.repeat(20_000));
+    // The store thread's own automatic checkpoint waits for 16,384 pages: only the checkpointer moves pages now.
+    const deadline = Date.now() + 5000;
+    while (statSync(path).size <= before + 400_000 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    assert.ok(statSync(path).size > before + 400_000, `database file grew from ${before} to ${statSync(path).size}`);
+    assert.equal(await store.getSetting('k39'), 'x'.repeat(20_000));
+  });
+});
