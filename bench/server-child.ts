@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generateMasterKey } from '@hookline/core';
 import { resolveConfig, startServer } from '@hookline/server';
+import { startPhaseProfile } from './lib/phase-profile.ts';
 
 const [role, adminToken] = process.argv.slice(2);
 const dir = mkdtempSync(join(tmpdir(), 'hookline-bench-server-'));
@@ -11,9 +12,13 @@ const config = resolveConfig({
   env: {},
   argv: { port: 0, host: '127.0.0.1', db: join(dir, 'hookline.db'), dataDir: dir, role, adminToken, masterKey: generateMasterKey(), allowHttp: true, allowPrivateTargets: true, logLevel: 'error' },
 });
+// BENCH_PROFILE_DIR (set by `npm run bench -- --profile`): the server's main thread is profiled until it stops.
+const profileDir = process.env.BENCH_PROFILE_DIR;
+const stopProfile = profileDir ? await startPhaseProfile(profileDir, `server-${role}`) : null;
 const server = await startServer(config);
 process.stdout.write(JSON.stringify({ url: server.url }) + '\n');
 const stop = async () => {
+  await stopProfile?.();
   await server.close().catch(() => {});
   rmSync(dir, { recursive: true, force: true });
   process.exit(0);

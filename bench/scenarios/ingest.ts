@@ -12,9 +12,9 @@ async function call(pool: Pool, method: 'POST' | 'GET', path: string, token: str
   return { status: res.statusCode, json: text ? JSON.parse(text) : null };
 }
 
-export async function measure(a: { receiverUrl: string; singles: number; batches: number; batchSize: number; clients: number; role: 'all' | 'api'; warmup: number }) {
+export async function measure(a: { receiverUrl: string; singles: number; batches: number; batchSize: number; clients: number; role: 'all' | 'api'; warmup: number; profileDir?: string }) {
   const token = 'hl_admin_' + randomBytes(16).toString('hex');
-  const server = startTs('server-child.ts', [a.role, token], { timeoutMs: 30_000 });
+  const server = startTs('server-child.ts', [a.role, token], { timeoutMs: 30_000, env: a.profileDir ? { ...process.env, BENCH_PROFILE_DIR: a.profileDir } : undefined });
   try {
     const { url } = await server.firstJson;
     const pool = new Pool(url, { connections: a.clients, pipelining: 1, keepAliveTimeout: 10_000 });

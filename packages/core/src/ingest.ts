@@ -44,7 +44,8 @@ export class Ingest {
 
   constructor(private readonly o: IngestOptions) {
     this.#cacheMs = o.endpointCacheMs ?? 1000;
-    this.#commit = new GroupCommit((items) => this.#flush(items), 500);
+    // Two batches may commit at once: the next one's inserts run while the previous one's fsync completes.
+    this.#commit = new GroupCommit((items) => this.#flush(items), 500, 0, 0, 2);
   }
 
   /** Forget a tenant's cached endpoints (called on every endpoint change in this process). */

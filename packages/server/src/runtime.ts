@@ -18,6 +18,7 @@ import {
   type Store,
 } from '@hookline/core';
 import { ConfigError, type HooklineConfig } from './config.ts';
+import { AuthLookups } from './http/auth.ts';
 import { EventTypeRegistry } from './event-types/event-type-registry.ts';
 import { ServerMetrics } from './metrics/server-metrics.ts';
 import { createNotifier, smtpMailer } from './notify/index.ts';
@@ -41,6 +42,8 @@ export interface Runtime {
   addObserver(observer: DispatchObserver): void;
   /** sha256 of the admin token; requests are compared against it in constant time. */
   readonly adminTokenHash: Buffer;
+  /** API keys and tenants as authentication reads them, remembered briefly (forget() after revoke/delete). */
+  readonly authLookups: AuthLookups;
   /** Set only on the start that generated the admin token: print it once, it is not stored. */
   readonly adminTokenPlaintext?: string;
   /** Stops the dispatcher (letting in-flight attempts commit) and closes the store. */
@@ -161,6 +164,7 @@ export async function openRuntime(config: HooklineConfig, overrides: RuntimeOver
         engine.dispatcher.addObserver(o);
       },
       adminTokenHash: admin.hash,
+      authLookups: new AuthLookups(store),
       ...(admin.plaintext ? { adminTokenPlaintext: admin.plaintext } : {}),
       async close() {
         if (closed) return;

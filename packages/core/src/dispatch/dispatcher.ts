@@ -130,7 +130,7 @@ export class Dispatcher {
     } as ResolvedOptions;
     this.#observers = [...(options.observers ?? [])];
     // Records linger up to 4 ms for company: the send slot is already free, so only the lease waits on the fsync.
-    this.#records = new GroupCommit((records) => this.#commit(records), 1000, 4, 128);
+    this.#records = new GroupCommit((records) => this.#commit(records), 1000, 4, 128, 2);
     this.#holds = new GroupCommit((holds) => this.#commitHolds(holds), 1000);
   }
 

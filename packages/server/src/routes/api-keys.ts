@@ -44,6 +44,7 @@ export function apiKeyRoutes(app: FastifyInstance, rt: Runtime): void {
     response: { 204: { type: 'null', description: 'Revoked' } },
     handler: async (req, reply) => {
       if (!(await store.revokeApiKey(req.params.tenant, req.params.key, clock.now()))) throw fail('api_key_not_found');
+      rt.authLookups.forget();
       return reply.code(204).send();
     },
   });

@@ -1,0 +1,44 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openSqliteStore } from '@hookline/core';
+import { AuthLookups, generateApiKey } from './auth.ts';
+
+test('auth lookups are remembered for their TTL, forgotten at once on forget(), and misses are never remembered', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'hookline-auth-'));
+  const store = await openSqliteStore(join(dir, 'h.db'));
+  try {
+    let reads = 0;
+    const find = store.findApiKeyByHash.bind(store);
+    store.findApiKeyByHash = (h) => (reads++, find(h));
+    let now = 0;
+    const lookups = new AuthLookups(store, 1000, () => now);
+    await store.createTenant({ id: 'ten_a', name: 'a', ownerEmails: [], operationsEndpointId: null, notifyEmail: false, createdAt: 1, updatedAt: 1 });
+    const k = generateApiKey();
+
+    assert.equal(await lookups.apiKey(k.hash), null, 'not created yet');
+    await store.createApiKey({ id: 'key_1', tenantId: 'ten_a', hash: k.hash, prefix: k.prefix, name: 'ci', createdAt: 1, revokedAt: null, lastUsedAt: null });
+    assert.equal((await lookups.apiKey(k.hash))?.id, 'key_1', 'a miss was not remembered');
+    const before = reads;
+    await lookups.apiKey(k.hash);
+    assert.equal(reads, before, 'within the TTL the store is not asked');
+    now += 1001;
+    await lookups.apiKey(k.hash);
+    assert.equal(reads, before + 1, 'after the TTL it is');
+
+    await store.revokeApiKey('ten_a', 'key_1', 2);
+    lookups.forget();
+    assert.notEqual((await lookups.apiKey(k.hash))?.revokedAt, null, 'revoked at once after forget()');
+
+    assert.equal(await lookups.tenantExists('ten_a'), true);
+    await store.deleteTenant('ten_a');
+    assert.equal(await lookups.tenantExists('ten_a'), true, 'remembered within the TTL');
+    lookups.forget();
+    assert.equal(await lookups.tenantExists('ten_a'), false);
+  } finally {
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
