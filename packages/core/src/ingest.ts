@@ -75,11 +75,7 @@ export class Ingest {
     const occurredAt = input.occurred_at ?? new Date(now).toISOString();
     const eventId = input.event_id ?? pk;
     // The envelope is fixed here: every attempt and every replay sends exactly these bytes.
-    const body = Buffer.from(JSON.stringify({ event_id: eventId, type: input.type, version, occurred_at: occurredAt, data: input.data }));
-    // Idempotency compares what the caller sent, so a retried request without occurred_at still matches.
-    const bodyHash = createHash('sha256')
-      .update(JSON.stringify([input.type, input.version ?? null, input.occurred_at ?? null, input.data]))
-      .digest('base64url');
+    const { body, bodyHash } = envelopeOf(input, eventId, version, occurredAt);
     const isMoney = this.o.isMoneyOverride?.(input.type, input.data) ?? isMoneyEvent(this.o.moneyRules(), input.type, input.data);
     const event: EventRecord = { id: pk, tenantId, eventId, type: input.type, version, occurredAt, body, isMoney, createdAt: now };
     const deliveries: NewEvent['deliveries'] = [];
@@ -119,6 +115,26 @@ export class Ingest {
       return out;
     }
   }
+}
+
+/**
+ * The envelope every attempt sends, and the idempotency hash of what the caller sent (type, version and occurred_at
+ * as given, data), so a retried request without occurred_at still matches. The data is serialised once and spliced
+ * into both texts; each equals JSON.stringify of the whole (same keys, same order), so nothing stored changes.
+ */
+export function envelopeOf(input: EventInput, eventId: string, version: string, occurredAt: string): { body: Buffer; bodyHash: string } {
+  if (input.data === undefined) {
+    // No data to splice (JSON.stringify would leave the key out): the plain way.
+    return {
+      body: Buffer.from(JSON.stringify({ event_id: eventId, type: input.type, version, occurred_at: occurredAt, data: input.data })),
+      bodyHash: createHash('sha256').update(JSON.stringify([input.type, input.version ?? null, input.occurred_at ?? null, input.data])).digest('base64url'),
+    };
+  }
+  const data = JSON.stringify(input.data);
+  const type = JSON.stringify(input.type);
+  const body = Buffer.from(`{"event_id":${JSON.stringify(eventId)},"type":${type},"version":${JSON.stringify(version)},"occurred_at":${JSON.stringify(occurredAt)},"data":${data}}`);
+  const hashed = `[${type},${JSON.stringify(input.version ?? null)},${JSON.stringify(input.occurred_at ?? null)},${data}]`;
+  return { body, bodyHash: createHash('sha256').update(hashed).digest('base64url') };
 }
 
 /** Turns a conflict into the catalog error; passes the rest through. */

@@ -2,11 +2,17 @@
 // driver's mutex still orders transactions exactly as on the event loop).
 import { parentPort, workerData } from 'node:worker_threads';
 import { SqlStore } from '../sql-store.ts';
+import type { AcceptResult } from '../store.ts';
 import { SqliteDriver } from './sqlite-driver.ts';
 import { reviveBuffers, type ThreadAnswer, type ThreadCall } from './sqlite-thread-protocol.ts';
 
 const port = parentPort!;
 const store = new SqlStore(new SqliteDriver(workerData.path, workerData.options));
+
+/** The caller has every event it just created (SqliteThreadStore puts them back): answer without their bodies. */
+function withoutCreatedEvents(results: AcceptResult[]): unknown[] {
+  return results.map((r) => (r.kind === 'created' ? { ...r, event: null } : r));
+}
 
 function reply(a: ThreadAnswer): void {
   port.postMessage(a);
@@ -17,7 +23,7 @@ port.on('message', async (m: ThreadCall) => {
     const fn = (store as unknown as Record<string, (...a: unknown[]) => Promise<unknown>>)[m.method];
     if (typeof fn !== 'function') throw new Error(`the store has no method ${m.method}`);
     const value = await fn.apply(store, reviveBuffers(m.args));
-    reply({ id: m.id, ok: true, value });
+    reply({ id: m.id, ok: true, value: m.method === 'acceptEvents' ? withoutCreatedEvents(value as AcceptResult[]) : value });
   } catch (err) {
     const e = err as { name?: string; message?: string; code?: unknown; stack?: string };
     reply({ id: m.id, ok: false, error: { name: e?.name ?? 'Error', message: e?.message ?? String(err), code: typeof e?.code === 'string' ? e.code : undefined, stack: e?.stack } });

@@ -7,7 +7,8 @@ import type { EventLoopUtilization } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import type { Store } from '../store.ts';
 import type { SqliteOptions } from './sqlite-driver.ts';
-import { reviveBuffers, type ThreadAnswer, type ThreadCall } from './sqlite-thread-protocol.ts';
+import { compactBuffers, reviveBuffers, type ThreadAnswer, type ThreadCall } from './sqlite-thread-protocol.ts';
+import type { AcceptResult, NewEvent } from '../store.ts';
 
 /** Every Store method, forwarded to the thread. */
 const METHODS = [
@@ -61,6 +62,12 @@ export class SqliteThreadStore {
     this.#worker.on('error', (err) => this.#fail(err));
     this.#worker.on('exit', (code) => this.#fail(closedError(`the store thread exited (${code})`)));
     for (const m of METHODS) (this as any)[m] = (...args: unknown[]) => this.#call(m, args);
+    // An accepted event comes back as it was sent: the thread leaves it out of the answer and it is put back here,
+    // instead of copying every body across twice.
+    this.acceptEvents = async (events: NewEvent[]) => {
+      const out = (await this.#call('acceptEvents', [events])) as AcceptResult[];
+      return out.map((r, i) => (r.kind === 'created' && r.event === null ? { ...r, event: events[i].event } : r));
+    };
   }
 
   #call(method: string, args: unknown[]): Promise<unknown> {
@@ -70,7 +77,7 @@ export class SqliteThreadStore {
       if (this.#pending.size === 0) this.#worker.ref(); // an answer is owed: stay alive for it
       this.#pending.set(id, { resolve, reject });
       try {
-        this.#worker.postMessage({ id, method, args } satisfies ThreadCall);
+        this.#worker.postMessage({ id, method, args: compactBuffers(args) } satisfies ThreadCall);
       } catch (err) {
         this.#settled(id);
         reject(err);
