@@ -117,7 +117,7 @@ export class Hookline {
       gate: o.gate ?? this.breaker,
       observers: o.observers,
       // One SQLite file has one writer process: leasing ahead is safe. Several PostgreSQL workers need exact caps.
-      leaseFactor: this.store.dialect === 'sqlite' ? 4 : 1,
+      leaseFactor: this.store.dialect === 'sqlite' ? 25 : 1,
       ...o.dispatcher,
     });
     // A pause made while recording must make the next events `skipped` at once, not after the fan-out cache expires.

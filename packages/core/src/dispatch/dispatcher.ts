@@ -85,6 +85,8 @@ export interface DispatcherOptions {
 const MAX_TIMEOUT_MS = 60_000;
 /** How long an idle loop waits when due rows exist but none could be claimed. */
 const IDLE_RECHECK_MS = 25;
+/** Endpoints answering within this (moving average) are leased `leaseFactor` times their cap ahead. */
+const FAST_SEND_MS = 250;
 /** Tries for one group commit of attempts before its callers see the error. */
 const COMMIT_TRIES = 6;
 
@@ -93,6 +95,8 @@ type ResolvedOptions = Required<Omit<DispatcherOptions, 'workerId' | 'gate' | 'o
 /** One endpoint's work in this process: leased deliveries waiting for a send slot, and the slots in use. */
 interface Lane {
   cap: number;
+  /** Moving average of this endpoint's send durations (ms): how far ahead it is worth leasing. */
+  sendMs: number;
   sending: number;
   leased: number;
   queue: Array<{ c: ClaimedDelivery; claimedAt: number }>;
@@ -228,7 +232,7 @@ export class Dispatcher {
     const now = this.#o.clock.now();
     const factor = this.#o.leaseFactor;
     const saturated: string[] = [];
-    for (const [id, lane] of this.#lanes) if (lane.leased >= lane.cap * factor) saturated.push(id);
+    for (const [id, lane] of this.#lanes) if (lane.leased >= this.#lookahead(lane)) saturated.push(id);
     const claimed = await this.#o.store.claimDue({
       now,
       limit,
@@ -242,7 +246,7 @@ export class Dispatcher {
     for (const c of claimed) {
       let lane = this.#lanes.get(c.endpoint.id);
       if (!lane) {
-        lane = { cap: c.endpoint.maxConcurrency, sending: 0, leased: 0, queue: [] };
+        lane = { cap: c.endpoint.maxConcurrency, sendMs: 0, sending: 0, leased: 0, queue: [] };
         this.#lanes.set(c.endpoint.id, lane);
       }
       lane.cap = c.endpoint.maxConcurrency;
@@ -271,11 +275,12 @@ export class Dispatcher {
         lane.leased--;
         this.#pump(lane, endpointId);
         if (lane.leased === 0 && lane.sending === 0 && lane.queue.length === 0 && this.#lanes.get(endpointId) === lane) this.#lanes.delete(endpointId);
-        // Claim again only when this lane is about to run dry: one claim then takes many rows at once, instead of
-        // one claim per finished delivery taking one.
-        if (lane.queue.length < lane.cap) this.wake();
+        // Claim again when this lane is about to run dry, or (for a fast endpoint) when it is half empty and a
+        // claim can take a worthwhile number of rows: claims have a fixed cost, so fewer, larger ones.
+        if (lane.queue.length < lane.cap || (lane.queue.length < this.#lookahead(lane) / 2 && this.#o.maxInFlight - this.#leased >= this.#o.batchSize / 4)) this.wake();
       };
-      const p = this.#process(c, claimedAt, freeSlot)
+      const sent = (ms: number) => void (lane.sendMs = lane.sendMs * 0.9 + ms * 0.1);
+      const p = this.#process(c, claimedAt, freeSlot, sent)
         .catch((err) => this.#o.logger.log('error', 'delivery processing failed', { delivery_id: c.delivery.id, error: (err as Error).message }))
         .finally(() => {
           freeSlot();
@@ -313,7 +318,16 @@ export class Dispatcher {
     return this.#o.policies.get(c.endpoint.policy) ?? this.#o.policies.default();
   }
 
-  async #process(c: ClaimedDelivery, claimedAt: number, freeSlot: () => void): Promise<void> {
+  /**
+   * How many deliveries a lane may hold leased (queued + sending). A fast endpoint gets `leaseFactor` times its cap,
+   * so its slots refill from the queue while the next claim is on its way; a slow one only its cap, so nothing
+   * waits in its queue long enough for the lease to lapse.
+   */
+  #lookahead(lane: Lane): number {
+    return lane.sendMs <= FAST_SEND_MS ? lane.cap * this.#o.leaseFactor : lane.cap;
+  }
+
+  async #process(c: ClaimedDelivery, claimedAt: number, freeSlot: () => void, sent: (ms: number) => void): Promise<void> {
     const o = this.#o;
     const policy = this.#policyFor(c);
     const now = o.clock.now();
@@ -362,6 +376,7 @@ export class Dispatcher {
     // breaker and health have seen the record, so a failing endpoint is not flooded while its verdict is pending.
     if (result.outcome === 'success') freeSlot();
     const endedAt = result.simulatedDurationMs !== undefined ? startedAt + result.simulatedDurationMs : Math.max(o.clock.now(), startedAt);
+    sent(endedAt - startedAt);
     const trigger: AttemptTrigger = isReplay ? 'replay' : probe ? 'probe' : 'scheduled';
 
     const attempt = attemptFromResult(

@@ -232,12 +232,19 @@ export class SqlStore implements Store {
       });
       if (claimed.length === 0) return [];
       const full = await tx.all('claimed-rows', { ids: claimed.map((c) => c.id) });
-      return full.map((r) => ({
-        delivery: rows.deliveryFromRow(r),
-        body: Buffer.isBuffer(r.ev_body) ? r.ev_body : Buffer.from(r.ev_body),
-        endpoint: rows.endpointFromRow(r, 'e_'),
-        replayId: r.replay_id ?? null,
-      }));
+      // One endpoint object per endpoint in the batch, shared by its deliveries (read-only): mapped once, and
+      // copied once when the claim crosses to another thread.
+      const endpoints = new Map<string, ClaimedDelivery['endpoint']>();
+      return full.map((r) => {
+        let endpoint = endpoints.get(r.endpoint_id);
+        if (!endpoint) endpoints.set(r.endpoint_id, (endpoint = rows.endpointFromRow(r, 'e_')));
+        return {
+          delivery: rows.deliveryFromRow(r),
+          body: Buffer.isBuffer(r.ev_body) ? r.ev_body : Buffer.from(r.ev_body),
+          endpoint,
+          replayId: r.replay_id ?? null,
+        };
+      });
       // A lease needs no fsync of its own: losing it in an OS crash only means the delivery is claimed again,
       // and the attempt's durable commit syncs it anyway. Halves the fsyncs of a busy dispatcher.
     }, { durable: false });

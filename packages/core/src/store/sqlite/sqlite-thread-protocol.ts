@@ -13,17 +13,10 @@ export type ThreadAnswer =
 
 /**
  * Structured clone copies a typed array's whole backing ArrayBuffer, and a small Buffer usually views a slice of an
- * 8 KB pool: posting a 1 KB event body would copy 8 KB. Before posting, such Buffers are replaced by exact copies.
+ * 8 KB pool: posting a 1 KB event body as is would copy 8 KB. Such a Buffer is sent as an exact copy instead.
  */
-export function compactBuffers(v: unknown): any {
-  if (v === null || typeof v !== 'object') return v;
-  if (v instanceof Uint8Array) return v.byteLength === v.buffer.byteLength ? v : v.slice();
-  if (Array.isArray(v)) return v.map(compactBuffers);
-  const proto = Object.getPrototypeOf(v);
-  if (proto !== Object.prototype && proto !== null) return v;
-  const out: Record<string, unknown> = {};
-  for (const k in v as Record<string, unknown>) out[k] = compactBuffers((v as Record<string, unknown>)[k]);
-  return out;
+export function exactBytes(b: Buffer): Uint8Array {
+  return b.byteLength === b.buffer.byteLength ? b : new Uint8Array(b);
 }
 
 export function reviveBuffers(v: unknown): any {

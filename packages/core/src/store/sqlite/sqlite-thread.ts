@@ -7,7 +7,7 @@ import type { EventLoopUtilization } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import type { Store } from '../store.ts';
 import type { SqliteOptions } from './sqlite-driver.ts';
-import { compactBuffers, reviveBuffers, type ThreadAnswer, type ThreadCall } from './sqlite-thread-protocol.ts';
+import { exactBytes, reviveBuffers, type ThreadAnswer, type ThreadCall } from './sqlite-thread-protocol.ts';
 import type { AcceptResult, NewEvent } from '../store.ts';
 
 /** Every Store method, forwarded to the thread. */
@@ -65,7 +65,8 @@ export class SqliteThreadStore {
     // An accepted event comes back as it was sent: the thread leaves it out of the answer and it is put back here,
     // instead of copying every body across twice.
     this.acceptEvents = async (events: NewEvent[]) => {
-      const out = (await this.#call('acceptEvents', [events])) as AcceptResult[];
+      const sent = events.map((ne) => ({ ...ne, event: { ...ne.event, body: exactBytes(ne.event.body) } }));
+      const out = (await this.#call('acceptEvents', [sent])) as AcceptResult[];
       return out.map((r, i) => (r.kind === 'created' && r.event === null ? { ...r, event: events[i].event } : r));
     };
   }
@@ -77,7 +78,7 @@ export class SqliteThreadStore {
       if (this.#pending.size === 0) this.#worker.ref(); // an answer is owed: stay alive for it
       this.#pending.set(id, { resolve, reject });
       try {
-        this.#worker.postMessage({ id, method, args: compactBuffers(args) } satisfies ThreadCall);
+        this.#worker.postMessage({ id, method, args } satisfies ThreadCall);
       } catch (err) {
         this.#settled(id);
         reject(err);
