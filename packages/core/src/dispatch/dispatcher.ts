@@ -133,8 +133,9 @@ export class Dispatcher {
       random: options.random ?? Math.random,
     } as ResolvedOptions;
     this.#observers = [...(options.observers ?? [])];
-    // Records linger up to 4 ms for company: the send slot is already free, so only the lease waits on the fsync.
-    this.#records = new GroupCommit((records) => this.#commit(records), 1000, 4, 128, 2);
+    // Records linger up to 4 ms for company, one commit at a time: what arrives meanwhile makes the next batch larger
+    // (fewer pages rewritten per attempt). A success's send slot is already free, so only its lease waits.
+    this.#records = new GroupCommit((records) => this.#commit(records), 1000, 4, 128, 1);
     this.#holds = new GroupCommit((holds) => this.#commitHolds(holds), 1000);
   }
 
