@@ -15,6 +15,8 @@ const MIGRATIONS = loadMigrations(join(here, 'migrations'));
 export interface SqliteOptions {
   /** Milliseconds a writer waits for another process's lock before failing. */
   busyTimeoutMs?: number;
+  /** SQLite's page cache for this connection, in MB (default 16: the hot pages are recent ones; the OS caches the rest). */
+  cacheMb?: number;
   /** Another connection checkpoints the WAL (the store thread's checkpointer); only a very large WAL triggers one here. */
   externalCheckpoints?: boolean;
 }
@@ -74,7 +76,7 @@ export class SqliteDriver implements SqlDriver {
     this.#wal = path === ':memory:' ? null : new WalSync(`${path}-wal`);
     this.db.pragma('foreign_keys = ON');
     this.db.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 5000}`);
-    this.db.pragma('cache_size = -65536');
+    this.db.pragma(`cache_size = -${(options.cacheMb ?? 16) * 1024}`);
     // On a store thread a checkpointer thread of its own copies the WAL into the database (sqlite-checkpointer.ts),
     // so this connection's commits never stop for one; its own automatic checkpoint stays as a far safety valve.
     if (options.externalCheckpoints) this.db.pragma('wal_autocheckpoint = 16384');

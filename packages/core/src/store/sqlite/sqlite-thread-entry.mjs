@@ -1,4 +1,4 @@
-// Entry of the SQLite threads (workerData.module: the store thread or its checkpointer). The sources are TypeScript,
+// Entry of the SQLite store thread (workerData.module names its TypeScript module). The sources are TypeScript,
 // and a thread does not inherit the parent's tsx loader on every Node version: try the plain import, and register
 // tsx for this thread if it cannot load .ts yet.
 import { workerData } from 'node:worker_threads';

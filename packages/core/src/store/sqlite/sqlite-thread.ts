@@ -34,6 +34,7 @@ const allForwarded: Exclude<StoreMethod, Forwarded | 'close' | 'onDue'> extends 
 void allForwarded;
 
 const ENTRY = fileURLToPath(new URL('./sqlite-thread-entry.mjs', import.meta.url));
+const CHECKPOINTER = fileURLToPath(new URL('./sqlite-checkpointer.mjs', import.meta.url));
 
 /** Thrown for calls the thread can no longer answer; its message reads as "storage unavailable" to the API. */
 function closedError(why: string): Error {
@@ -116,7 +117,7 @@ export class SqliteThreadStore {
   /** Starts the checkpointer thread (once the database exists in WAL mode, i.e. after migrate). */
   startCheckpointer(intervalMs = 200): void {
     if (this.#checkpointer || this.#dead) return;
-    const w = new Worker(ENTRY, { workerData: { module: './sqlite-checkpointer.ts', path: this.#path, busyTimeoutMs: this.#options.busyTimeoutMs, intervalMs } });
+    const w = new Worker(CHECKPOINTER, { workerData: { path: this.#path, busyTimeoutMs: this.#options.busyTimeoutMs, intervalMs } });
     w.unref();
     // A checkpointer that fails leaves the store correct: the store thread's own automatic checkpoint takes over.
     w.on('error', () => undefined);
