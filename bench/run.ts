@@ -19,7 +19,7 @@ for (const s of only) if (!SCENARIOS.includes(s as Scenario)) throw new Error(`u
 
 /** Sizes: the issue's numbers, or small ones that finish everything in under a minute (--quick). */
 const N = quick
-  ? { events: 1000, warmup: 200, runs: 1, latencyRate: 1000, latencySeconds: 2, isoHealthyEvents: 100, isoDead: 500, backlogBig: 50_000, backlogSmall: 10_000, backlogDue: 1000, ingestSingles: 1000, ingestBatches: 2 }
+  ? { events: 1000, warmup: 200, runs: 1, latencyRate: 1000, latencySeconds: 2, isoHealthyEvents: 100, isoDead: 100, backlogBig: 50_000, backlogSmall: 10_000, backlogDue: 1000, ingestSingles: 1000, ingestBatches: 2 }
   : { events: 20_000, warmup: 2000, runs: 3, latencyRate: 1000, latencySeconds: 20, isoHealthyEvents: 2000, isoDead: 10_000, backlogBig: 1_000_000, backlogSmall: 10_000, backlogDue: 20_000, ingestSingles: 20_000, ingestBatches: 20 };
 const TIMEOUT = quick ? 60_000 : 300_000;
 const PROFILE_DIR = join(BENCH_DIR, '.profiles');
@@ -129,7 +129,7 @@ const scenarios: Record<Scenario, () => Promise<void>> = {
     type L = { events: number; arrived: number; offered_per_s: number; fromAccept: number[]; fromSend: number[] };
     const r = await runs(N.runs, async () => {
       await okReceiver.reset(true);
-      const out = await child<L>('latency.ts', { url: okReceiver.url('/latency'), rate: N.latencyRate, seconds: N.latencySeconds });
+      const out = await child<L>('latency.ts', { url: okReceiver.url('/latency'), rate: N.latencyRate, seconds: N.latencySeconds, warmupSeconds: quick ? 0.5 : 2 });
       await okReceiver.reset(false);
       return { ...out, p50: percentile(out.fromAccept, 50), p99: percentile(out.fromAccept, 99), p99Send: percentile(out.fromSend, 99), p50Send: percentile(out.fromSend, 50) };
     });
@@ -220,8 +220,10 @@ try {
   receivers.push(okReceiver);
   for (const s of SCENARIOS) {
     if (!only.includes(s)) continue;
+    const t = Date.now();
     try {
       await scenarios[s]();
+      process.stderr.write(`bench: ${s} in ${round((Date.now() - t) / 1000, 1)} s\n`);
     } catch (err) {
       failed = true;
       emit({ scenario: s, error: (err as Error).message, met: false });
