@@ -79,3 +79,29 @@ test('an endpoint never sees more concurrent requests than its max_concurrency',
     await t.close();
   }
 });
+
+test('stopping hands back leased deliveries that never started; only the sends in flight are waited for', { timeout: 20_000 }, async () => {
+  const t = await testEngine({ clock: systemClock as never, dispatcher: { pollMs: 50, logAttempts: false } });
+  const slow = await slowReceiver(400);
+  try {
+    await t.engine.createEndpoint(t.tenantId, { url: slow.url, max_concurrency: 2 });
+    await t.engine.acceptEvents(t.tenantId, Array.from({ length: 40 }, (_, i) => ({ type: 'a.b', data: { i } })));
+    t.engine.start();
+    // 2 sending, the rest leased into the lane's queue.
+    while ((await t.store.countByStatus()).delivering < 40) await new Promise((r) => setTimeout(r, 10));
+    const t0 = Date.now();
+    await t.engine.dispatcher.stop();
+    const tookMs = Date.now() - t0;
+    assert.ok(tookMs < 2000, `stop took ${tookMs} ms; draining the queue at 2 × 400 ms would take ~8 s`);
+    const counts = await t.store.countByStatus();
+    assert.equal(counts.delivering, 0, 'no lease left behind');
+    assert.equal(counts.succeeded + counts.pending, 40);
+    assert.ok(counts.pending >= 36, `${counts.pending} handed back`);
+    // Another worker (or this one restarted) takes them at once, not after the 90 s lease.
+    t.engine.dispatcher.start();
+    await slow.reached(40);
+  } finally {
+    slow.close();
+    await t.close();
+  }
+});

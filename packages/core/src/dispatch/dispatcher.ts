@@ -167,12 +167,34 @@ export class Dispatcher {
     this.#loop = this.#run();
   }
 
-  /** Stops claiming, lets leased deliveries finish and commit. */
+  /**
+   * Stops claiming, hands back what is leased but not yet started (due again at once for any worker, instead of
+   * after its lease), and lets the sends in flight finish and commit. A stop therefore takes at most one send's
+   * timeout, however long the queues were.
+   */
   async stop(): Promise<void> {
     this.#running = false;
     this.wake();
     await this.#loop;
+    await this.#releaseQueued();
     await this.#settleActive();
+  }
+
+  async #releaseQueued(): Promise<void> {
+    const ids: string[] = [];
+    for (const lane of this.#lanes.values()) {
+      for (const q of lane.queue) ids.push(q.c.delivery.id);
+      lane.leased -= lane.queue.length;
+      this.#leased -= lane.queue.length;
+      lane.queue.length = 0;
+    }
+    if (ids.length === 0) return;
+    try {
+      await this.#o.store.releaseLeases(ids, this.workerId, this.#o.clock.now());
+    } catch (err) {
+      // Nothing is lost: the leases lapse and the sweeper hands the rows back then.
+      this.#o.logger.log('warn', 'handing back unstarted leases failed; they return when their lease expires', { error: (err as Error).message, deliveries: ids.length });
+    }
   }
 
   async #settleActive(): Promise<void> {

@@ -304,6 +304,9 @@ export class SqlStore implements Store {
   async endDeliveries(ids: string[], workerId: string | null, status: 'failed' | 'skipped', reason: string, now: number): Promise<void> {
     if (ids.length) await this.driver.run('end-deliveries', { ids, worker: workerId, status, reason, now });
   }
+  async releaseLeases(ids: string[], workerId: string, now: number): Promise<number> {
+    return ids.length ? this.driver.run('release-leases', { ids, worker: workerId, now }) : 0;
+  }
   releaseExpiredLeases(now: number): Promise<number> {
     return this.driver.run('release-expired-leases', { now });
   }

@@ -405,6 +405,21 @@ export function storeConformance(name: string, factory: StoreFactory, options: {
         assert.deepEqual(await store.recordAttempts([], t), []);
       });
 
+      withStore('a stopping worker hands back leases it never started, due as before; others\' leases stay', async (store) => {
+        await setup(store);
+        await store.acceptEvents([newEvent('ten_A', 1, ['ep_1', 'ep_2'], { at: T0 - 5 * S })]);
+        const claimed = await store.claimDue({ now: T0, limit: 10, leaseUntil: T0 + MIN, workerId: 'w1', saturatedEndpoints: [] });
+        assert.equal(claimed.length, 2);
+        assert.equal(await store.releaseLeases(['dlv_000001_0', 'dlv_000001_1'], 'w-other', T0), 0, 'only the lease holder releases');
+        assert.equal(await store.releaseLeases(['dlv_000001_0'], 'w1', T0), 1);
+        const back = await store.getDelivery('ten_A', 'dlv_000001_0');
+        assert.deepEqual([back?.status, back?.nextAttemptAt, back?.leaseUntil, back?.attemptCount], ['pending', T0 - 5 * S, null, 0]);
+        assert.equal((await store.getDelivery('ten_A', 'dlv_000001_1'))?.status, 'delivering');
+        assert.equal(await store.releaseLeases([], 'w1', T0), 0);
+        const again = await store.claimDue({ now: T0, limit: 10, leaseUntil: T0 + MIN, workerId: 'w2', saturatedEndpoints: [] });
+        assert.deepEqual(again.map((c) => c.delivery.id), ['dlv_000001_0']);
+      });
+
       withStore('hold, end, release held; test attempts', async (store) => {
         await setup(store);
         await store.acceptEvents([newEvent('ten_A', 1, ['ep_1', 'ep_2']), newEvent('ten_A', 2, ['ep_1'])]);

@@ -230,6 +230,8 @@ export interface Store {
   holdDeliveries(ids: string[], workerId: string, until: number, now: number): Promise<void>;
   /** Ends deliveries without an attempt: `failed` (age limit while held) or `skipped` (endpoint paused). */
   endDeliveries(ids: string[], workerId: string | null, status: 'failed' | 'skipped', reason: string, now: number): Promise<void>;
+  /** Hands leased deliveries this worker never started back (`pending`, due as before): a stopping worker's queue. */
+  releaseLeases(ids: string[], workerId: string, now: number): Promise<number>;
   /** Returns deliveries whose lease expired to `pending`; the count. */
   releaseExpiredLeases(now: number): Promise<number>;
   /** The earliest next_attempt_at of pending/held work, or null. */
