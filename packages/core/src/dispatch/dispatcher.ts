@@ -102,7 +102,6 @@ interface Lane {
   queue: Array<{ c: ClaimedDelivery; claimedAt: number }>;
 }
 
-
 export class Dispatcher {
   readonly workerId: string;
   readonly #o: ResolvedOptions;
@@ -253,7 +252,6 @@ export class Dispatcher {
   /** Leases up to `limit` due deliveries into their endpoints' lanes and starts what the caps allow. */
   async #claim(limit: number): Promise<number> {
     const now = this.#o.clock.now();
-    const factor = this.#o.leaseFactor;
     const saturated: string[] = [];
     for (const [id, lane] of this.#lanes) if (lane.leased >= this.#lookahead(lane)) saturated.push(id);
     const claimed = await this.#o.store.claimDue({
@@ -262,9 +260,9 @@ export class Dispatcher {
       leaseUntil: now + this.#o.leaseMs,
       workerId: this.workerId,
       saturatedEndpoints: saturated,
-      leaseFactor: factor,
+      leaseFactor: this.#o.leaseFactor,
     });
-    const touched = new Set<Lane>();
+    const touched = new Map<string, Lane>();
     const claimedAt = this.#o.clock.now();
     for (const c of claimed) {
       let lane = this.#lanes.get(c.endpoint.id);
@@ -276,9 +274,9 @@ export class Dispatcher {
       lane.leased++;
       this.#leased++;
       lane.queue.push({ c, claimedAt });
-      touched.add(lane);
+      touched.set(c.endpoint.id, lane);
     }
-    for (const [id, lane] of this.#lanes) if (touched.has(lane)) this.#pump(lane, id);
+    for (const [id, lane] of touched) this.#pump(lane, id);
     return claimed.length;
   }
 

@@ -64,6 +64,8 @@ export class SqliteDriver implements SqlDriver {
   readonly #direct: SqlExecutor;
   /** null for an in-memory database, which has nothing to sync. */
   readonly #wal: WalSync | null;
+  /** Rows changed by this connection's statements so far: a commit that changed none needs no fsync. */
+  #changed = 0;
 
   constructor(path: string, options: SqliteOptions = {}) {
     if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
@@ -77,7 +79,7 @@ export class SqliteDriver implements SqlDriver {
     this.db.pragma('foreign_keys = ON');
     this.db.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 5000}`);
     this.db.pragma(`cache_size = -${(options.cacheMb ?? 16) * 1024}`);
-    // On a store thread a checkpointer thread of its own copies the WAL into the database (sqlite-checkpointer.ts),
+    // On a store thread a checkpointer thread of its own copies the WAL into the database (sqlite-checkpointer.mjs),
     // so this connection's commits never stop for one; its own automatic checkpoint stays as a far safety valve.
     if (options.externalCheckpoints) this.db.pragma('wal_autocheckpoint = 16384');
     this.db.pragma('temp_store = MEMORY');
@@ -97,25 +99,33 @@ export class SqliteDriver implements SqlDriver {
 
   #all<T>(name: string, params?: SqlParams): T[] {
     const s = this.#stmt(name);
-    return (s.reader ? s.all(bind(params)) : (s.run(bind(params)), [])) as T[];
+    if (!s.reader) {
+      this.#changed += s.run(bind(params)).changes;
+      return [];
+    }
+    const rows = s.all(bind(params)) as T[];
+    if (!s.readonly) this.#changed += rows.length; // INSERT/UPDATE/DELETE … RETURNING: one row per changed row
+    return rows;
   }
 
   #run(name: string, params?: SqlParams): number {
     const s = this.#stmt(name);
-    if (s.reader) return s.all(bind(params)).length;
-    return s.run(bind(params)).changes;
+    const n = s.reader ? s.all(bind(params)).length : s.run(bind(params)).changes;
+    if (!s.readonly) this.#changed += n;
+    return n;
   }
 
   /** A statement outside a transaction commits on its own; if it wrote, its caller waits until that is on disk. */
   async all<T = Record<string, any>>(name: string, params?: SqlParams): Promise<T[]> {
     const release = await this.#mutex.lock();
+    const before = this.#changed;
     let rows: T[];
     try {
       rows = this.#all<T>(name, params);
     } finally {
       release();
     }
-    if (!this.#stmt(name).readonly) await this.#wrote();
+    if (this.#changed !== before) await this.#wrote();
     return rows;
   }
 
@@ -131,12 +141,6 @@ export class SqliteDriver implements SqlDriver {
     return changes;
   }
 
-  #totalChanges(): number {
-    this.#changes ??= this.db.prepare('SELECT total_changes() AS n').pluck();
-    return this.#changes.get() as number;
-  }
-  #changes: Database.Statement | null = null;
-
   /** A commit that wrote: resolves once it is on disk. */
   #wrote(): Promise<void> {
     return this.#wal ? this.#wal.syncTo(this.#wal.wrote()) : Promise.resolve();
@@ -149,11 +153,11 @@ export class SqliteDriver implements SqlDriver {
     const seen = this.#wal?.written ?? 0;
     let changed = false;
     try {
-      const before = this.#totalChanges();
+      const before = this.#changed;
       this.db.exec('BEGIN IMMEDIATE');
       try {
         result = await fn(this.#direct);
-        changed = this.#totalChanges() !== before;
+        changed = this.#changed !== before;
         this.db.exec('COMMIT');
       } catch (err) {
         if (this.db.inTransaction) this.db.exec('ROLLBACK');
@@ -205,11 +209,6 @@ export class SqliteDriver implements SqlDriver {
     } catch {
       return false;
     }
-  }
-
-  /** fsyncs of the WAL so far (0 in memory). */
-  get syncs(): number {
-    return this.#wal?.syncs ?? 0;
   }
 
   async close(): Promise<void> {

@@ -125,9 +125,10 @@ export class SqliteThreadStore {
   }
 
   async close(): Promise<void> {
+    // The checkpointer goes even when the store thread already died: it holds a connection to the file too.
+    await this.#stopCheckpointer();
     if (this.#dead) return;
     try {
-      await this.#stopCheckpointer();
       await this.#call('close', []);
     } finally {
       this.#dead = closedError('the store is closed');
