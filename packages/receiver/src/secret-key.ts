@@ -9,7 +9,7 @@ export type SecretInput = string | Uint8Array | { kid?: string; secret: string |
 /** Key bytes decoded ahead of time so verification never re-decodes a secret per request. */
 export interface SigningKey {
   readonly kid: string | undefined;
-  /** Key for the hookline scheme: raw text as UTF-8, or the decoded `whsec_` remainder. */
+  /** Key for the hookline scheme: the secret exactly as shown (UTF-8 bytes of the whole string, `whsec_` included). */
   readonly hookline: Buffer;
   /** Key for Standard Webhooks: always base64-decoded (`whsec_` prefix optional), as its libraries do. */
   readonly standard: Buffer;
@@ -40,9 +40,7 @@ function decodeSecret(secret: string | Uint8Array): { hookline: Buffer; standard
     const bytes = Buffer.from(secret);
     return { hookline: bytes, standard: bytes };
   }
-  if (secret.startsWith(WHSEC)) {
-    const bytes = Buffer.from(secret.slice(WHSEC.length), 'base64');
-    return { hookline: bytes, standard: bytes };
-  }
-  return { hookline: Buffer.from(secret, 'utf8'), standard: Buffer.from(secret, 'base64') };
+  // hookline signs with the string as shown (SPEC §2); only Standard Webhooks decodes the base64 after `whsec_`.
+  const standard = Buffer.from(secret.startsWith(WHSEC) ? secret.slice(WHSEC.length) : secret, 'base64');
+  return { hookline: Buffer.from(secret, 'utf8'), standard };
 }

@@ -22,8 +22,8 @@ const { vectors } = JSON.parse(readFileSync(new URL('./vectors.json', import.met
 
 // Written out again from SPEC §2 so a mistake in the signer cannot hide in vectors.json.
 function independentKey(scheme: Scheme, secret: string): Buffer {
-  if (secret.startsWith('whsec_')) return Buffer.from(secret.slice(6), 'base64');
-  return scheme === 'standard' ? Buffer.from(secret, 'base64') : Buffer.from(secret, 'utf8');
+  if (scheme === 'hookline') return Buffer.from(secret, 'utf8');
+  return Buffer.from(secret.startsWith('whsec_') ? secret.slice(6) : secret, 'base64');
 }
 function independentHeaders(v: Vector): Record<string, string> {
   const t = String(v.timestamp);
@@ -98,7 +98,13 @@ test('generateSecret is whsec_ + base64 of 32 random bytes, usable by both schem
   assert.match(s, /^whsec_[A-Za-z0-9+/]{43}=$/);
   assert.equal(Buffer.from(s.slice(6), 'base64').length, 32);
   assert.notEqual(generateSecret(), s);
-  assert.deepEqual(signingKey('hookline', s), signingKey('standard', s));
+  assert.equal(signingKey('standard', s).length, 32);
+  // hookline signs with the secret exactly as shown (SPEC §2): the payment hub's integrators write createHmac('sha256', secret).
+  assert.deepEqual(signingKey('hookline', s), Buffer.from(s, 'utf8'));
+  const t = '1767225600';
+  const body = '{"event_id":"e"}';
+  const header = signHeaders({ scheme: 'hookline', eventId: 'e', deliveryId: 'd', timestampSec: Number(t), body: Buffer.from(body), secrets: [{ kid: 'k', secret: s }] })['X-Webhook-Signature'];
+  assert.equal(header, `t=${t},v1=${createHmac('sha256', s).update(t + '.' + body).digest('hex')},kid=k`);
 });
 
 test('bad inputs fail loudly', () => {
@@ -106,6 +112,7 @@ test('bad inputs fail loudly', () => {
   assert.throws(() => signHeaders({ ...base, secrets: [] }), /at least one secret/);
   assert.throws(() => signHeaders({ ...base, timestampSec: 1.5, secrets: [{ kid: 'k', secret: 's' }] }), /whole/);
   assert.throws(() => signHeaders({ ...base, secrets: [{ kid: 'a,b', secret: 's' }] }), /kid/);
-  assert.throws(() => signHeaders({ ...base, secrets: [{ kid: 'k', secret: 'whsec_not base64!' }] }), /base64/);
+  assert.throws(() => signHeaders({ ...base, scheme: 'standard', secrets: [{ kid: 'k', secret: 'whsec_not base64!' }] }), /base64/);
+  assert.throws(() => signHeaders({ ...base, secrets: [{ kid: 'k', secret: '' }] }), /empty/);
   assert.throws(() => signHeaders({ ...base, scheme: 'standard', secrets: [{ kid: 'k', secret: '' }] }), /empty/);
 });

@@ -19,10 +19,11 @@ function decodeBase64Secret(encoded: string): Buffer {
 
 function decodeKey(scheme: Scheme, secret: string): Buffer {
   if (secret.length === 0) throw new Error('signing secret is empty');
-  if (secret.startsWith(SECRET_PREFIX)) return decodeBase64Secret(secret.slice(SECRET_PREFIX.length));
-  // Standard Webhooks treats an unprefixed secret as base64 too (as the standardwebhooks library does);
-  // hookline takes a hand-written secret's UTF-8 bytes, like the payment hub's format.
-  return scheme === 'standard' ? decodeBase64Secret(secret) : Buffer.from(secret, 'utf8');
+  // hookline: the secret exactly as shown, prefix included (SPEC §2), so an integrator's
+  // createHmac('sha256', secret) just works. Standard Webhooks base64-decodes the part after
+  // `whsec_` (and an unprefixed secret too, as the standardwebhooks library does).
+  if (scheme === 'hookline') return Buffer.from(secret, 'utf8');
+  return decodeBase64Secret(secret.startsWith(SECRET_PREFIX) ? secret.slice(SECRET_PREFIX.length) : secret);
 }
 
 /** The HMAC key bytes of `secret` under `scheme`; decoded once, then cached (shared Buffer: never mutate it). */

@@ -1,0 +1,36 @@
+// The README's plain node:crypto verification snippet, run as written against headers the engine's signer produces.
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { test } from 'node:test';
+import { generateSecret, signHeaders } from '@hookline/core';
+
+const readme = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');
+const block = /<!-- verify-snippet[^>]*-->\n```js\n([\s\S]*?)```/.exec(readme);
+
+type Verify = (secret: string, rawBody: string | Buffer, header: string, nowSec?: number) => boolean;
+
+async function loadSnippet(): Promise<Verify> {
+  assert.ok(block, 'README.md has the verify-snippet block');
+  const code = block[1];
+  assert.ok(code.trim().split('\n').length <= 8, 'the snippet stays 8 lines');
+  const file = join(mkdtempSync(join(tmpdir(), 'hl-readme-')), 'verify.mjs');
+  writeFileSync(file, code);
+  return ((await import(pathToFileURL(file).href)) as { verify: Verify }).verify;
+}
+
+test('the README snippet verifies a hookline signature made with a whsec_ secret, during a rotation too, and rejects tampering', async () => {
+  const verify = await loadSnippet();
+  const [current, previous] = [generateSecret(), generateSecret()];
+  const body = Buffer.from('{"event_id":"ord_1","type":"order.created","version":"1","occurred_at":"2026-12-01T00:00:00Z","data":{"total":4200}}');
+  const t = 1_796_083_200;
+  const header = signHeaders({ scheme: 'hookline', eventId: 'ord_1', deliveryId: 'dlv_1', timestampSec: t, body, secrets: [{ kid: 'k2', secret: current }, { kid: 'k1', secret: previous }] })['X-Webhook-Signature'];
+  assert.equal(verify(current, body, header, t), true);
+  assert.equal(verify(previous, body, header, t + 60), true, 'the old secret still matches during the overlap');
+  assert.equal(verify(generateSecret(), body, header, t), false, 'another secret');
+  assert.equal(verify(current, Buffer.concat([body, Buffer.from(' ')]), header, t), false, 'a changed body');
+  assert.equal(verify(current, body, header, t + 301), false, 'a timestamp more than 5 minutes old');
+  assert.equal(verify(current, body, header.replace(/t=\d+/, `t=${t + 1}`), t), false, 'a changed timestamp');
+});
