@@ -45,13 +45,16 @@ export class HooklineError extends Error {
   readonly code: ErrorCode;
   readonly status: number;
   readonly params: Record<string, string | number>;
-  constructor(code: ErrorCode, params: Record<string, string | number> = {}, options?: { cause?: unknown }) {
+  /** Seconds until asking again can succeed (sent as `Retry-After`), for errors that are about time. */
+  readonly retryAfterSec: number | undefined;
+  constructor(code: ErrorCode, params: Record<string, string | number> = {}, options?: { cause?: unknown; retryAfterSec?: number }) {
     const entry = ERROR_CATALOG[code];
-    super(entry.message.replace(/\{(\w+)\}/g, (_, k: string) => String(params[k] ?? `{${k}}`)), options);
+    super(entry.message.replace(/\{(\w+)\}/g, (_, k: string) => String(params[k] ?? `{${k}}`)), { cause: options?.cause });
     this.name = 'HooklineError';
     this.code = code;
     this.status = entry.status;
     this.params = params;
+    this.retryAfterSec = options?.retryAfterSec;
   }
 }
 

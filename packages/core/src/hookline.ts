@@ -346,12 +346,15 @@ export class Hookline {
     const until = opts.until ?? now;
     const since = opts.since ?? now - DAY_MS;
     if (since > until) throw new HooklineError('invalid_request', { detail: 'since must not be after until' });
-    const quota = this.#o.replayQuotaPerDay ?? 20;
+    const max = this.#o.replayQuotaPerDay ?? 20;
     const dayStart = now - (now % DAY_MS); // UTC midnight
-    if ((await this.store.countWindowReplaysSince(tenantId, dayStart)) >= quota) throw fail('replay_quota_exceeded', { max: quota });
     const replay: ReplayRow = { id: newId('rpl', now), tenantId, endpointId, kind: 'window', sinceMs: since, untilMs: until, includeSkipped: opts.includeSkipped === true, selected: 0, attempted: 0, succeeded: 0, failed: 0, createdAt: now };
-    replay.selected = await this.store.scheduleWindowReplay(replay, this.#o.replayMaxDeliveries ?? 10_000, now);
-    this.dispatcher.wake();
+    const result = await this.store.scheduleWindowReplay(replay, this.#o.replayMaxDeliveries ?? 10_000, now, { max, since: dayStart });
+    if (result.kind === 'quota_exceeded') {
+      throw new HooklineError('replay_quota_exceeded', { max }, { retryAfterSec: Math.ceil((dayStart + DAY_MS - now) / 1000) });
+    }
+    replay.selected = result.selected;
+    if (replay.selected > 0) this.dispatcher.wake();
     return replay;
   }
 

@@ -93,6 +93,7 @@ export async function buildApp(runtime: Runtime): Promise<FastifyInstance> {
     const e = toHooklineError(err, req, logger);
     reply.header('x-request-id', req.id);
     if (e.code === 'unauthorized') reply.header('www-authenticate', 'Bearer');
+    if (e.retryAfterSec !== undefined) reply.header('retry-after', String(e.retryAfterSec));
     return reply.code(e.status).type('application/json').send(errorBody(e, req.id));
   });
   app.setNotFoundHandler(async (req, reply) => {

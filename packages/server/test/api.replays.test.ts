@@ -78,42 +78,51 @@ test('replay one delivery: 202 with a replay id, one attempt with the same ids, 
   assert.equal((await t.api('GET', `/v1/tenants/${ten}/replays/rpl_nope`)).body.error.code, 'replay_not_found');
 });
 
-test('window replay: selects failed deliveries in [since, until]; paused endpoint → 409; 21st of the day → 429', async () => {
+test('window replay: selects failed deliveries in [since, until]; paused endpoint → 409; 21st of the day → 429 with Retry-After', async () => {
   const id = await failedDelivery('w1');
   const bad = await t.api('POST', `/v1/tenants/${ten}/endpoints/${ep}/replays`, { body: { since: 'soon' } });
   assert.equal(bad.status, 400);
   assert.match(bad.body.error.message, /since/);
   const inverted = await t.api('POST', `/v1/tenants/${ten}/endpoints/${ep}/replays`, { body: { since: '2026-01-02T00:00:00Z', until: '2026-01-01T00:00:00Z' } });
   assert.equal(inverted.status, 400);
+  // A replay that selects nothing is answered and uses none of the 20 daily replays (SPEC §7).
   const empty = await t.api('POST', `/v1/tenants/${ten}/endpoints/${ep}/replays`, { body: { since: '2020-01-01T00:00:00Z', until: '2020-01-02T00:00:00Z' } });
   assert.equal(empty.status, 202);
   assert.equal(empty.body.replay.selected, 0);
   ok = true;
-  let used = 1; // the empty one above (refused requests are not counted)
   try {
     const r = await t.api('POST', `/v1/tenants/${ten}/endpoints/${ep}/replays`);
-    used++;
     assert.equal(r.status, 202);
-    assert.ok(r.body.replay.selected >= 1);
+    assert.equal(r.body.replay.selected, 3, "the window's failed deliveries: f1 and f2 from the first test, and w1");
     const done = await until(() => t.api('GET', `/v1/tenants/${ten}/replays/${r.body.replay_id}`), (x) => x.body.done === true);
-    assert.equal(done.body.succeeded, done.body.selected);
+    assert.deepEqual([done.body.attempted, done.body.succeeded, done.body.failed], [3, 3, 0]);
     assert.equal((await t.api('GET', `/v1/tenants/${ten}/deliveries/${id}`)).body.status, 'succeeded');
   } finally {
     ok = false;
   }
-  assert.equal(used, 2);
   await t.api('PATCH', `/v1/tenants/${ten}/endpoints/${ep}`, { body: { status: 'paused' } });
   const paused = await t.api('POST', `/v1/tenants/${ten}/endpoints/${ep}/replays`, { body: {} });
   assert.equal(paused.status, 409);
   assert.equal(paused.body.error.code, 'endpoint_paused');
   assert.match(paused.body.error.message, /reactivate/);
   await t.api('PATCH', `/v1/tenants/${ten}/endpoints/${ep}`, { body: { status: 'active' } });
-  // Quota: 20 window replays per tenant per UTC day (the empty one counted too).
-  for (; used < 20; used++) assert.equal((await t.api('POST', `/v1/tenants/${ten}/endpoints/${ep}/replays`, { body: { include_skipped: true } })).status, 202);
+  // 19 more replays that each select something (one new dead letter each: the earlier ones are failed again too).
+  for (let used = 1; used < 20; used++) {
+    await failedDelivery(`q${used}`);
+    const rp = await t.api('POST', `/v1/tenants/${ten}/endpoints/${ep}/replays`, { body: {} });
+    assert.equal(rp.status, 202);
+    assert.equal(rp.body.replay.selected, used, `replay ${used + 1}`);
+    await until(() => t.api('GET', `/v1/tenants/${ten}/replays/${rp.body.replay_id}`), (x) => x.body.done === true);
+  }
   const over = await t.api('POST', `/v1/tenants/${ten}/endpoints/${ep}/replays`, { body: {} });
+  const toMidnight = (86_400_000 - (Date.now() % 86_400_000)) / 1000;
   assert.equal(over.status, 429);
   assert.equal(over.body.error.code, 'replay_quota_exceeded');
   assert.match(over.body.error.message, /20/);
+  const retryAfter = Number(over.headers.get('retry-after'));
+  assert.ok(Math.abs(retryAfter - toMidnight) <= 5, `Retry-After ${retryAfter} s is the time to the next UTC midnight (${toMidnight} s)`);
+  const emptyAtQuota = await t.api('POST', `/v1/tenants/${ten}/endpoints/${ep}/replays`, { body: { since: '2020-01-01T00:00:00Z', until: '2020-01-02T00:00:00Z' } });
+  assert.deepEqual([emptyAtQuota.status, emptyAtQuota.body.replay?.selected], [202, 0], 'selecting nothing is answered even at the quota');
 });
 
 test('notices: list newest first with cursor', async () => {

@@ -17,7 +17,9 @@ import type {
   NewEvent,
   Notice,
   Page,
+  ReplayQuota,
   ReplayRow,
+  WindowReplayResult,
   SealedSecret,
   Store,
 } from './store.ts';
@@ -371,12 +373,15 @@ export class SqlStore implements Store {
     const [r] = await this.driver.all('get-replay', { tenant_id: tenantId, id });
     return r ? rows.replayFromRow(r) : null;
   }
-  async countWindowReplaysSince(tenantId: string, since: number): Promise<number> {
-    const [r] = await this.driver.all('count-window-replays', { tenant_id: tenantId, since });
-    return Number(r?.n ?? 0);
-  }
-  async scheduleWindowReplay(replay: ReplayRow, limit: number, now: number): Promise<number> {
-    return this.driver.transaction(async (tx) => {
+  async scheduleWindowReplay(replay: ReplayRow, limit: number, now: number, quota?: ReplayQuota): Promise<WindowReplayResult> {
+    return this.driver.transaction(async (tx): Promise<WindowReplayResult> => {
+      let used = 0;
+      if (quota) {
+        // Serialises the tenant's window replays until commit, so the count below cannot go stale.
+        await tx.all('lock-tenant-replays', { tenant_id: replay.tenantId });
+        const [r] = await tx.all('count-window-replays', { tenant_id: replay.tenantId, since: quota.since });
+        used = Number(r?.n ?? 0);
+      }
       await tx.run('insert-replay', rows.replayToRow(replay));
       const n = await tx.run('schedule-window-replay', {
         replay_id: replay.id,
@@ -387,8 +392,12 @@ export class SqlStore implements Store {
         limit,
         now,
       });
+      if (quota && n > 0 && used >= quota.max) throw new QuotaExceeded(used);
       await tx.run('set-replay-selected', { id: replay.id, selected: n });
-      return n;
+      return { kind: 'scheduled', selected: n };
+    }).catch((err) => {
+      if (err instanceof QuotaExceeded) return { kind: 'quota_exceeded', used: err.used } as const;
+      throw err;
     });
   }
   async scheduleSingleReplay(replay: ReplayRow, deliveryId: string, now: number): Promise<boolean> {
@@ -470,3 +479,9 @@ export class SqlStore implements Store {
 }
 
 class ReplayNotScheduled extends Error {}
+/** Rolls back a window replay over the quota (nothing it selected stays scheduled). */
+class QuotaExceeded extends Error {
+  constructor(readonly used: number) {
+    super('replay quota exceeded');
+  }
+}

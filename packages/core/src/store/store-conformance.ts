@@ -12,7 +12,7 @@ import type { PolicyRegistry } from '../policy/registry.ts';
 import { seededRandom } from '../policy/random.ts';
 import { generateMasterKey } from '../secret-box.ts';
 import { settle } from '../settle.ts';
-import type { AttemptRecord, NewEvent, Store } from './store.ts';
+import type { AttemptRecord, NewEvent, Store, WindowReplayResult } from './store.ts';
 
 export interface StoreUnderTest {
   store: Store;
@@ -486,21 +486,42 @@ export function storeConformance(name: string, factory: StoreFactory, options: {
       };
       const replay = (id: string, kind: 'window' | 'single', over: Record<string, unknown> = {}) => ({ id, tenantId: 'ten_A', endpointId: 'ep_1', kind, sinceMs: T0 - H, untilMs: T0 + H, includeSkipped: false, selected: 0, attempted: 0, succeeded: 0, failed: 0, createdAt: T0 + H, ...over });
 
+      const selected = async (p: Promise<WindowReplayResult>) => {
+        const r = await p;
+        assert.equal(r.kind, 'scheduled');
+        return r.kind === 'scheduled' ? r.selected : -1;
+      };
       withStore('window replay selects failed (and on request skipped) deliveries in the window, oldest first, never succeeded', async (store) => {
         await failedSetup(store);
-        assert.equal(await store.scheduleWindowReplay(replay('rpl_1', 'window', { sinceMs: T0 + 30 * S }), 100, T0 + H), 1, 'only the failure inside the window');
+        assert.equal(await selected(store.scheduleWindowReplay(replay('rpl_1', 'window', { sinceMs: T0 + 30 * S }), 100, T0 + H)), 1, 'only the failure inside the window');
         assert.equal((await store.getReplay('ten_A', 'rpl_1'))?.selected, 1);
         const d3 = await store.getDelivery('ten_A', 'dlv_000003_0');
         assert.deepEqual([d3?.status, d3?.nextAttemptAt], ['pending', T0 + H]);
         const [c] = await store.claimDue({ now: T0 + H, limit: 10, leaseUntil: T0 + 2 * H, workerId: 'w', saturatedEndpoints: [] });
         assert.equal(c.replayId, 'rpl_1');
-        assert.equal(await store.scheduleWindowReplay(replay('rpl_2', 'window', { includeSkipped: true }), 1, T0 + H), 1, 'limit, oldest first');
+        assert.equal(await selected(store.scheduleWindowReplay(replay('rpl_2', 'window', { includeSkipped: true }), 1, T0 + H)), 1, 'limit, oldest first');
         assert.equal((await store.getDelivery('ten_A', 'dlv_000001_0'))?.status, 'pending');
-        assert.equal(await store.scheduleWindowReplay(replay('rpl_3', 'window', { includeSkipped: true }), 100, T0 + H), 1, 'the skipped one');
+        assert.equal(await selected(store.scheduleWindowReplay(replay('rpl_3', 'window', { includeSkipped: true }), 100, T0 + H)), 1, 'the skipped one');
         assert.equal((await store.getDelivery('ten_A', 'dlv_000002_0'))?.status, 'succeeded');
-        assert.equal(await store.countWindowReplaysSince('ten_A', T0), 3);
-        assert.equal(await store.countWindowReplaysSince('ten_A', T0 + 2 * H), 0);
-        assert.equal(await store.countWindowReplaysSince('ten_B', T0), 0);
+      });
+
+      withStore('window replay quota: counts only replays that selected something, since the given day start, per tenant', async (store) => {
+        await failedSetup(store);
+        const quota = { max: 1, since: T0 };
+        assert.deepEqual(await store.scheduleWindowReplay(replay('rpl_q1', 'window', { sinceMs: T0 + 2 * H }), 100, T0 + H, quota), { kind: 'scheduled', selected: 0 }, 'nothing in the window');
+        assert.deepEqual(await store.scheduleWindowReplay(replay('rpl_q2', 'window'), 1, T0 + H, quota), { kind: 'scheduled', selected: 1 }, 'the empty replay used no quota');
+        assert.deepEqual(await store.scheduleWindowReplay(replay('rpl_q3', 'window', { includeSkipped: true }), 100, T0 + H, quota), { kind: 'quota_exceeded', used: 1 });
+        assert.equal(await store.getReplay('ten_A', 'rpl_q3'), null, 'a refused replay leaves no row');
+        assert.deepEqual([(await store.getDelivery('ten_A', 'dlv_000003_0'))?.status, (await store.getDelivery('ten_A', 'dlv_000004_0'))?.status], ['failed', 'skipped'], 'and schedules nothing');
+        assert.deepEqual(await store.scheduleWindowReplay(replay('rpl_q4', 'window', { sinceMs: T0 + 2 * H }), 100, T0 + H, quota), { kind: 'scheduled', selected: 0 }, 'selecting nothing is answered even at the quota');
+        assert.equal(await selected(store.scheduleWindowReplay(replay('rpl_q5', 'window', { includeSkipped: true, createdAt: T0 + 25 * H }), 100, T0 + 25 * H, { max: 1, since: T0 + 24 * H })), 2, 'a new day');
+      });
+
+      withStore('window replay quota is atomic: concurrent replays one below the quota, exactly one passes', async (store) => {
+        await failedSetup(store);
+        const quota = { max: 1, since: T0 };
+        const results = await Promise.all(['rpl_c1', 'rpl_c2', 'rpl_c3'].map((id) => store.scheduleWindowReplay(replay(id, 'window', { includeSkipped: true }), 1, T0 + H, quota)));
+        assert.deepEqual(results.map((r) => r.kind).sort(), ['quota_exceeded', 'quota_exceeded', 'scheduled']);
       });
 
       withStore('single replay: failed or skipped only', async (store) => {
@@ -641,8 +662,22 @@ export function storeConformance(name: string, factory: StoreFactory, options: {
         await t.engine.updateEndpoint(t.tenantId, ep.id, { status: 'paused' });
         await assert.rejects(t.engine.replayWindow(t.tenantId, ep.id), (err) => isHooklineError(err) && err.code === 'endpoint_paused');
         await t.engine.updateEndpoint(t.tenantId, ep.id, { status: 'active' });
-        for (let i = 2; i < 20; i++) await t.engine.replayWindow(t.tenantId, ep.id);
-        await assert.rejects(t.engine.replayWindow(t.tenantId, ep.id), (err) => isHooklineError(err) && err.code === 'replay_quota_exceeded');
+        for (let i = 0; i < 25; i++) assert.equal((await t.engine.replayWindow(t.tenantId, ep.id)).selected, 0);
+        // Only replays that select something use the daily quota: 19 more of those, then the 21st is refused.
+        healthy = false;
+        for (let i = 0; i < 19; i++) {
+          await t.engine.acceptEvent(t.tenantId, { type: 'x', data: { again: i } });
+          await settle(t.engine, t.clock);
+          assert.equal((await t.engine.replayWindow(t.tenantId, ep.id)).selected, i + 1, 'every failed delivery of the window, replayed and failed again');
+          await settle(t.engine, t.clock);
+        }
+        await t.engine.acceptEvent(t.tenantId, { type: 'x', data: { over: true } });
+        await settle(t.engine, t.clock);
+        const now = t.clock.now();
+        const toMidnight = Math.ceil((DAY - (now % DAY)) / 1000);
+        await assert.rejects(t.engine.replayWindow(t.tenantId, ep.id), (err) => isHooklineError(err) && err.code === 'replay_quota_exceeded' && err.retryAfterSec === toMidnight);
+        t.clock.advance(toMidnight * 1000);
+        assert.equal((await t.engine.replayWindow(t.tenantId, ep.id)).selected, 20, 'the quota resets at UTC midnight');
         await t.engine.stop();
       });
 

@@ -113,6 +113,14 @@ export interface DeliveryFilter {
   until?: number;
 }
 
+/** The daily window-replay quota (SPEC §7): at most `max` replays that selected something since `since`. */
+export interface ReplayQuota {
+  max: number;
+  since: number;
+}
+
+export type WindowReplayResult = { kind: 'scheduled'; selected: number } | { kind: 'quota_exceeded'; used: number };
+
 export interface ReplayRow {
   id: string;
   tenantId: string;
@@ -250,12 +258,14 @@ export interface Store {
   // replays
   createReplay(replay: ReplayRow): Promise<void>;
   getReplay(tenantId: string, id: string): Promise<ReplayRow | null>;
-  countWindowReplaysSince(tenantId: string, since: number): Promise<number>;
   /**
    * Marks up to `limit` of the endpoint's failed (and optionally skipped) deliveries, oldest first, whose
-   * last attempt (or creation, for skipped) lies in [since, until], for one replay attempt now. Returns the count.
+   * last attempt (or creation, for skipped) lies in [since, until], for one replay attempt now.
+   * With a quota, atomically (two concurrent requests at max − 1 never both pass): a replay that selects
+   * something is refused, and nothing is written, when the tenant already has `quota.max` window replays that
+   * selected something since `quota.since`; a replay that selects nothing is recorded and never uses the quota.
    */
-  scheduleWindowReplay(replay: ReplayRow, limit: number, now: number): Promise<number>;
+  scheduleWindowReplay(replay: ReplayRow, limit: number, now: number, quota?: ReplayQuota): Promise<WindowReplayResult>;
   scheduleSingleReplay(replay: ReplayRow, deliveryId: string, now: number): Promise<boolean>;
 
   // breaker

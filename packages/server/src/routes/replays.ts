@@ -26,7 +26,8 @@ export function replayRoutes(app: FastifyInstance, rt: Runtime): void {
     method: 'POST', url: '/v1/tenants/:tenant/endpoints/:endpoint/replays', operationId: 'replayWindow', tag, auth: 'tenant',
     summary: 'Replay the endpoint\'s failed (and optionally skipped) deliveries attempted within [since, until]',
     description: 'Defaults: since = 24 h ago, until = now; both inclusive, compared with the attempt time. At most the 10,000 oldest; '
-      + 'a limited number per tenant per UTC day (429 replay_quota_exceeded); 409 endpoint_paused on a paused endpoint.',
+      + 'a limited number per tenant per UTC day (429 replay_quota_exceeded, Retry-After until the next UTC midnight; a replay '
+      + 'that selects nothing does not count); 409 endpoint_paused on a paused endpoint.',
     params: paramsSchema('tenant', 'endpoint'),
     body: {
       type: ['object', 'null'],

@@ -19,7 +19,7 @@ const METHODS = [
   'acceptEvents', 'getEvent',
   'claimDue', 'recordAttempts', 'holdDeliveries', 'endDeliveries', 'releaseLeases', 'releaseExpiredLeases', 'nextDueAt', 'countInFlight',
   'getDelivery', 'listDeliveries', 'listAttempts', 'countByStatus', 'recordTestAttempt',
-  'createReplay', 'getReplay', 'countWindowReplaysSince', 'scheduleWindowReplay', 'scheduleSingleReplay',
+  'createReplay', 'getReplay', 'scheduleWindowReplay', 'scheduleSingleReplay',
   'getBreaker', 'saveBreaker', 'breakerWindow', 'resetBreakerWindow', 'releaseHeld', 'listBreakers',
   'listEndpointsFailingSince', 'pauseFailingEndpoint',
   'addNotice', 'listNotices',
