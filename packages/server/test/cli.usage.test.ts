@@ -33,6 +33,12 @@ describe('hookline executable', { concurrency: true }, () => {
     assertOneLineUsageError(await runCli(['simulate', '--policy', 'payments', '--responses', '500,teapot']), /'teapot' is not a response/);
   });
 
+  it('--limit above the API page size (200) is a one-line usage error, exit 2', async () => {
+    for (const cmd of [['deliveries', 'list', '--tenant', 'ten_x'], ['endpoints', 'list', '--tenant', 'ten_x'], ['tenants', 'list']]) {
+      assertOneLineUsageError(await runCli([...cmd, '--limit', '1000']), /--limit must be a whole number from 1 to 200/);
+    }
+  });
+
   it('an unknown option is a one-line usage error, exit 2', async () => {
     assertOneLineUsageError(await runCli(['deliveries', 'list', '--colour', 'red']), /unknown option '--colour'/);
   });

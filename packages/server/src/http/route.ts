@@ -57,7 +57,10 @@ export function paramsSchema(...names: string[]): Schema {
   };
 }
 
+/** The largest page any list route returns; the CLI's `--limit` checks against the same number. */
+export const MAX_PAGE_LIMIT = 200;
+
 export const pagingQuery = {
-  limit: { type: 'integer', minimum: 1, maximum: 200, default: 50 },
+  limit: { type: 'integer', minimum: 1, maximum: MAX_PAGE_LIMIT, default: 50 },
   cursor: { type: 'string', maxLength: 64, description: 'next_cursor of the previous page' },
 } as const;

@@ -6,6 +6,7 @@ import type { Command } from '../command.ts';
 import { intValue, parseCommandArgs, requirePositional, timeValue } from '../parse-args.ts';
 import { formatRecord, formatTable } from '../table.ts';
 import { ATTEMPT_COLUMNS, DELIVERY_COLUMNS, shortTime, type Json, type Page } from '../views.ts';
+import { MAX_PAGE_LIMIT } from '../../http/route.ts';
 
 const STATUSES = ['pending', 'delivering', 'held', 'succeeded', 'failed', 'skipped'];
 
@@ -49,7 +50,7 @@ Examples:
         event_type: values.type,
         since: values.since && timeValue('deliveries list', 'since', values.since, now),
         until: values.until && timeValue('deliveries list', 'until', values.until, now),
-        limit: values.limit && intValue('deliveries list', 'limit', values.limit, { min: 1, max: 1000 }),
+        limit: values.limit && intValue('deliveries list', 'limit', values.limit, { min: 1, max: MAX_PAGE_LIMIT }),
         cursor: values.cursor,
       });
       if (values.json) printJson(ctx, page);

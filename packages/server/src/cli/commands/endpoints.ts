@@ -7,6 +7,7 @@ import type { Command } from '../command.ts';
 import { intValue, parseCommandArgs, requirePositional } from '../parse-args.ts';
 import { formatRecord, formatTable } from '../table.ts';
 import { attemptResponse, ENDPOINT_COLUMNS, shortTime, type Json, type Page } from '../views.ts';
+import { MAX_PAGE_LIMIT } from '../../http/route.ts';
 
 const OPTIONS = {
   ...CLIENT_OPTIONS,
@@ -82,7 +83,7 @@ Examples:
         return 0;
       }
       case 'list': {
-        const page = await api.get<Page>(api.tenantPath('/endpoints'), { limit: values.limit && intValue('endpoints list', 'limit', values.limit, { min: 1, max: 1000 }), cursor: values.cursor });
+        const page = await api.get<Page>(api.tenantPath('/endpoints'), { limit: values.limit && intValue('endpoints list', 'limit', values.limit, { min: 1, max: MAX_PAGE_LIMIT }), cursor: values.cursor });
         if (values.json) printJson(ctx, page);
         else {
           out(ctx, page.items.length ? formatTable(page.items, ENDPOINT_COLUMNS) : 'no endpoints');

@@ -6,6 +6,7 @@ import type { Command } from '../command.ts';
 import { intValue, parseCommandArgs, requirePositional, requireValue } from '../parse-args.ts';
 import { formatRecord, formatTable } from '../table.ts';
 import { shortTime, TENANT_COLUMNS, type Json, type Page } from '../views.ts';
+import { MAX_PAGE_LIMIT } from '../../http/route.ts';
 
 const OPTIONS = {
   ...CLIENT_OPTIONS,
@@ -59,7 +60,7 @@ Examples:
         return 0;
       }
       case 'list': {
-        const page = await api.get<Page>('/v1/tenants', { limit: values.limit && intValue('tenants list', 'limit', values.limit, { min: 1, max: 1000 }), cursor: values.cursor });
+        const page = await api.get<Page>('/v1/tenants', { limit: values.limit && intValue('tenants list', 'limit', values.limit, { min: 1, max: MAX_PAGE_LIMIT }), cursor: values.cursor });
         if (values.json) printJson(ctx, page);
         else {
           out(ctx, page.items.length ? formatTable(page.items, TENANT_COLUMNS) : 'no tenants');
