@@ -18,7 +18,7 @@ import { Dispatcher, type DeliverySender, type DispatchObserver } from './dispat
 import { Breaker } from './breaker/breaker-gate.ts';
 import { Maintenance } from './maintenance/runner.ts';
 import type { RetentionOptions } from './maintenance/retention.ts';
-import { SecretCache } from './dispatch/secret-cache.ts';
+import { newestFirst, SecretCache } from './dispatch/secret-cache.ts';
 import { attemptFromResult } from './dispatch/attempt-from-result.ts';
 import type { EndpointPatch, HealthTransition, ReplayRow, Store } from './store/store.ts';
 
@@ -249,7 +249,7 @@ export class Hookline {
     const now = this.clock.now();
     return (await this.store.listSecrets(id))
       .filter((s) => s.expiresAt === null || s.expiresAt > now)
-      .sort((a, b) => b.createdAt - a.createdAt)
+      .sort(newestFirst)
       .map((s) => ({ kid: s.kid, secret: this.box.open(s.sealed, id), createdAt: s.createdAt, expiresAt: s.expiresAt }));
   }
 

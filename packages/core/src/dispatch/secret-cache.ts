@@ -8,6 +8,14 @@ interface Live {
   expiresAt: number | null;
 }
 
+/**
+ * Newest secret first. Kids sort by creation time even within one millisecond (ids.ts), so they break the tie of a
+ * rotation made in the same millisecond as the secret it replaces: the current secret is never listed second.
+ */
+export function newestFirst(a: { createdAt: number; kid: string }, b: { createdAt: number; kid: string }): number {
+  return b.createdAt - a.createdAt || (a.kid < b.kid ? 1 : a.kid > b.kid ? -1 : 0);
+}
+
 export class SecretCache {
   readonly #entries = new Map<string, { version: number; secrets: Live[] }>();
   constructor(
@@ -22,7 +30,7 @@ export class SecretCache {
       const sealed = await this.store.listSecrets(endpointId);
       const secrets = sealed
         .map((s) => ({ kid: s.kid, secret: this.box.open(s.sealed, endpointId), expiresAt: s.expiresAt, createdAt: s.createdAt }))
-        .sort((a, b) => b.createdAt - a.createdAt)
+        .sort(newestFirst)
         .map(({ kid, secret, expiresAt }) => ({ kid, secret, expiresAt }));
       entry = { version, secrets };
       this.#entries.set(endpointId, entry);

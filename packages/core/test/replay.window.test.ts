@@ -1,0 +1,90 @@
+// SPEC §7 window replays on a virtual clock: the default window is the last 24 h (inclusive), and the quota of
+// 20 per tenant is per UTC day, so it resets at UTC midnight exactly.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { VirtualClock } from '../src/clock.ts';
+import { isHooklineError } from '../src/errors.ts';
+import { startReceiver, testEngine } from './harness.ts';
+
+const MIN = 60_000;
+const H = 60 * MIN;
+
+/** An engine whose only endpoint always answers 400 (strict policy: `failed` at once, and again after each replay). */
+async function failingEndpoint(start: number) {
+  const t = await testEngine({ clock: new VirtualClock(start) });
+  const rx = await startReceiver(() => 400, t.clock);
+  const { endpoint } = await t.engine.createEndpoint(t.tenantId, { url: rx.url, policy: 'strict' });
+  return {
+    ...t,
+    endpoint,
+    rx,
+    /** Accepts one event and runs it: a `failed` delivery whose last attempt is now. */
+    async failedDelivery(eventId: string): Promise<string> {
+      const r = await t.engine.acceptEvent(t.tenantId, { event_id: eventId, type: 'order.created', data: {} });
+      await t.engine.dispatcher.runDue();
+      const id = r.deliveries[0].id;
+      assert.equal((await t.store.getDelivery(t.tenantId, id))?.status, 'failed');
+      return id;
+    },
+    async close() {
+      await rx.close();
+      await t.close();
+    },
+  };
+}
+
+const quotaExceeded = (err: unknown) => isHooklineError(err) && err.code === 'replay_quota_exceeded' && err.status === 429;
+
+test('the window-replay quota is 20 per tenant per UTC day and resets at UTC midnight exactly', async () => {
+  const t = await failingEndpoint(Date.UTC(2026, 0, 5, 23, 0));
+  try {
+    const id = await t.failedDelivery('q1');
+    // Each replay selects the delivery (it fails again, so it is selectable again): none is an empty replay.
+    for (let i = 0; i < 20; i++) {
+      t.clock.advance(MIN);
+      const rp = await t.engine.replayWindow(t.tenantId, t.endpoint.id);
+      assert.equal(rp.selected, 1, `replay ${i + 1}`);
+      await t.engine.dispatcher.runDue();
+      assert.equal((await t.store.getDelivery(t.tenantId, id))?.status, 'failed');
+    }
+    await assert.rejects(t.engine.replayWindow(t.tenantId, t.endpoint.id), quotaExceeded, 'the 21st of the day');
+    t.clock.set(Date.UTC(2026, 0, 6) - 1);
+    await assert.rejects(t.engine.replayWindow(t.tenantId, t.endpoint.id), quotaExceeded, 'still the same UTC day at 23:59:59.999');
+    // 00:00:00.000 UTC: a new day, a new quota, though the day's 20 replays are all less than an hour old.
+    t.clock.set(Date.UTC(2026, 0, 6));
+    assert.equal((await t.engine.replayWindow(t.tenantId, t.endpoint.id)).selected, 1);
+    await t.engine.dispatcher.runDue();
+    for (let i = 1; i < 20; i++) await t.engine.replayWindow(t.tenantId, t.endpoint.id);
+    await assert.rejects(t.engine.replayWindow(t.tenantId, t.endpoint.id), quotaExceeded, 'the new day has its own 20');
+  } finally {
+    await t.close();
+  }
+});
+
+test('a window replay without since/until selects what failed in the last 24 h, boundary included, nothing older', async () => {
+  const t0 = Date.UTC(2026, 0, 5, 12);
+  const t = await failingEndpoint(t0);
+  try {
+    const older = await t.failedDelivery('older'); // last attempt at t0 - it will be 24 h + 1 h old
+    t.clock.set(t0 + H);
+    const edge = await t.failedDelivery('edge'); // last attempt exactly 24 h before the replay
+    t.clock.set(t0 + H + 2 * H);
+    const recent = await t.failedDelivery('recent');
+    t.clock.set(t0 + H + 24 * H);
+    const rp = await t.engine.replayWindow(t.tenantId, t.endpoint.id);
+    assert.equal(rp.sinceMs, t.clock.now() - 24 * H);
+    assert.equal(rp.untilMs, t.clock.now());
+    assert.equal(rp.selected, 2);
+    const status = async (id: string) => (await t.store.getDelivery(t.tenantId, id))?.status;
+    assert.equal(await status(older), 'failed', 'older than 24 h: not selected');
+    assert.equal(await status(edge), 'pending', 'exactly 24 h old: selected (since is inclusive)');
+    assert.equal(await status(recent), 'pending');
+    // The replay attempts exactly the two it selected.
+    await t.engine.dispatcher.runDue();
+    assert.equal(t.rx.received.filter((r) => r.headers['x-webhook-id'] === 'edge').length, 2);
+    assert.equal(t.rx.received.filter((r) => r.headers['x-webhook-id'] === 'recent').length, 2);
+    assert.equal(t.rx.received.filter((r) => r.headers['x-webhook-id'] === 'older').length, 1, 'the older one was never replayed');
+  } finally {
+    await t.close();
+  }
+});

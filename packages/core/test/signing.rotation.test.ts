@@ -1,0 +1,147 @@
+// What a loopback receiver actually got from the dispatcher, checked by the receiver toolkit (and, for `standard`,
+// the standardwebhooks library) across a secret rotation: both secrets sign during the overlap, the old one stops
+// at its retirement time, and the endpoint's scheme is the one on the wire.
+import assert from 'node:assert/strict';
+import { mock, test } from 'node:test';
+import { createVerifier, ReceiverError, type SignatureScheme } from '@hookline/receiver';
+import { Webhook as StandardWebhook } from 'standardwebhooks';
+import { VirtualClock } from '../src/clock.ts';
+import { startReceiver, testEngine, type Received } from './harness.ts';
+
+const MIN = 60_000;
+const H = 60 * MIN;
+
+const SIGNATURE_HEADER: Record<SignatureScheme, string> = { hookline: 'x-webhook-signature', standard: 'webhook-signature' };
+
+/** An engine on a virtual clock, one endpoint of `scheme` on a real receiver, and a way to send one event. */
+async function rig(scheme: SignatureScheme) {
+  // Whole seconds near the real time: the standardwebhooks library checks timestamps against Date (mocked below).
+  const t = await testEngine({ clock: new VirtualClock(Math.floor(Date.now() / 1000) * 1000) });
+  const rx = await startReceiver(() => 200, t.clock);
+  const { endpoint, secret } = await t.engine.createEndpoint(t.tenantId, { url: rx.url, policy: 'standard', scheme });
+  const [first] = await t.engine.endpointSecrets(t.tenantId, endpoint.id);
+  assert.equal(first.secret, secret);
+  let n = 0;
+  return {
+    ...t,
+    endpoint,
+    original: { kid: first.kid, secret },
+    /** Accepts one event, runs the dispatcher once, returns the request the receiver got for it. */
+    async send(): Promise<Received> {
+      const eventId = `evt-${scheme}-${++n}`;
+      await t.engine.acceptEvent(t.tenantId, { event_id: eventId, type: 'order.created', data: { n } });
+      await t.engine.dispatcher.runDue();
+      const got = rx.received.filter((r) => r.headers['x-webhook-id'] === eventId || r.headers['webhook-id'] === eventId);
+      assert.equal(got.length, 1, `one request for ${eventId}`);
+      return got[0];
+    },
+    async close() {
+      await rx.close();
+      await t.close();
+    },
+  };
+}
+
+type Rig = Awaited<ReturnType<typeof rig>>;
+
+/** Verifies with exactly these secrets (pinned scheme, then auto-detected); returns the kid that matched. */
+function verifyWith(r: Rig, req: Received, scheme: SignatureScheme, secrets: Array<{ kid: string; secret: string }>): string | undefined {
+  const now = () => r.clock.now();
+  const pinned = createVerifier({ secrets, scheme, now }).verify(req.headers, req.body);
+  const auto = createVerifier({ secrets, now }).verify(req.headers, req.body);
+  assert.equal(pinned.scheme, scheme);
+  assert.equal(auto.scheme, scheme, 'the receiver detects the scheme that was sent');
+  // Without kids the verifier must find a matching HMAC among the keys: the kid alone proves nothing.
+  createVerifier({ secrets: secrets.map((s) => s.secret), scheme, now }).verify(req.headers, req.body);
+  return pinned.kid;
+}
+
+function refusedWith(r: Rig, req: Received, scheme: SignatureScheme, secret: { kid: string; secret: string }): void {
+  assert.throws(
+    () => createVerifier({ secrets: [secret], scheme, now: () => r.clock.now() }).verify(req.headers, req.body),
+    (err) => err instanceof ReceiverError && err.code === 'signature_mismatch',
+  );
+}
+
+/** The standardwebhooks library's verdict, with Date set to the virtual clock for its 5-minute check only. */
+function standardLibraryAccepts(r: Rig, req: Received, secret: string): boolean {
+  mock.timers.enable({ apis: ['Date'], now: r.clock.now() });
+  try {
+    const headers = Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, String(v)]));
+    new StandardWebhook(secret).verify(req.body.toString('utf8'), headers);
+    return true;
+  } catch {
+    return false;
+  } finally {
+    mock.timers.reset();
+  }
+}
+
+function signatureCount(req: Received, scheme: SignatureScheme): number {
+  const value = String(req.headers[SIGNATURE_HEADER[scheme]]);
+  return scheme === 'standard' ? value.split(' ').length : value.split(',').filter((p) => p.startsWith('v1=')).length;
+}
+
+for (const scheme of ['hookline', 'standard'] as const) {
+  const other = scheme === 'hookline' ? 'standard' : 'hookline';
+
+  test(`${scheme}: real attempts carry the ${scheme} headers; across a rotation both secrets sign during the overlap and the old one stops after it`, async () => {
+    const r = await rig(scheme);
+    try {
+      // Before any rotation: one signature, by the endpoint's only secret, in the endpoint's scheme only.
+      const before = await r.send();
+      assert.ok(before.headers[SIGNATURE_HEADER[scheme]], `${SIGNATURE_HEADER[scheme]} sent`);
+      assert.equal(before.headers[SIGNATURE_HEADER[other]], undefined, `no ${SIGNATURE_HEADER[other]} on a ${scheme} endpoint`);
+      assert.equal(signatureCount(before, scheme), 1);
+      const kid0 = verifyWith(r, before, scheme, [r.original]);
+      if (scheme === 'hookline') assert.equal(kid0, r.original.kid);
+      if (scheme === 'standard') assert.ok(standardLibraryAccepts(r, before, r.original.secret));
+
+      const rotatedAt = r.clock.now();
+      const live = await r.engine.rotateSecret(r.tenantId, r.endpoint.id, H);
+      assert.equal(live.length, 2);
+      const [fresh, old] = live;
+      assert.equal(old.kid, r.original.kid);
+      assert.equal(old.expiresAt, rotatedAt + H);
+      assert.notEqual(fresh.secret, old.secret);
+
+      // During the overlap (up to its last millisecond) each secret alone verifies the same request.
+      for (const at of [rotatedAt + 30 * MIN, rotatedAt + H - 1]) {
+        r.clock.set(at);
+        const during = await r.send();
+        assert.equal(signatureCount(during, scheme), 2, 'every live secret signs');
+        const kidOld = verifyWith(r, during, scheme, [old]);
+        const kidNew = verifyWith(r, during, scheme, [fresh]);
+        if (scheme === 'hookline') {
+          assert.deepEqual([kidNew, kidOld], [fresh.kid, old.kid]);
+          const kids = String(during.headers['x-webhook-signature']).split(',').filter((p) => p.startsWith('kid='));
+          assert.deepEqual(kids, [`kid=${fresh.kid}`, `kid=${old.kid}`], 'newest first');
+        }
+        if (scheme === 'standard') {
+          assert.ok(standardLibraryAccepts(r, during, old.secret), 'standardwebhooks accepts the old secret during the overlap');
+          assert.ok(standardLibraryAccepts(r, during, fresh.secret), 'standardwebhooks accepts the new secret during the overlap');
+        }
+      }
+
+      // At the retirement time the old secret stops signing; the new one alone does.
+      r.clock.set(rotatedAt + H);
+      const afterwards = await r.send();
+      assert.equal(signatureCount(afterwards, scheme), 1);
+      verifyWith(r, afterwards, scheme, [fresh]);
+      refusedWith(r, afterwards, scheme, old);
+      if (scheme === 'standard') {
+        assert.ok(standardLibraryAccepts(r, afterwards, fresh.secret));
+        assert.equal(standardLibraryAccepts(r, afterwards, old.secret), false, 'standardwebhooks refuses the retired secret');
+      }
+      assert.deepEqual((await r.engine.endpointSecrets(r.tenantId, r.endpoint.id)).map((s) => s.kid), [fresh.kid]);
+
+      // Switching the endpoint's scheme changes what the very next attempt carries, with the same secret.
+      await r.engine.updateEndpoint(r.tenantId, r.endpoint.id, { scheme: other });
+      const switched = await r.send();
+      assert.equal(switched.headers[SIGNATURE_HEADER[scheme]], undefined);
+      verifyWith(r, switched, other, [fresh]);
+    } finally {
+      await r.close();
+    }
+  });
+}
