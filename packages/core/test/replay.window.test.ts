@@ -54,7 +54,10 @@ test('the window-replay quota is 20 per tenant per UTC day and resets at UTC mid
     t.clock.set(Date.UTC(2026, 0, 6));
     assert.equal((await t.engine.replayWindow(t.tenantId, t.endpoint.id)).selected, 1);
     await t.engine.dispatcher.runDue();
-    for (let i = 1; i < 20; i++) await t.engine.replayWindow(t.tenantId, t.endpoint.id);
+    for (let i = 1; i < 20; i++) {
+      assert.equal((await t.engine.replayWindow(t.tenantId, t.endpoint.id)).selected, 1, `new day, replay ${i + 1}`);
+      await t.engine.dispatcher.runDue();
+    }
     await assert.rejects(t.engine.replayWindow(t.tenantId, t.endpoint.id), quotaExceeded, 'the new day has its own 20');
   } finally {
     await t.close();

@@ -119,7 +119,7 @@ async function snapshotOfB() {
     breaker: breaker.body.breaker.state,
     endpointBreaker: endpointBreaker.body.state,
     spareKeyWorks: spareKey.status,
-    windowReplays: await t.server.runtime.store.countWindowReplaysSince(b.tenant, 0),
+    replay: (await t.api('GET', `/v1/tenants/${b.tenant}/replays/${b.replay}`, as)).body,
     requestsToBsReceiver: receiver.received.length,
   };
 }
