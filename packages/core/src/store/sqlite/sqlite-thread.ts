@@ -148,6 +148,11 @@ export class SqliteThreadStore {
     }
   }
 
+  /** Stops the store thread abruptly, as a crash would; its exit is then handled like one (fault tests). */
+  async crashThread(): Promise<void> {
+    await this.#worker.terminate();
+  }
+
   /** The store thread's event-loop utilisation (as performance.eventLoopUtilization), e.g. for benchmarks. */
   threadUtilization(since?: EventLoopUtilization): EventLoopUtilization {
     return this.#worker.performance.eventLoopUtilization(since);
