@@ -16,6 +16,7 @@ export { openSqliteStore } from './store/sqlite/sqlite-store.ts';
 export { openSqliteThreadStore, SqliteThreadStore } from './store/sqlite/sqlite-thread.ts';
 export { openPostgresStore, isPostgresUrl, PostgresStore } from './store/postgres/postgres-store.ts';
 export { PostgresDriver, type PostgresOptions } from './store/postgres/postgres-driver.ts';
+export { StorageFatalError, FSYNC_FAILED, isFsyncFailure, isStorageWriteError, isDiskFull } from './store/storage-fault.ts';
 export { GroupCommit } from './group-commit.ts';
 export { Ingest, subscribes, type EventInput } from './ingest.ts';
 export { Dispatcher, type DeliverySender, type DispatchObserver, type AttemptEvent, type BreakerTransition } from './dispatch/dispatcher.ts';

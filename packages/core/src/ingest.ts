@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import type { Clock } from './clock.ts';
 import type { Endpoint, EventRecord } from './domain.ts';
 import { fail } from './errors.ts';
+import { isFsyncFailure, isStorageWriteError } from './store/storage-fault.ts';
 import { GroupCommit } from './group-commit.ts';
 import { newId } from './ids.ts';
 import { isMoneyEvent } from './policy/money-rules.ts';
@@ -102,8 +103,10 @@ export class Ingest {
     try {
       return await this.o.store.acceptEvents(items);
     } catch (err) {
-      // One bad item (its tenant deleted meanwhile) must not fail its neighbours: retry them one by one.
-      if (items.length === 1) throw err;
+      // One bad item (its tenant deleted meanwhile) must not fail its neighbours: retry them one by one. Not after
+      // a storage failure, which is nobody's item: a full disk fails them all again, and after a failed fsync a retry
+      // would find the rows the unsynced commit left in the WAL and call them accepted duplicates.
+      if (items.length === 1 || isFsyncFailure(err) || isStorageWriteError(err)) throw err;
       const out: Array<AcceptResult | Error> = [];
       for (const item of items) {
         try {

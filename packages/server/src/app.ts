@@ -76,6 +76,8 @@ export async function buildApp(runtime: Runtime): Promise<FastifyInstance> {
   app.decorateRequest('principal', null);
   app.addHook('onRequest', async (req, reply) => {
     reply.header('x-request-id', req.id);
+    // The store failed for good: nothing is answered as if it worked, the probes included (see Runtime.fatal).
+    if (runtime.fatal) throw new HooklineError('storage_unavailable');
     const rule = req.routeOptions.config?.auth ?? 'public';
     if (rule === 'public') return;
     const principal = await authenticate(runtime.authLookups, runtime.adminTokenHash, req.headers.authorization);

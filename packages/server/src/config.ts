@@ -53,6 +53,11 @@ export interface HooklineConfig {
   retentionMs: number;
   /** Slowest a client may be to send a whole request. */
   requestTimeoutMs: number;
+  /**
+   * After the store fails for good (a failed fsync, a dead store thread) the process answers 503 to everything,
+   * readiness and liveness included, for this long, so probes and load balancers see it, then exits non-zero.
+   */
+  fatalExitDelayMs: number;
   smtp: SmtpConfig | null;
   dispatcher: { batchSize: number; maxInFlight: number };
 }
@@ -89,6 +94,7 @@ export const DEFAULT_CONFIG: Readonly<HooklineConfig> = Object.freeze({
   retention: '30d',
   retentionMs: 30 * 86_400_000,
   requestTimeoutMs: 30_000,
+  fatalExitDelayMs: 2000,
   smtp: null,
   dispatcher: Object.freeze({ batchSize: 200, maxInFlight: 1000 }),
 }) as Readonly<HooklineConfig>;
@@ -97,7 +103,7 @@ export const DEFAULT_CONFIG: Readonly<HooklineConfig> = Object.freeze({
 const KEYS = [
   'port', 'host', 'db', 'role', 'adminToken', 'masterKey', 'dataDir', 'allowHttp', 'allowPrivateTargets', 'logLevel',
   'policies', 'moneyRules', 'strictEventTypes', 'bodyLimitBytes', 'batchBodyLimitBytes', 'replayQuotaPerDay',
-  'rotationOverlap', 'retention', 'requestTimeoutMs', 'smtp', 'dispatcher',
+  'rotationOverlap', 'retention', 'requestTimeoutMs', 'fatalExitDelayMs', 'smtp', 'dispatcher',
 ] as const;
 type Key = (typeof KEYS)[number];
 
@@ -123,6 +129,7 @@ const ENV: Record<string, Key | `smtp.${keyof SmtpConfig}` | `dispatcher.${'batc
   HOOKLINE_ROTATION_OVERLAP: 'rotationOverlap',
   HOOKLINE_RETENTION: 'retention',
   HOOKLINE_REQUEST_TIMEOUT_MS: 'requestTimeoutMs',
+  HOOKLINE_FATAL_EXIT_DELAY_MS: 'fatalExitDelayMs',
   HOOKLINE_SMTP_HOST: 'smtp.host',
   HOOKLINE_SMTP_PORT: 'smtp.port',
   HOOKLINE_SMTP_FROM: 'smtp.from',
@@ -267,6 +274,7 @@ function validate(m: Record<string, unknown>): HooklineConfig {
     retention,
     retentionMs: duration(retention, 'retention'),
     requestTimeoutMs: int(m.requestTimeoutMs, 'requestTimeoutMs', 1000, 3_600_000),
+    fatalExitDelayMs: int(m.fatalExitDelayMs, 'fatalExitDelayMs', 0, 600_000),
     smtp: smtp(m.smtp),
     dispatcher: dispatcher(m.dispatcher),
   };

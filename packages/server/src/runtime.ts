@@ -1,6 +1,6 @@
 // Opens everything a Hookline process runs on: store (migrated), master key, engine, admin token, metrics, observers.
 import { createHash, randomBytes } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, fsyncSync, linkSync, mkdirSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import {
   createHookline,
@@ -46,6 +46,10 @@ export interface Runtime {
   readonly authLookups: AuthLookups;
   /** Set only on the start that generated the admin token: print it once, it is not stored. */
   readonly adminTokenPlaintext?: string;
+  /** Set once the store has failed for good (a failed fsync, a dead store thread): answer 503 and exit. */
+  readonly fatal: Error | null;
+  /** `listener` is called once when the store fails for good (after the loud log line). */
+  onFatal(listener: (err: Error) => void): void;
   /** Stops the dispatcher (letting in-flight attempts commit) and closes the store. */
   close(): Promise<void>;
 }
@@ -77,10 +81,41 @@ function resolveMasterKey(config: HooklineConfig, logger: Logger): string {
   if (existsSync(file)) return readFileSync(file, 'utf8').trim();
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   const key = generateMasterKey();
-  writeFileSync(file, key + '\n', { mode: 0o600, flag: 'wx' });
-  chmodSync(file, 0o600);
+  if (!writeDurably(dir, file, key + '\n')) return readFileSync(file, 'utf8').trim(); // another process won the race
   logger.log('warn', 'generated a master key; back it up — without it endpoint secrets cannot be decrypted. Set HOOKLINE_MASTER_KEY in production.', { file });
   return key;
+}
+
+/**
+ * Writes `file` so that a power cut leaves either no file or the whole key, never an empty one: a temporary file is
+ * written and fsynced, linked into place (link, unlike rename, fails if the file exists: of two processes starting
+ * at once only one key wins) and the directory fsynced so the new name is on disk too. False if `file` existed.
+ */
+function writeDurably(dir: string, file: string, text: string): boolean {
+  const tmp = join(dir, `.${MASTER_KEY_FILE}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+  const fd = openSync(tmp, 'wx', 0o600);
+  try {
+    writeSync(fd, text);
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+  let linked = true;
+  try {
+    linkSync(tmp, file);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    linked = false;
+  } finally {
+    unlinkSync(tmp);
+  }
+  const d = openSync(dir, 'r');
+  try {
+    fsyncSync(d);
+  } finally {
+    closeSync(d);
+  }
+  return linked;
 }
 
 /** A sealed known value in settings tells a wrong master key at start, not at the first delivery. */
@@ -150,6 +185,20 @@ export async function openRuntime(config: HooklineConfig, overrides: RuntimeOver
         : null,
     });
     let closed = false;
+    let fatal: Error | null = null;
+    const fatalListeners: Array<(err: Error) => void> = [];
+    store.onFatal?.((err) => {
+      if (fatal) return;
+      fatal = err;
+      // As PostgreSQL after a failed fsync: nothing more is acknowledged; the supervisor restarts the process and
+      // recovery replays the WAL. Loud, because an operator must look at the disk.
+      logger.log('error', 'FATAL: the store failed for good; answering 503 to everything and exiting for the supervisor to restart', {
+        error: err.message,
+        db: config.db.replace(/\/\/[^@]*@/, '//***@'),
+      });
+      engine.stop().catch(() => undefined);
+      for (const l of fatalListeners.splice(0)) l(err);
+    });
     return {
       config,
       store,
@@ -162,6 +211,13 @@ export async function openRuntime(config: HooklineConfig, overrides: RuntimeOver
       addObserver: (o) => {
         observers.push(o);
         engine.dispatcher.addObserver(o);
+      },
+      get fatal() {
+        return fatal;
+      },
+      onFatal(listener) {
+        if (fatal) listener(fatal);
+        else fatalListeners.push(listener);
       },
       adminTokenHash: admin.hash,
       authLookups: new AuthLookups(store),

@@ -11,6 +11,11 @@ export interface RunningServer {
   url: string;
   /** Graceful: stops taking requests, lets in-flight ones and attempts finish, closes the store. */
   close(): Promise<void>;
+  /**
+   * Resolves if the store fails for good, once the process has answered 503 for `fatalExitDelayMs`: the caller
+   * (`hookline serve`) then closes and exits non-zero for its supervisor to restart it.
+   */
+  readonly fatal: Promise<Error>;
 }
 
 export async function startServer(config: HooklineConfig, overrides: RuntimeOverrides = {}): Promise<RunningServer> {
@@ -31,10 +36,14 @@ export async function startServer(config: HooklineConfig, overrides: RuntimeOver
   const url = `http://${host}:${port}`;
   runtime.logger.log('info', 'hookline listening', { url, role: config.role, db: config.db.replace(/\/\/[^@]*@/, '//***@') });
   let closing: Promise<void> | null = null;
+  const fatal = new Promise<Error>((resolve) =>
+    runtime.onFatal((err) => setTimeout(() => resolve(err), config.fatalExitDelayMs).unref()),
+  );
   return {
     app,
     runtime,
     url,
+    fatal,
     close() {
       closing ??= (async () => {
         await app.close();

@@ -1,5 +1,7 @@
 // What a SQL dialect must provide for SqlStore: named-parameter statements by file name, and transactions.
 
+import type { StoreProblem } from './storage-fault.ts';
+
 export type SqlParams = Record<string, unknown>;
 
 export interface SqlExecutor {
@@ -19,5 +21,9 @@ export interface SqlDriver extends SqlExecutor {
   transaction<T>(fn: (tx: SqlExecutor) => Promise<T>, options?: { durable?: boolean }): Promise<T>;
   migrate(): Promise<void>;
   ping(): Promise<boolean>;
+  /** See Store.problem. */
+  problem?(): Promise<StoreProblem | null>;
+  /** See Store.onFatal. */
+  onFatal?(listener: (err: Error) => void): void;
   close(): Promise<void>;
 }

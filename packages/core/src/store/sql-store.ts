@@ -1,6 +1,7 @@
 // The Store over any SqlDriver: the logic is written once, each dialect supplies only its SQL files and driver.
 import type { Attempt, Delivery, DeliveryStatus, Endpoint, EventRecord, Tenant } from '../domain.ts';
 import type { SqlDriver, SqlExecutor } from './sql-driver.ts';
+import type { StoreProblem } from './storage-fault.ts';
 import * as rows from './rows.ts';
 import { HealthBatch } from './health-batch.ts';
 import type {
@@ -50,6 +51,13 @@ export class SqlStore implements Store {
   }
   ping(): Promise<boolean> {
     return this.driver.ping();
+  }
+  async problem(): Promise<StoreProblem | null> {
+    if (this.driver.problem) return this.driver.problem();
+    return (await this.driver.ping()) ? null : { fatal: false, reason: 'the database does not answer' };
+  }
+  onFatal(listener: (err: Error) => void): void {
+    this.driver.onFatal?.(listener);
   }
 
   async getSetting(key: string): Promise<string | null> {

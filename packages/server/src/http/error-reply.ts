@@ -5,6 +5,7 @@ import type { FastifyError, FastifyRequest } from 'fastify';
 /** sqlite/pg failures that mean "the database is not reachable right now", not a bug: answered 503. */
 const STORAGE_CODES = new Set([
   'SQLITE_BUSY', 'SQLITE_LOCKED', 'SQLITE_CANTOPEN', 'SQLITE_FULL', 'SQLITE_READONLY', 'SQLITE_PROTOCOL', 'SQLITE_NOTADB', 'SQLITE_CORRUPT',
+  'EIO', 'ENOSPC', 'EDQUOT', 'EROFS', // the file system under a SQLite store
   'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'ENOTFOUND', 'EPIPE', 'EHOSTUNREACH',
   '57P01', '57P02', '57P03', '53300', // pg: admin shutdown, crash shutdown, cannot connect now, too many connections
 ]);

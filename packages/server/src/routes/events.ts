@@ -2,6 +2,7 @@
 import { fail, HooklineError, type AcceptResult, type EventInput } from '@hookline/core';
 import { Ajv } from 'ajv';
 import type { FastifyInstance } from 'fastify';
+import { isStorageUnavailable } from '../http/error-reply.ts';
 import { parseTime } from '../http/query.ts';
 import { addRoute, paramsSchema } from '../http/route.ts';
 import { AcceptedEventSchema, acceptedEventView, DeliverySchema, deliveryView, EventSchema, eventView } from '../http/views.ts';
@@ -81,7 +82,7 @@ export function eventRoutes(app: FastifyInstance, rt: Runtime): void {
   addRoute<{ tenant: string }, unknown, { events: unknown[] }>(app, {
     method: 'POST', url: '/v1/tenants/:tenant/events/batch', operationId: 'sendEvents', tag, auth: 'tenant',
     summary: `Accept up to ${MAX_BATCH} events at once; each gets its own result`,
-    description: 'Valid items are committed together; an invalid or conflicting item gets an error object and does not affect the others.',
+    description: 'Valid items are committed together; an invalid or conflicting item gets an error object and does not affect the others. When storage fails and no item was stored, the answer is 503 storage_unavailable, not a 202.',
     params: paramsSchema('tenant'),
     body: { type: 'object', required: ['events'], additionalProperties: false, properties: { events: { type: 'array', items: { type: 'object' } } } },
     bodyLimit: config.batchBodyLimitBytes,
@@ -98,9 +99,12 @@ export function eventRoutes(app: FastifyInstance, rt: Runtime): void {
       if (items.length === 0) throw new HooklineError('invalid_request', { detail: 'events must hold at least one event' });
       const results: Array<Record<string, unknown>> = new Array(items.length);
       const valid: Array<{ index: number; input: EventInput }> = [];
+      let storageFailed: unknown = null;
       const errorOf = (index: number, err: unknown) => {
-        const e = err instanceof HooklineError ? err : new HooklineError('internal_error');
-        if (!(err instanceof HooklineError)) rt.logger.log('error', 'batch item failed', { request_id: req.id, index, error: (err as Error)?.message });
+        const storage = !(err instanceof HooklineError) && isStorageUnavailable(err);
+        if (storage) storageFailed ??= err;
+        const e = err instanceof HooklineError ? err : new HooklineError(storage ? 'storage_unavailable' : 'internal_error');
+        if (!(err instanceof HooklineError)) rt.logger.log('error', storage ? 'batch item not stored: storage unavailable' : 'batch item failed', { request_id: req.id, index, error: (err as Error)?.message });
         results[index] = { index, ok: false, error: { code: e.code, message: e.message } };
       };
       for (let i = 0; i < items.length; i++) {
@@ -125,6 +129,8 @@ export function eventRoutes(app: FastifyInstance, rt: Runtime): void {
         results[index] = { index, ok: true, ...accepted(r) };
       });
       const ok = results.filter((r) => r.ok).length;
+      // Nothing stored because the storage failed: the whole request failed, and says so (a 202 would read as taken).
+      if (ok === 0 && storageFailed !== null) throw storageFailed;
       return reply.code(202).send({ accepted: ok, failed: results.length - ok, results });
     },
   });

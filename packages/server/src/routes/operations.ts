@@ -8,18 +8,33 @@ const tag = 'operations';
 const Status = { type: 'object', required: ['status'], properties: { status: { type: 'string' }, role: { type: 'string' } } };
 
 export function operationRoutes(app: FastifyInstance, rt: Runtime, openapi: () => Record<string, unknown>): void {
+  let lastReason: string | null = null;
   addRoute(app, {
-    method: 'GET', url: '/healthz', operationId: 'healthz', summary: 'Liveness: the process answers', tag, auth: 'public',
+    method: 'GET', url: '/healthz', operationId: 'healthz', tag, auth: 'public',
+    summary: 'Liveness: the process answers and its store has not failed for good (a failed fsync, a dead store thread: 503 storage_unavailable, and the process exits)',
     response: { 200: Status },
-    handler: async () => ({ status: 'ok', role: rt.config.role }),
+    handler: async () => {
+      if (rt.fatal) throw fail('storage_unavailable');
+      return { status: 'ok', role: rt.config.role };
+    },
   });
 
   addRoute(app, {
-    method: 'GET', url: '/readyz', operationId: 'readyz', summary: 'Readiness: the store answers (503 storage_unavailable otherwise)', tag, auth: 'public',
+    method: 'GET', url: '/readyz', operationId: 'readyz', tag, auth: 'public',
+    summary: 'Readiness: the store answers and can take writes (503 storage_unavailable while the disk is full, writes or checkpoints fail, or after a fatal store failure)',
     response: { 200: Status },
-    handler: async () => {
-      const ok = await rt.store.ping().catch(() => false);
-      if (!ok) throw fail('storage_unavailable');
+    handler: async (req) => {
+      const problem = await rt.store.problem?.().catch((err: Error) => ({ fatal: false, reason: err.message }));
+      const ok = !problem && (await rt.store.ping().catch(() => false));
+      if (!ok) {
+        // Logged once per change of reason, not on every probe.
+        const reason = problem?.reason ?? 'the store does not answer';
+        if (reason !== lastReason) rt.logger.log('warn', 'not ready', { request_id: req.id, reason });
+        lastReason = reason;
+        throw fail('storage_unavailable');
+      }
+      if (lastReason !== null) rt.logger.log('info', 'ready again', { request_id: req.id, was: lastReason });
+      lastReason = null;
       return { status: 'ready', role: rt.config.role };
     },
   });

@@ -1,9 +1,12 @@
 // SQLite for SqlStore: one better-sqlite3 connection in WAL mode, statements from ./sql. Commits are made durable
-// by an fsync of the WAL off the event loop (./wal-sync.ts) before a durable write's promise resolves.
+// by an fsync of the WAL off the event loop (./wal-sync.ts) before a durable write's promise resolves. A failed fsync
+// ends the driver for good (every later call rejects); a full disk only fails writes until space returns.
 import Database from 'better-sqlite3';
 import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, realpathSync } from 'node:fs';
+import { statfs } from 'node:fs/promises';
+import { isDiskFull, isFsyncFailure, isStorageWriteError, StorageFatalError, type StoreProblem } from '../storage-fault.ts';
 import { loadMigrations, loadSqlFolder } from '../sql-files.ts';
 import type { SqlDriver, SqlExecutor, SqlParams } from '../sql-driver.ts';
 import { WalSync } from './wal-sync.ts';
@@ -19,7 +22,16 @@ export interface SqliteOptions {
   cacheMb?: number;
   /** Another connection checkpoints the WAL (the store thread's checkpointer); only a very large WAL triggers one here. */
   externalCheckpoints?: boolean;
+  /** Below this much free space on the database's file system the store reports itself not ready (default 1 MiB). */
+  minFreeBytes?: number;
+  /** The WAL is truncated back to this size after a checkpoint resets it (default 16 MiB). */
+  walLimitBytes?: number;
+  /** Tests only: the fsync WalSync uses (gated, slow or failing). Not passable to a store thread. */
+  walFsync?: (fd: number) => Promise<void>;
 }
+
+export const DEFAULT_WAL_LIMIT_BYTES = 16 * 1024 * 1024;
+const DEFAULT_MIN_FREE_BYTES = 1024 * 1024;
 
 /** Serialises access to the one connection: a transaction's statements must not interleave with others'. */
 class Mutex {
@@ -66,24 +78,66 @@ export class SqliteDriver implements SqlDriver {
   readonly #wal: WalSync | null;
   /** Rows changed by this connection's statements so far: a commit that changed none needs no fsync. */
   #changed = 0;
+  /** Set once, by the first failed fsync (ours or SQLite's): every call after it rejects with it. */
+  #fatal: StorageFatalError | null = null;
+  readonly #fatalListeners: Array<(err: StorageFatalError) => void> = [];
+  /** The last write failed for want of space or by an I/O error; cleared by the next write that succeeds. */
+  #writeProblem: Error | null = null;
+  readonly #dir: string | null;
+  readonly #minFreeBytes: number;
 
   constructor(path: string, options: SqliteOptions = {}) {
     if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
     this.db = new Database(path);
+    // SQLite follows a symlinked path to the real file and keeps its WAL beside that file: sync that one.
+    const real = path === ':memory:' ? null : realpathSync(path);
+    this.#dir = real === null ? null : dirname(real);
+    this.#minFreeBytes = options.minFreeBytes ?? DEFAULT_MIN_FREE_BYTES;
     this.db.pragma('journal_mode = WAL');
+    // A checkpoint that resets the WAL also truncates it to this size: a burst does not leave a huge file behind.
+    this.db.pragma(`journal_size_limit = ${options.walLimitBytes ?? DEFAULT_WAL_LIMIT_BYTES}`);
     // Durable when answered (SPEC §1), but not by SQLite's own fsync on the event loop: a commit appends to the WAL
     // and the writes that promised durability await WalSync, an fsync in libuv's thread pool shared by every commit
     // made meanwhile. synchronous=NORMAL keeps SQLite's syncs around checkpoints.
     this.db.pragma('synchronous = NORMAL');
-    this.#wal = path === ':memory:' ? null : new WalSync(`${path}-wal`);
+    this.#wal = real === null ? null : new WalSync(`${real}-wal`, { fsync: options.walFsync, onFailure: (err) => this.#latch(err) });
     this.db.pragma('foreign_keys = ON');
     this.db.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 5000}`);
     this.db.pragma(`cache_size = -${(options.cacheMb ?? 16) * 1024}`);
     // On a store thread a checkpointer thread of its own copies the WAL into the database (sqlite-checkpointer.mjs),
     // so this connection's commits never stop for one; its own automatic checkpoint stays as a far safety valve.
-    if (options.externalCheckpoints) this.db.pragma('wal_autocheckpoint = 16384');
+    if (options.externalCheckpoints) this.db.pragma(`wal_autocheckpoint = ${Math.max(1000, Math.ceil((2 * (options.walLimitBytes ?? DEFAULT_WAL_LIMIT_BYTES)) / 4096))}`);
     this.db.pragma('temp_store = MEMORY');
     this.#direct = { all: async (n, p) => this.#all(n, p), run: async (n, p) => this.#run(n, p) };
+  }
+
+  /** The WAL file WalSync fsyncs (null in memory). */
+  get walPath(): string | null {
+    return this.#wal?.walPath ?? null;
+  }
+
+  /** `listener` is called once if the driver fails for good; the process should then exit and recover. */
+  onFatal(listener: (err: StorageFatalError) => void): void {
+    if (this.#fatal) listener(this.#fatal);
+    else this.#fatalListeners.push(listener);
+  }
+
+  #latch(err: unknown): StorageFatalError {
+    if (this.#fatal) return this.#fatal;
+    this.#fatal = err instanceof StorageFatalError ? err : new StorageFatalError(`SQLite could not sync the database (${(err as Error).message}); restart to recover`, { cause: err });
+    for (const l of this.#fatalListeners.splice(0)) l(this.#fatal);
+    return this.#fatal;
+  }
+
+  /** Sorts a failed call: a failed fsync latches; a full disk or write error is remembered until a write succeeds. */
+  #failed(err: unknown): unknown {
+    if (isFsyncFailure(err)) return this.#latch(err);
+    if (isStorageWriteError(err)) this.#writeProblem = err as Error;
+    return err;
+  }
+
+  #refuseIfFailed(): void {
+    if (this.#fatal) throw this.#fatal;
   }
 
   #stmt(name: string): Database.Statement {
@@ -117,11 +171,15 @@ export class SqliteDriver implements SqlDriver {
 
   /** A statement outside a transaction commits on its own; if it wrote, its caller waits until that is on disk. */
   async all<T = Record<string, any>>(name: string, params?: SqlParams): Promise<T[]> {
+    this.#refuseIfFailed();
     const release = await this.#mutex.lock();
     const before = this.#changed;
     let rows: T[];
     try {
+      this.#refuseIfFailed();
       rows = this.#all<T>(name, params);
+    } catch (err) {
+      throw this.#failed(err);
     } finally {
       release();
     }
@@ -130,10 +188,14 @@ export class SqliteDriver implements SqlDriver {
   }
 
   async run(name: string, params?: SqlParams): Promise<number> {
+    this.#refuseIfFailed();
     const release = await this.#mutex.lock();
     let changes: number;
     try {
+      this.#refuseIfFailed();
       changes = this.#run(name, params);
+    } catch (err) {
+      throw this.#failed(err);
     } finally {
       release();
     }
@@ -142,17 +204,20 @@ export class SqliteDriver implements SqlDriver {
   }
 
   /** A commit that wrote: resolves once it is on disk. */
-  #wrote(): Promise<void> {
-    return this.#wal ? this.#wal.syncTo(this.#wal.wrote()) : Promise.resolve();
+  async #wrote(): Promise<void> {
+    if (this.#wal) await this.#wal.syncTo(this.#wal.wrote());
+    this.#writeProblem = null;
   }
 
   async transaction<T>(fn: (tx: SqlExecutor) => Promise<T>, options: { durable?: boolean } = {}): Promise<T> {
+    this.#refuseIfFailed();
     const release = await this.#mutex.lock();
     let result: T;
     // Everything this transaction can read was committed by then; see below.
     const seen = this.#wal?.written ?? 0;
     let changed = false;
     try {
+      this.#refuseIfFailed();
       const before = this.#changed;
       this.db.exec('BEGIN IMMEDIATE');
       try {
@@ -161,14 +226,17 @@ export class SqliteDriver implements SqlDriver {
         this.db.exec('COMMIT');
       } catch (err) {
         if (this.db.inTransaction) this.db.exec('ROLLBACK');
-        throw err;
+        throw this.#failed(err);
       }
     } finally {
       // The connection is free as soon as the commit is in the WAL: the next transaction runs while this one syncs.
       release();
     }
     if (!this.#wal) return result;
-    if (options.durable !== false) await this.#wal.syncTo(changed ? this.#wal.wrote() : seen);
+    if (options.durable !== false) {
+      await this.#wal.syncTo(changed ? this.#wal.wrote() : seen);
+      if (changed) this.#writeProblem = null;
+    }
     else {
       // A non-durable commit (a claim's lease) is not itself waited for: a process crash loses nothing (the WAL is
       // written), an OS crash may lose the lease, never a promise; the next fsync covers it anyway. But what it
@@ -203,12 +271,38 @@ export class SqliteDriver implements SqlDriver {
   }
 
   async ping(): Promise<boolean> {
+    if ((await this.problem()) !== null) return false;
     try {
       this.db.prepare('SELECT 1').get();
       return true;
     } catch {
       return false;
     }
+  }
+
+  /**
+   * Why the store cannot take writes now, or null. A full file system (below minFreeBytes) is one; so is a last write
+   * that failed, until a small probe write (a settings row) gets through again, so readiness comes back by itself
+   * once space returns even when no traffic arrives meanwhile.
+   */
+  async problem(): Promise<StoreProblem | null> {
+    if (this.#fatal) return { fatal: true, reason: this.#fatal.message };
+    if (!this.db.open) return { fatal: true, reason: 'the database is closed' };
+    if (this.#dir !== null) {
+      const fs = await statfs(this.#dir).catch(() => null);
+      const free = fs ? fs.bavail * fs.bsize : Number.POSITIVE_INFINITY;
+      if (free < this.#minFreeBytes) return { fatal: false, reason: `disk full: ${free} bytes free where the database lives (${this.#dir})` };
+    }
+    if (this.#writeProblem) {
+      try {
+        await this.run('set-setting', { key: 'store_probe', value: String(Date.now()) });
+      } catch (err) {
+        const fatal = this.#fatal as StorageFatalError | null; // the probe itself may have latched it
+        if (fatal) return { fatal: true, reason: fatal.message };
+        return { fatal: false, reason: `${isDiskFull(err) ? 'disk full' : 'writes fail'}: ${(err as Error).message}` };
+      }
+    }
+    return null;
   }
 
   async close(): Promise<void> {

@@ -11,6 +11,11 @@ export type ThreadAnswer =
   | { id: number; ok: true; value: unknown }
   | { id: number; ok: false; error: { name: string; message: string; code?: string; stack?: string } };
 
+/** Posted by the thread, unasked, when its driver fails for good (a failed fsync): no call can succeed after it. */
+export interface ThreadFatal {
+  fatal: { message: string; code: string };
+}
+
 /**
  * Structured clone copies a typed array's whole backing ArrayBuffer, and a small Buffer usually views a slice of an
  * 8 KB pool: posting a 1 KB event body as is would copy 8 KB. Such a Buffer is sent as an exact copy instead.

@@ -4,10 +4,12 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { SqlStore } from '../sql-store.ts';
 import type { AcceptResult } from '../store.ts';
 import { SqliteDriver } from './sqlite-driver.ts';
-import { reviveBuffers, type ThreadAnswer, type ThreadCall } from './sqlite-thread-protocol.ts';
+import { reviveBuffers, type ThreadAnswer, type ThreadCall, type ThreadFatal } from './sqlite-thread-protocol.ts';
 
 const port = parentPort!;
 const store = new SqlStore(new SqliteDriver(workerData.path, workerData.options));
+// Told before the failing call's own answer, so the caller learns the store is gone before any later answer.
+store.onFatal((err) => port.postMessage({ fatal: { message: err.message, code: (err as { code?: string }).code ?? 'SQLITE_IOERR_FSYNC' } } satisfies ThreadFatal));
 
 /** The caller has every event it just created (SqliteThreadStore puts them back): answer without their bodies. */
 function withoutCreatedEvents(results: AcceptResult[]): unknown[] {

@@ -41,3 +41,15 @@ test('the checkpointer thread copies the WAL into the database while the store t
     assert.equal(await store.getSetting('k39'), 'x'.repeat(20_000));
   });
 });
+
+test('the WAL does not stay big: once the store is idle the checkpointer truncates it to nothing', async () => {
+  await withStore(async (store, path) => {
+    for (let i = 0; i < 24; i++) await store.setSetting(`big${i}`, 'y'.repeat(250_000));
+    assert.ok(statSync(`${path}-wal`).size > 1_000_000, 'the burst grew the WAL');
+    const deadline = Date.now() + 10_000;
+    while (statSync(`${path}-wal`).size > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    assert.equal(statSync(`${path}-wal`).size, 0, 'an idle store leaves an empty WAL');
+    assert.equal(await store.getSetting('big23'), 'y'.repeat(250_000));
+    assert.equal(await store.problem!(), null, 'no checkpointer error');
+  });
+});

@@ -7,12 +7,13 @@ import type { EventLoopUtilization } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import type { Store } from '../store.ts';
 import type { SqliteOptions } from './sqlite-driver.ts';
-import { exactBytes, reviveBuffers, type ThreadAnswer, type ThreadCall } from './sqlite-thread-protocol.ts';
+import { exactBytes, reviveBuffers, type ThreadAnswer, type ThreadCall, type ThreadFatal } from './sqlite-thread-protocol.ts';
+import { isFsyncFailure, StorageFatalError, type StoreProblem } from '../storage-fault.ts';
 import type { AcceptResult, NewEvent } from '../store.ts';
 
 /** Every Store method, forwarded to the thread. */
 const METHODS = [
-  'migrate', 'ping', 'getSetting', 'setSetting',
+  'migrate', 'ping', 'problem', 'getSetting', 'setSetting',
   'createTenant', 'getTenant', 'listTenants', 'updateTenant', 'deleteTenant',
   'createApiKey', 'listApiKeys', 'revokeApiKey', 'findApiKeyByHash',
   'createEndpoint', 'getEndpoint', 'listEndpoints', 'listTenantEndpoints', 'updateEndpoint', 'deleteEndpoint', 'listSecrets', 'rotateSecret',
@@ -30,7 +31,7 @@ const METHODS = [
 type Forwarded = (typeof METHODS)[number];
 type StoreMethod = { [K in keyof Store]-?: Store[K] extends (...args: any[]) => Promise<any> ? K : never }[keyof Store];
 // Compile-time check that no Store method is left out (close is handled here; onDue is not offered).
-const allForwarded: Exclude<StoreMethod, Forwarded | 'close' | 'onDue'> extends never ? true : never = true;
+const allForwarded: Exclude<StoreMethod, Forwarded | 'close' | 'onDue' | 'onFatal'> extends never ? true : never = true;
 void allForwarded;
 
 const ENTRY = fileURLToPath(new URL('./sqlite-thread-entry.mjs', import.meta.url));
@@ -53,16 +54,36 @@ export class SqliteThreadStore {
   readonly #path: string;
   readonly #options: SqliteOptions;
   #checkpointer: Worker | null = null;
+  /** The checkpointer's last error, until a later checkpoint succeeds. */
+  #checkpointError: string | null = null;
+  /** Set when the store failed for good: a failed fsync, or a thread that died while the store was open. */
+  #fatal: StorageFatalError | null = null;
+  readonly #fatalListeners: Array<(err: Error) => void> = [];
+  #closing = false;
 
   constructor(path: string, options: SqliteOptions = {}) {
     this.#path = path;
     this.#options = options;
     this.#worker = new Worker(ENTRY, { workerData: { module: './sqlite-thread-worker.ts', path, options: { ...options, externalCheckpoints: true } } });
     this.#worker.unref(); // like a plain database handle, an idle store does not keep the process alive
-    this.#worker.on('message', (m: ThreadAnswer) => this.#answer(m));
-    this.#worker.on('error', (err) => this.#fail(err));
-    this.#worker.on('exit', (code) => this.#fail(closedError(`the store thread exited (${code})`)));
+    this.#worker.on('message', (m: ThreadAnswer | ThreadFatal) => ('fatal' in m ? this.#failForGood(m.fatal.message) : this.#answer(m)));
+    this.#worker.on('error', (err) => {
+      this.#failForGood(`the store thread crashed: ${err.message}`);
+      this.#fail(err);
+    });
+    this.#worker.on('exit', (code) => {
+      if (!this.#closing) this.#failForGood(`the store thread exited (${code})`);
+      this.#fail(closedError(`the store thread exited (${code})`));
+    });
     for (const m of METHODS) (this as any)[m] = (...args: unknown[]) => this.#call(m, args);
+    const problem = async (): Promise<StoreProblem | null> => {
+      if (this.#fatal) return { fatal: true, reason: this.#fatal.message };
+      const own = (await this.#call('problem', [])) as StoreProblem | null;
+      if (own) return own;
+      return this.#checkpointError ? { fatal: false, reason: `checkpoints fail: ${this.#checkpointError}` } : null;
+    };
+    this.problem = problem;
+    this.ping = async () => (await problem()) === null && ((await this.#call('ping', [])) as boolean);
     // An accepted event comes back as it was sent: the thread leaves it out of the answer and it is put back here,
     // instead of copying every body across twice.
     this.acceptEvents = async (events: NewEvent[]) => {
@@ -101,12 +122,35 @@ export class SqliteThreadStore {
     else p.reject(Object.assign(new Error(m.error.message), { name: m.error.name, code: m.error.code, stack: m.error.stack }));
   }
 
+  /** `listener` is called once if the store fails for good (see Store.onFatal). */
+  onFatal(listener: (err: Error) => void): void {
+    if (this.#fatal) listener(this.#fatal);
+    else this.#fatalListeners.push(listener);
+  }
+
+  /**
+   * The store can no longer promise anything: every call, pending or later, rejects with the fatal error (read as
+   * storage unavailable), and the thread is stopped so that no answer still on its way can acknowledge a write.
+   */
+  #failForGood(reason: string): void {
+    if (this.#fatal) return;
+    this.#fatal = new StorageFatalError(reason);
+    this.#fail(this.#fatal);
+    void this.#worker.terminate();
+    for (const l of this.#fatalListeners.splice(0)) l(this.#fatal);
+  }
+
   #fail(err: Error): void {
     this.#dead ??= err instanceof Error && (err as { code?: string }).code ? err : closedError(err.message);
     for (const [id, p] of [...this.#pending]) {
       this.#settled(id);
       p.reject(this.#dead);
     }
+  }
+
+  /** Stops the store thread abruptly, as a crash would; its exit is then handled like one (fault tests). */
+  async crashThread(): Promise<void> {
+    await this.#worker.terminate();
   }
 
   /** The store thread's event-loop utilisation (as performance.eventLoopUtilization), e.g. for benchmarks. */
@@ -117,14 +161,27 @@ export class SqliteThreadStore {
   /** Starts the checkpointer thread (once the database exists in WAL mode, i.e. after migrate). */
   startCheckpointer(intervalMs = 200): void {
     if (this.#checkpointer || this.#dead) return;
-    const w = new Worker(CHECKPOINTER, { workerData: { path: this.#path, busyTimeoutMs: this.#options.busyTimeoutMs, intervalMs } });
+    const w = new Worker(CHECKPOINTER, {
+      workerData: { path: this.#path, busyTimeoutMs: this.#options.busyTimeoutMs, walLimitBytes: this.#options.walLimitBytes, intervalMs },
+    });
     w.unref();
-    // A checkpointer that fails leaves the store correct: the store thread's own automatic checkpoint takes over.
-    w.on('error', () => undefined);
+    // A failing checkpointer leaves the store correct (the store thread's own automatic checkpoint is the safety
+    // valve) but not healthy: readiness reports it until a checkpoint succeeds again. A failed fsync is the exception:
+    // the pages it lost may be the WAL's, so the store ends for good, like after a failed fsync of its own.
+    w.on('message', (m: { error?: string; code?: string; ok?: boolean } | string) => {
+      if (typeof m !== 'object') return;
+      if (m.ok) this.#checkpointError = null;
+      else if (m.error !== undefined) {
+        this.#checkpointError = m.error;
+        if (isFsyncFailure({ code: m.code })) this.#failForGood(`the checkpointer's fsync failed (${m.error}): nothing written since the last good fsync can be trusted; restart to recover`);
+      }
+    });
+    w.on('error', (err) => (this.#checkpointError = `the checkpointer thread crashed: ${err.message}`));
     this.#checkpointer = w;
   }
 
   async close(): Promise<void> {
+    this.#closing = true;
     // The checkpointer goes even when the store thread already died: it holds a connection to the file too.
     await this.#stopCheckpointer();
     if (this.#dead) return;

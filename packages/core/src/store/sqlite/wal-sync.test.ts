@@ -47,8 +47,37 @@ test('a commit made while an fsync runs waits for the next fsync, not the runnin
 });
 
 test('a failing fsync rejects its waiters; a closed syncer refuses new waits', async () => {
-  const w = new WalSync(join(tmpdir(), 'hookline-no-such-dir', 'x.db-wal'));
-  await assert.rejects(w.syncTo(w.wrote()), /ENOENT/);
+  const f = walFile();
+  const w = new WalSync(f.path);
+  await w.syncTo(w.wrote());
   await w.close();
   await assert.rejects(w.syncTo(w.wrote()), /closed/);
+  f.cleanup();
+  const missing = new WalSync(join(tmpdir(), 'hookline-no-such-dir', 'x.db-wal'));
+  await assert.rejects(missing.syncTo(missing.wrote()), /ENOENT/);
+  await missing.close();
+});
+
+test('the first failed fsync is latched: a later fsync that would succeed is never trusted', async () => {
+  const f = walFile();
+  let calls = 0;
+  const failures: Error[] = [];
+  // As Linux after an I/O error: the failing fsync reports EIO, the next one succeeds although the pages are gone.
+  const fsync = async (_fd: number) => {
+    calls++;
+    if (calls === 2) throw Object.assign(new Error('EIO: i/o error, fsync'), { code: 'EIO' }); // 1 is the directory's
+  };
+  const w = new WalSync(f.path, { fsync, onFailure: (e) => failures.push(e) });
+  try {
+    const a = w.wrote();
+    await assert.rejects(w.syncTo(a), (e: any) => e.code === 'SQLITE_IOERR_FSYNC' && /EIO/.test(e.message));
+    await assert.rejects(w.syncTo(a), /EIO/, 'the same commit again');
+    await assert.rejects(w.syncTo(w.wrote()), /EIO/, 'a commit made after the failure');
+    assert.equal(calls, 2, 'no fsync after the failed one');
+    assert.equal(failures.length, 1, 'told once');
+    assert.equal(w.failed, failures[0]);
+  } finally {
+    await w.close();
+    f.cleanup();
+  }
 });

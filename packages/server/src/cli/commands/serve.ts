@@ -15,6 +15,7 @@ export const serve: Command = {
 Settings come from defaults, then the --config file, then HOOKLINE_* variables, then these flags.
 The first start prints a generated admin token once; keep it (HOOKLINE_TOKEN for the client commands).
 Ctrl-C or SIGTERM stops taking requests, lets attempts in flight finish and closes the database.
+If the store fails for good (a failed fsync, a dead store thread) it answers 503 for fatalExitDelayMs and exits 5.
 
 ${SERVER_OPTIONS_HELP}
   --port <n>                 listen port (0 picks a free one)
@@ -63,8 +64,13 @@ Example:
       note(ctx, `admin token (shown once, keep it): ${server.runtime.adminTokenPlaintext}`);
       note(ctx, `  export HOOKLINE_URL=${server.url} HOOKLINE_TOKEN=${server.runtime.adminTokenPlaintext}`);
     }
-    const signal = await whenInterrupted(ctx);
-    note(ctx, `${signal}: finishing attempts in flight and closing (again to force)`);
+    const ended = await Promise.race([whenInterrupted(ctx).then((signal) => ({ signal })), server.fatal.then((error) => ({ error }))]);
+    if ('error' in ended) {
+      // Nothing more can be acknowledged; the supervisor restarts the process and SQLite recovers from the WAL.
+      await Promise.race([server.close().catch(() => undefined), new Promise((r) => setTimeout(r, 5000).unref())]);
+      throw new CliError(EXIT.unreachable, `storage failed for good, exiting for a restart: ${ended.error.message}`);
+    }
+    note(ctx, `${ended.signal}: finishing attempts in flight and closing (again to force)`);
     await server.close();
     return 0;
   },
