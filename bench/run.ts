@@ -112,13 +112,13 @@ const scenarios: Record<Scenario, () => Promise<void>> = {
   async ingest() {
     const [l, b] = [await limitFigure(), await bullmqFigure()];
     type I = { single_per_s: number; batch_per_s: number; single_errors: number; batch_errors: number };
-    const r = await runs(N.runs, () => child<I>('ingest.ts', { receiverUrl: okReceiver.url(), singles: N.ingestSingles, batches: N.ingestBatches, batchSize: 1000, clients: 50, role: 'api', warmup: N.warmup }));
+    const r = await runs(N.runs, () => child<I>('ingest.ts', { receiverUrl: okReceiver.url(), singles: N.ingestSingles, batches: N.ingestBatches, batchSize: 1000, clients: 50, warmup: N.warmup }));
     const single = median(r.map((x) => x.single_per_s));
     const batch = median(r.map((x) => x.batch_per_s));
     const errors = r.reduce((s, x) => s + x.single_errors + x.batch_errors, 0);
     emit({
       scenario: 'ingest', single_per_s: round(single), batch_per_s: round(batch), unit: 'events/s', single_runs: r.map((x) => round(x.single_per_s)), batch_runs: r.map((x) => round(x.batch_per_s)),
-      clients: 50, batch_size: 1000, errors, durable: 'each 202 after its commit is fsynced', server_role: 'api (dispatcher in another process)',
+      clients: 50, batch_size: 1000, errors, durable: 'each 202 after its commit is fsynced', server_role: 'all, endpoint paused (each event fans out to a skipped delivery; nothing to send)',
       single_ratio_to_limit: ratio(single, l.per_s), batch_ratio_to_limit: ratio(batch, l.per_s), limit_per_s: round(l.per_s),
       single_ratio_to_bullmq: ratio(single, b.per_s), batch_ratio_to_bullmq: ratio(batch, b.per_s), bullmq_per_s: round(b.per_s),
       targets: { single_per_s: '>= 5000', batch_per_s: '>= 30000' }, met: single >= 5000 && batch >= 30_000 && errors === 0,

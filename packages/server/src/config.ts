@@ -14,6 +14,10 @@ import {
 
 export type Role = 'all' | 'api' | 'worker';
 
+export function isPostgresUrl(db: string): boolean {
+  return /^postgres(ql)?:\/\//.test(db);
+}
+
 export interface SmtpConfig {
   host: string;
   port: number;
@@ -245,11 +249,15 @@ function validate(m: Record<string, unknown>): HooklineConfig {
   if (adminToken !== null && adminToken.length < 16) throw new ConfigError('adminToken', 'must be at least 16 characters');
   const db = str(m.db, 'db');
   if (db.length === 0) throw new ConfigError('db', 'must be a SQLite file path or a postgres:// URL');
+  const role = oneOf(m.role, 'role', ['all', 'api', 'worker'] as const);
+  // On SQLite one process owns the file: a worker beside an api process could read commits not yet fsynced and send
+  // before the 202 (docs/scaling.md).
+  if (role !== 'all' && !isPostgresUrl(db)) throw new ConfigError('role', `${role} needs PostgreSQL; on SQLite one process owns the file: use --role all, or a postgres:// database to split api and worker`);
   const config: HooklineConfig = {
     port: int(m.port, 'port', 0, 65535),
     host: str(m.host, 'host'),
     db,
-    role: oneOf(m.role, 'role', ['all', 'api', 'worker'] as const),
+    role,
     adminToken,
     masterKey,
     dataDir: str(m.dataDir, 'dataDir'),
