@@ -59,6 +59,11 @@ export interface HooklineConfig {
   requestTimeoutMs: number;
   smtp: SmtpConfig | null;
   dispatcher: { batchSize: number; maxInFlight: number };
+  /** When set, GET /metrics needs `Authorization: Bearer <token>`; null leaves it open (scraped on a private network). */
+  metricsToken: string | null;
+  /** How often the store gauges of /metrics are read at most, however many scrapers (e.g. `5s`). */
+  metricsRefresh: string;
+  metricsRefreshMs: number;
 }
 
 /** A configuration value that cannot be used; the message is one line naming the key. */
@@ -95,13 +100,16 @@ export const DEFAULT_CONFIG: Readonly<HooklineConfig> = Object.freeze({
   requestTimeoutMs: 30_000,
   smtp: null,
   dispatcher: Object.freeze({ batchSize: 200, maxInFlight: 1000 }),
+  metricsToken: null,
+  metricsRefresh: '5s',
+  metricsRefreshMs: 5000,
 }) as Readonly<HooklineConfig>;
 
 /** Keys a config file or flags may set (derived *Ms fields are computed, never set). */
 const KEYS = [
   'port', 'host', 'db', 'role', 'adminToken', 'masterKey', 'dataDir', 'allowHttp', 'allowPrivateTargets', 'logLevel',
   'policies', 'moneyRules', 'strictEventTypes', 'bodyLimitBytes', 'batchBodyLimitBytes', 'replayQuotaPerDay',
-  'rotationOverlap', 'retention', 'requestTimeoutMs', 'smtp', 'dispatcher',
+  'rotationOverlap', 'retention', 'requestTimeoutMs', 'smtp', 'dispatcher', 'metricsToken', 'metricsRefresh',
 ] as const;
 type Key = (typeof KEYS)[number];
 
@@ -135,6 +143,8 @@ const ENV: Record<string, Key | `smtp.${keyof SmtpConfig}` | `dispatcher.${'batc
   HOOKLINE_SMTP_PASS: 'smtp.pass',
   HOOKLINE_DISPATCHER_BATCH_SIZE: 'dispatcher.batchSize',
   HOOKLINE_DISPATCHER_MAX_IN_FLIGHT: 'dispatcher.maxInFlight',
+  HOOKLINE_METRICS_TOKEN: 'metricsToken',
+  HOOKLINE_METRICS_REFRESH: 'metricsRefresh',
 };
 
 export interface ResolveConfigOptions {
@@ -247,6 +257,11 @@ function validate(m: Record<string, unknown>): HooklineConfig {
   }
   const adminToken = optStr(m.adminToken, 'adminToken');
   if (adminToken !== null && adminToken.length < 16) throw new ConfigError('adminToken', 'must be at least 16 characters');
+  const metricsToken = optStr(m.metricsToken, 'metricsToken');
+  if (metricsToken !== null && metricsToken.length < 16) throw new ConfigError('metricsToken', 'must be at least 16 characters');
+  const metricsRefresh = str(m.metricsRefresh, 'metricsRefresh');
+  const metricsRefreshMs = duration(metricsRefresh, 'metricsRefresh');
+  if (metricsRefreshMs < 100 || metricsRefreshMs > 3_600_000) throw new ConfigError('metricsRefresh', `must be from 100ms to 1h, got ${JSON.stringify(metricsRefresh)}`);
   const db = str(m.db, 'db');
   if (db.length === 0) throw new ConfigError('db', 'must be a SQLite file path or a postgres:// URL');
   const role = oneOf(m.role, 'role', ['all', 'api', 'worker'] as const);
@@ -277,6 +292,9 @@ function validate(m: Record<string, unknown>): HooklineConfig {
     requestTimeoutMs: int(m.requestTimeoutMs, 'requestTimeoutMs', 1000, 3_600_000),
     smtp: smtp(m.smtp),
     dispatcher: dispatcher(m.dispatcher),
+    metricsToken,
+    metricsRefresh,
+    metricsRefreshMs,
   };
   return deepFreeze(config);
 }

@@ -123,7 +123,7 @@ export async function openRuntime(config: HooklineConfig, overrides: RuntimeOver
     await checkMasterKey(store, masterKey);
     const admin = await bootstrapAdminToken(store, config);
     const eventTypes = new EventTypeRegistry(store);
-    const metrics = new ServerMetrics(store);
+    const metrics = new ServerMetrics(store, { refreshMs: config.metricsRefreshMs });
     const observers: DispatchObserver[] = [metrics.observer];
     const engine = createHookline({
       store,

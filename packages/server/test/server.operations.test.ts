@@ -25,7 +25,8 @@ test('healthz, readyz, openapi.json and metrics need no token', async () => {
     assert.match(text, /^hookline_attempts_total\{outcome="success",trigger="scheduled"\} 1$/m);
     assert.match(text, /^hookline_attempt_duration_seconds_count 1$/m);
     assert.match(text, /^hookline_delivery_latency_seconds_bucket\{le="\+Inf"\} 1$/m);
-    assert.match(text, /^hookline_queue_depth\{status="succeeded"\} 1$/m);
+    assert.match(text, /^hookline_queue_depth\{status="pending"\} 0$/m);
+    assert.doesNotMatch(text, /hookline_queue_depth\{status="succeeded"\}/, 'terminal deliveries are not queued');
     assert.match(text, /^hookline_breaker_open\{state="open"\} 0$/m);
     assert.match(text, /# TYPE hookline_delivery_latency_seconds histogram/);
   } finally {
