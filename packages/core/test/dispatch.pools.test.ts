@@ -81,14 +81,14 @@ test('an endpoint capped at 50 reaches exactly 50 concurrent requests, never mor
   }
 });
 
-test('a stalled endpoint holding all its connections does not starve another tenant\'s endpoint on the same origin', { timeout: 30_000 }, async () => {
+test('a stalled endpoint holding all its connections does not starve another tenant\'s endpoint on the same origin', { timeout: 60_000 }, async () => {
   const t = await testEngine({ clock: systemClock as never, dispatcher: { pollMs: 50, logAttempts: false } });
   const rx = await gatedReceiver();
   const other = 'ten_OTHER';
   const now = systemClock.now();
   await t.store.createTenant({ id: other, name: 'Other', ownerEmails: ['o@example.test'], operationsEndpointId: null, notifyEmail: true, createdAt: now, updatedAt: now });
   try {
-    await t.engine.createEndpoint(t.tenantId, { url: `${rx.base}/stalled`, max_concurrency: 20 });
+    await t.engine.createEndpoint(t.tenantId, { url: `${rx.base}/stalled`, max_concurrency: 20, timeout_ms: 60_000 });
     await t.engine.createEndpoint(other, { url: `${rx.base}/healthy` });
     t.engine.start();
     await t.engine.acceptEvents(t.tenantId, Array.from({ length: 40 }, (_, i) => ({ type: 'a.b', data: { i } })));
@@ -96,8 +96,8 @@ test('a stalled endpoint holding all its connections does not starve another ten
     await rx.until('the stalled endpoint to hold 20 requests', () => stalled.active >= 20);
     rx.release('/healthy');
     await t.engine.acceptEvent(other, { type: 'a.b', data: {} });
-    // Well inside the stalled sends' 15 s timeout: the healthy endpoint is not queued behind them.
-    await rx.until('the other tenant\'s delivery', () => rx.state('/healthy').done >= 1, 8_000);
+    // Well inside the stalled sends' 60 s timeout: the healthy endpoint is not queued behind them.
+    await rx.until('the other tenant\'s delivery', () => rx.state('/healthy').done >= 1, 25_000);
     assert.equal(stalled.active, 20);
     assert.equal(stalled.done, 0);
   } finally {
