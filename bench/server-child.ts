@@ -1,4 +1,5 @@
-// The real HTTP API in its own process for the ingest scenario: temp SQLite, port 0; prints {"url":…} when listening.
+// The real HTTP API in its own process for the ingest and scrape scenarios: temp SQLite (or BENCH_DB, opened with
+// BENCH_MASTER_KEY), port 0; prints {"url":…} when listening.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,7 +11,7 @@ const [role, adminToken] = process.argv.slice(2);
 const dir = mkdtempSync(join(tmpdir(), 'hookline-bench-server-'));
 const config = resolveConfig({
   env: {},
-  argv: { port: 0, host: '127.0.0.1', db: join(dir, 'hookline.db'), dataDir: dir, role, adminToken, masterKey: generateMasterKey(), allowHttp: true, allowPrivateTargets: true, logLevel: 'error' },
+  argv: { port: 0, host: '127.0.0.1', db: process.env.BENCH_DB ?? join(dir, 'hookline.db'), dataDir: dir, role, adminToken, masterKey: process.env.BENCH_MASTER_KEY ?? generateMasterKey(), allowHttp: true, allowPrivateTargets: true, logLevel: 'error' },
 });
 // BENCH_PROFILE_DIR (set by `npm run bench -- --profile`): the server's main thread is profiled until it stops.
 const profileDir = process.env.BENCH_PROFILE_DIR;

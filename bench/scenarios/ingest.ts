@@ -1,20 +1,22 @@
 // Scenario `ingest`: events/s through the HTTP API, the server in its own process: single `POST events` from 50
 // concurrent clients, and `POST events/batch` (1,000 per request). Every 202 is durable when it arrives.
+// The one endpoint is paused: every event still fans out to a delivery row (recorded `skipped`), and the server's
+// dispatcher (role `all`: on SQLite one process owns the file) has nothing to send, so only ingest is measured.
 import { Pool } from 'undici';
 import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { startTs } from '../lib/children.ts';
 import { eventInput } from '../lib/fixture.ts';
 
-async function call(pool: Pool, method: 'POST' | 'GET', path: string, token: string, body?: unknown): Promise<{ status: number; json: any }> {
+async function call(pool: Pool, method: 'POST' | 'GET' | 'PATCH', path: string, token: string, body?: unknown): Promise<{ status: number; json: any }> {
   const res = await pool.request({ path, method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
   const text = await res.body.text();
   return { status: res.statusCode, json: text ? JSON.parse(text) : null };
 }
 
-export async function measure(a: { receiverUrl: string; singles: number; batches: number; batchSize: number; clients: number; role: 'all' | 'api'; warmup: number; profileDir?: string }) {
+export async function measure(a: { receiverUrl: string; singles: number; batches: number; batchSize: number; clients: number; warmup: number; profileDir?: string }) {
   const token = 'hl_admin_' + randomBytes(16).toString('hex');
-  const server = startTs('server-child.ts', [a.role, token], { timeoutMs: 30_000, env: a.profileDir ? { ...process.env, BENCH_PROFILE_DIR: a.profileDir } : undefined });
+  const server = startTs('server-child.ts', ['all', token], { timeoutMs: 30_000, env: a.profileDir ? { ...process.env, BENCH_PROFILE_DIR: a.profileDir } : undefined });
   try {
     const { url } = await server.firstJson;
     const pool = new Pool(url, { connections: a.clients, pipelining: 1, keepAliveTimeout: 10_000 });
@@ -23,6 +25,8 @@ export async function measure(a: { receiverUrl: string; singles: number; batches
     const t = tenant.json.id as string;
     const ep = await call(pool, 'POST', `/v1/tenants/${t}/endpoints`, token, { url: a.receiverUrl });
     if (ep.status !== 201) throw new Error(`create endpoint: ${ep.status} ${JSON.stringify(ep.json)}`);
+    const paused = await call(pool, 'PATCH', `/v1/tenants/${t}/endpoints/${ep.json.id}`, token, { status: 'paused' });
+    if (paused.status !== 200) throw new Error(`pause endpoint: ${paused.status} ${JSON.stringify(paused.json)}`);
     const bodies = (from: number, n: number) => Array.from({ length: n }, (_, i) => JSON.stringify(eventInput(from + i, 'bench.ingest')));
 
     // Single events, `clients` in flight.

@@ -74,7 +74,7 @@ export class Hookline {
   readonly logger: Logger;
   readonly ingest: Ingest;
   readonly dispatcher: Dispatcher;
-  readonly sender: DeliverySender & { close?: () => Promise<void> };
+  readonly sender: DeliverySender & { close?: () => Promise<void>; closeEndpoint?: (endpointId: string) => void };
   readonly secrets: SecretCache;
   /** The circuit breaker: the dispatcher's gate, and status/reset for the API and CLI. */
   readonly breaker: Breaker;
@@ -241,6 +241,8 @@ export class Hookline {
     if (!(await this.store.deleteEndpoint(tenantId, id))) throw fail('endpoint_not_found');
     this.ingest.invalidate(tenantId);
     this.secrets.forget(id);
+    // Its HTTP pool goes too (a send still in flight finishes on it); a tenant's deletion leaves them to idle eviction.
+    this.sender.closeEndpoint?.(id);
   }
 
   /** Live secrets, newest first, with their retirement times. */
@@ -280,7 +282,7 @@ export class Hookline {
       body: prepared.event.body,
       secrets: await this.secrets.live(id, ep.version, startedAt),
     });
-    const result = await this.sender.send({ url: ep.url, headers, body: prepared.event.body, timeoutMs: ep.timeoutMs ?? policy.timeoutMs });
+    const result = await this.sender.send({ url: ep.url, headers, body: prepared.event.body, timeoutMs: ep.timeoutMs ?? policy.timeoutMs, endpointId: id, maxConcurrency: ep.maxConcurrency });
     const attempt = attemptFromResult({ deliveryId, tenantId, endpointId: id, n: 1, trigger: 'test', startedAt, requestHeaders: headers }, result);
     const transitions = await this.store.recordTestAttempt(attempt, { rule: policy.health, countsFailure: false, countsSuccess: true }, this.clock.now());
     this.#emitHealth(transitions);

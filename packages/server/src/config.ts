@@ -14,6 +14,10 @@ import {
 
 export type Role = 'all' | 'api' | 'worker';
 
+export function isPostgresUrl(db: string): boolean {
+  return /^postgres(ql)?:\/\//.test(db);
+}
+
 export interface SmtpConfig {
   host: string;
   port: number;
@@ -60,6 +64,11 @@ export interface HooklineConfig {
   fatalExitDelayMs: number;
   smtp: SmtpConfig | null;
   dispatcher: { batchSize: number; maxInFlight: number };
+  /** When set, GET /metrics needs `Authorization: Bearer <token>`; null leaves it open (scraped on a private network). */
+  metricsToken: string | null;
+  /** How often the store gauges of /metrics are read at most, however many scrapers (e.g. `5s`). */
+  metricsRefresh: string;
+  metricsRefreshMs: number;
 }
 
 /** A configuration value that cannot be used; the message is one line naming the key. */
@@ -97,13 +106,16 @@ export const DEFAULT_CONFIG: Readonly<HooklineConfig> = Object.freeze({
   fatalExitDelayMs: 2000,
   smtp: null,
   dispatcher: Object.freeze({ batchSize: 200, maxInFlight: 1000 }),
+  metricsToken: null,
+  metricsRefresh: '5s',
+  metricsRefreshMs: 5000,
 }) as Readonly<HooklineConfig>;
 
 /** Keys a config file or flags may set (derived *Ms fields are computed, never set). */
 const KEYS = [
   'port', 'host', 'db', 'role', 'adminToken', 'masterKey', 'dataDir', 'allowHttp', 'allowPrivateTargets', 'logLevel',
   'policies', 'moneyRules', 'strictEventTypes', 'bodyLimitBytes', 'batchBodyLimitBytes', 'replayQuotaPerDay',
-  'rotationOverlap', 'retention', 'requestTimeoutMs', 'fatalExitDelayMs', 'smtp', 'dispatcher',
+  'rotationOverlap', 'retention', 'requestTimeoutMs', 'fatalExitDelayMs', 'smtp', 'dispatcher', 'metricsToken', 'metricsRefresh',
 ] as const;
 type Key = (typeof KEYS)[number];
 
@@ -138,6 +150,8 @@ const ENV: Record<string, Key | `smtp.${keyof SmtpConfig}` | `dispatcher.${'batc
   HOOKLINE_SMTP_PASS: 'smtp.pass',
   HOOKLINE_DISPATCHER_BATCH_SIZE: 'dispatcher.batchSize',
   HOOKLINE_DISPATCHER_MAX_IN_FLIGHT: 'dispatcher.maxInFlight',
+  HOOKLINE_METRICS_TOKEN: 'metricsToken',
+  HOOKLINE_METRICS_REFRESH: 'metricsRefresh',
 };
 
 export interface ResolveConfigOptions {
@@ -250,13 +264,22 @@ function validate(m: Record<string, unknown>): HooklineConfig {
   }
   const adminToken = optStr(m.adminToken, 'adminToken');
   if (adminToken !== null && adminToken.length < 16) throw new ConfigError('adminToken', 'must be at least 16 characters');
+  const metricsToken = optStr(m.metricsToken, 'metricsToken');
+  if (metricsToken !== null && metricsToken.length < 16) throw new ConfigError('metricsToken', 'must be at least 16 characters');
+  const metricsRefresh = str(m.metricsRefresh, 'metricsRefresh');
+  const metricsRefreshMs = duration(metricsRefresh, 'metricsRefresh');
+  if (metricsRefreshMs < 100 || metricsRefreshMs > 3_600_000) throw new ConfigError('metricsRefresh', `must be from 100ms to 1h, got ${JSON.stringify(metricsRefresh)}`);
   const db = str(m.db, 'db');
   if (db.length === 0) throw new ConfigError('db', 'must be a SQLite file path or a postgres:// URL');
+  const role = oneOf(m.role, 'role', ['all', 'api', 'worker'] as const);
+  // On SQLite one process owns the file: a worker beside an api process could read commits not yet fsynced and send
+  // before the 202 (docs/scaling.md).
+  if (role !== 'all' && !isPostgresUrl(db)) throw new ConfigError('role', `${role} needs PostgreSQL; on SQLite one process owns the file: use --role all, or a postgres:// database to split api and worker`);
   const config: HooklineConfig = {
     port: int(m.port, 'port', 0, 65535),
     host: str(m.host, 'host'),
     db,
-    role: oneOf(m.role, 'role', ['all', 'api', 'worker'] as const),
+    role,
     adminToken,
     masterKey,
     dataDir: str(m.dataDir, 'dataDir'),
@@ -277,6 +300,9 @@ function validate(m: Record<string, unknown>): HooklineConfig {
     fatalExitDelayMs: int(m.fatalExitDelayMs, 'fatalExitDelayMs', 0, 600_000),
     smtp: smtp(m.smtp),
     dispatcher: dispatcher(m.dispatcher),
+    metricsToken,
+    metricsRefresh,
+    metricsRefreshMs,
   };
   return deepFreeze(config);
 }

@@ -17,11 +17,12 @@ import {
   type Logger,
   type Store,
 } from '@hookline/core';
-import { ConfigError, type HooklineConfig } from './config.ts';
+import { ConfigError, isPostgresUrl, type HooklineConfig } from './config.ts';
 import { AuthLookups } from './http/auth.ts';
 import { EventTypeRegistry } from './event-types/event-type-registry.ts';
 import { ServerMetrics } from './metrics/server-metrics.ts';
 import { createNotifier, smtpMailer } from './notify/index.ts';
+import { openWithOwnerLock } from './sqlite-owner-lock.ts';
 
 export interface RuntimeOverrides {
   clock?: Clock;
@@ -63,14 +64,15 @@ export function sha256(text: string): Buffer {
 }
 
 async function openStore(db: string): Promise<Store> {
-  if (/^postgres(ql)?:\/\//.test(db)) {
+  if (isPostgresUrl(db)) {
     const core = (await import('@hookline/core')) as unknown as Record<string, unknown>;
     const open = core.openPostgresStore;
     if (typeof open !== 'function') throw new ConfigError('db', 'postgres store not available');
     return (await (open as (url: string) => Promise<Store>)(db)) as Store;
   }
+  // One process owns a SQLite file (docs/scaling.md): taken before the file is opened, given up after it is closed.
   // The connection gets its own thread: statements, commits and checkpoints never stall the API or the sends.
-  return openSqliteThreadStore(db);
+  return openWithOwnerLock(db, openSqliteThreadStore);
 }
 
 /** The configured key, or the one in dataDir/master.key, generated once (mode 0600) with a warning. */
@@ -156,7 +158,7 @@ export async function openRuntime(config: HooklineConfig, overrides: RuntimeOver
     await checkMasterKey(store, masterKey);
     const admin = await bootstrapAdminToken(store, config);
     const eventTypes = new EventTypeRegistry(store);
-    const metrics = new ServerMetrics(store);
+    const metrics = new ServerMetrics(store, { refreshMs: config.metricsRefreshMs });
     const observers: DispatchObserver[] = [metrics.observer];
     const engine = createHookline({
       store,

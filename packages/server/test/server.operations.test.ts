@@ -1,7 +1,6 @@
 // Probes, metrics, the served OpenAPI document, roles, and the 500/503 paths: never a bare 500, never a crash.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { test } from 'node:test';
 import { OPENAPI_PATH } from '../src/openapi/generate-openapi.ts';
 import { startReceiver, startTestServer, until } from './server-harness.ts';
@@ -26,7 +25,8 @@ test('healthz, readyz, openapi.json and metrics need no token', async () => {
     assert.match(text, /^hookline_attempts_total\{outcome="success",trigger="scheduled"\} 1$/m);
     assert.match(text, /^hookline_attempt_duration_seconds_count 1$/m);
     assert.match(text, /^hookline_delivery_latency_seconds_bucket\{le="\+Inf"\} 1$/m);
-    assert.match(text, /^hookline_queue_depth\{status="succeeded"\} 1$/m);
+    assert.match(text, /^hookline_queue_depth\{status="pending"\} 0$/m);
+    assert.doesNotMatch(text, /hookline_queue_depth\{status="succeeded"\}/, 'terminal deliveries are not queued');
     assert.match(text, /^hookline_breaker_open\{state="open"\} 0$/m);
     assert.match(text, /# TYPE hookline_delivery_latency_seconds histogram/);
   } finally {
@@ -69,35 +69,12 @@ test('unexpected failures are an opaque 500 internal_error, logged with the caus
   }
 });
 
-test('role api accepts events but never dispatches; role worker serves only probes and metrics, and dispatches', async () => {
-  const receiver = await startReceiver();
-  // Both processes share the database, so they share the master key too.
-  const masterKey = Buffer.alloc(32, 3).toString('base64');
-  const api = await startTestServer({ config: { role: 'api', masterKey } });
-  const db = join(api.dir, 'hookline.db');
-  try {
-    const ten = await api.tenant();
-    await api.api('POST', `/v1/tenants/${ten}/endpoints`, { body: { url: receiver.url } });
-    const ev = await api.api('POST', `/v1/tenants/${ten}/events`, { body: { type: 'order.created', data: {} } });
-    assert.equal(ev.status, 202);
-    assert.equal((await api.api('GET', '/healthz', { token: null })).body.role, 'api');
-    assert.equal(receiver.received.length, 0);
-
-    // A worker on the same database picks the delivery up.
-    const worker = await startTestServer({ config: { role: 'worker', db, masterKey } });
-    try {
-      const v1 = await worker.api('GET', `/v1/tenants/${ten}`);
-      assert.equal(v1.status, 404);
-      assert.equal(v1.body.error.code, 'not_found');
-      assert.equal((await worker.api('GET', '/readyz', { token: null })).status, 200);
-      assert.equal((await worker.api('GET', '/metrics', { token: null })).status, 200);
-      await receiver.waitFor(1);
-      await until(() => api.api('GET', `/v1/tenants/${ten}/deliveries/${ev.body.deliveries[0].id}`), (r) => r.body.status === 'succeeded');
-    } finally {
-      await worker.close();
-    }
-  } finally {
-    await api.close();
-    await receiver.close();
+test('roles api and worker are refused on SQLite at start: one process owns the file', async () => {
+  for (const role of ['api', 'worker']) {
+    await assert.rejects(startTestServer({ config: { role } }), (err: Error) => {
+      assert.equal(err.name, 'ConfigError');
+      assert.match(err.message, new RegExp(`^config role: ${role} needs PostgreSQL; on SQLite one process owns the file: use --role all`));
+      return true;
+    });
   }
 });

@@ -17,7 +17,15 @@ import type { SecretCache } from './secret-cache.ts';
 
 /** What the dispatcher needs from an HTTP client; `simulatedDurationMs` lets a scripted sender spend virtual time. */
 export interface DeliverySender {
-  send(request: { url: string; headers: Record<string, string>; body: Buffer; timeoutMs: number }): Promise<SendResult & { simulatedDurationMs?: number }>;
+  send(request: {
+    url: string;
+    headers: Record<string, string>;
+    body: Buffer;
+    timeoutMs: number;
+    /** The endpoint and its cap: the HTTP client keeps a pool per endpoint sized to it. */
+    endpointId?: string;
+    maxConcurrency?: number;
+  }): Promise<SendResult & { simulatedDurationMs?: number }>;
 }
 
 export interface AttemptEvent {
@@ -392,7 +400,7 @@ export class Dispatcher {
       secrets,
     });
     const startedAt = now;
-    const result = await o.sender.send({ url: c.endpoint.url, headers, body: c.body, timeoutMs });
+    const result = await o.sender.send({ url: c.endpoint.url, headers, body: c.body, timeoutMs, endpointId: c.endpoint.id, maxConcurrency: c.endpoint.maxConcurrency });
     // A success frees its slot at once: the healthy path never waits on a commit. A failure keeps it until the
     // breaker and health have seen the record, so a failing endpoint is not flooded while its verdict is pending.
     if (result.outcome === 'success') freeSlot();

@@ -287,3 +287,25 @@ test('many concurrent sends share the per-origin connection cap', async () => {
   assert.ok(results.every((r) => r.outcome === 'success'));
   assert.ok(server.connections <= 4, `${server.connections} connections`);
 });
+
+test('each endpoint gets its own pool sized to its cap; a new cap or URL replaces it, closeEndpoint and maxPools close them', async () => {
+  const server = await serve((_req, res) => res.writeHead(200).end());
+  const other = await serve((_req, res) => res.writeHead(200).end());
+  const sender = loopbackSender({ connectionsPerOrigin: 2, maxPools: 3 });
+  const send = (url: string, endpointId: string, maxConcurrency: number) => sender.send({ ...post(url), endpointId, maxConcurrency });
+  // 12 at once on an endpoint capped at 6: six sockets, not the default two.
+  const results = await Promise.all(Array.from({ length: 12 }, () => send(server.url, 'ep_A', 6)));
+  assert.ok(results.every((r) => r.outcome === 'success'));
+  assert.equal(server.connections, 6);
+  await send(server.url, 'ep_B', 1);
+  assert.equal(sender.poolCount(), 2, 'same origin, two endpoints, two pools');
+  await send(server.url, 'ep_A', 7);
+  assert.equal(sender.poolCount(), 2, 'a new cap replaces the endpoint\'s pool');
+  await send(other.url, 'ep_A', 7);
+  assert.equal(sender.poolCount(), 2, 'a new origin replaces the endpoint\'s pool');
+  await sender.send(post(server.url));
+  await send(server.url, 'ep_C', 1);
+  assert.equal(sender.poolCount(), 3, 'bounded: the least recently used idle pool was closed');
+  sender.closeEndpoint('ep_C');
+  assert.equal(sender.poolCount(), 2);
+});

@@ -1,4 +1,4 @@
-// The delivery HTTP client: one keep-alive undici Pool per origin, a total deadline, capped excerpts, SSRF checks.
+// The delivery HTTP client: one keep-alive undici Pool per endpoint and origin, a total deadline, capped excerpts, SSRF checks.
 import { EventEmitter } from 'node:events';
 import { Pool } from 'undici';
 import { performance } from 'node:perf_hooks';
@@ -19,10 +19,12 @@ export interface SenderOptions {
   readonly allowHttp?: boolean;
   /** Loopback/private targets (tests, development). Default false. */
   readonly allowPrivateTargets?: boolean;
-  /** Socket cap per origin. Default 20 (the CRM's per-URL limit). */
+  /** Socket cap of a pool whose request names no `maxConcurrency`. Default 20 (the CRM's per-URL limit). */
   readonly connectionsPerOrigin?: number;
   /** A pool unused this long is closed and forgotten. Default 60 s. */
   readonly idlePoolMs?: number;
+  /** Most pools kept open; past it the least recently used idle ones are closed. Default 10,000. */
+  readonly maxPools?: number;
   /** Idle keep-alive socket lifetime. Default 4 s, below common server defaults (5 s) to avoid reusing a closing socket. */
   readonly keepAliveTimeoutMs?: number;
   /** TCP+TLS connect ceiling; each send's own deadline usually ends it sooner. Default 10 s. */
@@ -44,6 +46,13 @@ export interface SendRequest {
   readonly body: Buffer;
   /** Total deadline for connect + request + response headers + body excerpt. */
   readonly timeoutMs: number;
+  /**
+   * The endpoint the request is for: it gets a pool of its own, so a slow endpoint of one tenant never holds the
+   * sockets another endpoint on the same host needs. Without it, requests share one pool per origin.
+   */
+  readonly endpointId?: string;
+  /** The endpoint's concurrency cap: its pool's socket count (a new pool when it changes). */
+  readonly maxConcurrency?: number;
 }
 
 export interface SendResult {
@@ -64,14 +73,19 @@ export interface Sender {
   send(request: SendRequest): Promise<SendResult>;
   /** Close pools unused for `idleMs` (default: the idlePoolMs option); runs on a timer too. */
   evictIdle(idleMs?: number): number;
-  /** Origins with an open pool. */
+  /** Open pools (one per endpoint and origin, one per origin for requests naming no endpoint). */
   poolCount(): number;
+  /** Close the endpoint's pools (deleted endpoint); sends in flight on them finish first. */
+  closeEndpoint(endpointId: string): void;
   /** Close every pool; in-flight sends finish (each is bounded by its deadline). */
   close(): Promise<void>;
 }
 
 interface PoolEntry {
   readonly pool: Pool;
+  readonly key: string;
+  readonly endpointId: string | null;
+  readonly connections: number;
   inflight: number;
   lastUsed: number; // performance.now()
 }
@@ -108,8 +122,9 @@ function abortAtDeadline(deadline: Deadline): void {
 export function createSender(options: SenderOptions = {}): Sender {
   const allowHttp = options.allowHttp === true;
   const allowPrivateTargets = options.allowPrivateTargets === true;
-  const connections = options.connectionsPerOrigin ?? 20;
+  const defaultConnections = options.connectionsPerOrigin ?? 20;
   const idlePoolMs = options.idlePoolMs ?? 60_000;
+  const maxPools = options.maxPools ?? 10_000;
   const keepAliveTimeout = options.keepAliveTimeoutMs ?? 4_000;
   const connectTimeout = options.connectTimeoutMs ?? 10_000;
   const cap = options.maxExcerptBytes ?? 4096;
@@ -120,7 +135,10 @@ export function createSender(options: SenderOptions = {}): Sender {
   // Keep the socket's read buffer near the excerpt size so a huge body is not pulled in before we hang up.
   const highWaterMark = Math.max(cap, 16 * 1024);
 
+  // Keyed `<endpoint id> <origin>` (or the origin alone); Map order is least recently created first.
   const pools = new Map<string, PoolEntry>();
+  // The one pool an endpoint uses now: a new URL or cap replaces it.
+  const byEndpoint = new Map<string, PoolEntry>();
   // Parsing and checking a URL once per distinct URL keeps the hot path to two Map lookups.
   const targets = new Map<string, Target>();
   let closed = false;
@@ -144,28 +162,48 @@ export function createSender(options: SenderOptions = {}): Sender {
     return target;
   }
 
-  function poolFor(origin: string): PoolEntry {
-    let entry = pools.get(origin);
-    if (entry === undefined) {
-      const pool = new Pool(origin, {
-        connections,
-        pipelining: 1,
-        keepAliveTimeout,
-        connect: { lookup, timeout: connectTimeout, ...(ca === undefined ? {} : { ca }) },
-      });
-      entry = { pool, inflight: 0, lastUsed: performance.now() };
-      pools.set(origin, entry);
-    }
+  /** Forget a pool and close it; close() lets requests already on it finish. */
+  function retire(entry: PoolEntry): void {
+    if (pools.get(entry.key) === entry) pools.delete(entry.key);
+    if (entry.endpointId !== null && byEndpoint.get(entry.endpointId) === entry) byEndpoint.delete(entry.endpointId);
+    entry.pool.close().catch(() => {});
+  }
+
+  function poolFor(origin: string, endpointId: string | undefined, maxConcurrency: number | undefined): PoolEntry {
+    const connections = maxConcurrency !== undefined && Number.isInteger(maxConcurrency) && maxConcurrency > 0 ? maxConcurrency : defaultConnections;
+    const key = endpointId === undefined ? origin : `${endpointId} ${origin}`;
+    let entry = pools.get(key);
+    if (entry !== undefined && entry.connections === connections) return entry;
+    // The endpoint's URL moved to another origin or its cap changed: its old pool goes (after its sends finish).
+    if (entry !== undefined) retire(entry);
+    const previous = endpointId === undefined ? undefined : byEndpoint.get(endpointId);
+    if (previous !== undefined) retire(previous);
+    if (pools.size >= maxPools) evictLeastRecentlyUsed();
+    const pool = new Pool(origin, {
+      connections,
+      pipelining: 1,
+      keepAliveTimeout,
+      connect: { lookup, timeout: connectTimeout, ...(ca === undefined ? {} : { ca }) },
+    });
+    entry = { pool, key, endpointId: endpointId ?? null, connections, inflight: 0, lastUsed: performance.now() };
+    pools.set(key, entry);
+    if (endpointId !== undefined) byEndpoint.set(endpointId, entry);
     return entry;
+  }
+
+  /** Over the bound: close the idle pool unused the longest. Pools with sends in flight are never closed. */
+  function evictLeastRecentlyUsed(): void {
+    let oldest: PoolEntry | undefined;
+    for (const entry of pools.values()) if (entry.inflight === 0 && (oldest === undefined || entry.lastUsed < oldest.lastUsed)) oldest = entry;
+    if (oldest !== undefined) retire(oldest);
   }
 
   function evictIdle(idleMs = idlePoolMs): number {
     const now = performance.now();
     let evicted = 0;
-    for (const [origin, entry] of pools) {
+    for (const entry of [...pools.values()]) {
       if (entry.inflight === 0 && now - entry.lastUsed >= idleMs) {
-        pools.delete(origin);
-        entry.pool.close().catch(() => {});
+        retire(entry);
         evicted++;
       }
     }
@@ -202,7 +240,7 @@ export function createSender(options: SenderOptions = {}): Sender {
       return failure('refused_address', target.message, startedAt, t0);
     }
 
-    const entry = poolFor(target.origin);
+    const entry = poolFor(target.origin, request.endpointId, request.maxConcurrency);
     entry.inflight++;
     entry.lastUsed = t0;
     const deadline = new Deadline();
@@ -260,11 +298,15 @@ export function createSender(options: SenderOptions = {}): Sender {
     send,
     evictIdle,
     poolCount: () => pools.size,
+    closeEndpoint(endpointId) {
+      for (const entry of [...pools.values()]) if (entry.endpointId === endpointId) retire(entry);
+    },
     async close() {
       closed = true;
       clearInterval(sweeper);
       const all = [...pools.values()];
       pools.clear();
+      byEndpoint.clear();
       await Promise.allSettled(all.map((e) => e.pool.close()));
     },
   };

@@ -355,6 +355,16 @@ export class SqlStore implements Store {
     for (const r of await this.driver.all('count-by-status')) out[r.status as DeliveryStatus] = Number(r.n);
     return out;
   }
+  async countQueued(): Promise<Record<'pending' | 'delivering' | 'held', number>> {
+    const out = { pending: 0, delivering: 0, held: 0 };
+    for (const r of await this.driver.all('count-queued')) out[r.status as keyof typeof out] = Number(r.n);
+    return out;
+  }
+  async countBreakers(): Promise<{ open: number; probing: number }> {
+    const out = { open: 0, probing: 0 };
+    for (const r of await this.driver.all('count-breakers')) if (r.state === 'open' || r.state === 'probing') out[r.state as 'open' | 'probing'] = Number(r.n);
+    return out;
+  }
   async recordTestAttempt(attempt: Attempt, health: AttemptRecord['health'], now: number): Promise<HealthTransition[]> {
     return this.driver.transaction(async (tx) => {
       await tx.run('insert-attempt', rows.attemptToRow(attempt));

@@ -303,6 +303,7 @@ export function storeConformance(name: string, factory: StoreFactory, options: {
         assert.equal(await store.getEvent('ten_B', 'e-1'), null, 'event ids are per tenant');
         const counts = await store.countByStatus();
         assert.deepEqual(counts, { pending: 2, delivering: 0, held: 0, succeeded: 0, failed: 0, skipped: 1 });
+        assert.deepEqual(await store.countQueued(), { pending: 2, delivering: 0, held: 0 }, 'terminal deliveries are not queued');
       });
 
       withStore('claimDue leases due work once, with everything a worker needs; leases expire back to pending', async (store) => {
@@ -321,6 +322,7 @@ export function storeConformance(name: string, factory: StoreFactory, options: {
         assert.equal(c1.replayId, null);
         assert.equal(c1.delivery.eventId, 'e-1');
         assert.equal(await store.countInFlight('ep_1'), 1);
+        assert.deepEqual(await store.countQueued(), { pending: 1, delivering: 2, held: 0 });
         assert.deepEqual(await store.claimDue({ now: T0, limit: 10, leaseUntil: T0 + MIN, workerId: 'w2', saturatedEndpoints: [] }), [], 'a lease is held once');
         assert.equal(await store.nextDueAt(), T0 + 5 * S);
 
@@ -549,6 +551,7 @@ export function storeConformance(name: string, factory: StoreFactory, options: {
         await store.saveBreaker({ ...row, scopeKey: 'endpoint:ep_1' }, null);
         await store.saveBreaker({ ...row, scopeKey: 'tenant:ten_B', tenantId: 'ten_B' }, null);
         assert.deepEqual((await store.listBreakers('ten_A')).map((b) => b.scopeKey), ['endpoint:ep_1', 'tenant:ten_A']);
+        assert.deepEqual(await store.countBreakers(), { open: 2, probing: 1 }, 'over every tenant');
 
         await store.createTenant(tenant('ten_A'));
         await store.createEndpoint(endpoint('ep_1', 'ten_A'), secret('sec_1', 'ep_1'));

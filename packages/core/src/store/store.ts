@@ -261,6 +261,10 @@ export interface Store {
   listDeliveries(filter: DeliveryFilter, cursor: string | null, limit: number): Promise<Page<Delivery>>;
   listAttempts(deliveryId: string): Promise<Attempt[]>;
   countByStatus(): Promise<Record<DeliveryStatus, number>>;
+  /** Deliveries not yet terminal (pending, delivering, held), from indexes only: what metrics scrapes read. */
+  countQueued(): Promise<Record<'pending' | 'delivering' | 'held', number>>;
+  /** Breakers open and probing over every tenant. */
+  countBreakers(): Promise<{ open: number; probing: number }>;
   /** Records a test delivery's one attempt and ends its delivery (succeeded/failed); health as in AttemptRecord. */
   recordTestAttempt(attempt: Attempt, health: AttemptRecord['health'], now: number): Promise<HealthTransition[]>;
 

@@ -1,11 +1,20 @@
 // Hookline's Prometheus metrics: attempts by outcome, attempt duration, accept-to-success latency, queue depth, breakers.
-import type { DispatchObserver, Store } from '@hookline/core';
+import { performance } from 'node:perf_hooks';
+import { fail, type DispatchObserver, type Store } from '@hookline/core';
 import { Counter, Histogram, renderGauge } from './prometheus.ts';
 
 const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300, 900, 3600, 14400, 86400];
-/** Scrapes come every few seconds; store counts are reused this long. */
-const CACHE_MS = 1000;
-const BREAKER_CACHE_MS = 10_000;
+
+/** What scrapes read from the store: non-terminal deliveries per status, breakers not closed. */
+interface StoreGauges {
+  queued: Record<'pending' | 'delivering' | 'held', number>;
+  breakers: { open: number; probing: number };
+}
+
+export interface ServerMetricsOptions {
+  /** Store gauges are read at most once per this interval, whatever the number of scrapers. Default 5 s. */
+  refreshMs?: number;
+}
 
 export class ServerMetrics {
   readonly attempts = new Counter('hookline_attempts_total', 'Delivery attempts by outcome (success, delivery_failure, client_error) and trigger.');
@@ -16,10 +25,14 @@ export class ServerMetrics {
   readonly ended = new Counter('hookline_deliveries_ended_without_attempt_total', 'Deliveries ended without an attempt (age limit while held, endpoint paused).');
   readonly held = new Counter('hookline_deliveries_held_total', 'Times a due delivery was held by an open circuit breaker.');
   readonly httpRequests = new Counter('hookline_http_requests_total', 'API requests by method, route and status class.');
-  #depth: { at: number; values: Record<string, number> } | null = null;
-  #breakers: { at: number; open: number; probing: number } | null = null;
+  readonly #refreshMs: number;
+  #gauges: StoreGauges | null = null;
+  #readAt = -Infinity;
+  #reading: Promise<StoreGauges> | null = null;
 
-  constructor(private readonly store: Store) {}
+  constructor(private readonly store: Store, options: ServerMetricsOptions = {}) {
+    this.#refreshMs = options.refreshMs ?? 5000;
+  }
 
   readonly observer: DispatchObserver = {
     attempt: (e) => {
@@ -34,38 +47,35 @@ export class ServerMetrics {
     ended: (_c, status) => this.ended.inc({ status }),
   };
 
-  async #queueDepth(): Promise<Record<string, number>> {
-    const now = Date.now();
-    if (this.#depth && now - this.#depth.at < CACHE_MS) return this.#depth.values;
-    const values = await this.store.countByStatus();
-    this.#depth = { at: now, values };
-    return values;
-  }
-
-  /** Open and probing breakers over every tenant; scanned at most every 10 s. */
-  async #breakerStates(): Promise<{ open: number; probing: number }> {
-    const now = Date.now();
-    if (this.#breakers && now - this.#breakers.at < BREAKER_CACHE_MS) return this.#breakers;
-    let open = 0;
-    let probing = 0;
-    let cursor: string | null = null;
-    do {
-      const page = await this.store.listTenants(cursor, 500);
-      for (const t of page.items) {
-        for (const b of await this.store.listBreakers(t.id)) {
-          if (b.state === 'open') open++;
-          else if (b.state === 'probing') probing++;
-        }
+  /**
+   * One shared, rate-limited read of the store gauges: at most one read per refresh interval and at most one at a
+   * time, however many scrapers there are. Once a value exists a scrape never waits on the store: a stale value is
+   * served while the next read runs. Only the first scrape waits (and sees a store error).
+   */
+  async #storeGauges(): Promise<StoreGauges> {
+    const fresh = performance.now() - this.#readAt < this.#refreshMs;
+    if (this.#gauges !== null && (fresh || this.#reading !== null)) return this.#gauges;
+    if (this.#reading !== null) return this.#reading;
+    // The first read failed moments ago: answer 503 rather than ask the store again within the interval.
+    if (fresh) throw fail('storage_unavailable');
+    this.#reading = (async () => {
+      try {
+        const [queued, breakers] = [await this.store.countQueued(), await this.store.countBreakers()];
+        this.#gauges = { queued, breakers };
+        return this.#gauges;
+      } finally {
+        // A failed read is not retried before the interval either.
+        this.#readAt = performance.now();
+        this.#reading = null;
       }
-      cursor = page.nextCursor;
-    } while (cursor);
-    this.#breakers = { at: now, open, probing };
-    return this.#breakers;
+    })();
+    if (this.#gauges === null) return this.#reading;
+    this.#reading.catch(() => {});
+    return this.#gauges;
   }
 
   async render(): Promise<string> {
-    const depth = await this.#queueDepth();
-    const breakers = await this.#breakerStates();
+    const { queued, breakers } = await this.#storeGauges();
     return [
       this.attempts.render(),
       this.attemptDuration.render(),
@@ -73,7 +83,7 @@ export class ServerMetrics {
       this.held.render(),
       this.ended.render(),
       this.httpRequests.render(),
-      renderGauge('hookline_queue_depth', 'Deliveries by status (cached about 1 s).', Object.entries(depth).map(([status, value]) => ({ labels: { status }, value }))),
+      renderGauge('hookline_queue_depth', 'Deliveries not yet terminal, by status (pending, delivering, held), read at most once per refresh interval.', Object.entries(queued).map(([status, value]) => ({ labels: { status }, value }))),
       renderGauge('hookline_breaker_open', 'Circuit breakers currently open (state=open) or probing (state=probing).', [
         { labels: { state: 'open' }, value: breakers.open },
         { labels: { state: 'probing' }, value: breakers.probing },

@@ -1,14 +1,17 @@
 // Unauthenticated operational routes: liveness, readiness, Prometheus metrics and the OpenAPI document.
+import { timingSafeEqual } from 'node:crypto';
 import { fail } from '@hookline/core';
 import type { FastifyInstance } from 'fastify';
 import { addRoute } from '../http/route.ts';
-import type { Runtime } from '../runtime.ts';
+import { sha256, type Runtime } from '../runtime.ts';
 
 const tag = 'operations';
 const Status = { type: 'object', required: ['status'], properties: { status: { type: 'string' }, role: { type: 'string' } } };
 
 export function operationRoutes(app: FastifyInstance, rt: Runtime, openapi: () => Record<string, unknown>): void {
   let lastReason: string | null = null;
+  // Compared as sha256 digests in constant time, like the admin token.
+  const metricsTokenHash = rt.config.metricsToken === null ? null : sha256(rt.config.metricsToken);
   addRoute(app, {
     method: 'GET', url: '/healthz', operationId: 'healthz', tag, auth: 'public',
     summary: 'Liveness: the process answers and its store has not failed for good (a failed fsync, a dead store thread: 503 storage_unavailable, and the process exits)',
@@ -43,7 +46,14 @@ export function operationRoutes(app: FastifyInstance, rt: Runtime, openapi: () =
     method: 'GET', url: '/metrics', operationId: 'metrics', tag, auth: 'public',
     summary: 'Prometheus metrics: hookline_attempts_total, hookline_attempt_duration_seconds, hookline_delivery_latency_seconds (accept → successful attempt), hookline_queue_depth, hookline_breaker_open',
     response: { 200: { type: 'string', description: 'Prometheus text exposition format 0.0.4' } },
-    handler: async (_req, reply) => reply.type('text/plain; version=0.0.4; charset=utf-8').send(await rt.metrics.render()),
+    handler: async (req, reply) => {
+      if (metricsTokenHash !== null) {
+        const header = req.headers.authorization;
+        const presented = sha256(typeof header === 'string' && header.startsWith('Bearer ') ? header.slice(7) : '');
+        if (!timingSafeEqual(presented, metricsTokenHash)) throw fail('unauthorized');
+      }
+      return reply.type('text/plain; version=0.0.4; charset=utf-8').send(await rt.metrics.render());
+    },
   });
 
   addRoute(app, {

@@ -5,6 +5,7 @@ import { out } from '../cli-context.ts';
 import type { Command } from '../command.ts';
 import { parseCommandArgs } from '../parse-args.ts';
 import { redactDb, serverConfig, SERVER_OPTIONS, SERVER_OPTIONS_HELP } from '../server-options.ts';
+import { DatabaseInUseError, openWithOwnerLock } from '../../sqlite-owner-lock.ts';
 
 export const migrate: Command = {
   name: 'migrate',
@@ -43,9 +44,11 @@ async function openStore(db: string): Promise<Store> {
       if (typeof open !== 'function') throw new CliError(EXIT.failure, 'this build has no PostgreSQL store');
       return await open(db);
     }
-    return await openSqliteStore(db);
+    // A running `serve` owns the file; migrating under it is refused (it migrates at start anyway).
+    return await openWithOwnerLock(db, openSqliteStore);
   } catch (err) {
     if (err instanceof CliError) throw err;
+    if (err instanceof DatabaseInUseError) throw new CliError(EXIT.unreachable, err.message);
     // The store cannot be opened: a wrong path, a server that is down, credentials refused.
     throw new CliError(EXIT.unreachable, `cannot open database ${redactDb(db)}: ${(err as Error).message.split('\n')[0]}`);
   }

@@ -52,6 +52,7 @@ Example:
       const code = (err as NodeJS.ErrnoException).code;
       if (code === 'EADDRINUSE') throw new CliError(EXIT.failure, `${config.host}:${config.port} is already in use; choose another --port`);
       if (code === 'EACCES') throw new CliError(EXIT.failure, `not allowed to listen on ${config.host}:${config.port}; choose a port above 1023`);
+      if ((err as Error).name === 'DatabaseInUseError') throw new CliError(EXIT.unreachable, (err as Error).message);
       throw err;
     }
     const role = config.role === 'all' ? 'API and delivery workers' : config.role === 'api' ? 'API only (no deliveries in this process)' : 'delivery workers (the API answers too)';
