@@ -39,7 +39,7 @@ let tenantKey = '';
 let operations: Operation[] = [];
 
 async function call(method: string, path: string, init: { body?: string | Uint8Array; headers?: Record<string, string> } = {}) {
-  const res = await fetch(server.url + path, { method, headers: init.headers, body: init.body, signal: AbortSignal.timeout(REQUEST_DEADLINE_MS) });
+  const res = await fetch(server.url + path, { method, headers: init.headers, body: init.body as BodyInit | undefined, signal: AbortSignal.timeout(REQUEST_DEADLINE_MS) });
   const text = await res.text();
   return { status: res.status, headers: res.headers, text };
 }

@@ -147,7 +147,7 @@ test('huge bodies are 413, with or without a content-length; wrong content-type 
   const chunks = (async function* () {
     for (let i = 0; i < 40; i++) yield new TextEncoder().encode('"' + 'y'.repeat(4096) + '",');
   })();
-  const res = await fetch(`${t.url}/v1/tenants`, { method: 'POST', body: chunks, duplex: 'half', headers: { 'content-type': 'application/json', authorization: 'Bearer test-admin-token-0123456789' } } as RequestInit);
+  const res = await fetch(`${t.url}/v1/tenants`, { method: 'POST', body: chunks, duplex: 'half', headers: { 'content-type': 'application/json', authorization: 'Bearer test-admin-token-0123456789' } } as unknown as RequestInit);
   assert.equal(res.status, 413);
   assert.equal(((await res.json()) as { error: { code: string } }).error.code, 'body_too_large');
   const text = await t.api('POST', '/v1/tenants', { raw: '{"name":"x"}', headers: { 'content-type': 'text/plain' } });

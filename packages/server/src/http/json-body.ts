@@ -20,7 +20,8 @@ interface Frame {
 function pointer(frame: Frame | null, last?: string | number): string {
   const tokens: string[] = last === undefined ? [] : [pointerToken(last)];
   for (let f = frame; f && f.key !== null; f = f.parent) tokens.push(pointerToken(f.key));
-  return tokens.length ? '/' + tokens.reverse().join('/') : '';
+  // The path itself may hold the surrogate (in a key); the message shows U+FFFD instead.
+  return tokens.length ? ('/' + tokens.reverse().join('/')).replace(/\p{Cs}/gu, '\ufffd') : '';
 }
 
 /** Walks `root` without recursion (a hostile body may nest 500,000 levels); throws json_too_deep or json_invalid_unicode. */
