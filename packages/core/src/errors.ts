@@ -5,6 +5,8 @@ export const ERROR_CATALOG = {
   // 400 — the request itself is wrong
   invalid_request: { status: 400, message: 'request is invalid: {detail}' },
   invalid_json: { status: 400, message: 'body is not valid JSON' },
+  json_too_deep: { status: 400, message: 'body nests arrays and objects deeper than {max} levels' },
+  json_invalid_unicode: { status: 400, message: 'body holds a lone surrogate at {path}; strings must be well-formed Unicode' },
   schema_validation_failed: { status: 400, message: 'data does not match the event type schema at {path}: {detail}' },
   url_invalid: { status: 400, message: 'url is not a valid absolute URL' },
   url_must_be_https: { status: 400, message: 'url must be https' },
@@ -30,9 +32,11 @@ export const ERROR_CATALOG = {
   event_conflict: { status: 409, message: 'event_id {event_id} was already accepted with a different body' },
   endpoint_paused: { status: 409, message: 'endpoint is paused; reactivate it with PATCH status=active first' },
   delivery_not_replayable: { status: 409, message: 'delivery is {status}; only failed or skipped deliveries can be replayed' },
-  // 413/415/429
+  // 408/413/415/429/431
   body_too_large: { status: 413, message: 'body exceeds {max} bytes' },
   unsupported_media_type: { status: 415, message: 'content-type must be application/json' },
+  request_timeout: { status: 408, message: 'the request was not received completely within {ms} ms' },
+  headers_too_large: { status: 431, message: 'request line and headers exceed {max} bytes' },
   replay_quota_exceeded: { status: 429, message: 'at most {max} window replays per tenant per UTC day' },
   // 5xx — never leak internals
   internal_error: { status: 500, message: 'internal error' },
@@ -41,20 +45,31 @@ export const ERROR_CATALOG = {
 
 export type ErrorCode = keyof typeof ERROR_CATALOG;
 
+/** One problem with one field of a request: where (`in`), which field (a JSON Pointer, RFC 6901) and what is wrong. */
+export interface ErrorDetail {
+  readonly in: 'body' | 'query' | 'path';
+  /** JSON Pointer into `in`: `/name`, `/events/0/type`; `` for the whole part. */
+  readonly path: string;
+  readonly message: string;
+}
+
 export class HooklineError extends Error {
   readonly code: ErrorCode;
   readonly status: number;
   readonly params: Record<string, string | number>;
   /** Seconds until asking again can succeed (sent as `Retry-After`), for errors that are about time. */
   readonly retryAfterSec: number | undefined;
-  constructor(code: ErrorCode, params: Record<string, string | number> = {}, options?: { cause?: unknown; retryAfterSec?: number }) {
+  /** Every problem found, for errors about specific fields of the request (validation); otherwise absent. */
+  readonly details: readonly ErrorDetail[] | undefined;
+  constructor(code: ErrorCode, params: Record<string, string | number> = {}, options?: { cause?: unknown; details?: readonly ErrorDetail[]; retryAfterSec?: number }) {
     const entry = ERROR_CATALOG[code];
-    super(entry.message.replace(/\{(\w+)\}/g, (_, k: string) => String(params[k] ?? `{${k}}`)), { cause: options?.cause });
+    super(entry.message.replace(/\{(\w+)\}/g, (_, k: string) => String(params[k] ?? `{${k}}`)), options?.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'HooklineError';
     this.code = code;
     this.status = entry.status;
     this.params = params;
     this.retryAfterSec = options?.retryAfterSec;
+    this.details = options?.details;
   }
 }
 

@@ -1,10 +1,14 @@
 // The Fastify application: JSON parsing, request ids, auth, one error handler, every route, the OpenAPI document.
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { maxHeaderSize, STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
 import { HooklineError } from '@hookline/core';
-import Fastify, { type FastifyInstance, type RouteOptions } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, type RouteOptions } from 'fastify';
 import { authenticate, authorize, type Principal } from './http/auth.ts';
-import { errorBody, toHooklineError } from './http/error-reply.ts';
+import { errorBody, MAX_PARAM_LENGTH, toHooklineError } from './http/error-reply.ts';
+import { parseJsonBody } from './http/json-body.ts';
+import { compileValidator } from './http/validation.ts';
 import { buildOpenApi, collectRoutes } from './openapi/openapi-document.ts';
 import { apiKeyRoutes } from './routes/api-keys.ts';
 import { breakerRoutes } from './routes/breaker.ts';
@@ -53,24 +57,45 @@ export async function buildApp(runtime: Runtime): Promise<FastifyInstance> {
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && INCOMING_REQUEST_ID.test(given) ? given : nextRequestId();
     },
-    ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true, allErrors: false, allowUnionTypes: true } },
+    routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
+    // Bad percent-encoding and over-long path segments, refused before routing: answered like any other error.
+    frameworkErrors: (err, req, reply) => {
+      const e = toHooklineError(err, req, logger);
+      (reply as FastifyReply).header('x-request-id', req.id).code(e.status).type('application/json').send(errorBody(e, req.id));
+    },
+    // Requests Node's HTTP parser refuses (header overflow, CR/LF in a header, a request that never completes).
+    clientErrorHandler: (err: NodeJS.ErrnoException, socket: Socket) => {
+      if (err.code === 'ECONNRESET' || socket.destroyed) return;
+      const e = err.code === 'HPE_HEADER_OVERFLOW' ? new HooklineError('headers_too_large', { max: maxHeaderSize })
+        : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? new HooklineError('request_timeout', { ms: config.requestTimeoutMs })
+        : new HooklineError('invalid_request', { detail: 'the request is not valid HTTP/1.1 (a header holds CR, LF or another forbidden character?)' });
+      const id = nextRequestId();
+      const body = JSON.stringify(errorBody(e, id));
+      if (socket.writable) {
+        socket.write(`HTTP/1.1 ${e.status} ${STATUS_CODES[e.status]}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nx-request-id: ${id}\r\nConnection: close\r\n\r\n${body}`);
+      }
+      socket.destroy(err);
+    },
   });
+  // Bodies validate without coercion (`{"name":123}` is refused, not stored as "123"); path and query values coerce.
+  app.setValidatorCompiler(compileValidator);
 
   const routes: RouteOptions[] = [];
   app.addHook('onRoute', collectRoutes(routes));
   let openapi: Record<string, unknown> | null = null;
   const document = () => (openapi ??= buildOpenApi(routes, VERSION));
 
-  // JSON only: anything else is 415; an empty body is "no body"; bad JSON is 400 invalid_json.
+  // JSON only: anything else is 415; an empty body is "no body"; bad JSON is 400 invalid_json; nesting and lone
+  // surrogates are bounded (json-body.ts).
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_req, body, done) => {
-    const buf = body as Buffer;
-    if (buf.length === 0) return done(null, undefined);
+    let value: unknown;
     try {
-      done(null, JSON.parse(buf.toString('utf8')));
-    } catch {
-      done(new HooklineError('invalid_json'), undefined);
+      value = parseJsonBody(body as Buffer);
+    } catch (err) {
+      return done(err as Error, undefined);
     }
+    done(null, value);
   });
 
   app.decorateRequest('principal', null);

@@ -28,8 +28,8 @@ function verifyHookline(headers: Record<string, unknown>, body: Buffer, secret: 
   const ts = parts.find(([k]) => k === 't')?.[1];
   if (!ts || ts !== headers['x-webhook-timestamp']) return false;
   if (Math.abs(Date.now() / 1000 - Number(ts)) > 300) return false;
-  const key = Buffer.from(secret.slice('whsec_'.length), 'base64');
-  const expected = createHmac('sha256', key).update(`${ts}.`).update(body).digest();
+  // The key is the secret exactly as the API shows it, whsec_ prefix included (SPEC §2).
+  const expected = createHmac('sha256', secret).update(`${ts}.`).update(body).digest();
   return parts.filter(([k]) => k === 'v1').some(([, v]) => {
     const got = Buffer.from(v, 'hex');
     return got.length === expected.length && timingSafeEqual(got, expected);
@@ -106,7 +106,8 @@ test('batch: per-item results in one request; over 1,000 → 400 batch_too_large
   assert.equal(r.body.results.length, 5);
   assert.deepEqual(r.body.results.map((x: { ok: boolean }) => x.ok), [true, true, false, false, true]);
   assert.equal(r.body.results[2].error.code, 'invalid_request');
-  assert.match(r.body.results[2].error.message, /events\[2\]/);
+  assert.match(r.body.results[2].error.message, /\/events\/2\//);
+  assert.deepEqual(r.body.results[2].error.details.map((d: { path: string }) => d.path), ['/events/2/data']);
   assert.equal(r.body.results[3].error.code, 'event_conflict');
   assert.equal(r.body.results[0].deliveries.length, 1);
   assert.equal(r.body.results[4].event.id, r.body.results[0].event.id);
@@ -166,7 +167,7 @@ test('event types: define, read, validate data (400 naming the path), money over
   assert.match(badDef.body.error.message, /example/);
   const badSchema = await t.api('PUT', '/v1/event-types/x.bad', { body: { versions: { '1': { schema: { type: 'nonsense' } } } } });
   assert.equal(badSchema.status, 400);
-  assert.match(badSchema.body.error.message, /versions\.1\.schema/);
+  assert.match(badSchema.body.error.message, /\/versions\/1\/schema/);
   assert.equal((await t.api('PUT', '/v1/event-types/x.bad', { body: { versions: {} } })).status, 400);
 });
 

@@ -143,6 +143,9 @@ export function isLocalHostname(hostname: string): boolean {
 export function checkEndpointUrl(url: string, rules: UrlRules = {}): UrlCheck {
   if (typeof url !== 'string' || url.length === 0) return refuse('url_invalid');
   if (url.length > MAX_URL_LENGTH) return refuse('url_too_long');
+  // WHATWG URL silently drops tabs and line breaks and trims control characters and spaces: a URL holding any is
+  // refused rather than rewritten (CR/LF is also how a header injection attempt looks).
+  if (/[\u0000-\u0020\u007f-\u009f]/.test(url)) return refuse('url_invalid');
   let parsed: URL;
   try {
     parsed = new URL(url);

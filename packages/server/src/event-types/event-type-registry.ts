@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import { Ajv, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { HooklineError, isMoneyEvent, type Store } from '@hookline/core';
+import { fieldError, pointerToken } from '../http/validation.ts';
 
 // ajv-formats is CommonJS; under NodeNext its default import is the module object.
 const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule) as unknown as (ajv: Ajv) => Ajv;
@@ -53,17 +54,17 @@ export class EventTypeRegistry {
   /** Checks a definition (every schema compiles, every example matches) and stores it. */
   async put(name: string, def: EventTypeDefinition, now: number): Promise<EventTypeView> {
     const versions = Object.entries(def.versions);
-    if (versions.length === 0) throw new HooklineError('invalid_request', { detail: 'versions must define at least one version' });
+    if (versions.length === 0) throw fieldError('body', '/versions', 'must define at least one version');
     for (const [version, v] of versions) {
       let validate: ValidateFunction;
       try {
         validate = this.#compile(v.schema);
       } catch (err) {
-        throw new HooklineError('invalid_request', { detail: `versions.${version}.schema is not a valid JSON Schema: ${(err as Error).message}` });
+        throw fieldError('body', `/versions/${pointerToken(version)}/schema`, `is not a valid JSON Schema: ${(err as Error).message}`);
       }
       if (v.example !== undefined && !validate(v.example)) {
         const e = validate.errors?.[0];
-        throw new HooklineError('invalid_request', { detail: `versions.${version}.example does not match its schema at ${e?.instancePath || '/'}: ${e?.message ?? 'invalid'}` });
+        throw fieldError('body', `/versions/${pointerToken(version)}/example${e?.instancePath ?? ''}`, `does not match its schema: ${e?.message ?? 'invalid'}`);
       }
     }
     const definition: EventTypeDefinition = { description: def.description, versions: def.versions, ...(def.money !== undefined ? { money: def.money } : {}) };

@@ -1,6 +1,8 @@
-// Maps anything thrown while handling a request to one catalog error: `{"error":{"code","message","request_id"}}`.
+// Maps anything thrown while handling a request to one catalog error: `{"error":{"code","message","request_id","details"?}}`.
 import { HooklineError, type Logger } from '@hookline/core';
+import type { ErrorObject } from 'ajv';
 import type { FastifyError, FastifyRequest } from 'fastify';
+import { detailsOf, validationError } from './validation.ts';
 
 /** sqlite/pg failures that mean "the database is not reachable right now", not a bug: answered 503. */
 const STORAGE_CODES = new Set([
@@ -20,13 +22,21 @@ export function isStorageUnavailable(err: unknown): boolean {
   return false;
 }
 
+/** Path parameters (ids) are at most this long; longer segments are refused before routing. */
+export const MAX_PARAM_LENGTH = 255;
+
 /** Fastify's own errors by code. */
 function fromFastify(err: FastifyError, req: FastifyRequest): HooklineError | null {
   if (err.validation) {
-    // e.g. "body/url must be string", "querystring/limit must be <= 200": the message names the field.
-    return new HooklineError('invalid_request', { detail: err.message });
+    // Every problem of the part that failed (path, then body, then query), each with its JSON Pointer.
+    const details = detailsOf(err.validation as unknown as ErrorObject[], err.validationContext ?? 'body');
+    return validationError(details.length ? details : [{ in: 'body', path: '', message: err.message }]);
   }
   switch (err.code) {
+    case 'FST_ERR_BAD_URL':
+      return new HooklineError('invalid_request', { detail: 'the path is not a valid URL (bad percent-encoding)' }, { details: [{ in: 'path', path: '', message: 'is not a valid URL' }] });
+    case 'FST_ERR_MAX_PARAM_LENGTH':
+      return new HooklineError('invalid_request', { detail: `a path segment is longer than ${MAX_PARAM_LENGTH} characters` }, { details: [{ in: 'path', path: '', message: `has a segment longer than ${MAX_PARAM_LENGTH} characters` }] });
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return new HooklineError('body_too_large', { max: req.routeOptions.bodyLimit ?? 0 });
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
@@ -58,5 +68,5 @@ export function toHooklineError(err: unknown, req: FastifyRequest, logger: Logge
 }
 
 export function errorBody(err: HooklineError, requestId: string) {
-  return { error: { code: err.code, message: err.message, request_id: requestId } };
+  return { error: { code: err.code, message: err.message, request_id: requestId, ...(err.details ? { details: err.details } : {}) } };
 }

@@ -18,7 +18,26 @@ function obj(properties: Record<string, unknown>, description?: string): Schema 
   return { type: 'object', ...(description ? { description } : {}), required: Object.keys(properties), properties };
 }
 
-export const ErrorSchema = obj({ error: obj({ code: str, message: str, request_id: str }) }, 'An error from the catalog (docs/errors.md).');
+/** One problem with one field: `in` the body, query or path, at the JSON Pointer `path`. */
+export const ErrorDetailSchema = obj({
+  in: { type: 'string', enum: ['body', 'query', 'path'] },
+  path: { type: 'string', description: 'JSON Pointer (RFC 6901) into the part, e.g. /name or /events/0/type; empty for the part itself.' },
+  message: str,
+});
+
+const errorObject = obj({ code: str, message: str, request_id: str });
+export const ErrorSchema = obj(
+  {
+    error: {
+      ...errorObject,
+      properties: {
+        ...(errorObject.properties as object),
+        details: { type: 'array', maxItems: 100, items: ErrorDetailSchema, description: 'Every problem found, on errors about specific fields (validation); absent otherwise.' },
+      },
+    },
+  },
+  'An error from the catalog (docs/errors.md).',
+);
 
 export function pageSchema(item: Schema): Schema {
   return obj({ items: { type: 'array', items: item }, next_cursor: { ...nullableStr, description: 'Pass as `cursor` for the next page; null on the last page.' } });

@@ -63,7 +63,7 @@ export function buildOpenApi(routes: readonly RouteOptions[], version: string): 
     info: {
       title: 'Hookline API',
       version,
-      description: `Self-hosted webhook delivery. Errors are {"error":{"code","message","request_id"}} (docs/errors.md). ${GENERATED_NOTE}`,
+      description: `Self-hosted webhook delivery. Errors are {"error":{"code","message","request_id"}} (docs/errors.md); validation errors add details: [{in, path (JSON Pointer), message}], one per problem. ${GENERATED_NOTE}`,
     },
     'x-generated': GENERATED_NOTE,
     servers: [{ url: 'http://127.0.0.1:8080' }],

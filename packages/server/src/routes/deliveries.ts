@@ -40,8 +40,8 @@ export function deliveryRoutes(app: FastifyInstance, rt: Runtime): void {
     response: { 200: pageSchema(DeliverySchema) },
     handler: async (req) => {
       const q = req.query;
-      const since = parseTime(q.since, 'since');
-      const until = parseTime(q.until, 'until');
+      const since = parseTime(q.since, 'query', '/since');
+      const until = parseTime(q.until, 'query', '/until');
       const page = await store.listDeliveries(
         {
           tenantId: req.params.tenant,

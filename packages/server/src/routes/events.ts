@@ -1,11 +1,11 @@
 // Events: accept one (202, idempotent on event_id) or up to 1,000 at once, and read one back with its deliveries.
 import { fail, HooklineError, type AcceptResult, type EventInput } from '@hookline/core';
-import { Ajv } from 'ajv';
 import type { FastifyInstance } from 'fastify';
 import { isStorageUnavailable } from '../http/error-reply.ts';
 import { parseTime } from '../http/query.ts';
 import { addRoute, paramsSchema } from '../http/route.ts';
-import { AcceptedEventSchema, acceptedEventView, DeliverySchema, deliveryView, EventSchema, eventView } from '../http/views.ts';
+import { bodyAjv, detailsOf, fieldError, validationError } from '../http/validation.ts';
+import { AcceptedEventSchema, acceptedEventView, DeliverySchema, deliveryView, ErrorSchema, EventSchema, eventView } from '../http/views.ts';
 import type { Runtime } from '../runtime.ts';
 
 const tag = 'events';
@@ -43,7 +43,11 @@ const BatchItemSchema = {
     event: AcceptedEventSchema,
     deliveries: { type: 'array', items: DeliverySchema },
     duplicate: { type: 'boolean' },
-    error: { type: 'object', required: ['code', 'message'], properties: { code: { type: 'string' }, message: { type: 'string' } } },
+    error: {
+      type: 'object',
+      required: ['code', 'message'],
+      properties: { code: { type: 'string' }, message: { type: 'string' }, details: (ErrorSchema.properties as { error: { properties: { details: object } } }).error.properties.details },
+    },
   },
 };
 
@@ -53,13 +57,13 @@ function accepted(r: Exclude<AcceptResult, { kind: 'conflict' }>) {
 
 export function eventRoutes(app: FastifyInstance, rt: Runtime): void {
   const { engine, eventTypes, config, store } = rt;
-  // Batch items are checked one by one so one bad item does not refuse its neighbours.
-  const ajv = new Ajv({ allErrors: false, strict: false, coerceTypes: true }); // as Fastify's validator: version 2 → "2"
-  const checkItem = ajv.compile(EventInputSchema);
+  // Batch items are checked one by one so one bad item does not refuse its neighbours; strictly, as a single event's
+  // body is (`"version": 2` is refused, not turned into "2").
+  const checkItem = bodyAjv.compile(EventInputSchema);
 
   /** Everything but the commit: shape, occurred_at, the type's schema (400s name the field or path). */
-  async function check(input: EventInput): Promise<void> {
-    parseTime(input.occurred_at, 'occurred_at');
+  async function check(input: EventInput, at = ''): Promise<void> {
+    parseTime(input.occurred_at, 'body', `${at}/occurred_at`);
     await eventTypes.check(input.type, input.version ?? '1', input.data, config.strictEventTypes);
   }
 
@@ -72,7 +76,7 @@ export function eventRoutes(app: FastifyInstance, rt: Runtime): void {
     bodyLimit: config.bodyLimitBytes,
     response: { 202: AcceptedSchema },
     handler: async (req, reply) => {
-      if (req.body.data === undefined) throw new HooklineError('invalid_request', { detail: "body must have required property 'data'" });
+      if (req.body.data === undefined) throw fieldError('body', '/data', 'is required');
       await check(req.body);
       const r = await engine.acceptEvent(req.params.tenant, req.body);
       return reply.code(202).send(accepted(r));
@@ -96,7 +100,7 @@ export function eventRoutes(app: FastifyInstance, rt: Runtime): void {
     handler: async (req, reply) => {
       const items = req.body.events;
       if (items.length > MAX_BATCH) throw fail('batch_too_large', { max: MAX_BATCH });
-      if (items.length === 0) throw new HooklineError('invalid_request', { detail: 'events must hold at least one event' });
+      if (items.length === 0) throw fieldError('body', '/events', 'must hold at least one event');
       const results: Array<Record<string, unknown>> = new Array(items.length);
       const valid: Array<{ index: number; input: EventInput }> = [];
       let storageFailed: unknown = null;
@@ -105,17 +109,16 @@ export function eventRoutes(app: FastifyInstance, rt: Runtime): void {
         if (storage) storageFailed ??= err;
         const e = err instanceof HooklineError ? err : new HooklineError(storage ? 'storage_unavailable' : 'internal_error');
         if (!(err instanceof HooklineError)) rt.logger.log('error', storage ? 'batch item not stored: storage unavailable' : 'batch item failed', { request_id: req.id, index, error: (err as Error)?.message });
-        results[index] = { index, ok: false, error: { code: e.code, message: e.message } };
+        results[index] = { index, ok: false, error: { code: e.code, message: e.message, ...(e.details ? { details: e.details } : {}) } };
       };
       for (let i = 0; i < items.length; i++) {
         const input = items[i] as EventInput;
         if (!checkItem(input)) {
-          const e = checkItem.errors?.[0];
-          errorOf(i, new HooklineError('invalid_request', { detail: `events[${i}]${e?.instancePath ?? ''} ${e?.message ?? 'is invalid'}` }));
+          errorOf(i, validationError(detailsOf(checkItem.errors ?? [], 'body', `/events/${i}`)));
           continue;
         }
         try {
-          await check(input);
+          await check(input, `/events/${i}`);
           valid.push({ index: i, input });
         } catch (err) {
           errorOf(i, err);

@@ -37,8 +37,8 @@ export function replayRoutes(app: FastifyInstance, rt: Runtime): void {
     response: { 202: ReplayAcceptedSchema },
     handler: async (req, reply) => {
       const b = req.body ?? {};
-      const since = parseTime(b.since, 'since');
-      const until = parseTime(b.until, 'until');
+      const since = parseTime(b.since, 'body', '/since');
+      const until = parseTime(b.until, 'body', '/until');
       const r = await engine.replayWindow(req.params.tenant, req.params.endpoint, {
         ...(since !== undefined ? { since } : {}),
         ...(until !== undefined ? { until } : {}),

@@ -1,8 +1,9 @@
 // Tenants: the provider's customers; created and deleted by the admin, read and edited by their own keys.
-import { fail, HooklineError, newId, type Tenant } from '@hookline/core';
+import { fail, newId, type Tenant } from '@hookline/core';
 import type { FastifyInstance } from 'fastify';
 import { addRoute, pagingQuery, paramsSchema } from '../http/route.ts';
 import { parseCursor } from '../http/query.ts';
+import { fieldError } from '../http/validation.ts';
 import { pageSchema, TenantSchema, tenantView } from '../http/views.ts';
 import type { Runtime } from '../runtime.ts';
 
@@ -84,7 +85,7 @@ export function tenantRoutes(app: FastifyInstance, rt: Runtime): void {
       if (b.notify_email !== undefined) patch.notifyEmail = b.notify_email;
       if (b.operations_endpoint_id !== undefined) {
         if (b.operations_endpoint_id !== null && !(await store.getEndpoint(req.params.tenant, b.operations_endpoint_id))) {
-          throw new HooklineError('invalid_request', { detail: 'operations_endpoint_id is not an endpoint of this tenant' });
+          throw fieldError('body', '/operations_endpoint_id', 'is not an endpoint of this tenant');
         }
         patch.operationsEndpointId = b.operations_endpoint_id;
       }
