@@ -54,7 +54,8 @@ export interface HooklineConfig {
   /** Slowest a client may be to send a whole request. */
   requestTimeoutMs: number;
   smtp: SmtpConfig | null;
-  dispatcher: { batchSize: number; maxInFlight: number };
+  /** leaseMs: how long a claim is held before another worker may take it (default 90 s; outlives the longest send). */
+  dispatcher: { batchSize: number; maxInFlight: number; leaseMs: number };
 }
 
 /** A configuration value that cannot be used; the message is one line naming the key. */
@@ -90,7 +91,7 @@ export const DEFAULT_CONFIG: Readonly<HooklineConfig> = Object.freeze({
   retentionMs: 30 * 86_400_000,
   requestTimeoutMs: 30_000,
   smtp: null,
-  dispatcher: Object.freeze({ batchSize: 200, maxInFlight: 1000 }),
+  dispatcher: Object.freeze({ batchSize: 200, maxInFlight: 1000, leaseMs: 90_000 }),
 }) as Readonly<HooklineConfig>;
 
 /** Keys a config file or flags may set (derived *Ms fields are computed, never set). */
@@ -102,7 +103,7 @@ const KEYS = [
 type Key = (typeof KEYS)[number];
 
 /** HOOKLINE_* variables and the key each sets; JSON-valued ones are parsed. */
-const ENV: Record<string, Key | `smtp.${keyof SmtpConfig}` | `dispatcher.${'batchSize' | 'maxInFlight'}`> = {
+const ENV: Record<string, Key | `smtp.${keyof SmtpConfig}` | `dispatcher.${'batchSize' | 'maxInFlight' | 'leaseMs'}`> = {
   HOOKLINE_PORT: 'port',
   HOOKLINE_HOST: 'host',
   HOOKLINE_DB: 'db',
@@ -131,6 +132,7 @@ const ENV: Record<string, Key | `smtp.${keyof SmtpConfig}` | `dispatcher.${'batc
   HOOKLINE_SMTP_PASS: 'smtp.pass',
   HOOKLINE_DISPATCHER_BATCH_SIZE: 'dispatcher.batchSize',
   HOOKLINE_DISPATCHER_MAX_IN_FLIGHT: 'dispatcher.maxInFlight',
+  HOOKLINE_DISPATCHER_LEASE_MS: 'dispatcher.leaseMs',
 };
 
 export interface ResolveConfigOptions {
@@ -323,10 +325,15 @@ function smtp(v: unknown): SmtpConfig | null {
   return out;
 }
 function dispatcher(v: unknown): HooklineConfig['dispatcher'] {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) throw new ConfigError('dispatcher', 'must be an object {batchSize, maxInFlight}');
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) throw new ConfigError('dispatcher', 'must be an object {batchSize, maxInFlight, leaseMs}');
   const o = v as Record<string, unknown>;
-  for (const k of Object.keys(o)) if (!['batchSize', 'maxInFlight'].includes(k)) throw new ConfigError(`dispatcher.${k}`, 'unknown key; expected batchSize, maxInFlight');
-  return { batchSize: int(o.batchSize, 'dispatcher.batchSize', 1, 10_000), maxInFlight: int(o.maxInFlight, 'dispatcher.maxInFlight', 1, 100_000) };
+  for (const k of Object.keys(o)) if (!['batchSize', 'maxInFlight', 'leaseMs'].includes(k)) throw new ConfigError(`dispatcher.${k}`, 'unknown key; expected batchSize, maxInFlight, leaseMs');
+  return {
+    batchSize: int(o.batchSize, 'dispatcher.batchSize', 1, 10_000),
+    maxInFlight: int(o.maxInFlight, 'dispatcher.maxInFlight', 1, 100_000),
+    // A lease shorter than a send lets a second worker repeat it; 1 s suits only endpoints with sub-second timeouts.
+    leaseMs: int(o.leaseMs, 'dispatcher.leaseMs', 1_000, 3_600_000),
+  };
 }
 
 function deepFreeze<T>(o: T): T {
