@@ -4,6 +4,7 @@ import type { Attempt, Endpoint, EndpointStatus, Scheme } from './domain.ts';
 import { fail, HooklineError } from './errors.ts';
 import { checkEndpointUrl } from './http/address-guard.ts';
 import { createSender } from './http/sender.ts';
+import type { LookupAll } from './http/guarded-lookup.ts';
 import { newId } from './ids.ts';
 import { Ingest, expectAccepted, type EventInput } from './ingest.ts';
 import { silentLogger, type Logger } from './logger.ts';
@@ -30,6 +31,8 @@ export interface HooklineOptions {
   policies?: PolicyRegistry;
   moneyRules?: readonly MoneyRule[];
   sender?: DeliverySender;
+  /** DNS resolution for the built-in sender (tests); its answers still pass the connect-time SSRF guard. */
+  lookup?: LookupAll;
   logger?: Logger;
   /** Plain http endpoint URLs (development only). */
   allowHttp?: boolean;
@@ -92,7 +95,7 @@ export class Hookline {
     this.box = createSecretBox(o.masterKey);
     this.logger = o.logger ?? silentLogger;
     this.moneyRules = o.moneyRules ?? DEFAULT_MONEY_RULES;
-    this.sender = o.sender ?? createSender({ allowHttp: o.allowHttp, allowPrivateTargets: o.allowPrivateTargets, clock: this.clock });
+    this.sender = o.sender ?? createSender({ allowHttp: o.allowHttp, allowPrivateTargets: o.allowPrivateTargets, clock: this.clock, ...(o.lookup ? { lookup: o.lookup } : {}) });
     this.secrets = new SecretCache(this.store, this.box);
     this.ingest = new Ingest({ store: this.store, clock: this.clock, moneyRules: () => this.moneyRules, isMoneyOverride: o.isMoneyOverride });
     this.breaker = new Breaker({

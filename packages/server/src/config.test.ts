@@ -34,7 +34,7 @@ test('layers: file < HOOKLINE_* env < flags', () => {
   assert.equal(c.allowHttp, true);
   assert.equal(c.allowPrivateTargets, true);
   assert.equal(c.replayQuotaPerDay, 5);
-  assert.deepEqual(c.dispatcher, { batchSize: 10, maxInFlight: 1000 });
+  assert.deepEqual(c.dispatcher, { batchSize: 10, maxInFlight: 1000, leaseMs: 90_000 });
 });
 
 test('HOOKLINE_DB and smtp env variables', () => {

@@ -63,7 +63,8 @@ export interface HooklineConfig {
    */
   fatalExitDelayMs: number;
   smtp: SmtpConfig | null;
-  dispatcher: { batchSize: number; maxInFlight: number };
+  /** leaseMs: how long a claim is held before another worker may take it (default 90 s; outlives the longest send). */
+  dispatcher: { batchSize: number; maxInFlight: number; leaseMs: number };
   /** When set, GET /metrics needs `Authorization: Bearer <token>`; null leaves it open (scraped on a private network). */
   metricsToken: string | null;
   /** How often the store gauges of /metrics are read at most, however many scrapers (e.g. `5s`). */
@@ -105,7 +106,7 @@ export const DEFAULT_CONFIG: Readonly<HooklineConfig> = Object.freeze({
   requestTimeoutMs: 30_000,
   fatalExitDelayMs: 2000,
   smtp: null,
-  dispatcher: Object.freeze({ batchSize: 200, maxInFlight: 1000 }),
+  dispatcher: Object.freeze({ batchSize: 200, maxInFlight: 1000, leaseMs: 90_000 }),
   metricsToken: null,
   metricsRefresh: '5s',
   metricsRefreshMs: 5000,
@@ -120,7 +121,7 @@ const KEYS = [
 type Key = (typeof KEYS)[number];
 
 /** HOOKLINE_* variables and the key each sets; JSON-valued ones are parsed. */
-const ENV: Record<string, Key | `smtp.${keyof SmtpConfig}` | `dispatcher.${'batchSize' | 'maxInFlight'}`> = {
+const ENV: Record<string, Key | `smtp.${keyof SmtpConfig}` | `dispatcher.${'batchSize' | 'maxInFlight' | 'leaseMs'}`> = {
   HOOKLINE_PORT: 'port',
   HOOKLINE_HOST: 'host',
   HOOKLINE_DB: 'db',
@@ -152,6 +153,7 @@ const ENV: Record<string, Key | `smtp.${keyof SmtpConfig}` | `dispatcher.${'batc
   HOOKLINE_DISPATCHER_MAX_IN_FLIGHT: 'dispatcher.maxInFlight',
   HOOKLINE_METRICS_TOKEN: 'metricsToken',
   HOOKLINE_METRICS_REFRESH: 'metricsRefresh',
+  HOOKLINE_DISPATCHER_LEASE_MS: 'dispatcher.leaseMs',
 };
 
 export interface ResolveConfigOptions {
@@ -357,10 +359,15 @@ function smtp(v: unknown): SmtpConfig | null {
   return out;
 }
 function dispatcher(v: unknown): HooklineConfig['dispatcher'] {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) throw new ConfigError('dispatcher', 'must be an object {batchSize, maxInFlight}');
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) throw new ConfigError('dispatcher', 'must be an object {batchSize, maxInFlight, leaseMs}');
   const o = v as Record<string, unknown>;
-  for (const k of Object.keys(o)) if (!['batchSize', 'maxInFlight'].includes(k)) throw new ConfigError(`dispatcher.${k}`, 'unknown key; expected batchSize, maxInFlight');
-  return { batchSize: int(o.batchSize, 'dispatcher.batchSize', 1, 10_000), maxInFlight: int(o.maxInFlight, 'dispatcher.maxInFlight', 1, 100_000) };
+  for (const k of Object.keys(o)) if (!['batchSize', 'maxInFlight', 'leaseMs'].includes(k)) throw new ConfigError(`dispatcher.${k}`, 'unknown key; expected batchSize, maxInFlight, leaseMs');
+  return {
+    batchSize: int(o.batchSize, 'dispatcher.batchSize', 1, 10_000),
+    maxInFlight: int(o.maxInFlight, 'dispatcher.maxInFlight', 1, 100_000),
+    // A lease shorter than a send lets a second worker repeat it; 1 s suits only endpoints with sub-second timeouts.
+    leaseMs: int(o.leaseMs, 'dispatcher.leaseMs', 1_000, 3_600_000),
+  };
 }
 
 function deepFreeze<T>(o: T): T {

@@ -15,6 +15,7 @@ import {
   type DispatchObserver,
   type Hookline,
   type Logger,
+  type LookupAll,
   type Store,
 } from '@hookline/core';
 import { ConfigError, isPostgresUrl, type HooklineConfig } from './config.ts';
@@ -27,6 +28,8 @@ import { openWithOwnerLock } from './sqlite-owner-lock.ts';
 export interface RuntimeOverrides {
   clock?: Clock;
   sender?: DeliverySender;
+  /** DNS for the engine's own sender (tests resolve names without DNS; the SSRF guard still filters the answers). */
+  lookup?: LookupAll;
   logger?: Logger;
 }
 
@@ -167,11 +170,12 @@ export async function openRuntime(config: HooklineConfig, overrides: RuntimeOver
       policies: PolicyRegistry.fromConfig(config.policies),
       ...(config.moneyRules ? { moneyRules: config.moneyRules } : {}),
       ...(overrides.sender ? { sender: overrides.sender } : {}),
+      ...(overrides.lookup ? { lookup: overrides.lookup } : {}),
       logger,
       allowHttp: config.allowHttp,
       allowPrivateTargets: config.allowPrivateTargets,
       observers,
-      dispatcher: { batchSize: config.dispatcher.batchSize, maxInFlight: config.dispatcher.maxInFlight },
+      dispatcher: { batchSize: config.dispatcher.batchSize, maxInFlight: config.dispatcher.maxInFlight, leaseMs: config.dispatcher.leaseMs },
       rotationOverlapMs: config.rotationOverlapMs,
       replayQuotaPerDay: config.replayQuotaPerDay,
       isMoneyOverride: eventTypes.moneyOverride,

@@ -4,7 +4,7 @@ import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { memoryLogger, type Clock } from '@hookline/core';
+import { memoryLogger, type Clock, type LookupAll } from '@hookline/core';
 import { resolveConfig } from '../src/config.ts';
 import { startServer, type RunningServer } from '../src/server.ts';
 
@@ -28,7 +28,7 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-export async function startTestServer(options: { config?: Record<string, unknown>; env?: NodeJS.ProcessEnv; clock?: Clock } = {}): Promise<TestServer> {
+export async function startTestServer(options: { config?: Record<string, unknown>; env?: NodeJS.ProcessEnv; clock?: Clock; lookup?: LookupAll } = {}): Promise<TestServer> {
   const dir = mkdtempSync(join(tmpdir(), 'hookline-server-test-'));
   const config = resolveConfig({
     env: options.env ?? {},
@@ -44,7 +44,7 @@ export async function startTestServer(options: { config?: Record<string, unknown
     },
   });
   const logger = memoryLogger();
-  const server = await startServer(config, { logger, ...(options.clock ? { clock: options.clock } : {}) });
+  const server = await startServer(config, { logger, ...(options.clock ? { clock: options.clock } : {}), ...(options.lookup ? { lookup: options.lookup } : {}) });
   const api: TestServer['api'] = async (method, path, o = {}) => {
     const headers: Record<string, string> = { ...o.headers };
     const token = o.token === undefined ? ADMIN_TOKEN : o.token;

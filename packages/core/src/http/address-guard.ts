@@ -135,8 +135,16 @@ export function isLocalHostname(hostname: string): boolean {
   return h === 'localhost' || h.endsWith('.localhost');
 }
 
+/** Cloud instance-metadata names: they resolve to link-local addresses inside the cloud, so refuse them by name too. */
+const METADATA_HOSTNAMES = new Set(['metadata', 'metadata.google.internal', 'metadata.goog', 'instance-data', 'instance-data.ec2.internal', 'metadata.azure.com']);
+
+export function isMetadataHostname(hostname: string): boolean {
+  const h = hostname.endsWith('.') ? hostname.slice(0, -1).toLowerCase() : hostname.toLowerCase();
+  return METADATA_HOSTNAMES.has(h);
+}
+
 /**
- * Registration-time URL rules (SPEC §6). A hostname is only checked for `localhost`; its resolved
+ * Registration-time URL rules (SPEC §6). A hostname is only checked for `localhost` and metadata names; its resolved
  * addresses are checked again at connect time (DNS rebinding), see guarded-lookup.ts.
  * Credentials in the URL are allowed: the sender turns them into an `Authorization: Basic` header.
  */
@@ -160,7 +168,7 @@ export function checkEndpointUrl(url: string, rules: UrlRules = {}): UrlCheck {
   if (!rules.allowPrivateTargets) {
     // WHATWG URL has already normalised 0x7f.1, 2130706433 and friends into a dotted quad.
     const host = parsed.hostname.startsWith('[') ? parsed.hostname.slice(1, -1) : parsed.hostname;
-    if (isIP(host) !== 0 ? !isPublicAddress(host) : isLocalHostname(host)) return refuse('url_private_address');
+    if (isIP(host) !== 0 ? !isPublicAddress(host) : isLocalHostname(host) || isMetadataHostname(host)) return refuse('url_private_address');
   }
   return { ok: true, url: parsed };
 }

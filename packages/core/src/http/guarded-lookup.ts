@@ -1,7 +1,7 @@
 // The connect-time half of the SSRF guard: a dns.lookup for sockets that never yields a non-public address.
 import { lookup as dnsLookup, type LookupAddress, type LookupAllOptions, type LookupOptions } from 'node:dns';
 import type { LookupFunction } from 'node:net';
-import { isLocalHostname, isPublicAddress } from './address-guard.ts';
+import { isLocalHostname, isMetadataHostname, isPublicAddress } from './address-guard.ts';
 
 /** dns.lookup with `all: true`; injectable so tests resolve names without DNS. */
 export type LookupAll = (
@@ -49,7 +49,7 @@ export function createGuardedLookup(options: GuardedLookupOptions = {}): LookupF
   return (hostname: string, lookupOptions: LookupOptions, callback) => {
     // Node's happy-eyeballs path asks for every address; a plain connect asks for one.
     const wantAll = lookupOptions.all === true;
-    if (!allowPrivate && isLocalHostname(hostname)) {
+    if (!allowPrivate && (isLocalHostname(hostname) || isMetadataHostname(hostname))) {
       callback(new RefusedAddressError(hostname, []), wantAll ? [] : '', 0);
       return;
     }
