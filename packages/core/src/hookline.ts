@@ -21,7 +21,7 @@ import { Maintenance } from './maintenance/runner.ts';
 import type { RetentionOptions } from './maintenance/retention.ts';
 import { newestFirst, SecretCache } from './dispatch/secret-cache.ts';
 import { attemptFromResult } from './dispatch/attempt-from-result.ts';
-import type { EndpointPatch, HealthTransition, ReplayRow, Store } from './store/store.ts';
+import type { EndpointPatch, EndpointStats, HealthTransition, ReplayRow, Store } from './store/store.ts';
 
 export interface HooklineOptions {
   store: Store;
@@ -363,6 +363,31 @@ export class Hookline {
     return replay;
   }
 
+  // ---- stats (what an operator watches: docs/scaling.md "What to watch")
+
+  /** Deliveries not yet terminal over every tenant, and how long the oldest due one has waited. */
+  async queueStats(): Promise<QueueStats> {
+    const now = this.clock.now();
+    const [queued, oldestDueAt] = await Promise.all([this.store.countQueued(), this.store.oldestDueAt(now)]);
+    return { at: now, queued, oldestDueAgeMs: oldestDueAt === null ? null : now - oldestDueAt };
+  }
+
+  /** The tenant's queue per endpoint and each endpoint's success rate over deliveries that ended since `since` (default 24 h). */
+  async tenantStats(tenantId: string, opts: { since?: number } = {}): Promise<TenantStats> {
+    const now = this.clock.now();
+    const since = opts.since ?? now - DAY_MS;
+    if (since > now) throw new HooklineError('invalid_request', { detail: 'since must not be in the future' });
+    const endpoints = (await this.store.endpointStats(tenantId, since, now)).map((e) => ({
+      ...e,
+      oldestDueAgeMs: e.oldestDueAt === null ? null : now - e.oldestDueAt,
+      successRate: e.succeeded + e.failed === 0 ? null : e.succeeded / (e.succeeded + e.failed),
+    }));
+    const queued = { pending: 0, delivering: 0, held: 0 };
+    for (const e of endpoints) for (const k of ['pending', 'delivering', 'held'] as const) queued[k] += e.queued[k];
+    const ages = endpoints.map((e) => e.oldestDueAgeMs).filter((a): a is number => a !== null);
+    return { at: now, since, queued, oldestDueAgeMs: ages.length === 0 ? null : Math.max(...ages), endpoints };
+  }
+
   // ---- lifecycle
 
   start(): void {
@@ -380,6 +405,18 @@ export class Hookline {
     await this.dispatcher.stop();
     await this.sender.close?.();
   }
+}
+
+export interface QueueStats {
+  at: number;
+  queued: { pending: number; delivering: number; held: number };
+  /** now − the oldest due pending delivery's next_attempt_at; null when nothing due waits. */
+  oldestDueAgeMs: number | null;
+}
+
+export interface TenantStats extends QueueStats {
+  since: number;
+  endpoints: Array<EndpointStats & { oldestDueAgeMs: number | null; successRate: number | null }>;
 }
 
 export function createHookline(o: HooklineOptions): Hookline {

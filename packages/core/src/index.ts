@@ -26,4 +26,4 @@ export { Maintenance, type MaintenanceOptions, type MaintenanceResult } from './
 export { purgeExpired, DEFAULT_RETENTION, type RetentionOptions, type PurgeCounts } from './maintenance/retention.ts';
 export { sweepHealth } from './maintenance/health-sweep.ts';
 export { openGate, type Admission, type AdmissionGate } from './dispatch/admission.ts';
-export { Hookline, createHookline, type HooklineOptions, type EndpointInput } from './hookline.ts';
+export { Hookline, createHookline, type HooklineOptions, type EndpointInput, type QueueStats, type TenantStats } from './hookline.ts';

@@ -21,6 +21,7 @@ import { eventRoutes } from './routes/events.ts';
 import { noticeRoutes } from './routes/notices.ts';
 import { operationRoutes } from './routes/operations.ts';
 import { replayRoutes } from './routes/replays.ts';
+import { statsRoutes } from './routes/stats.ts';
 import { tenantRoutes } from './routes/tenants.ts';
 import type { Runtime } from './runtime.ts';
 
@@ -141,6 +142,7 @@ export async function buildApp(runtime: Runtime): Promise<FastifyInstance> {
     eventTypeRoutes(app, runtime);
     noticeRoutes(app, runtime);
     breakerRoutes(app, runtime);
+    statsRoutes(app, runtime);
   }
   await app.ready();
   return app;

@@ -1,5 +1,5 @@
 // The Store over any SqlDriver: the logic is written once, each dialect supplies only its SQL files and driver.
-import type { Attempt, Delivery, DeliveryStatus, Endpoint, EventRecord, Tenant } from '../domain.ts';
+import type { Attempt, Delivery, DeliveryStatus, Endpoint, EndpointStatus, EventRecord, Tenant } from '../domain.ts';
 import type { SqlDriver, SqlExecutor } from './sql-driver.ts';
 import type { StoreProblem } from './storage-fault.ts';
 import * as rows from './rows.ts';
@@ -18,6 +18,7 @@ import type {
   NewEvent,
   Notice,
   Page,
+  EndpointStats,
   ReplayQuota,
   ReplayRow,
   WindowReplayResult,
@@ -364,6 +365,20 @@ export class SqlStore implements Store {
     const out = { open: 0, probing: 0 };
     for (const r of await this.driver.all('count-breakers')) if (r.state === 'open' || r.state === 'probing') out[r.state as 'open' | 'probing'] = Number(r.n);
     return out;
+  }
+  async oldestDueAt(now: number): Promise<number | null> {
+    const [r] = await this.driver.all('oldest-due', { now });
+    return r?.at == null ? null : Number(r.at);
+  }
+  async endpointStats(tenantId: string, since: number, now: number): Promise<EndpointStats[]> {
+    return (await this.driver.all('endpoint-stats', { tenant_id: tenantId, since, now })).map((r) => ({
+      endpointId: String(r.endpoint_id),
+      endpointStatus: r.endpoint_status as EndpointStatus,
+      queued: { pending: Number(r.pending), delivering: Number(r.delivering), held: Number(r.held) },
+      oldestDueAt: r.oldest_due_at == null ? null : Number(r.oldest_due_at),
+      succeeded: Number(r.succeeded),
+      failed: Number(r.failed),
+    }));
   }
   async recordTestAttempt(attempt: Attempt, health: AttemptRecord['health'], now: number): Promise<HealthTransition[]> {
     return this.driver.transaction(async (tx) => {

@@ -115,6 +115,17 @@ export interface DeliveryFilter {
   until?: number;
 }
 
+/** One endpoint's queue and recent outcomes (GET …/stats). */
+export interface EndpointStats {
+  endpointId: string;
+  endpointStatus: EndpointStatus;
+  queued: { pending: number; delivering: number; held: number };
+  oldestDueAt: number | null;
+  /** Deliveries that ended with their last attempt in the window. */
+  succeeded: number;
+  failed: number;
+}
+
 /** The daily window-replay quota (SPEC §7): at most `max` replays that selected something since `since`. */
 export interface ReplayQuota {
   max: number;
@@ -265,6 +276,10 @@ export interface Store {
   countQueued(): Promise<Record<'pending' | 'delivering' | 'held', number>>;
   /** Breakers open and probing over every tenant. */
   countBreakers(): Promise<{ open: number; probing: number }>;
+  /** The earliest `next_attempt_at` of a pending delivery due at `now` (null: nothing due waits). */
+  oldestDueAt(now: number): Promise<number | null>;
+  /** Per endpoint of the tenant, oldest id first: its queue, its oldest due delivery, and what ended since `since`. */
+  endpointStats(tenantId: string, since: number, now: number): Promise<EndpointStats[]>;
   /** Records a test delivery's one attempt and ends its delivery (succeeded/failed); health as in AttemptRecord. */
   recordTestAttempt(attempt: Attempt, health: AttemptRecord['health'], now: number): Promise<HealthTransition[]>;
 

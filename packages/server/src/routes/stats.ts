@@ -1,0 +1,65 @@
+// Queue depth, how long the oldest due delivery has waited, and per-endpoint success rates: what an operator watches.
+import type { QueueStats, TenantStats } from '@hookline/core';
+import type { FastifyInstance } from 'fastify';
+import { parseTime } from '../http/query.ts';
+import { addRoute, paramsSchema } from '../http/route.ts';
+import type { Runtime } from '../runtime.ts';
+
+const tag = 'operations';
+const iso = (ms: number) => new Date(ms).toISOString();
+const count = { type: 'integer', minimum: 0 };
+const Queue = { type: 'object', required: ['pending', 'delivering', 'held'], properties: { pending: count, delivering: count, held: count }, description: 'Deliveries not yet terminal, by status.' };
+const age = { type: ['integer', 'null'], description: 'Milliseconds the oldest due pending delivery has waited past its next_attempt_at; null when nothing due waits.' };
+const QueueStatsSchema = {
+  type: 'object', required: ['at', 'queue', 'oldest_due_age_ms'],
+  properties: { at: { type: 'string', format: 'date-time' }, queue: Queue, oldest_due_age_ms: age },
+};
+const EndpointStatsSchema = {
+  type: 'object', required: ['endpoint_id', 'endpoint_status', 'queue', 'oldest_due_age_ms', 'succeeded', 'failed', 'success_rate'],
+  properties: {
+    endpoint_id: { type: 'string' },
+    endpoint_status: { type: 'string', enum: ['active', 'degraded', 'paused'] },
+    queue: Queue,
+    oldest_due_age_ms: age,
+    succeeded: { ...count, description: 'Deliveries that ended succeeded with their last attempt in the window.' },
+    failed: { ...count, description: 'Deliveries that ended failed (dead letter) with their last attempt in the window.' },
+    success_rate: { type: ['number', 'null'], description: 'succeeded / (succeeded + failed); null when none ended in the window.' },
+  },
+};
+
+const queueView = (s: QueueStats) => ({ at: iso(s.at), queue: s.queued, oldest_due_age_ms: s.oldestDueAgeMs });
+
+const tenantView = (s: TenantStats) => ({
+  ...queueView(s),
+  since: iso(s.since),
+  endpoints: s.endpoints.map((e) => ({
+    endpoint_id: e.endpointId,
+    endpoint_status: e.endpointStatus,
+    queue: e.queued,
+    oldest_due_age_ms: e.oldestDueAgeMs,
+    succeeded: e.succeeded,
+    failed: e.failed,
+    success_rate: e.successRate,
+  })),
+});
+
+export function statsRoutes(app: FastifyInstance, rt: Runtime): void {
+  addRoute(app, {
+    method: 'GET', url: '/v1/stats', operationId: 'getStats', tag, auth: 'admin',
+    summary: 'Every tenant\'s queue depth by status and how long the oldest due delivery has waited (workers falling behind)',
+    response: { 200: QueueStatsSchema },
+    handler: async () => queueView(await rt.engine.queueStats()),
+  });
+
+  addRoute<{ tenant: string }, { since?: string }>(app, {
+    method: 'GET', url: '/v1/tenants/:tenant/stats', operationId: 'getTenantStats', tag, auth: 'tenant',
+    summary: 'The tenant\'s queue and, per endpoint, its queue, oldest due delivery and success rate over deliveries that ended since `since` (default 24 h ago)',
+    params: paramsSchema('tenant'),
+    querystring: { type: 'object', additionalProperties: false, properties: { since: { type: 'string', description: 'ISO-8601; default 24 h ago' } } },
+    response: { 200: { ...QueueStatsSchema, required: [...QueueStatsSchema.required, 'since', 'endpoints'], properties: { ...QueueStatsSchema.properties, since: { type: 'string', format: 'date-time' }, endpoints: { type: 'array', items: EndpointStatsSchema } } } },
+    handler: async (req) => {
+      const since = parseTime(req.query.since, 'query', '/since');
+      return tenantView(await rt.engine.tenantStats(req.params.tenant, since === undefined ? {} : { since }));
+    },
+  });
+}
