@@ -17,7 +17,7 @@ const METHODS = [
   'createApiKey', 'listApiKeys', 'revokeApiKey', 'findApiKeyByHash',
   'createEndpoint', 'getEndpoint', 'listEndpoints', 'listTenantEndpoints', 'updateEndpoint', 'deleteEndpoint', 'listSecrets', 'rotateSecret',
   'acceptEvents', 'getEvent',
-  'claimDue', 'recordAttempts', 'holdDeliveries', 'endDeliveries', 'releaseLeases', 'releaseExpiredLeases', 'nextDueAt', 'countInFlight',
+  'claimDue', 'recordAttempts', 'holdDeliveries', 'endDeliveries', 'releaseLeases', 'releaseExpiredLeases', 'releaseAllLeases', 'existingEndpoints', 'nextDueAt', 'countInFlight',
   'getDelivery', 'listDeliveries', 'listAttempts', 'countByStatus', 'recordTestAttempt',
   'createReplay', 'getReplay', 'countWindowReplaysSince', 'scheduleWindowReplay', 'scheduleSingleReplay',
   'getBreaker', 'saveBreaker', 'breakerWindow', 'resetBreakerWindow', 'releaseHeld', 'listBreakers',
