@@ -68,6 +68,9 @@ export interface EndpointInput {
 }
 
 const DAY_MS = 86_400_000;
+/** A test send's timeout is capped like the dispatcher's; its lease outlives the send by this margin. */
+const TEST_MAX_TIMEOUT_MS = 60_000;
+const TEST_LEASE_MARGIN_MS = 30_000;
 
 export class Hookline {
   readonly store: Store;
@@ -240,12 +243,31 @@ export class Hookline {
     return next;
   }
 
+  /**
+   * Deletes an endpoint with its deliveries, mid-flight or not: this process's dispatcher drops its queued work at
+   * once (another process's within about a second), sends already on the wire finish and record nothing, and no
+   * other endpoint's records are touched.
+   */
   async deleteEndpoint(tenantId: string, id: string): Promise<void> {
     if (!(await this.store.deleteEndpoint(tenantId, id))) throw fail('endpoint_not_found');
+    this.dispatcher.forgetEndpoint(id);
     this.ingest.invalidate(tenantId);
     this.secrets.forget(id);
-    // Its HTTP pool goes too (a send still in flight finishes on it); a tenant's deletion leaves them to idle eviction.
+    // Its HTTP pool goes too (a send still in flight finishes on it).
     this.sender.closeEndpoint?.(id);
+  }
+
+  /** Deletes a tenant and everything it owns, as deleteEndpoint does for each of its endpoints; false when absent. */
+  async deleteTenant(tenantId: string): Promise<boolean> {
+    const endpoints = await this.store.listTenantEndpoints(tenantId);
+    if (!(await this.store.deleteTenant(tenantId))) return false;
+    this.dispatcher.forgetTenant(tenantId);
+    this.ingest.invalidate(tenantId);
+    for (const ep of endpoints) {
+      this.secrets.forget(ep.id);
+      this.sender.closeEndpoint?.(ep.id);
+    }
+    return true;
   }
 
   /** Live secrets, newest first, with their retirement times. */
@@ -268,26 +290,41 @@ export class Hookline {
     return this.endpointSecrets(tenantId, id);
   }
 
-  /** One test delivery now (event type `hookline.test`); returns its attempt. Success clears degradation. */
+  /**
+   * One test delivery now (event type `hookline.test`); returns its attempt. Success clears degradation.
+   * The delivery is inserted leased by this process for the send's timeout and a margin, so it always ends: by its
+   * recorded attempt here, or, when this process dies or the record fails, by the dispatcher once the lease lapses.
+   */
   async testEndpoint(tenantId: string, id: string): Promise<Attempt> {
     const ep = await this.getEndpoint(tenantId, id);
     const policy = this.policies.get(ep.policy) ?? this.policies.default();
+    const timeoutMs = Math.min(ep.timeoutMs ?? policy.timeoutMs, TEST_MAX_TIMEOUT_MS);
     const prepared = await this.ingest.prepare(tenantId, { type: 'hookline.test', data: { endpoint_id: id, message: 'test delivery from Hookline' } });
-    const deliveryId = newId('dlv', this.clock.now());
-    prepared.deliveries = [{ id: deliveryId, endpointId: id, status: 'pending', nextAttemptAt: null }];
+    const now = this.clock.now();
+    const deliveryId = newId('dlv', now);
+    const workerId = this.dispatcher.workerId;
+    prepared.deliveries = [{ id: deliveryId, endpointId: id, status: 'pending', nextAttemptAt: now, lease: { workerId, until: now + timeoutMs + TEST_LEASE_MARGIN_MS } }];
     await this.store.acceptEvents([prepared]);
     const startedAt = this.clock.now();
-    const headers = signHeaders({
-      scheme: ep.scheme,
-      eventId: prepared.event.eventId,
-      deliveryId,
-      timestampSec: Math.floor(startedAt / 1000),
-      body: prepared.event.body,
-      secrets: await this.secrets.live(id, ep.version, startedAt),
-    });
-    const result = await this.sender.send({ url: ep.url, headers, body: prepared.event.body, timeoutMs: ep.timeoutMs ?? policy.timeoutMs, endpointId: id, maxConcurrency: ep.maxConcurrency });
+    let headers: Record<string, string>;
+    let result: Awaited<ReturnType<DeliverySender['send']>>;
+    try {
+      headers = signHeaders({
+        scheme: ep.scheme,
+        eventId: prepared.event.eventId,
+        deliveryId,
+        timestampSec: Math.floor(startedAt / 1000),
+        body: prepared.event.body,
+        secrets: await this.secrets.live(id, ep.version, startedAt),
+      });
+      result = await this.sender.send({ url: ep.url, headers, body: prepared.event.body, timeoutMs, endpointId: id, maxConcurrency: ep.maxConcurrency });
+    } catch (err) {
+      // Not sent at all (no live secret, a sender fault): the delivery ends failed with the reason, never stays open.
+      await this.store.endDeliveries([deliveryId], workerId, 'failed', `test delivery failed: ${(err as Error).message}`, this.clock.now());
+      throw err;
+    }
     const attempt = attemptFromResult({ deliveryId, tenantId, endpointId: id, n: 1, trigger: 'test', startedAt, requestHeaders: headers }, result);
-    const transitions = await this.store.recordTestAttempt(attempt, { rule: policy.health, countsFailure: false, countsSuccess: true }, this.clock.now());
+    const transitions = await this.store.recordTestAttempt(attempt, { rule: policy.health, countsFailure: false, countsSuccess: true }, this.clock.now(), workerId);
     this.#emitHealth(transitions);
     return attempt;
   }

@@ -15,8 +15,8 @@ const worker = fileURLToPath(new URL('./fixtures/crash-worker.ts', import.meta.u
 const EVENTS = 1500;
 const KILL_AFTER = 400;
 
-function startWorker(db: string, key: string): ChildProcess {
-  return fork(worker, [db, key], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+function startWorker(db: string, key: string, leaseMs?: number): ChildProcess {
+  return fork(worker, leaseMs === undefined ? [db, key] : [db, key, String(leaseMs)], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
 }
 
 test('SIGKILL mid-flight: after restart every delivery succeeds, duplicates only for in-flight attempts', { timeout: 60_000 }, async () => {
@@ -74,6 +74,60 @@ test('SIGKILL mid-flight: after restart every delivery succeeds, duplicates only
     const duplicated = [...seen].filter(([, n]) => n > 1).map(([id]) => id);
     for (const id of duplicated) assert.ok(inFlight.has(id), `${id} was repeated but was not in flight at the kill`);
     assert.ok(duplicated.length <= inFlight.size);
+  } finally {
+    for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
+    server.closeAllConnections();
+    server.close();
+    await temp.cleanup();
+  }
+});
+
+test('a restarted SQLite worker re-sends what its killed predecessor held at once, not after the lease', { timeout: 60_000 }, async () => {
+  // An hour's lease: the restarted worker can only finish within this test by taking the orphaned leases itself.
+  const HOUR = 3_600_000;
+  const seen = new Map<string, number>();
+  let killAt: (() => void) | null = null;
+  const server = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      const id = String(req.headers['x-webhook-delivery']);
+      seen.set(id, (seen.get(id) ?? 0) + 1);
+      if (seen.size === 100) killAt?.();
+      setTimeout(() => res.end('ok'), 5);
+    });
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
+  const temp = await tempStore();
+  const key = generateMasterKey();
+  const children: ChildProcess[] = [];
+  const engine = createHookline({ store: temp.store, masterKey: key, allowHttp: true, allowPrivateTargets: true });
+  try {
+    const now = Date.now();
+    await temp.store.createTenant({ id: 'ten_RESTART', name: 'restart', ownerEmails: [], operationsEndpointId: null, notifyEmail: false, createdAt: now, updatedAt: now });
+    await engine.createEndpoint('ten_RESTART', { url, policy: 'standard', max_concurrency: 20, timeout_ms: 2000 });
+    await engine.acceptEvents('ten_RESTART', Array.from({ length: 400 }, (_, i) => ({ event_id: `r${i}`, type: 'order.created', data: { i } })));
+    const first = startWorker(temp.path, key, HOUR);
+    children.push(first);
+    await new Promise<void>((resolve) => {
+      killAt = () => {
+        first.kill('SIGKILL');
+        resolve();
+      };
+    });
+    await once(first, 'exit');
+    const held = (await temp.store.listDeliveries({ tenantId: 'ten_RESTART', status: 'delivering' }, null, 10_000)).items;
+    assert.ok(held.length > 0, 'the killed worker held leases');
+    assert.ok(held.every((d) => d.leaseUntil! > Date.now() + HOUR / 2), 'leases far from expiry');
+
+    const second = startWorker(temp.path, key, HOUR);
+    children.push(second);
+    const [code] = await once(second, 'exit');
+    assert.equal(code, 0);
+    assert.equal((await temp.store.countByStatus()).succeeded, 400);
+    for (const d of held) assert.ok(seen.has(d.id), `${d.id} was sent`);
+    assert.equal((await temp.store.getDelivery('ten_RESTART', held[0].id))?.status, 'succeeded');
   } finally {
     for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
     server.closeAllConnections();

@@ -88,6 +88,11 @@ export interface DispatcherOptions {
   random?: () => number;
   /** Log one JSON line per attempt (SPEC §8). */
   logAttempts?: boolean;
+  /**
+   * Hand back every lease on the store when starting (default: when the store has one worker process, SQLite):
+   * they are all a killed predecessor's, so its deliveries are sent again at once instead of after the lease.
+   */
+  releaseLeasesOnStart?: boolean;
 }
 
 const MAX_TIMEOUT_MS = 60_000;
@@ -97,6 +102,8 @@ const IDLE_RECHECK_MS = 25;
 const FAST_SEND_MS = 250;
 /** Tries for one group commit of attempts before its callers see the error. */
 const COMMIT_TRIES = 6;
+/** How often a worker asks the store whether the endpoints it holds queued work for still exist. */
+const GONE_CHECK_MS = 1000;
 
 type ResolvedOptions = Required<Omit<DispatcherOptions, 'workerId' | 'gate' | 'observers' | 'random'>> & { gate: AdmissionGate; random: () => number };
 
@@ -123,6 +130,10 @@ export class Dispatcher {
   #wake: (() => void) | null = null;
   #woken = false;
   #lastSweep = 0;
+  #lastGoneCheck = 0;
+  /** Endpoints and tenants deleted while this process held their work: nothing more of theirs is sent. */
+  readonly #goneEndpoints = new Set<string>();
+  readonly #goneTenants = new Set<string>();
   readonly #active = new Set<Promise<void>>();
 
   constructor(options: DispatcherOptions) {
@@ -135,6 +146,7 @@ export class Dispatcher {
       pollMs: 1000,
       sweepMs: 5000,
       logAttempts: true,
+      releaseLeasesOnStart: !options.store.capsAcrossWorkers,
       ...options,
       gate: options.gate ?? openGate,
       random: options.random ?? Math.random,
@@ -208,7 +220,54 @@ export class Dispatcher {
     while (this.#active.size > 0) await Promise.allSettled([...this.#active]);
   }
 
+  /**
+   * An endpoint (or every endpoint of a tenant) was deleted: its queued deliveries are dropped (their rows went with
+   * it) and none of its sends starts from now on; only those already on the wire finish, and their records find
+   * nothing to update.
+   */
+  forgetEndpoint(endpointId: string): void {
+    this.#goneEndpoints.add(endpointId);
+    const lane = this.#lanes.get(endpointId);
+    if (lane) this.#dropQueue(lane, endpointId);
+  }
+
+  forgetTenant(tenantId: string): void {
+    this.#goneTenants.add(tenantId);
+    for (const [id, lane] of this.#lanes) if (lane.queue[0]?.c.endpoint.tenantId === tenantId) this.#dropQueue(lane, id);
+  }
+
+  #isGone(c: ClaimedDelivery): boolean {
+    return this.#goneEndpoints.has(c.endpoint.id) || this.#goneTenants.has(c.endpoint.tenantId);
+  }
+
+  #dropQueue(lane: Lane, endpointId: string): void {
+    const n = lane.queue.length;
+    lane.queue.length = 0;
+    lane.leased -= n;
+    this.#leased -= n;
+    if (lane.leased === 0 && lane.sending === 0 && this.#lanes.get(endpointId) === lane) this.#lanes.delete(endpointId);
+  }
+
+  /** Another process may have deleted endpoints this one holds queued work for: drop theirs (at most once a second). */
+  async #dropDeletedEndpoints(now: number): Promise<void> {
+    if (now - this.#lastGoneCheck < GONE_CHECK_MS) return;
+    this.#lastGoneCheck = now;
+    const queued = [...this.#lanes].filter(([, lane]) => lane.queue.length > 0).map(([id]) => id);
+    if (queued.length === 0) return;
+    const existing = new Set(await this.#o.store.existingEndpoints(queued));
+    for (const id of queued) if (!existing.has(id)) this.forgetEndpoint(id);
+  }
+
   async #run(): Promise<void> {
+    if (this.#o.releaseLeasesOnStart) {
+      try {
+        const n = await this.#o.store.releaseAllLeases(this.#o.clock.now());
+        if (n > 0) this.#o.logger.log('info', 'handed back the leases a previous worker held', { deliveries: n });
+      } catch (err) {
+        // Nothing is lost: the sweeper hands them back when their leases expire.
+        this.#o.logger.log('warn', 'handing back orphaned leases failed; they return when their lease expires', { error: (err as Error).message });
+      }
+    }
     while (this.#running) {
       try {
         const now = this.#o.clock.now();
@@ -259,6 +318,7 @@ export class Dispatcher {
 
   /** Leases up to `limit` due deliveries into their endpoints' lanes and starts what the caps allow. */
   async #claim(limit: number): Promise<number> {
+    await this.#dropDeletedEndpoints(this.#o.clock.now());
     const now = this.#o.clock.now();
     const saturated: string[] = [];
     for (const [id, lane] of this.#lanes) if (lane.leased >= this.#lookahead(lane)) saturated.push(id);
@@ -273,6 +333,7 @@ export class Dispatcher {
     const touched = new Map<string, Lane>();
     const claimedAt = this.#o.clock.now();
     for (const c of claimed) {
+      if (this.#isGone(c)) continue; // claimed just before its endpoint's deletion committed
       let lane = this.#lanes.get(c.endpoint.id);
       if (!lane) {
         lane = { cap: c.endpoint.maxConcurrency, sendMs: 0, sending: 0, leased: 0, queue: [] };
@@ -399,6 +460,8 @@ export class Dispatcher {
       body: c.body,
       secrets,
     });
+    // Deleted while this delivery waited for its send (admission, secrets): it is not sent.
+    if (this.#isGone(c)) return;
     const startedAt = now;
     const result = await o.sender.send({ url: c.endpoint.url, headers, body: c.body, timeoutMs, endpointId: c.endpoint.id, maxConcurrency: c.endpoint.maxConcurrency });
     // A success frees its slot at once: the healthy path never waits on a commit. A failure keeps it until the
@@ -451,30 +514,67 @@ export class Dispatcher {
     }
   }
 
-  async #commit(records: AttemptRecord[]): Promise<HealthTransition[][]> {
-    const transitions = await this.#recordWithRetry(records);
+  async #commit(records: AttemptRecord[]): Promise<Array<HealthTransition[] | Error>> {
+    const out: Array<HealthTransition[] | Error> = records.map(() => []);
+    await this.#commitPart(records, 0, out);
+    return out;
+  }
+
+  /**
+   * Records `records` (slots `offset…` of `out`). A batch the store refuses while it is up (it answers a ping) holds a
+   * row it cannot take: the batch is split in halves until that row is alone, so it fails only its own caller, never
+   * the rest of the batch. A store that is down gets the retries of #recordWithRetry instead.
+   */
+  async #commitPart(records: AttemptRecord[], offset: number, out: Array<HealthTransition[] | Error>): Promise<void> {
+    let transitions: HealthTransition[];
+    try {
+      transitions = await this.#recordWithRetry(records, records.length > 1);
+    } catch (err) {
+      if (records.length === 1) {
+        err = err instanceof RefusedBatch ? err.cause : err;
+        this.#o.logger.log('error', 'an attempt record was refused; its delivery is sent again when its lease expires', { delivery_id: records[0].attempt.deliveryId, error: (err as Error).message });
+        out[offset] = err instanceof Error ? err : new Error(String(err));
+        return;
+      }
+      if (!(err instanceof RefusedBatch)) {
+        for (let i = 0; i < records.length; i++) out[offset + i] = err instanceof Error ? err : new Error(String(err));
+        return;
+      }
+      const half = Math.ceil(records.length / 2);
+      await this.#commitPart(records.slice(0, half), offset, out);
+      await this.#commitPart(records.slice(half), offset + half, out);
+      return;
+    }
     // Transitions are per batch; hand each to the record of its endpoint once.
-    const out: HealthTransition[][] = records.map(() => []);
     for (const t of transitions) {
       const i = records.findIndex((r) => r.attempt.endpointId === t.endpointId);
-      if (i >= 0) out[i].push(t);
+      if (i >= 0) (out[offset + i] as HealthTransition[]).push(t);
     }
-    return out;
   }
 
   /**
    * The attempts happened; losing their record would re-send them after the lease. A store that is briefly away
    * (database restart, connections cut) gets a few tries with backoff (~6 s in all) before the callers see the error.
    */
-  async #recordWithRetry(records: AttemptRecord[]): Promise<HealthTransition[]> {
+  async #recordWithRetry(records: AttemptRecord[], splittable: boolean): Promise<HealthTransition[]> {
     for (let attempt = 1; ; attempt++) {
       try {
+        // Safe to repeat: the store's record is idempotent (a commit whose outcome was lost may have landed).
         return await this.#o.store.recordAttempts(records, this.#o.clock.now());
       } catch (err) {
+        // Up, yet refusing: a row it cannot take (a single record gets one more try, in case that was a blip).
+        if ((splittable || attempt >= 2) && (await this.#o.store.ping().catch(() => false))) throw new RefusedBatch(err);
         if (attempt >= COMMIT_TRIES) throw err;
         this.#o.logger.log('warn', 'recording attempts failed, retrying', { error: (err as Error).message, attempt, records: records.length });
         await new Promise((r) => setTimeout(r, 100 * 2 ** attempt));
       }
     }
+  }
+}
+
+/** The store is up but refused a batch of records: one of its rows cannot be written. */
+class RefusedBatch extends Error {
+  constructor(cause: unknown) {
+    super(`the store refused the batch: ${(cause as Error)?.message ?? String(cause)}`, { cause });
   }
 }

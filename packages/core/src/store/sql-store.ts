@@ -192,9 +192,11 @@ export class SqlStore implements Store {
         tenant_id: ev.tenantId,
         event_pk: ev.id,
         endpoint_id: d.endpointId,
-        status: d.status,
+        status: d.lease ? 'delivering' : d.status,
         is_money: ev.isMoney ? 1 : 0,
         next_attempt_at: d.nextAttemptAt,
+        lease_until: d.lease?.until ?? null,
+        leased_by: d.lease?.workerId ?? null,
         now: ev.createdAt,
       });
       deliveries.push({
@@ -204,7 +206,7 @@ export class SqlStore implements Store {
         eventId: ev.eventId,
         eventType: ev.type,
         endpointId: d.endpointId,
-        status: d.status,
+        status: d.lease ? 'delivering' : d.status,
         ladder: 'fast',
         isMoney: ev.isMoney,
         attemptCount: 0,
@@ -214,7 +216,7 @@ export class SqlStore implements Store {
         firstAttemptAt: null,
         lastAttemptAt: null,
         nextAttemptAt: d.nextAttemptAt,
-        leaseUntil: null,
+        leaseUntil: d.lease?.until ?? null,
         terminalReason: null,
         createdAt: ev.createdAt,
         updatedAt: ev.createdAt,
@@ -272,11 +274,12 @@ export class SqlStore implements Store {
       for (const rec of ordered) if (rec.health) await health.load(rec.attempt.endpointId);
       for (const rec of ordered) {
         const a = rec.attempt;
-        await tx.run('insert-attempt', rows.attemptToRow(a));
         const next = rec.next;
+        // The delivery first: its row lock holds off a concurrent delete until the attempt is in (PostgreSQL).
         const finished = await tx.run('finish-attempt', {
           id: a.deliveryId,
           worker: rec.workerId,
+          attempt_count: a.n - 1,
           status: next.status,
           ladder: next.status === 'pending' ? next.ladder : null,
           next_attempt_at: next.status === 'pending' ? next.nextAttemptAt : null,
@@ -288,7 +291,9 @@ export class SqlStore implements Store {
           last_attempt_at: a.startedAt,
           now,
         });
-        if (finished === 0) continue; // the lease was lost; the attempt stays on record, the new holder decides
+        // Skipped when the delivery is gone, or already on record (a retried commit).
+        await tx.run('insert-attempt', rows.attemptToRow(a));
+        if (finished === 0) continue; // the lease was lost (the attempt stays on record, the new holder decides), or the delivery is gone
         if (rec.replayId) {
           await tx.run('bump-replay', { id: rec.replayId, succeeded: a.outcome === 'success' ? 1 : 0, failed: a.outcome === 'success' ? 0 : 1 });
         }
@@ -320,6 +325,13 @@ export class SqlStore implements Store {
   }
   releaseExpiredLeases(now: number): Promise<number> {
     return this.driver.run('release-expired-leases', { now });
+  }
+  releaseAllLeases(now: number): Promise<number> {
+    return this.driver.run('release-all-leases', { now });
+  }
+  async existingEndpoints(ids: readonly string[]): Promise<string[]> {
+    if (ids.length === 0) return [];
+    return (await this.driver.all<{ id: string }>('existing-endpoints', { ids: [...ids] })).map((r) => r.id);
   }
   async nextDueAt(): Promise<number | null> {
     const [r] = await this.driver.all('next-due-at');
@@ -380,18 +392,19 @@ export class SqlStore implements Store {
       failed: Number(r.failed),
     }));
   }
-  async recordTestAttempt(attempt: Attempt, health: AttemptRecord['health'], now: number): Promise<HealthTransition[]> {
+  async recordTestAttempt(attempt: Attempt, health: AttemptRecord['health'], now: number, workerId?: string): Promise<HealthTransition[]> {
     return this.driver.transaction(async (tx) => {
-      await tx.run('insert-attempt', rows.attemptToRow(attempt));
       const ok = attempt.outcome === 'success';
-      await tx.run('finish-test-delivery', {
+      const finished = await tx.run('finish-test-delivery', {
         id: attempt.deliveryId,
+        worker: workerId ?? null,
         status: ok ? 'succeeded' : 'failed',
         reason: ok ? null : `test delivery failed: ${attempt.errorMessage ?? attempt.errorClass ?? attempt.responseStatus}`,
         started_at: attempt.startedAt,
         now,
       });
-      if (!health) return [];
+      await tx.run('insert-attempt', rows.attemptToRow(attempt));
+      if (!health || finished === 0) return [];
       const batch = new HealthBatch(tx, now);
       await batch.apply(attempt, health, null);
       return batch.flush();

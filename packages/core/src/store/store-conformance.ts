@@ -407,6 +407,93 @@ export function storeConformance(name: string, factory: StoreFactory, options: {
         assert.deepEqual(await store.recordAttempts([], t), []);
       });
 
+      withStore('recordAttempts: deliveries deleted mid-flight (endpoint, tenant) fail no other record of the batch', async (store) => {
+        await setup(store);
+        await store.createTenant(tenant('ten_B'));
+        await store.createEndpoint(endpoint('ep_B', 'ten_B'), secret('sec_B', 'ep_B'));
+        await store.acceptEvents([newEvent('ten_A', 1, ['ep_1', 'ep_2']), newEvent('ten_B', 2, ['ep_B'])]);
+        const claimed = await store.claimDue({ now: T0, limit: 10, leaseUntil: T0 + MIN, workerId: 'w1', saturatedEndpoints: [] });
+        assert.equal(claimed.length, 3);
+        assert.equal(await store.deleteEndpoint('ten_A', 'ep_2'), true);
+        assert.equal(await store.deleteTenant('ten_B'), true);
+        const t = T0 + 100;
+        await store.recordAttempts(
+          [
+            record(attemptOf('dlv_000001_1', 'ten_A', 'ep_2', 1, t, 'success'), 'w1', { status: 'succeeded' }, { breakerScope: 'tenant:ten_A' }),
+            record(attemptOf('dlv_000001_0', 'ten_A', 'ep_1', 1, t, 'success'), 'w1', { status: 'succeeded' }, { breakerScope: 'tenant:ten_A' }),
+            record(attemptOf('dlv_000002_0', 'ten_B', 'ep_B', 1, t, 'delivery_failure'), 'w1', { status: 'pending', nextAttemptAt: t + S, ladder: 'fast' }),
+          ],
+          t,
+        );
+        const kept = await store.getDelivery('ten_A', 'dlv_000001_0');
+        assert.deepEqual([kept?.status, kept?.attemptCount], ['succeeded', 1]);
+        assert.equal((await store.listAttempts('dlv_000001_0')).length, 1);
+        assert.equal(await store.getDelivery('ten_A', 'dlv_000001_1'), null);
+        assert.deepEqual(await store.listAttempts('dlv_000001_1'), [], 'no attempt row for a vanished delivery');
+        assert.deepEqual(await store.listAttempts('dlv_000002_0'), []);
+        assert.deepEqual(await store.countByStatus(), { pending: 0, delivering: 0, held: 0, succeeded: 1, failed: 0, skipped: 0 });
+        assert.deepEqual(await store.existingEndpoints(['ep_1', 'ep_2', 'ep_B']), ['ep_1']);
+        assert.deepEqual(await store.existingEndpoints([]), []);
+      });
+
+      withStore('recordAttempts is idempotent: a retried batch changes nothing, even once the delivery is leased again', async (store) => {
+        await setup(store);
+        await store.acceptEvents([newEvent('ten_A', 1, ['ep_1', 'ep_2'])]);
+        await store.claimDue({ now: T0, limit: 10, leaseUntil: T0 + MIN, workerId: 'w1', saturatedEndpoints: [] });
+        const t = T0 + 100;
+        const batch = [
+          record(attemptOf('dlv_000001_0', 'ten_A', 'ep_1', 1, t, 'delivery_failure'), 'w1', { status: 'pending', nextAttemptAt: t + S, ladder: 'fast' }, { breakerScope: 'tenant:ten_A' }),
+          record(attemptOf('dlv_000001_1', 'ten_A', 'ep_2', 1, t, 'success'), 'w1', { status: 'succeeded' }, { breakerScope: 'tenant:ten_A' }),
+        ];
+        await store.recordAttempts(batch, t);
+        // The first commit landed but its caller saw an error; meanwhile the same worker leased the retry.
+        const [again] = await store.claimDue({ now: t + S, limit: 10, leaseUntil: t + MIN, workerId: 'w1', saturatedEndpoints: [] });
+        assert.equal(again.delivery.id, 'dlv_000001_0');
+        await store.recordAttempts(batch, t + 2 * S);
+        const d = await store.getDelivery('ten_A', 'dlv_000001_0');
+        assert.deepEqual([d?.status, d?.attemptCount, d?.leaseUntil], ['delivering', 1, t + MIN], 'the new lease is untouched');
+        assert.equal((await store.listAttempts('dlv_000001_0')).length, 1);
+        assert.equal((await store.listAttempts('dlv_000001_1')).length, 1);
+        assert.equal((await store.getDelivery('ten_A', 'dlv_000001_1'))?.attemptCount, 1);
+      });
+
+      withStore('releaseAllLeases: a one-worker store\'s restart takes back every lease at once, due now', async (store) => {
+        await setup(store);
+        await store.acceptEvents([newEvent('ten_A', 1, ['ep_1', 'ep_2']), newEvent('ten_A', 2, ['ep_1'])]);
+        await store.claimDue({ now: T0, limit: 2, leaseUntil: T0 + 90 * S, workerId: 'w-dead', saturatedEndpoints: [] });
+        assert.equal(await store.releaseExpiredLeases(T0 + S), 0, 'not expired');
+        assert.equal(await store.releaseAllLeases(T0 + S), 2);
+        const counts = await store.countByStatus();
+        assert.deepEqual([counts.pending, counts.delivering], [3, 0]);
+        const claimed = await store.claimDue({ now: T0 + S, limit: 10, leaseUntil: T0 + MIN, workerId: 'w-new', saturatedEndpoints: [] });
+        assert.equal(claimed.length, 3);
+      });
+
+      withStore('a test delivery is inserted leased; only its lease holder ends it; a lapsed one goes to the dispatcher', async (store) => {
+        await setup(store);
+        const ev = newEvent('ten_A', 1, ['ep_1', 'ep_2']);
+        ev.deliveries[0].lease = { workerId: 'w-api', until: T0 + MIN };
+        ev.deliveries[1].lease = { workerId: 'w-api', until: T0 + MIN };
+        const [r] = await store.acceptEvents([ev]);
+        assert.equal(r.kind === 'created' && r.deliveries[0].status, 'delivering');
+        const leased = await store.getDelivery('ten_A', 'dlv_000001_0');
+        assert.deepEqual([leased?.status, leased?.leaseUntil], ['delivering', T0 + MIN]);
+        assert.deepEqual(await store.claimDue({ now: T0, limit: 10, leaseUntil: T0 + MIN, workerId: 'w1', saturatedEndpoints: [] }), [], 'not claimable while its sender holds it');
+        const health = { rule: { pauseOnGone: false }, countsFailure: false, countsSuccess: true };
+        const a0 = { ...attemptOf('dlv_000001_0', 'ten_A', 'ep_1', 1, T0 + 5, 'success'), trigger: 'test' as const };
+        await store.recordTestAttempt(a0, health, T0 + 6, 'w-api');
+        const done = await store.getDelivery('ten_A', 'dlv_000001_0');
+        assert.deepEqual([done?.status, done?.attemptCount, done?.leaseUntil], ['succeeded', 1, null]);
+        // The other one's sender died: its lease lapses, a worker takes it; the late record keeps only its attempt.
+        assert.equal(await store.releaseExpiredLeases(T0 + MIN + 1), 1);
+        const [taken] = await store.claimDue({ now: T0 + MIN + 1, limit: 10, leaseUntil: T0 + 2 * MIN, workerId: 'w1', saturatedEndpoints: [] });
+        assert.equal(taken.delivery.id, 'dlv_000001_1');
+        const a1 = { ...attemptOf('dlv_000001_1', 'ten_A', 'ep_2', 1, T0 + 5, 'success'), trigger: 'test' as const };
+        await store.recordTestAttempt(a1, health, T0 + MIN + 2, 'w-api');
+        assert.equal((await store.getDelivery('ten_A', 'dlv_000001_1'))?.status, 'delivering', 'the new holder decides');
+        assert.equal((await store.listAttempts('dlv_000001_1')).length, 1);
+      });
+
       withStore('a stopping worker hands back leases it never started, due as before; others\' leases stay', async (store) => {
         await setup(store);
         await store.acceptEvents([newEvent('ten_A', 1, ['ep_1', 'ep_2'], { at: T0 - 5 * S })]);

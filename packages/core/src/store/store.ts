@@ -44,7 +44,14 @@ export interface NewEvent {
   event: EventRecord;
   bodyHash: string;
   /** Deliveries to create with the event, in the same transaction. */
-  deliveries: Array<{ id: string; endpointId: string; status: 'pending' | 'skipped'; nextAttemptAt: number | null }>;
+  deliveries: Array<{
+    id: string;
+    endpointId: string;
+    status: 'pending' | 'skipped';
+    nextAttemptAt: number | null;
+    /** Inserted already leased (`delivering`) by this worker until then: a test delivery its sender sends at once. */
+    lease?: { workerId: string; until: number };
+  }>;
 }
 
 export type AcceptResult =
@@ -252,7 +259,12 @@ export interface Store {
   // dispatch
   /** Leases due `pending`/`held` deliveries (status → delivering) in one statement. */
   claimDue(options: ClaimOptions): Promise<ClaimedDelivery[]>;
-  /** Commits many attempts and their deliveries' next states in one transaction; returns health transitions. */
+  /**
+   * Commits many attempts and their deliveries' next states in one transaction; returns health transitions.
+   * Idempotent, and no record fails the batch for its delivery's sake: one whose delivery was deleted meanwhile (its
+   * endpoint or tenant deleted mid-flight) writes nothing; one whose lease was lost keeps only its attempt; one
+   * already committed (a retry after a commit whose outcome was lost) writes nothing again.
+   */
   recordAttempts(records: AttemptRecord[], now: number): Promise<HealthTransition[]>;
   /** Puts leased deliveries back to `held` (breaker open) without an attempt. */
   holdDeliveries(ids: string[], workerId: string, until: number, now: number): Promise<void>;
@@ -262,6 +274,13 @@ export interface Store {
   releaseLeases(ids: string[], workerId: string, now: number): Promise<number>;
   /** Returns deliveries whose lease expired to `pending`; the count. */
   releaseExpiredLeases(now: number): Promise<number>;
+  /**
+   * Returns every leased delivery to `pending`, due now; the count. Only for a store with one worker process (SQLite),
+   * whose starting worker knows every lease on the file is its dead predecessor's.
+   */
+  releaseAllLeases(now: number): Promise<number>;
+  /** Which of these endpoint ids still exist (a worker drops the queued work of deleted ones). */
+  existingEndpoints(ids: readonly string[]): Promise<string[]>;
   /** The earliest next_attempt_at of pending/held work, or null. */
   nextDueAt(): Promise<number | null>;
   /** Deliveries leased by a worker right now (per endpoint), for cross-process concurrency caps. */
@@ -280,8 +299,11 @@ export interface Store {
   oldestDueAt(now: number): Promise<number | null>;
   /** Per endpoint of the tenant, oldest id first: its queue, its oldest due delivery, and what ended since `since`. */
   endpointStats(tenantId: string, since: number, now: number): Promise<EndpointStats[]>;
-  /** Records a test delivery's one attempt and ends its delivery (succeeded/failed); health as in AttemptRecord. */
-  recordTestAttempt(attempt: Attempt, health: AttemptRecord['health'], now: number): Promise<HealthTransition[]>;
+  /**
+   * Records a test delivery's one attempt and ends its delivery (succeeded/failed); health as in AttemptRecord.
+   * With `workerId`, only while that worker still holds the delivery's lease (else the attempt is kept, the state not).
+   */
+  recordTestAttempt(attempt: Attempt, health: AttemptRecord['health'], now: number, workerId?: string): Promise<HealthTransition[]>;
 
   // replays
   createReplay(replay: ReplayRow): Promise<void>;

@@ -100,9 +100,8 @@ export function tenantRoutes(app: FastifyInstance, rt: Runtime): void {
     params: paramsSchema('tenant'),
     response: { 204: { type: 'null', description: 'Deleted' } },
     handler: async (req, reply) => {
-      if (!(await store.deleteTenant(req.params.tenant))) throw fail('tenant_not_found');
+      if (!(await rt.engine.deleteTenant(req.params.tenant))) throw fail('tenant_not_found');
       rt.authLookups.forget();
-      rt.engine.ingest.invalidate(req.params.tenant);
       return reply.code(204).send();
     },
   });

@@ -24,6 +24,7 @@ const MAKES_DUE = new Set([
   'release-held-endpoint',
   'release-held-tenant',
   'release-expired-leases',
+  'release-all-leases',
 ]);
 
 /** One key for every Hookline process on a database: migrations run once even when several start together. */

@@ -18,7 +18,7 @@ const METHODS = [
   'createApiKey', 'listApiKeys', 'revokeApiKey', 'findApiKeyByHash',
   'createEndpoint', 'getEndpoint', 'listEndpoints', 'listTenantEndpoints', 'updateEndpoint', 'deleteEndpoint', 'listSecrets', 'rotateSecret',
   'acceptEvents', 'getEvent',
-  'claimDue', 'recordAttempts', 'holdDeliveries', 'endDeliveries', 'releaseLeases', 'releaseExpiredLeases', 'nextDueAt', 'countInFlight',
+  'claimDue', 'recordAttempts', 'holdDeliveries', 'endDeliveries', 'releaseLeases', 'releaseExpiredLeases', 'releaseAllLeases', 'existingEndpoints', 'nextDueAt', 'countInFlight',
   'getDelivery', 'listDeliveries', 'listAttempts', 'countByStatus', 'countQueued', 'countBreakers', 'oldestDueAt', 'endpointStats', 'recordTestAttempt',
   'createReplay', 'getReplay', 'scheduleWindowReplay', 'scheduleSingleReplay',
   'getBreaker', 'saveBreaker', 'breakerWindow', 'resetBreakerWindow', 'releaseHeld', 'listBreakers',

@@ -1,6 +1,10 @@
--- insert-attempt: one attempt row.
+-- insert-attempt: one attempt row. Idempotent on id: a commit whose outcome was lost is retried whole, and the retry
+-- must not fail on the attempt it already wrote. A delivery deleted meanwhile (its endpoint or tenant was deleted
+-- mid-flight) takes no attempt, instead of failing the whole batch on the foreign key.
 -- params: attempt columns
 INSERT INTO attempts (id, delivery_id, tenant_id, endpoint_id, n, trigger, started_at, duration_ms, request_headers,
                       response_status, response_headers, response_excerpt, error_class, error_message, outcome)
-VALUES (:id, :delivery_id, :tenant_id, :endpoint_id, :n, :trigger, :started_at, :duration_ms, :request_headers,
-        :response_status, :response_headers, :response_excerpt, :error_class, :error_message, :outcome)
+SELECT :id, :delivery_id, :tenant_id, :endpoint_id, :n, :trigger, :started_at, :duration_ms, :request_headers,
+       :response_status, :response_headers, :response_excerpt, :error_class, :error_message, :outcome
+WHERE EXISTS (SELECT 1 FROM deliveries WHERE id = :delivery_id)
+ON CONFLICT (id) DO NOTHING
