@@ -1,4 +1,4 @@
-// The nouns of Hookline (SPEC §1) as plain records; stores return these, the API serialises them.
+// The nouns of Hookline (docs/rules.md#domain) as plain records; stores return these, the API serialises them.
 import type { Ladder, OutcomeClass } from './policy/types.ts';
 
 export type DeliveryStatus = 'pending' | 'delivering' | 'held' | 'succeeded' | 'failed' | 'skipped';

@@ -1,4 +1,4 @@
-// Human durations for config and output: '2h30m' ⇄ milliseconds, so policies read like the SPEC.
+// Human durations for config and output: '2h30m' ⇄ milliseconds, so policies read like docs/rules.md.
 
 const UNIT_MS = { d: 86_400_000, h: 3_600_000, m: 60_000, s: 1_000, ms: 1 } as const;
 type Unit = keyof typeof UNIT_MS;

@@ -1,4 +1,4 @@
-// Endpoint health (SPEC §6) as a pure decision: the state after one attempt, and the transition it makes, if any.
+// Endpoint health (docs/rules.md#health-status) as a pure decision: the state after one attempt, and the transition it makes, if any.
 import type { EndpointStatus, PauseReason } from './domain.ts';
 import type { HealthRule } from './policy/types.ts';
 

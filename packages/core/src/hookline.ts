@@ -41,16 +41,16 @@ export interface HooklineOptions {
   /** Replaces the circuit breaker as the dispatcher's gate (engine.breaker still answers status/reset). */
   gate?: AdmissionGate;
   observers?: DispatchObserver[];
-  /** Circuit breaker tuning (SPEC §5); the rules themselves are policy data. */
+  /** Circuit breaker tuning (docs/rules.md#breaker-scope); the rules themselves are policy data. */
   breaker?: { cacheMs?: number; staleProbeMs?: number };
-  /** Health sweep and retention (SPEC §6, §7); started by start() unless `enabled: false`. */
+  /** Health sweep and retention (docs/rules.md#health-pause, docs/rules.md#retention); started by start() unless `enabled: false`. */
   maintenance?: { enabled?: boolean; intervalMs?: number; retention?: Partial<RetentionOptions> };
   dispatcher?: { batchSize?: number; maxInFlight?: number; leaseFactor?: number; pollMs?: number; sweepMs?: number; leaseMs?: number; workerId?: string; logAttempts?: boolean; random?: () => number };
-  /** Default secret-rotation overlap (SPEC §2: 24 h). */
+  /** Default secret-rotation overlap (docs/rules.md#secret-rotation: 24 h). */
   rotationOverlapMs?: number;
-  /** Window replays per tenant per UTC day (SPEC §7: 20). */
+  /** Window replays per tenant per UTC day (docs/rules.md#replay-quota: 20). */
   replayQuotaPerDay?: number;
-  /** Most deliveries one window replay selects (SPEC §7: 10,000). */
+  /** Most deliveries one window replay selects (docs/rules.md#replay-window: 10,000). */
   replayMaxDeliveries?: number;
   /** Per event type: a money rule from the event-type registry overrides `moneyRules` (undefined: no opinion). */
   isMoneyOverride?: (type: string, data: unknown) => boolean | undefined;
@@ -206,7 +206,7 @@ export class Hookline {
 
   /**
    * Edits an endpoint. A URL change clears degradation and the failure streak; description and subscription
-   * edits do not (SPEC §6). `status: 'active'` reactivates a paused endpoint; `paused` pauses it manually.
+   * edits do not (docs/rules.md#health-clear). `status: 'active'` reactivates a paused endpoint; `paused` pauses it manually.
    */
   async updateEndpoint(tenantId: string, id: string, input: Partial<EndpointInput>) {
     const cur = await this.getEndpoint(tenantId, id);
@@ -357,14 +357,14 @@ export class Hookline {
     return accepted;
   }
 
-  // ---- maintenance (SPEC §6, §7)
+  // ---- maintenance (docs/rules.md#health-pause, docs/rules.md#retention)
 
   /** One health-sweep and retention pass at `now` (virtual-clock tests; the worker role runs it on a timer). */
   runMaintenance(now = this.clock.now()) {
     return this.maintenance.runOnce(now);
   }
 
-  // ---- replays (SPEC §7)
+  // ---- replays (docs/rules.md#replay)
 
   /** One attempt now for a failed or skipped delivery, same ids. */
   async replayDelivery(tenantId: string, deliveryId: string): Promise<ReplayRow> {

@@ -1,4 +1,4 @@
-// SPEC §5 closed → open on a virtual clock against a real receiver: the 5-attempt minimum, the 80 % ratio,
+// Breaker closed → open (docs/rules.md#breaker-open) on a virtual clock against a real receiver: the 5-attempt minimum, the 80 % ratio,
 // client errors never opening it, and held deliveries spending no attempts.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

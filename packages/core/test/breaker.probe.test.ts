@@ -1,4 +1,4 @@
-// SPEC §5 open → probing → closed/open on a virtual clock: one probe per cycle, doubling pauses capped at 30 min,
+// Breaker open → probing (docs/rules.md#breaker-probe) → closed/open on a virtual clock: one probe per cycle, doubling pauses capped at 30 min,
 // release of every held delivery at once, manual reset, and the 30-day age limit for held deliveries.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

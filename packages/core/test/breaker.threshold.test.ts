@@ -1,4 +1,4 @@
-// SPEC §5's 80 % edge through the whole engine (dispatcher, real receiver, store window), with distinct
+// The breaker's 80 % edge (docs/rules.md#breaker-open) through the whole engine (dispatcher, real receiver, store window), with distinct
 // deliveries attempted once each, so it holds whether the window counts attempts or deliveries by their latest attempt.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';

@@ -1,5 +1,5 @@
 // Hostile receivers through the whole engine (dispatcher + store + sender) over loopback: each attempt is classified
-// per SPEC §3, ends at the endpoint's timeout, the worker's memory stays bounded, and the next delivery on the same
+// per docs/rules.md#outcome-classes, ends at the endpoint's timeout, the worker's memory stays bounded, and the next delivery on the same
 // origin is unaffected.
 import assert from 'node:assert/strict';
 import { createServer, type ServerResponse } from 'node:http';
@@ -33,7 +33,7 @@ const CASES: Record<string, Expect> = {
   'retry-after-huge': { outcome: 'delivery_failure', errorClass: 'status', status: 429 },
 };
 
-test('hostile receivers: classified per SPEC §3, bounded in time and memory, the next delivery unaffected', { timeout: 120_000 }, async () => {
+test('hostile receivers: classified per docs/rules.md#outcome-classes, bounded in time and memory, the next delivery unaffected', { timeout: 120_000 }, async () => {
   let gigabyteWritten = 0;
   let redirectFollowed = 0;
   const closed = new Map<string, Promise<void>>();

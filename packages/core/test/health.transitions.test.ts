@@ -1,4 +1,4 @@
-// SPEC §6 endpoint health on a virtual clock against real receivers: degraded, recovered, paused (5 days,
+// Endpoint health (docs/rules.md#health) on a virtual clock against real receivers: degraded, recovered, paused (5 days,
 // 50 failed events, 410 Gone), what clears it and what does not, and skipped events replayed after reactivation.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

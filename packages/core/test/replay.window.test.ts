@@ -1,4 +1,4 @@
-// SPEC §7 window replays on a virtual clock: the default window is the last 24 h (inclusive), and the quota of
+// Window replays (docs/rules.md#replay) on a virtual clock: the default window is the last 24 h (inclusive), and the quota of
 // 20 per tenant is per UTC day, so it resets at UTC midnight exactly.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';

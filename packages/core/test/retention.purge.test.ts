@@ -1,4 +1,4 @@
-// SPEC §7 retention: old terminal deliveries and their attempts are purged in small batches; nothing else is.
+// Retention (docs/rules.md#retention): old terminal deliveries and their attempts are purged in small batches; nothing else is.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { settle } from '../src/settle.ts';

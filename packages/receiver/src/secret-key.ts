@@ -40,7 +40,7 @@ function decodeSecret(secret: string | Uint8Array): { hookline: Buffer; standard
     const bytes = Buffer.from(secret);
     return { hookline: bytes, standard: bytes };
   }
-  // hookline signs with the string as shown (SPEC §2); only Standard Webhooks decodes the base64 after `whsec_`.
+  // hookline signs with the string as shown (docs/rules.md#scheme-hookline); only Standard Webhooks decodes the base64 after `whsec_`.
   const standard = Buffer.from(secret.startsWith(WHSEC) ? secret.slice(WHSEC.length) : secret, 'base64');
   return { hookline: Buffer.from(secret, 'utf8'), standard };
 }

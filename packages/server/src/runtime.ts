@@ -181,7 +181,7 @@ export async function openRuntime(config: HooklineConfig, overrides: RuntimeOver
       isMoneyOverride: eventTypes.moneyOverride,
       maintenance: { retention: { deliveriesMs: config.retentionMs } },
     });
-    // Notices, operational webhooks and owner mail on every health and breaker transition (SPEC §6, issue 4).
+    // Notices, operational webhooks and owner mail on every health and breaker transition (docs/rules.md#notifications, issue 4).
     const smtp = config.smtp;
     const notifier = createNotifier({
       engine,

@@ -28,7 +28,7 @@ function verifyHookline(headers: Record<string, unknown>, body: Buffer, secret: 
   const ts = parts.find(([k]) => k === 't')?.[1];
   if (!ts || ts !== headers['x-webhook-timestamp']) return false;
   if (Math.abs(Date.now() / 1000 - Number(ts)) > 300) return false;
-  // The key is the secret exactly as the API shows it, whsec_ prefix included (SPEC §2).
+  // The key is the secret exactly as the API shows it, whsec_ prefix included (docs/rules.md#scheme-hookline).
   const expected = createHmac('sha256', secret).update(`${ts}.`).update(body).digest();
   return parts.filter(([k]) => k === 'v1').some(([, v]) => {
     const got = Buffer.from(v, 'hex');

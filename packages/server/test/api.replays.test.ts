@@ -1,4 +1,4 @@
-// Deliveries, replays (SPEC §7), notices and breakers over real HTTP.
+// Deliveries, replays (docs/rules.md#replay), notices and breakers over real HTTP.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { startReceiver, startTestServer, until, type TestServer } from './server-harness.ts';
@@ -85,7 +85,7 @@ test('window replay: selects failed deliveries in [since, until]; paused endpoin
   assert.match(bad.body.error.message, /since/);
   const inverted = await t.api('POST', `/v1/tenants/${ten}/endpoints/${ep}/replays`, { body: { since: '2026-01-02T00:00:00Z', until: '2026-01-01T00:00:00Z' } });
   assert.equal(inverted.status, 400);
-  // A replay that selects nothing is answered and uses none of the 20 daily replays (SPEC §7).
+  // A replay that selects nothing is answered and uses none of the 20 daily replays (docs/rules.md#replay-quota).
   const empty = await t.api('POST', `/v1/tenants/${ten}/endpoints/${ep}/replays`, { body: { since: '2020-01-01T00:00:00Z', until: '2020-01-02T00:00:00Z' } });
   assert.equal(empty.status, 202);
   assert.equal(empty.body.replay.selected, 0);

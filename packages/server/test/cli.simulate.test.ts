@@ -22,7 +22,7 @@ async function simulate(...args: string[]): Promise<Sim> {
 describe('hookline simulate --json', { concurrency: true }, () => {
   it('payments, always 500: the fast ladder until the tenant breaker opens, then one probe per pause (5, 10, 20, 30, 30 min)', async () => {
     const r = await simulate('--policy', 'payments', '--responses', '500', '--seed', '42');
-    // Fast ladder 1, 2, 4, 8 s; the 5th failure in 5 minutes opens the breaker (SPEC §5) and the delivery waits
+    // Fast ladder 1, 2, 4, 8 s; the 5th failure in 5 minutes opens the breaker (docs/rules.md#breaker-open) and the delivery waits
     // without spending attempts; each failed probe doubles the pause, capped at 30 min; the 10th failure ends it.
     const opened = 15 * S;
     const probes = [5, 10, 20, 30, 30].reduce<number[]>((at, m) => [...at, (at.at(-1) ?? opened) + m * MIN], []);

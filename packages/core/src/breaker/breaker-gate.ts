@@ -1,4 +1,4 @@
-// The circuit breaker as the dispatcher's admission gate (SPEC §5): state in the store, decisions in breaker-rules.ts.
+// The circuit breaker as the dispatcher's admission gate (docs/rules.md#breaker-hold): state in the store, decisions in breaker-rules.ts.
 import type { Clock } from '../clock.ts';
 import type { Attempt } from '../domain.ts';
 import { fail } from '../errors.ts';
@@ -23,7 +23,7 @@ export interface BreakerOptions {
   cacheMs?: number;
   /** A probe that has not recorded for this long is replaced (its worker died). Default: lease (60 s + 30 s) + 30 s. */
   staleProbeMs?: number;
-  /** The window status() reports when no policy is at hand (SPEC §5: 5 min). */
+  /** The window status() reports when no policy is at hand (docs/rules.md#breaker-open: 5 min). */
   windowMs?: number;
   /** Wall clock for the cache only; domain time always comes from `clock`. */
   wallClock?: () => number;
@@ -75,7 +75,7 @@ export class Breaker implements AdmissionGate {
   }
 
   async admit(c: ClaimedDelivery, policy: Policy, now: number): Promise<Admission> {
-    // The age limit applies whatever else happens, held deliveries included (SPEC §4, §5).
+    // The age limit applies whatever else happens, held deliveries included (docs/rules.md#age-limit).
     if (maxAgeExceeded(policy, c.delivery, now)) return { kind: 'fail', reason: ageLimitReason(policy) };
     const rule = policy.breaker;
     if (!rule) return { kind: 'send', probe: false };

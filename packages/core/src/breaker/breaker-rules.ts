@@ -1,4 +1,4 @@
-// The circuit breaker's transitions (SPEC §5) as pure functions: (rule, row, window, now) → next row and transition.
+// The circuit breaker's transitions (docs/rules.md#breaker) as pure functions: (rule, row, window, now) → next row and transition.
 import type { BreakerRule, OutcomeClass } from '../policy/types.ts';
 import type { BreakerRow } from '../store/store.ts';
 

@@ -1,4 +1,4 @@
-// The gate a claimed delivery passes before it is sent: the circuit breaker plugs in here (SPEC §5).
+// The gate a claimed delivery passes before it is sent: the circuit breaker plugs in here (docs/rules.md#breaker-hold).
 import type { Attempt } from '../domain.ts';
 import type { Policy } from '../policy/types.ts';
 import type { ClaimedDelivery } from '../store/store.ts';

@@ -35,7 +35,7 @@ export interface AttemptEvent {
   probe: boolean;
 }
 
-/** A circuit-breaker state change (SPEC §5), for notifications and `hookline simulate --scenario`. */
+/** A circuit-breaker state change (docs/rules.md#breaker-scope), for notifications and `hookline simulate --scenario`. */
 export interface BreakerTransition {
   at: number;
   scope: 'tenant' | 'endpoint';
@@ -86,7 +86,7 @@ export interface DispatcherOptions {
   /** How often expired leases are handed back. */
   sweepMs?: number;
   random?: () => number;
-  /** Log one JSON line per attempt (SPEC §8). */
+  /** Log one JSON line per attempt (docs/rules.md#attempt-log). */
   logAttempts?: boolean;
   /**
    * Hand back every lease on the store when starting (default: when the store has one worker process, SQLite):
@@ -486,7 +486,7 @@ export class Dispatcher {
       progress,
       replayId: c.replayId,
       previousAttemptAt: d.lastAttemptAt,
-      // Failed replays and tests leave health alone; any success clears it (SPEC §6).
+      // Failed replays and tests leave health alone; any success clears it (docs/rules.md#health-clear).
       health: { rule: policy.health, countsFailure: trigger === 'scheduled' || trigger === 'probe', countsSuccess: true },
       breakerScope: isReplay ? null : o.gate.scopeKey(c, policy),
     };

@@ -30,7 +30,7 @@ export function nextState(
   };
   const keep = (p: DeliveryProgress) => ({ fastFailures: p.fastFailures, slowFailures: p.slowFailures, slowStartedAt: p.slowStartedAt, firstAttemptAt: p.firstAttemptAt });
   if (isReplay) {
-    // A replay is one attempt now: success ends it, failure leaves it failed (SPEC §7).
+    // A replay is one attempt now: success ends it, failure leaves it failed (docs/rules.md#replay-one).
     const next: AttemptRecord['next'] = result.outcome === 'success' ? { status: 'succeeded' } : { status: 'failed', reason: `replay failed: ${describeResult(result)}` };
     return { next, progress: keep(progress) };
   }

@@ -27,7 +27,7 @@ test('isPublicAddress refuses every non-public range and accepts global unicast'
   for (const ip of PUBLIC) assert.equal(isPublicAddress(ip), true, ip);
 });
 
-test('checkEndpointUrl applies SPEC §6', () => {
+test('checkEndpointUrl applies docs/rules.md#endpoint-url', () => {
   const cases: Array<[string, { allowHttp?: boolean; allowPrivateTargets?: boolean }, string]> = [
     ['https://hooks.example.com/path?q=1', {}, 'ok'],
     ['https://user:pa%20ss@hooks.example.com/', {}, 'ok'],

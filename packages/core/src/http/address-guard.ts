@@ -1,4 +1,4 @@
-// Decides which endpoint URLs and resolved addresses Hookline may connect to (SPEC §6: no private targets, SSRF).
+// Decides which endpoint URLs and resolved addresses Hookline may connect to (docs/rules.md#endpoint-url: no private targets, SSRF).
 import { isIP } from 'node:net';
 import { ERROR_CATALOG } from '../errors.ts';
 
@@ -144,7 +144,7 @@ export function isMetadataHostname(hostname: string): boolean {
 }
 
 /**
- * Registration-time URL rules (SPEC §6). A hostname is only checked for `localhost` and metadata names; its resolved
+ * Registration-time URL rules (docs/rules.md#endpoint-url). A hostname is only checked for `localhost` and metadata names; its resolved
  * addresses are checked again at connect time (DNS rebinding), see guarded-lookup.ts.
  * Credentials in the URL are allowed: the sender turns them into an `Authorization: Basic` header.
  */

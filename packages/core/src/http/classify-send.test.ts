@@ -6,7 +6,7 @@ import { MAX_RETRY_AFTER_MS, retryAfterHeaderMs } from './retry-after-header.ts'
 
 const coded = (code: string, message = code) => Object.assign(new Error(message), { code });
 
-test('outcomeForStatus follows SPEC §3', () => {
+test('outcomeForStatus follows docs/rules.md#outcome-classes', () => {
   const table: Array<[number, string]> = [
     [200, 'success'], [201, 'success'], [204, 'success'], [299, 'success'],
     [500, 'delivery_failure'], [502, 'delivery_failure'], [503, 'delivery_failure'], [429, 'delivery_failure'],

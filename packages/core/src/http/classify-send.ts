@@ -1,4 +1,4 @@
-// Maps an HTTP status or a transport error to SPEC §3's outcome and Hookline's error class.
+// Maps an HTTP status or a transport error to its outcome (docs/rules.md#outcome-classes) and Hookline's error class.
 import type { ErrorClass } from '../domain.ts';
 import type { OutcomeClass } from '../policy/types.ts';
 import { REFUSED_ADDRESS_CODE } from './guarded-lookup.ts';

@@ -1,4 +1,4 @@
-// Pauses endpoints whose failure streak outlasted their policy's limit even when no attempt happens (SPEC §6).
+// Pauses endpoints whose failure streak outlasted their policy's limit even when no attempt happens (docs/rules.md#health-pause).
 import type { PolicyRegistry } from '../policy/registry.ts';
 import type { HealthTransition, Store } from '../store/store.ts';
 

@@ -1,4 +1,4 @@
-// Purges deliveries (attempts cascade) and events past their retention in small batches (SPEC §7: 30 days).
+// Purges deliveries (attempts cascade) and events past their retention in small batches (docs/rules.md#retention: 30 days).
 import type { Store } from '../store/store.ts';
 
 export interface RetentionOptions {

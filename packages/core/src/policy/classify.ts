@@ -1,4 +1,4 @@
-// What an HTTP response means for retrying (SPEC §3), and when a `Retry-After` header asks us to come back.
+// What an HTTP response means for retrying (docs/rules.md#outcome-classes), and when a `Retry-After` header asks us to come back.
 import type { OutcomeClass } from './types.ts';
 
 /**
@@ -16,7 +16,7 @@ export function classifyStatus(status: number): OutcomeClass {
   return 'delivery_failure';
 }
 
-/** Retry-After counts only on these statuses (SPEC §3). */
+/** Retry-After counts only on these statuses (docs/rules.md#retry-after). */
 export function retryAfterApplies(status: number | undefined): boolean {
   return status === 429 || status === 503;
 }

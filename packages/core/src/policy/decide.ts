@@ -25,7 +25,7 @@ export function decide(
   if (attempt.outcome === 'success') return { kind: 'succeed' };
   const base: DeliveryProgress = { ...progress, firstAttemptAt: progress.firstAttemptAt ?? now };
 
-  // 429 is a delivery failure whoever classed it (SPEC §3): it must never reach the slow ladder or a permanent fail.
+  // 429 is a delivery failure whoever classed it (docs/rules.md#outcome-classes): it must never reach the slow ladder or a permanent fail.
   const deliveryFailure = attempt.outcome === 'delivery_failure' || attempt.status === 429;
   if (deliveryFailure || policy.clientErrors === 'retry') return step(policy, 'fast', base, attempt, now, random);
 

@@ -1,4 +1,4 @@
-// Which events move money (SPEC §4, payments): they get the slow ladder on client errors. Configuration, not code.
+// Which events move money (docs/rules.md#money-events): they get the slow ladder on client errors. Configuration, not code.
 import { PolicyConfigError } from './config-error.ts';
 import type { MoneyRule } from './types.ts';
 

@@ -58,7 +58,7 @@ test('payments: slow ladder 15 min, 1 h, 4 h, 12 h, 24 h, budget 6, 48 h from it
   assert.equal(PAYMENTS.clientErrors, 'slow_for_money');
 });
 
-test('payments: 30-day age limit, 10 s timeout, no jitter, tenant breaker per SPEC §5', () => {
+test('payments: 30-day age limit, 10 s timeout, no jitter, tenant breaker per docs/rules.md#breaker-scope', () => {
   assert.equal(PAYMENTS.maxAgeMs, 30 * D);
   assert.equal(PAYMENTS.timeoutMs, 10 * S);
   assert.equal(PAYMENTS.jitter, 0);

@@ -1,4 +1,4 @@
-// The four policies that ship (SPEC §4): payments, standard (the default), brief, strict — frozen data.
+// The four policies that ship (docs/rules.md#policy-data): payments, standard (the default), brief, strict — frozen data.
 import type { Policy } from './types.ts';
 
 const SECOND = 1_000;
@@ -95,7 +95,7 @@ export const STRICT: Policy = deepFreeze({
   health: { pauseOnGone: true },
 });
 
-/** Presets by name, in the order the SPEC lists them. */
+/** Presets by name, in the order docs/rules.md lists them. */
 export const PRESETS: Readonly<Record<string, Policy>> = Object.freeze({
   payments: PAYMENTS,
   standard: STANDARD,

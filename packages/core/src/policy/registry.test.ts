@@ -72,7 +72,7 @@ test('a policy may extend an earlier user policy; a given ladder replaces the in
   assert.deepEqual(b.slow, a.slow);
 });
 
-test('null removes an optional part; true turns the breaker on with SPEC §5 numbers', () => {
+test('null removes an optional part; true turns the breaker on with the docs/rules.md#breaker-scope numbers', () => {
   const [p, q] = definePolicies([
     { name: 'p', extends: 'payments', slow: null, clientErrors: 'fail', maxAge: null, breaker: null },
     { name: 'q', breaker: true, health: { pauseAfterFailing: null, suspendAfterConsecutiveFailedEvents: 10 } },

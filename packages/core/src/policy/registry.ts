@@ -7,7 +7,7 @@ import type { BreakerRule, HealthRule, LadderSpec, Policy } from './types.ts';
 const MINUTE = 60_000;
 const DAY = 86_400_000;
 
-/** The payments breaker's numbers (SPEC §5), used when a user policy says `"breaker": true` or leaves fields out. */
+/** The payments breaker's numbers (docs/rules.md#breaker-scope), used when a user policy says `"breaker": true` or leaves fields out. */
 const DEFAULT_BREAKER: BreakerRule = Object.freeze({
   scope: 'tenant',
   windowMs: 5 * MINUTE,

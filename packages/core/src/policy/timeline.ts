@@ -41,7 +41,7 @@ export interface Timeline {
 export function planTimeline(policy: Policy, script: readonly ScriptStep[], options: TimelineOptions = {}): Timeline {
   if (script.length === 0) throw new Error('a timeline script needs at least one step');
   const createdAt = options.createdAt ?? 0;
-  const random = options.random ?? (() => 0.5); // no jitter unless asked: timelines should read like the SPEC
+  const random = options.random ?? (() => 0.5); // no jitter unless asked: timelines should read like docs/rules.md
   const maxAttempts = options.maxAttempts ?? 1000;
   let progress: DeliveryProgress = startProgress(createdAt, options.isMoney ?? false);
   let startedAt = options.firstAttemptAt ?? createdAt;

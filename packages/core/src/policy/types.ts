@@ -1,6 +1,6 @@
 // Retry policies are data: ladders of delays, jitter, timeout, which outcomes retry, limits, breaker and health rules.
 
-/** How one attempt ended, per SPEC §3: 2xx; timeout/network/5xx/429; 3xx/other 4xx. */
+/** How one attempt ended, per docs/rules.md#outcome-classes: 2xx; timeout/network/5xx/429; 3xx/other 4xx. */
 export type OutcomeClass = 'success' | 'delivery_failure' | 'client_error';
 
 /** `fast` schedules after delivery failures; `slow` after client errors on money events (payments). */

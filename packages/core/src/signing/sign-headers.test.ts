@@ -20,7 +20,7 @@ interface Vector {
 }
 const { vectors } = JSON.parse(readFileSync(new URL('./vectors.json', import.meta.url), 'utf8')) as { vectors: Vector[] };
 
-// Written out again from SPEC §2 so a mistake in the signer cannot hide in vectors.json.
+// Written out again from docs/rules.md#signing so a mistake in the signer cannot hide in vectors.json.
 function independentKey(scheme: Scheme, secret: string): Buffer {
   if (scheme === 'hookline') return Buffer.from(secret, 'utf8');
   return Buffer.from(secret.startsWith('whsec_') ? secret.slice(6) : secret, 'base64');
@@ -99,7 +99,7 @@ test('generateSecret is whsec_ + base64 of 32 random bytes, usable by both schem
   assert.equal(Buffer.from(s.slice(6), 'base64').length, 32);
   assert.notEqual(generateSecret(), s);
   assert.equal(signingKey('standard', s).length, 32);
-  // hookline signs with the secret exactly as shown (SPEC §2): the payment hub's integrators write createHmac('sha256', secret).
+  // hookline signs with the secret exactly as shown (docs/rules.md#scheme-hookline): the payment hub's integrators write createHmac('sha256', secret).
   assert.deepEqual(signingKey('hookline', s), Buffer.from(s, 'utf8'));
   const t = '1767225600';
   const body = '{"event_id":"e"}';

@@ -1,4 +1,4 @@
-// Builds the signature headers of one attempt for the endpoint's scheme (SPEC §2).
+// Builds the signature headers of one attempt for the endpoint's scheme (docs/rules.md#signing).
 import { createHmac } from 'node:crypto';
 import type { Scheme } from '../domain.ts';
 import { signingKey } from './signing-keys.ts';

@@ -19,7 +19,7 @@ function decodeBase64Secret(encoded: string): Buffer {
 
 function decodeKey(scheme: Scheme, secret: string): Buffer {
   if (secret.length === 0) throw new Error('signing secret is empty');
-  // hookline: the secret exactly as shown, prefix included (SPEC §2), so an integrator's
+  // hookline: the secret exactly as shown, prefix included (docs/rules.md#scheme-hookline), so an integrator's
   // createHmac('sha256', secret) just works. Standard Webhooks base64-decodes the part after
   // `whsec_` (and an unprefixed secret too, as the standardwebhooks library does).
   if (scheme === 'hookline') return Buffer.from(secret, 'utf8');

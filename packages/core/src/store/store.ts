@@ -133,7 +133,7 @@ export interface EndpointStats {
   failed: number;
 }
 
-/** The daily window-replay quota (SPEC §7): at most `max` replays that selected something since `since`. */
+/** The daily window-replay quota (docs/rules.md#replay-quota): at most `max` replays that selected something since `since`. */
 export interface ReplayQuota {
   max: number;
   since: number;

@@ -1,4 +1,4 @@
-// Circuit breakers over HTTP (SPEC §5): read a tenant's or an endpoint's breaker, reset it by hand.
+// Circuit breakers over HTTP (docs/rules.md#breaker): read a tenant's or an endpoint's breaker, reset it by hand.
 import type { FastifyInstance } from 'fastify';
 import { addRoute, paramsSchema } from '../http/route.ts';
 import { BreakerSchema, breakerView } from '../http/views.ts';

@@ -1,4 +1,4 @@
-// Replays (SPEC §7): one failed or skipped delivery, or an endpoint's window; progress readable by id.
+// Replays (docs/rules.md#replay): one failed or skipped delivery, or an endpoint's window; progress readable by id.
 import { fail } from '@hookline/core';
 import type { FastifyInstance } from 'fastify';
 import { parseTime } from '../http/query.ts';

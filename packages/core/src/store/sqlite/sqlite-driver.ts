@@ -96,7 +96,7 @@ export class SqliteDriver implements SqlDriver {
     this.db.pragma('journal_mode = WAL');
     // A checkpoint that resets the WAL also truncates it to this size: a burst does not leave a huge file behind.
     this.db.pragma(`journal_size_limit = ${options.walLimitBytes ?? DEFAULT_WAL_LIMIT_BYTES}`);
-    // Durable when answered (SPEC §1), but not by SQLite's own fsync on the event loop: a commit appends to the WAL
+    // Durable when answered (docs/rules.md#accepted-on-disk), but not by SQLite's own fsync on the event loop: a commit appends to the WAL
     // and the writes that promised durability await WalSync, an fsync in libuv's thread pool shared by every commit
     // made meanwhile. synchronous=NORMAL keeps SQLite's syncs around checkpoints.
     this.db.pragma('synchronous = NORMAL');

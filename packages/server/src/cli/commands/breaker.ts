@@ -1,4 +1,4 @@
-// `hookline breaker status|reset`: reads a circuit breaker, or closes it at once (SPEC §5); held deliveries become due.
+// `hookline breaker status|reset`: reads a circuit breaker, or closes it at once (docs/rules.md#breaker-reset); held deliveries become due.
 import { usageError } from '../cli-error.ts';
 import { out, printJson } from '../cli-context.ts';
 import { CLIENT_OPTIONS, CLIENT_OPTIONS_HELP, clientFrom } from '../client-options.ts';

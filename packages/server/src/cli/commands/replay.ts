@@ -1,4 +1,4 @@
-// `hookline replay`: one delivery again (same ids), or an endpoint's failed deliveries in a time window (SPEC §7).
+// `hookline replay`: one delivery again (same ids), or an endpoint's failed deliveries in a time window (docs/rules.md#replay).
 import { CliError, EXIT, usageError } from '../cli-error.ts';
 import { note, out, printJson, type CliContext } from '../cli-context.ts';
 import type { ApiClient } from '../api-client.ts';

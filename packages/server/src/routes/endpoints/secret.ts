@@ -1,4 +1,4 @@
-// An endpoint's signing secrets: read the live ones, rotate with an overlap (SPEC §2).
+// An endpoint's signing secrets: read the live ones, rotate with an overlap (docs/rules.md#secret-rotation).
 import type { FastifyInstance } from 'fastify';
 import { addRoute, paramsSchema } from '../../http/route.ts';
 import { SecretsSchema, secretsView } from '../../http/views.ts';
