@@ -9,17 +9,20 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { generateMasterKey } from '../src/secret-box.ts';
 import { createHookline } from '../src/hookline.ts';
+import { ownChild } from './fixtures/children.ts';
+import { within } from './fixtures/deadline.ts';
 import { tempStore } from './harness.ts';
 
 const worker = fileURLToPath(new URL('./fixtures/crash-worker.ts', import.meta.url));
 const EVENTS = 1500;
 const KILL_AFTER = 400;
 
-function startWorker(db: string, key: string): ChildProcess {
-  return fork(worker, [db, key], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+// Each worker is killed when the test ends, even when it failed or timed out, so the file can never hang the run.
+function startWorker(db: string, key: string, after: (fn: () => void) => void): ChildProcess {
+  return ownChild(fork(worker, [db, key], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] }), after);
 }
 
-test('SIGKILL mid-flight: after restart every delivery succeeds, duplicates only for in-flight attempts', { timeout: 60_000 }, async () => {
+test('SIGKILL mid-flight: after restart every delivery succeeds, duplicates only for in-flight attempts', { timeout: 60_000 }, async (t) => {
   const seen = new Map<string, number>();
   let killAt: (() => void) | null = null;
   const server = createServer((req, res) => {
@@ -50,22 +53,24 @@ test('SIGKILL mid-flight: after restart every delivery succeeds, duplicates only
     const inputs = Array.from({ length: EVENTS }, (_, i) => ({ event_id: `e${i}`, type: 'order.created', data: { i, pad: 'x'.repeat(200) } }));
     await engine.acceptEvents('ten_CRASH', inputs);
 
-    const first = startWorker(temp.path, key);
+    const first = startWorker(temp.path, key, t.after.bind(t));
     children.push(first);
+    const firstExit = once(first, 'exit');
     const killed = new Promise<void>((resolve) => {
       killAt = () => {
         first.kill('SIGKILL');
         resolve();
       };
     });
-    await killed;
-    await once(first, 'exit');
+    await within(`the receiver to see ${KILL_AFTER} requests from the first worker`, 20_000, Promise.race([killed, firstExit.then(() => assert.fail('the first worker exited before the kill'))]));
+    const [, signal] = await within('the killed worker to exit', 5_000, firstExit);
+    assert.equal(signal, 'SIGKILL');
     const inFlight = new Set((await temp.store.listDeliveries({ tenantId: 'ten_CRASH', status: 'delivering' }, null, 10_000)).items.map((d) => d.id));
     assert.ok(inFlight.size > 0, 'the kill should land while attempts are in flight');
 
-    const second = startWorker(temp.path, key);
+    const second = startWorker(temp.path, key, t.after.bind(t));
     children.push(second);
-    const [code] = await once(second, 'exit');
+    const [code] = await within('the restarted worker to drain the database and exit', 30_000, once(second, 'exit'));
     assert.equal(code, 0);
 
     const counts = await temp.store.countByStatus();

@@ -91,13 +91,20 @@ test('window replay: selects failed deliveries in [since, until]; paused endpoin
   ok = true;
   let used = 1; // the empty one above (refused requests are not counted)
   try {
-    const r = await t.api('POST', `/v1/tenants/${ten}/endpoints/${ep}/replays`);
+    // The window starts at w1's failed attempt: exactly w1 is selected; the endpoint's older failures stay out.
+    const since = (await t.api('GET', `/v1/tenants/${ten}/deliveries/${id}`)).body.last_attempt_at as string;
+    const failed = (await t.api('GET', `/v1/tenants/${ten}/deliveries?status=failed&endpoint_id=${ep}&limit=100`)).body.items as Array<{ id: string; last_attempt_at: string }>;
+    const older = failed.filter((d) => d.id !== id).map((d) => d.id);
+    assert.ok(older.length > 0, 'earlier tests left failed deliveries attempted before the window');
+    assert.ok(failed.every((d) => d.id === id || d.last_attempt_at < since));
+    const r = await t.api('POST', `/v1/tenants/${ten}/endpoints/${ep}/replays`, { body: { since, until: new Date().toISOString() } });
     used++;
     assert.equal(r.status, 202);
-    assert.ok(r.body.replay.selected >= 1);
+    assert.equal(r.body.replay.selected, 1);
     const done = await until(() => t.api('GET', `/v1/tenants/${ten}/replays/${r.body.replay_id}`), (x) => x.body.done === true);
-    assert.equal(done.body.succeeded, done.body.selected);
+    assert.deepEqual([done.body.selected, done.body.attempted, done.body.succeeded, done.body.failed], [1, 1, 1, 0]);
     assert.equal((await t.api('GET', `/v1/tenants/${ten}/deliveries/${id}`)).body.status, 'succeeded');
+    for (const other of older) assert.equal((await t.api('GET', `/v1/tenants/${ten}/deliveries/${other}`)).body.status, 'failed', `${other} is outside the window`);
   } finally {
     ok = false;
   }
