@@ -10,6 +10,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { VirtualClock } from '../clock.ts';
 import { createSender, DEFAULT_USER_AGENT, type SenderOptions } from './sender.ts';
 import type { LookupAll } from './guarded-lookup.ts';
+import { within } from '../../test/fixtures/deadline.ts';
 
 type Handler = (req: IncomingMessage, res: ServerResponse, body: Buffer) => void;
 
@@ -133,7 +134,7 @@ test('a receiver that never answers is cut off at the deadline', CEILING, async 
   assert.deepEqual([result.outcome, result.errorClass, result.status], ['delivery_failure', 'timeout', null]);
   assert.equal(result.errorMessage, 'no full response within 200 ms', 'the total deadline fired');
   assert.ok(result.durationMs >= 190, `cut off after ${result.durationMs} ms, before the deadline`);
-  await hungUp;
+  await within('the receiver to see the sender hang up', 10_000, hungUp);
 });
 
 test('a receiver trickling one byte every 50 ms is cut off at the deadline', CEILING, async () => {
@@ -152,7 +153,7 @@ test('a receiver trickling one byte every 50 ms is cut off at the deadline', CEI
   // Each byte restarts undici's body timer; only the total deadline can end this exchange.
   assert.equal(result.errorMessage, 'no full response within 300 ms', 'the total deadline fired');
   assert.ok(result.durationMs >= 290, `cut off after ${result.durationMs} ms, before the deadline`);
-  await socketClosed; // the sender hung up; the drip stops
+  await within('the receiver to see the sender hang up', 10_000, socketClosed); // the drip stops
 });
 
 test('a 100 MB body: excerpt capped, call returns before the body is sent, connection dropped not drained', CEILING, async () => {
@@ -180,7 +181,7 @@ test('a 100 MB body: excerpt capped, call returns before the body is sent, conne
   assert.equal(result.errorMessage, null);
   assert.ok(result.bodyExcerpt !== null && Buffer.byteLength(result.bodyExcerpt) <= 4096 && result.bodyExcerpt.length > 0);
   assert.ok(writtenAtReturn < total, `the call returned only after the server had written all ${total} bytes`);
-  const bytes = await serverClosed;
+  const bytes = await within('the receiver to see the connection dropped', 10_000, serverClosed);
   assert.ok(bytes < total / 10, `server wrote ${bytes} bytes`);
 });
 
