@@ -22,7 +22,7 @@ function startWorker(db: string, key: string, after: (fn: () => void) => void): 
   return ownChild(fork(worker, [db, key], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] }), after);
 }
 
-test('SIGKILL mid-flight: after restart every delivery succeeds, duplicates only for in-flight attempts', { timeout: 60_000 }, async (t) => {
+test('SIGKILL mid-flight: after restart every delivery succeeds, duplicates only for in-flight attempts', { timeout: 240_000 }, async (t) => {
   const seen = new Map<string, number>();
   let killAt: (() => void) | null = null;
   const server = createServer((req, res) => {
@@ -48,7 +48,8 @@ test('SIGKILL mid-flight: after restart every delivery succeeds, duplicates only
   try {
     const now = Date.now();
     await temp.store.createTenant({ id: 'ten_CRASH', name: 'crash', ownerEmails: [], operationsEndpointId: null, notifyEmail: false, createdAt: now, updatedAt: now });
-    // A short timeout: the workers run with a 1 s lease so the restarted one takes over quickly.
+    // A short timeout: the workers run with a 1 s lease so the restarted one takes over quickly (the deadlines below
+    // are ceilings that turn a hang into a failure; a loaded machine can take tens of seconds here).
     await engine.createEndpoint('ten_CRASH', { url, policy: 'standard', max_concurrency: 50, timeout_ms: 500 });
     const inputs = Array.from({ length: EVENTS }, (_, i) => ({ event_id: `e${i}`, type: 'order.created', data: { i, pad: 'x'.repeat(200) } }));
     await engine.acceptEvents('ten_CRASH', inputs);
@@ -62,23 +63,29 @@ test('SIGKILL mid-flight: after restart every delivery succeeds, duplicates only
         resolve();
       };
     });
-    await within(`the receiver to see ${KILL_AFTER} requests from the first worker`, 20_000, Promise.race([killed, firstExit.then(() => assert.fail('the first worker exited before the kill'))]));
-    const [, signal] = await within('the killed worker to exit', 5_000, firstExit);
+    await within(`the receiver to see ${KILL_AFTER} requests from the first worker`, 60_000, Promise.race([killed, firstExit.then(() => assert.fail('the first worker exited before the kill'))]));
+    const [, signal] = await within('the killed worker to exit', 10_000, firstExit);
     assert.equal(signal, 'SIGKILL');
     const inFlight = new Set((await temp.store.listDeliveries({ tenantId: 'ten_CRASH', status: 'delivering' }, null, 10_000)).items.map((d) => d.id));
     assert.ok(inFlight.size > 0, 'the kill should land while attempts are in flight');
 
     const second = startWorker(temp.path, key, t.after.bind(t));
     children.push(second);
-    const [code] = await within('the restarted worker to drain the database and exit', 30_000, once(second, 'exit'));
+    const [code] = await within('the restarted worker to drain the database and exit', 150_000, once(second, 'exit'));
     assert.equal(code, 0);
 
     const counts = await temp.store.countByStatus();
     assert.equal(counts.succeeded, EVENTS, JSON.stringify(counts));
     assert.equal(seen.size, EVENTS, 'every delivery reached the receiver');
-    const duplicated = [...seen].filter(([, n]) => n > 1).map(([id]) => id);
-    for (const id of duplicated) assert.ok(inFlight.has(id), `${id} was repeated but was not in flight at the kill`);
-    assert.ok(duplicated.length <= inFlight.size);
+    // Every request the receiver saw is a recorded attempt, except at most one per delivery in flight at the kill.
+    // (A repeat after a recorded failure is an ordinary retry: on a loaded machine a 5 ms answer can miss the
+    // 500 ms deadline. Counting recorded attempts keeps the check exact whatever the machine's speed.)
+    const unrecorded: string[] = [];
+    for (const [id, n] of seen) {
+      const recorded = (await temp.store.listAttempts(id)).length;
+      if (n > recorded + (inFlight.has(id) ? 1 : 0)) unrecorded.push(`${id}: ${n} requests, ${recorded} recorded attempts, ${inFlight.has(id) ? '' : 'not '}in flight at the kill`);
+    }
+    assert.deepEqual(unrecorded, [], 'requests repeated without a recorded attempt or an in-flight lease');
   } finally {
     for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
     server.closeAllConnections();
