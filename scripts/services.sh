@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Starts the services the test suite uses (PostgreSQL 15, Redis) when they are installed but down.
+# Starts the services the test suite uses (PostgreSQL 15, Redis) when they are installed but down; openssl for the TLS test.
 # Prints one line per service; never fails the run by itself — suites that need a missing service say so.
 set -u
 pg_up() { command -v pg_isready >/dev/null && pg_isready -q -h 127.0.0.1 -p 5432; }
@@ -15,5 +15,12 @@ if ! redis_up && command -v redis-server >/dev/null; then
   redis-server --daemonize yes --bind 127.0.0.1 -::1 --port 6379 --save "" --appendonly no --dir /var/lib/redis --logfile /var/log/redis/ci.log >/dev/null 2>&1
   for _ in $(seq 1 20); do redis_up && break; sleep 0.25; done
 fi
-pg_up && echo "services: postgresql up at 127.0.0.1:5432" || echo "services: postgresql NOT available (its suites will be skipped)"
-redis_up && echo "services: redis up at 127.0.0.1:6379" || echo "services: redis NOT available (its suites will be skipped)"
+# The TLS sender test makes its certificate with the openssl CLI. Installed from Debian only when missing, and
+# only under CI (a developer's machine is theirs to change); the test fails under CI=true without it.
+if ! command -v openssl >/dev/null && [ "${CI:-}" = "true" ] && command -v apt-get >/dev/null; then
+  as_root=""; [ "$(id -u)" -eq 0 ] || as_root="sudo -n"
+  { $as_root apt-get update -qq && DEBIAN_FRONTEND=noninteractive $as_root apt-get install -y -qq --no-install-recommends openssl; } >/dev/null 2>&1
+fi
+pg_up && echo "services: postgresql up at 127.0.0.1:5432" || echo "services: postgresql NOT available (its suites will be skipped; under CI=true they fail)"
+redis_up && echo "services: redis up at 127.0.0.1:6379" || echo "services: redis NOT available (its suites will be skipped; under CI=true they fail)"
+command -v openssl >/dev/null && echo "services: openssl $(openssl version | cut -d' ' -f2)" || echo "services: openssl NOT available (the TLS test will be skipped; under CI=true it fails)"

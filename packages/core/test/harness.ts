@@ -31,6 +31,7 @@ export async function startReceiver(respond: (n: number, req: Received) => numbe
       const answer = respond(received.length, r);
       if (answer === 'hang') {
         hanging.add(res);
+        res.once('close', () => hanging.delete(res));
         return;
       }
       const { status, headers } = typeof answer === 'number' ? { status: answer, headers: {} } : answer;
@@ -43,6 +44,10 @@ export async function startReceiver(respond: (n: number, req: Received) => numbe
   return {
     url: `http://127.0.0.1:${port}/hook`,
     received,
+    /** Requests answered with 'hang' whose connection is still open (the sender has not given up on them). */
+    get hanging() {
+      return hanging.size;
+    },
     async close() {
       for (const res of hanging) res.destroy();
       server.closeAllConnections();

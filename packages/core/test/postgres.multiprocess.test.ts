@@ -3,6 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { fork, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
@@ -12,6 +13,8 @@ import { createHookline } from '../src/hookline.ts';
 import { PolicyRegistry } from '../src/policy/registry.ts';
 import { generateMasterKey } from '../src/secret-box.ts';
 import { openPostgresStore } from '../src/store/postgres/postgres-store.ts';
+import { ownChild } from './fixtures/children.ts';
+import { waitUntil, within } from './fixtures/deadline.ts';
 import { adminQuery, pgTestDb, withDatabase } from './fixtures/pg-test-db.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -72,16 +75,21 @@ async function receiver(name: string, cap: number, share: number, answer: (deliv
   return rx;
 }
 
-function startWorker(url: string, workerId: string, masterKey: string): Promise<ChildProcess> {
-  const child = fork(join(here, 'fixtures/pg-worker.ts'), [], {
-    execArgv: ['--import', 'tsx'],
-    env: { ...process.env, HOOKLINE_TEST_WORKER: JSON.stringify({ url, workerId, masterKey, policies: POLICIES, leaseMs: LEASE_MS }) },
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
-  return new Promise((resolve, reject) => {
+// Every worker is SIGKILLed when the test ends, even when it failed or timed out, so the file can never hang the run.
+function startWorker(url: string, workerId: string, masterKey: string, after: (fn: () => void) => void): Promise<ChildProcess> {
+  const child = ownChild(
+    fork(join(here, 'fixtures/pg-worker.ts'), [], {
+      execArgv: ['--import', 'tsx'],
+      env: { ...process.env, HOOKLINE_TEST_WORKER: JSON.stringify({ url, workerId, masterKey, policies: POLICIES, leaseMs: LEASE_MS }) },
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    }),
+    after,
+  );
+  const ready = new Promise<ChildProcess>((resolve, reject) => {
     child.once('message', () => resolve(child));
     child.once('exit', (code) => reject(new Error(`worker ${workerId} exited early (${code})`)));
   });
+  return within(`worker ${workerId} to start`, 60_000, ready);
 }
 
 function stopWorker(child: ChildProcess): Promise<Record<string, unknown>> {
@@ -100,17 +108,11 @@ function stopWorker(child: ChildProcess): Promise<Record<string, unknown>> {
   });
 }
 
-const until = async (what: string, check: () => Promise<boolean>, timeoutMs: number, everyMs = 100) => {
-  const end = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, everyMs));
-  }
-};
+const until = (what: string, check: () => Promise<boolean>, timeoutMs: number, everyMs = 100) => waitUntil(what, check, { timeoutMs, everyMs });
 
 const pgDb = await pgTestDb();
 
-test(`3 workers + 1 API process on one database: ${EVENTS} events, connections cut, a worker SIGKILLed`, { skip: pgDb.skip ?? false, timeout: 900_000 }, async () => {
+test(`3 workers + 1 API process on one database: ${EVENTS} events, connections cut, a worker SIGKILLed`, { skip: pgDb.skip ?? false, timeout: 900_000 }, async (t) => {
   const dbName = `hookline_mp_${process.pid}_${Date.now().toString(36)}`;
   await adminQuery(pgDb.url!, `CREATE DATABASE ${dbName}`);
   const url = withDatabase(pgDb.url!, dbName);
@@ -133,6 +135,7 @@ test(`3 workers + 1 API process on one database: ${EVENTS} events, connections c
   ];
   const workers: ChildProcess[] = [];
   const results: Record<string, unknown> = {};
+  let survivorsStopped = false;
   try {
     const tenantId = 'ten_MP';
     await store.createTenant({ id: tenantId, name: 'MP', ownerEmails: [], operationsEndpointId: null, notifyEmail: false, createdAt: started, updatedAt: started });
@@ -141,7 +144,7 @@ test(`3 workers + 1 API process on one database: ${EVENTS} events, connections c
       const { endpoint } = await api.createEndpoint(tenantId, { url: rx.url, policy: rx.name === 'e' ? 'mp-breaker' : 'mp-fast', max_concurrency: rx.cap, event_types: [`${rx.name}.*`] });
       endpointOf.set(rx.name, endpoint.id);
     }
-    for (let i = 1; i <= 3; i++) workers.push(await startWorker(url, `wrk_${i}`, masterKey));
+    for (let i = 1; i <= 3; i++) workers.push(await startWorker(url, `wrk_${i}`, masterKey, t.after.bind(t)));
 
     // The API process: accept events in batches of 500 (one group commit each); a batch that fails because its
     // connection was cut is sent again with the same event ids, which is safe because ingest is idempotent.
@@ -158,19 +161,27 @@ test(`3 workers + 1 API process on one database: ${EVENTS} events, connections c
       // Fault 1: cut every Hookline connection (workers, listeners, the API's pool) once a quarter is delivered.
       await until('a quarter delivered', async () => (await succeeded()) >= EVENTS / 4, 600_000, 50);
       const cut = await adminQuery(pgDb.url!, `SELECT count(pg_terminate_backend(pid)) AS n FROM pg_stat_activity WHERE datname = $1 AND application_name = 'hookline'`, [dbName]);
-      results.connectionsCut = Number(cut.rows[0].n);
+      const connectionsCut = Number(cut.rows[0].n);
+      results.connectionsCut = connectionsCut;
       results.cutAtMs = Date.now() - started;
+      // Every worker holds a LISTEN connection at all times: at least those three were cut (their reconnects are
+      // checked when the survivors stop).
+      assert.ok(connectionsCut >= 3, `only ${connectionsCut} connections were cut`);
       // Fault 2: SIGKILL worker 2 once half is delivered; record what it held.
       await until('half delivered', async () => (await succeeded()) >= EVENTS / 2, 600_000, 50);
       // Kill it while it holds leases, so the takeover after lease expiry is really exercised.
       const holds = async () => Number((await store.pg.pool.query(`SELECT count(*) AS n FROM deliveries WHERE status = 'delivering' AND leased_by = 'wrk_2'`)).rows[0].n) > 0;
-      await until('worker 2 holding leases', holds, 60_000, 5).catch(() => {});
+      await until('worker 2 holding leases', holds, 60_000, 5);
+      const exited = once(workers[1], 'exit');
       workers[1].kill('SIGKILL');
       results.killAtMs = Date.now() - started;
-      await new Promise((r) => setTimeout(r, 50));
+      const [, signal] = await within('the SIGKILLed worker to exit', 10_000, exited);
+      assert.equal(signal, 'SIGKILL', 'worker 2 died of the SIGKILL');
+      // Its leases stay until they expire (LEASE_MS): these are the deliveries another worker must take over.
       const held = await store.pg.pool.query(`SELECT id FROM deliveries WHERE status = 'delivering' AND leased_by = 'wrk_2'`);
       results.leasedByKilledWorker = held.rowCount;
       results.killedWorkerLeases = held.rows.map((r) => r.id);
+      assert.ok((held.rowCount ?? 0) > 0, 'the killed worker held leases when it died');
     };
     faultsDone = faults();
     faultsDone.catch(() => {}); // awaited below; not an unhandled rejection meanwhile
@@ -202,6 +213,14 @@ test(`3 workers + 1 API process on one database: ${EVENTS} events, connections c
 
     const counts = await store.countByStatus();
     assert.deepEqual(counts, { pending: 0, delivering: 0, held: 0, succeeded: EVENTS, failed: 0, skipped: 0 }, 'every delivery succeeded');
+
+    // The cut reached the workers: each survivor's LISTEN connection had to come back.
+    const survivors = [workers[0], workers[2]];
+    results.workers = await Promise.all(survivors.map((w) => stopWorker(w)));
+    survivorsStopped = true;
+    for (const stats of results.workers as Array<Record<string, unknown>>) {
+      assert.ok(Number(stats.listenerReconnects) >= 1, `a surviving worker's listener never reconnected after the cut: ${JSON.stringify(stats)}`);
+    }
 
     // Caps across processes: no receiver ever saw more concurrent requests than its endpoint allows.
     for (const rx of rxs) assert.ok(rx.max <= rx.cap, `endpoint ${rx.name}: ${rx.max} concurrent requests, cap ${rx.cap}`);
@@ -239,8 +258,8 @@ test(`3 workers + 1 API process on one database: ${EVENTS} events, connections c
     }
     assert.equal(probes.at(-1)!.outcome, 'success');
   } finally {
-    const stats = await Promise.all(workers.map((w) => (w.exitCode === null && w.signalCode === null ? stopWorker(w) : Promise.resolve({ killed: true }))));
-    results.workers = stats;
+    const running = workers.filter((w) => !survivorsStopped && w.exitCode === null && w.signalCode === null);
+    if (running.length > 0) results.workers = await Promise.all(running.map((w) => stopWorker(w)));
     console.log(`# multiprocess: ${JSON.stringify(results, (k, v) => (k === 'killedWorkerLeases' ? undefined : v))}`);
     await api.stop();
     await store.close();

@@ -9,6 +9,7 @@ import pg from 'pg';
 import { storeConformance } from '../src/store/store-conformance.ts';
 import { openPostgresStore, type PostgresStore } from '../src/store/postgres/postgres-store.ts';
 import type { PostgresOptions } from '../src/store/postgres/postgres-driver.ts';
+import { within } from './fixtures/deadline.ts';
 import { pgTestDb } from './fixtures/pg-test-db.ts';
 
 const db = await pgTestDb();
@@ -87,12 +88,12 @@ describe('postgres only', { skip: db.skip ?? false }, () => {
       let resolveWoken!: () => void;
       const wokenOnce = new Promise<void>((r) => (resolveWoken = r));
       // The listener fires once on connect (it may have missed notifications); wait for it, then count.
-      await new Promise<void>((r) => {
+      await within('the listener\'s first wake-up on connect', 10_000, new Promise<void>((r) => {
         const off = b.onDue(() => {
           off();
           r();
         });
-      });
+      }));
       b.onDue(() => {
         woken++;
         resolveWoken();
@@ -111,7 +112,7 @@ describe('postgres only', { skip: db.skip ?? false }, () => {
           deliveries: [{ id: 'dlv_1', endpointId: 'ep_1', status: 'pending', nextAttemptAt: now }],
         },
       ]);
-      await wokenOnce;
+      await within('the commit\'s NOTIFY to wake the other store', 10_000, wokenOnce);
       assert.ok(woken >= 1);
     } finally {
       await b.close();
@@ -142,7 +143,7 @@ describe('postgres only', { skip: db.skip ?? false }, () => {
       assert.equal((await s.store.getTenant('ten_A'))?.id, 'ten_A');
       assert.equal((await s.store.updateTenant('ten_A', { name: 'B' }, now + 1))?.name, 'B');
       assert.equal(await s.store.ping(), true);
-      await relistened; // the listener reconnected and fired once more
+      await within('the listener to reconnect and fire once more', 15_000, relistened);
     } finally {
       await s.cleanup();
     }

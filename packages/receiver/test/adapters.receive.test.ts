@@ -23,6 +23,8 @@ const oddBody = (id: string) => `{\n  "type" :"order.shipped",\t"data":{ "order_
 
 interface Reply { status: number; headers: Record<string, string | string[] | undefined>; body: string }
 
+const ANSWER_DEADLINE_MS = 10_000;
+
 /** POSTs with node:http so a refused upload still yields its answer; `partial` stops short of the declared length. */
 function post(port: number, path: string, headers: Record<string, string>, body: Buffer, partial = false): Promise<Reply> {
   return new Promise((resolve, reject) => {
@@ -36,6 +38,8 @@ function post(port: number, path: string, headers: Record<string, string>, body:
       });
     });
     req.on('error', (error) => reject(error));
+    // A deadline on the exchange: an adapter that never answers fails the test instead of hanging it.
+    req.setTimeout(ANSWER_DEADLINE_MS, () => req.destroy(new Error(`no answer from ${path} within ${ANSWER_DEADLINE_MS} ms`)));
     if (partial) req.write(body.subarray(0, 10));
     else if (body.length > 64 * 1024) req.write(body.subarray(0, 1024)); // declared too large: the server answers before the rest
     else req.end(body);
@@ -210,10 +214,12 @@ describe('framework integration details', () => {
     const port = await listen(server);
     try {
       const status = await new Promise<number>((resolve, reject) => {
-        httpRequest({ host: '127.0.0.1', port, method: 'GET' }, (res) => {
+        const req = httpRequest({ host: '127.0.0.1', port, method: 'GET' }, (res) => {
           res.resume();
           resolve(res.statusCode!);
-        }).on('error', reject).end();
+        });
+        req.setTimeout(ANSWER_DEADLINE_MS, () => req.destroy(new Error(`no answer within ${ANSWER_DEADLINE_MS} ms`)));
+        req.on('error', reject).end();
       });
       assert.equal(status, 405);
     } finally {

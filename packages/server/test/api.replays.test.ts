@@ -90,13 +90,22 @@ test('window replay: selects failed deliveries in [since, until]; paused endpoin
   assert.equal(empty.status, 202);
   assert.equal(empty.body.replay.selected, 0);
   ok = true;
+  let olderFailed = 0;
   try {
-    const r = await t.api('POST', `/v1/tenants/${ten}/endpoints/${ep}/replays`);
+    // The window starts at w1's failed attempt: exactly w1 is selected; the endpoint's older failures stay out.
+    const since = (await t.api('GET', `/v1/tenants/${ten}/deliveries/${id}`)).body.last_attempt_at as string;
+    const failed = (await t.api('GET', `/v1/tenants/${ten}/deliveries?status=failed&endpoint_id=${ep}&limit=100`)).body.items as Array<{ id: string; last_attempt_at: string }>;
+    const older = failed.filter((d) => d.id !== id).map((d) => d.id);
+    olderFailed = older.length;
+    assert.ok(older.length > 0, 'earlier tests left failed deliveries attempted before the window');
+    assert.ok(failed.every((d) => d.id === id || d.last_attempt_at < since));
+    const r = await t.api('POST', `/v1/tenants/${ten}/endpoints/${ep}/replays`, { body: { since, until: new Date().toISOString() } });
     assert.equal(r.status, 202);
-    assert.equal(r.body.replay.selected, 3, "the window's failed deliveries: f1 and f2 from the first test, and w1");
+    assert.equal(r.body.replay.selected, 1);
     const done = await until(() => t.api('GET', `/v1/tenants/${ten}/replays/${r.body.replay_id}`), (x) => x.body.done === true);
-    assert.deepEqual([done.body.attempted, done.body.succeeded, done.body.failed], [3, 3, 0]);
+    assert.deepEqual([done.body.selected, done.body.attempted, done.body.succeeded, done.body.failed], [1, 1, 1, 0]);
     assert.equal((await t.api('GET', `/v1/tenants/${ten}/deliveries/${id}`)).body.status, 'succeeded');
+    for (const other of older) assert.equal((await t.api('GET', `/v1/tenants/${ten}/deliveries/${other}`)).body.status, 'failed', `${other} is outside the window`);
   } finally {
     ok = false;
   }
@@ -106,12 +115,13 @@ test('window replay: selects failed deliveries in [since, until]; paused endpoin
   assert.equal(paused.body.error.code, 'endpoint_paused');
   assert.match(paused.body.error.message, /reactivate/);
   await t.api('PATCH', `/v1/tenants/${ten}/endpoints/${ep}`, { body: { status: 'active' } });
-  // 19 more replays that each select something (one new dead letter each: the earlier ones are failed again too).
+  // 19 more replays that each select something (one new dead letter each: the earlier ones are failed again too,
+  // and so are the older failures the first replay's window left out).
   for (let used = 1; used < 20; used++) {
     await failedDelivery(`q${used}`);
     const rp = await t.api('POST', `/v1/tenants/${ten}/endpoints/${ep}/replays`, { body: {} });
     assert.equal(rp.status, 202);
-    assert.equal(rp.body.replay.selected, used, `replay ${used + 1}`);
+    assert.equal(rp.body.replay.selected, olderFailed + used, `replay ${used + 1}`);
     await until(() => t.api('GET', `/v1/tenants/${ten}/replays/${rp.body.replay_id}`), (x) => x.body.done === true);
   }
   const over = await t.api('POST', `/v1/tenants/${ten}/endpoints/${ep}/replays`, { body: {} });

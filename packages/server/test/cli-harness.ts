@@ -1,6 +1,7 @@
 // Runs the real `hookline` executable as a child process and collects its exit code and output.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { ownChild } from '../../core/test/fixtures/children.ts';
 import { main } from '../src/cli/main.ts';
 
 export const BIN = fileURLToPath(new URL('../bin/hookline.js', import.meta.url));
@@ -18,9 +19,20 @@ function childEnv(env: Record<string, string>): NodeJS.ProcessEnv {
   return { ...base, ...env };
 }
 
-/** Starts `hookline …`; the caller reads its streams and waits for `done`. */
+/** A command that has not exited by then is killed and its run fails: a stuck CLI fails its test, never hangs it. */
+const CLI_DEADLINE_MS = 60_000;
+
+/**
+ * Starts `hookline …`; the caller reads its streams and waits for `done`. The child is SIGKILLed after
+ * CLI_DEADLINE_MS, and at the latest when this process ends.
+ */
 export function startCli(args: string[], env: Record<string, string> = {}): { child: ChildProcess; done: Promise<CliRun>; stderrLine(match: RegExp): Promise<string> } {
-  const child = spawn(process.execPath, [BIN, ...args], { env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = ownChild(spawn(process.execPath, [BIN, ...args], { env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'] }));
+  let overdue = false;
+  const deadline = setTimeout(() => {
+    overdue = true;
+    child.kill('SIGKILL');
+  }, CLI_DEADLINE_MS);
   let stdout = '';
   let stderr = '';
   const waiters: Array<{ match: RegExp; resolve: (line: string) => void }> = [];
@@ -37,7 +49,11 @@ export function startCli(args: string[], env: Record<string, string> = {}): { ch
   });
   const done = new Promise<CliRun>((resolve, reject) => {
     child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
+    child.on('close', (code) => {
+      clearTimeout(deadline);
+      if (overdue) reject(new Error(`hookline ${args.join(' ')} did not exit within ${CLI_DEADLINE_MS} ms; stderr: ${stderr}`));
+      else resolve({ code, stdout, stderr });
+    });
   });
   return {
     child,

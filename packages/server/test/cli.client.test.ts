@@ -5,7 +5,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { AttemptEvent } from '@hookline/core';
 import { json, runCli, runMain } from './cli-harness.ts';
-import { ADMIN_TOKEN, startTestServer } from './server-harness.ts';
+import { ADMIN_TOKEN, startTestServer, within } from './server-harness.ts';
 import { main } from '../src/cli/main.ts';
 
 /** A loopback receiver: 400 for `order.bad` until `fixed`, 200 otherwise. */
@@ -34,7 +34,8 @@ test('tenants, endpoints, send, deliveries, replay, tail and breaker against a l
   // Resolves when the server has recorded an attempt of the delivery: tests wait on events, not sleeps.
   const recorded = new Map<string, Array<(e: AttemptEvent) => void>>();
   srv.server.runtime.addObserver({ attempt: (e) => recorded.get(e.attempt.deliveryId)?.splice(0).forEach((f) => f(e)) });
-  const attemptOf = (deliveryId: string) => new Promise<AttemptEvent>((resolve) => recorded.set(deliveryId, [...(recorded.get(deliveryId) ?? []), resolve]));
+  const attemptOf = (deliveryId: string) =>
+    within(`an attempt of ${deliveryId} to be recorded`, 30_000, new Promise<AttemptEvent>((resolve) => recorded.set(deliveryId, [...(recorded.get(deliveryId) ?? []), resolve])));
   const env = { HOOKLINE_URL: srv.url, HOOKLINE_TOKEN: ADMIN_TOKEN };
   // The main flow runs the real executable; the many smaller checks run the same main() in this process.
   const cli = (...args: string[]) => runCli(args, env);
@@ -89,9 +90,9 @@ test('tenants, endpoints, send, deliveries, replay, tail and breaker against a l
       stdout: { write: (c: string) => void (tailOut += c) },
       stderr: { write: (c: string) => void (/following attempts/.test(c) && baseline()) },
     });
-    await following;
+    await within('tail to take its baseline', 30_000, following);
     const third = json(await okHere('send', ...t, '--type', 'order.created', '--data', '{"n":3}', '--json')).deliveries[0].id as string;
-    assert.equal(await tailDone, 0);
+    assert.equal(await within('tail to print the new attempt and exit', 30_000, tailDone), 0);
     assert.match(tailOut, new RegExp(`^\\S+ \\S+\\s+${third}\\s+\\S+ order\\.created\\s+#1 scheduled\\s+200\\s+success`));
 
     // Exit codes: not found 3, conflict / refused 4, and 0 for the rest.

@@ -7,6 +7,8 @@ import { join } from 'node:path';
 import { memoryLogger, type Clock, type LookupAll } from '@hookline/core';
 import { resolveConfig } from '../src/config.ts';
 import { startServer, type RunningServer } from '../src/server.ts';
+// One deadline helper for every package's tests.
+export { within } from '../../core/test/fixtures/deadline.ts';
 
 export const ADMIN_TOKEN = 'test-admin-token-0123456789';
 
