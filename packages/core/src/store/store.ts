@@ -78,7 +78,7 @@ export interface AttemptRecord {
   previousAttemptAt?: number | null;
   /** How the attempt counts for endpoint health; null: it does not (a failed replay or test). */
   health: { rule: HealthRule; countsFailure: boolean; countsSuccess: boolean } | null;
-  /** Breaker window to count this attempt in; null when the policy has no breaker. */
+  /** Breaker window to count this attempt's delivery in (by its latest attempt); null when the policy has no breaker. */
   breakerScope: string | null;
 }
 
@@ -101,6 +101,13 @@ export interface BreakerRow {
   nextProbeAt: number | null;
   probeDeliveryId: string | null;
   updatedAt: number;
+}
+
+/** A breaker scope's sliding window: distinct deliveries whose latest attempt lies in it, and how many of those failed. */
+export interface BreakerWindow {
+  deliveries: number;
+  /** Deliveries whose latest attempt in the window was a delivery failure (client errors are not). */
+  failures: number;
 }
 
 export interface DeliveryFilter {
@@ -262,8 +269,8 @@ export interface Store {
   getBreaker(scopeKey: string): Promise<BreakerRow | null>;
   /** Compare-and-set on `updatedAt` (null: insert if absent); false when another worker changed it first. */
   saveBreaker(row: BreakerRow, expectedUpdatedAt: number | null): Promise<boolean>;
-  /** Attempts and delivery failures in the scope since `since`. */
-  breakerWindow(scopeKey: string, since: number): Promise<{ attempts: number; failures: number }>;
+  /** Distinct deliveries of the scope last attempted at or after `since`, and how many of those attempts failed. */
+  breakerWindow(scopeKey: string, since: number): Promise<BreakerWindow>;
   resetBreakerWindow(scopeKey: string): Promise<void>;
   /** Makes every held delivery of a scope due now. */
   releaseHeld(scope: { tenantId: string } | { endpointId: string }, now: number): Promise<number>;
@@ -289,8 +296,8 @@ export interface Store {
   purgeDeliveries(before: number, batch: number): Promise<number>;
   /** Deletes events older than `before` that no longer have deliveries; the count. */
   purgeEvents(before: number, batch: number): Promise<number>;
-  /** Deletes breaker window buckets that start before `before`; the count. */
-  purgeBreakerBuckets(before: number): Promise<number>;
+  /** Deletes breaker window rows last attempted before `before`; the count. */
+  purgeBreakerWindow(before: number): Promise<number>;
 }
 
 export type { AttemptTrigger };
