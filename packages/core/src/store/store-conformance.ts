@@ -431,9 +431,9 @@ export function storeConformance(name: string, factory: StoreFactory, options: {
         const held = await store.getDelivery('ten_A', 'dlv_000001_0');
         assert.deepEqual([held?.status, held?.nextAttemptAt, held?.attemptCount], ['held', T0 + 30 * S, 0]);
         assert.equal(await store.nextDueAt(), T0 + 30 * S);
-        await store.endDeliveries(['dlv_000002_0'], 'w1', 'skipped', 'endpoint paused (manual)', T0);
+        await store.endDeliveries(['dlv_000002_0'], 'w1', 'failed', 'endpoint_paused', T0);
         const sk = await store.getDelivery('ten_A', 'dlv_000002_0');
-        assert.deepEqual([sk?.status, sk?.terminalReason], ['skipped', 'endpoint paused (manual)']);
+        assert.deepEqual([sk?.status, sk?.terminalReason, sk?.lastAttemptAt], ['failed', 'endpoint_paused', null]);
         assert.equal(await store.releaseHeld({ endpointId: 'ep_1' }, T0 + 1), 1);
         assert.equal((await store.getDelivery('ten_A', 'dlv_000001_0'))?.status, 'pending');
         assert.equal(await store.releaseHeld({ tenantId: 'ten_A' }, T0 + 2), 1);
@@ -501,6 +501,18 @@ export function storeConformance(name: string, factory: StoreFactory, options: {
         assert.equal(await store.countWindowReplaysSince('ten_A', T0), 3);
         assert.equal(await store.countWindowReplaysSince('ten_A', T0 + 2 * H), 0);
         assert.equal(await store.countWindowReplaysSince('ten_B', T0), 0);
+      });
+
+      withStore('window replay selects a failed delivery never attempted (ended while paused) by its creation time', async (store) => {
+        await store.createTenant(tenant('ten_A'));
+        await store.createEndpoint(endpoint('ep_1', 'ten_A'), secret('sec_1', 'ep_1'));
+        await store.acceptEvents([newEvent('ten_A', 1, ['ep_1'], { at: T0 })]);
+        const [c] = await store.claimDue({ now: T0 + MIN, limit: 1, leaseUntil: T0 + 2 * MIN, workerId: 'w', saturatedEndpoints: [] });
+        await store.endDeliveries([c.delivery.id], 'w', 'failed', 'endpoint_paused', T0 + MIN);
+        assert.equal(await store.scheduleWindowReplay(replay('rpl_p', 'window', { sinceMs: T0 + 1, untilMs: T0 + H }), 100, T0 + H), 0, 'created before the window');
+        assert.equal(await store.scheduleWindowReplay(replay('rpl_q', 'window', { sinceMs: T0, untilMs: T0 + H }), 100, T0 + H), 1);
+        const d = await store.getDelivery('ten_A', c.delivery.id);
+        assert.deepEqual([d?.status, d?.nextAttemptAt], ['pending', T0 + H]);
       });
 
       withStore('single replay: failed or skipped only', async (store) => {

@@ -235,7 +235,7 @@ export interface Store {
   recordAttempts(records: AttemptRecord[], now: number): Promise<HealthTransition[]>;
   /** Puts leased deliveries back to `held` (breaker open) without an attempt. */
   holdDeliveries(ids: string[], workerId: string, until: number, now: number): Promise<void>;
-  /** Ends deliveries without an attempt: `failed` (age limit while held) or `skipped` (endpoint paused). */
+  /** Ends deliveries without an attempt: `failed` (age limit while held; endpoint paused while in progress, SPEC §1). */
   endDeliveries(ids: string[], workerId: string | null, status: 'failed' | 'skipped', reason: string, now: number): Promise<void>;
   /** Hands leased deliveries this worker never started back (`pending`, due as before): a stopping worker's queue. */
   releaseLeases(ids: string[], workerId: string, now: number): Promise<number>;
@@ -260,7 +260,7 @@ export interface Store {
   countWindowReplaysSince(tenantId: string, since: number): Promise<number>;
   /**
    * Marks up to `limit` of the endpoint's failed (and optionally skipped) deliveries, oldest first, whose
-   * last attempt (or creation, for skipped) lies in [since, until], for one replay attempt now. Returns the count.
+   * last attempt (or creation, when never attempted) lies in [since, until], for one replay attempt now. Returns the count.
    */
   scheduleWindowReplay(replay: ReplayRow, limit: number, now: number): Promise<number>;
   scheduleSingleReplay(replay: ReplayRow, deliveryId: string, now: number): Promise<boolean>;
