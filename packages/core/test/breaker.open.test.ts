@@ -1,11 +1,12 @@
-// Breaker closed → open (docs/rules.md#breaker-open) on a virtual clock against a real receiver: the 5-attempt minimum, the 80 % ratio,
-// client errors never opening it, and held deliveries spending no attempts.
+// Breaker closed → open (docs/rules.md#breaker-open) on a virtual clock against a real receiver: the 5-delivery minimum (deliveries, not attempts),
+// the 80 % ratio, client errors never opening it, and held deliveries spending no attempts.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { settle } from '../src/settle.ts';
 import { startReceiver } from './harness.ts';
 import { breakerEngine, events, MIN, S } from './breaker-fixtures.ts';
 
-test('5 attempts with 4 delivery failures (80 %) open the tenant breaker; due deliveries are then held without attempts', async () => {
+test('5 deliveries with 4 delivery failures (80 %) open the tenant breaker; due deliveries are then held without attempts', async () => {
   const t = await breakerEngine();
   const rx = await startReceiver((n) => (n <= 4 ? 500 : 200), t.clock);
   try {
@@ -17,7 +18,7 @@ test('5 attempts with 4 delivery failures (80 %) open the tenant breaker; due de
     const st = await t.engine.breaker.status({ tenantId: t.tenantId });
     assert.equal(st.state, 'open');
     assert.equal(st.scopeKey, `tenant:${t.tenantId}`);
-    assert.deepEqual({ a: st.window.attempts, f: st.window.failures }, { a: 5, f: 4 });
+    assert.deepEqual({ d: st.window.deliveries, f: st.window.failures }, { d: 5, f: 4 });
     assert.equal(st.pauseMs, 5 * MIN);
     assert.equal(st.nextProbeAt, t0 + 5 * MIN);
     assert.deepEqual(t.transitions.map((x) => [x.from, x.to, x.reason, x.scope]), [['closed', 'open', 'failure_ratio', 'tenant']]);
@@ -43,7 +44,7 @@ test('5 attempts with 4 delivery failures (80 %) open the tenant breaker; due de
   }
 });
 
-test('4 attempts that all fail do not open it: at least 5 attempts are needed', async () => {
+test('4 failing deliveries do not open it however often they retry: at least 5 distinct deliveries are needed', async () => {
   const t = await breakerEngine();
   const rx = await startReceiver(() => 503, t.clock);
   try {
@@ -51,13 +52,40 @@ test('4 attempts that all fail do not open it: at least 5 attempts are needed', 
     await t.engine.acceptEvents(t.tenantId, events(4));
     await t.engine.dispatcher.runDue();
     assert.equal(rx.received.length, 4);
+    // Their retries at +1 s, +3 s, +7 s: 16 failed attempts in the window, still 4 deliveries.
+    for (const pause of [1, 2, 4]) {
+      t.clock.advance(pause * S);
+      await t.engine.dispatcher.runDue();
+    }
+    assert.equal(rx.received.length, 16);
     const st = await t.engine.breaker.status({ tenantId: t.tenantId });
     assert.equal(st.state, 'closed');
-    assert.deepEqual({ a: st.window.attempts, f: st.window.failures }, { a: 4, f: 4 });
-    // The fifth failure (a retry 1 s later) reaches the minimum and opens it.
-    t.clock.advance(1 * S);
+    assert.deepEqual({ d: st.window.deliveries, f: st.window.failures }, { d: 4, f: 4 });
+    assert.equal(t.transitions.length, 0);
+    // A fifth failing delivery reaches the minimum and opens it.
+    await t.engine.acceptEvents(t.tenantId, events(1, 'fifth'));
     await t.engine.dispatcher.runDue();
     assert.equal((await t.engine.breaker.status({ tenantId: t.tenantId })).state, 'open');
+    assert.deepEqual(t.transitions.map((x) => x.reason), ['failure_ratio']);
+  } finally {
+    await rx.close();
+    await t.close();
+  }
+});
+
+test('one failing delivery walks the whole payments fast ladder (0, 1, 3, … 511 s) and never opens the breaker', async () => {
+  const t = await breakerEngine();
+  const rx = await startReceiver(() => 500, t.clock);
+  try {
+    await t.engine.createEndpoint(t.tenantId, { url: rx.url, policy: 'payments' });
+    const t0 = t.clock.now();
+    const [r] = await t.engine.acceptEvents(t.tenantId, events(1));
+    if (r instanceof Error) throw r;
+    await settle(t.engine, t.clock);
+    assert.deepEqual(rx.received.map((x) => (x.at - t0) / S), [0, 1, 3, 7, 15, 31, 63, 127, 255, 511]);
+    assert.equal(t.transitions.length, 0, 'its own retries are one delivery in the window');
+    assert.equal((await t.store.getDelivery(t.tenantId, r.deliveries[0].id))?.status, 'failed');
+    assert.equal((await t.engine.breaker.status({ tenantId: t.tenantId })).state, 'closed');
   } finally {
     await rx.close();
     await t.close();

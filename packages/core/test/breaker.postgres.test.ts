@@ -55,7 +55,7 @@ test('PostgreSQL: open, one probe, close and release; the 5-day sweep; bucket re
     const r = await t.engine.runMaintenance(since + 5 * DAY);
     assert.equal(r.health.length, 1);
     assert.equal((await t.engine.getEndpoint(t.tenantId, endpoint.id)).pauseReason, 'failing');
-    assert.ok(r.purged.breakerBuckets >= 1);
+    assert.ok(r.purged.breakerWindow >= 1);
   } finally {
     await rx.close();
     await t.close();

@@ -134,7 +134,7 @@ test('manual reset closes it at once and releases every held delivery', async ()
     const resetAt = t.clock.now();
     const st = await t.engine.breaker.reset({ tenantId: t.tenantId });
     assert.equal(st.state, 'closed');
-    assert.equal(st.window.attempts, 0, 'counters reset');
+    assert.equal(st.window.deliveries, 0, 'counters reset');
     await t.engine.dispatcher.runDue();
     assert.equal(rx.received.length, 5 + 12);
     assert.ok(rx.received.slice(5).every((r) => r.at === resetAt));

@@ -27,7 +27,7 @@ async function run(ok: number, failing: number) {
     assert.equal(counts.succeeded, ok);
     assert.equal(counts.held ?? 0, 0, 'the breaker opened only after the last attempt, if at all');
     const st = await t.engine.breaker.status({ tenantId: t.tenantId });
-    assert.deepEqual({ attempts: st.window.attempts, failures: st.window.failures }, { attempts: ok + failing, failures: failing });
+    assert.deepEqual({ deliveries: st.window.deliveries, failures: st.window.failures }, { deliveries: ok + failing, failures: failing });
     return { state: st.state, reasons: t.transitions.map((x) => `${x.from}->${x.to}:${x.reason}`) };
   } finally {
     await rx.close();

@@ -199,7 +199,7 @@ test('brief: 50 consecutive failed events (not attempts) suspend it; 49 do not',
     assert.equal(ep.status, 'paused');
     assert.equal(ep.pauseReason, 'consecutive_failures');
     assert.deepEqual(t.seen(), ['active>degraded:failing', 'degraded>paused:consecutive_failures']);
-    // Not attempted any more: its pending retry ends skipped, and it never resumes by itself.
+    // Not attempted any more: its pending retry ends failed (endpoint_paused), and it never resumes by itself.
     const before = rx.received.length;
     await settle(t.engine, t.clock);
     assert.equal(rx.received.length, before);

@@ -38,24 +38,24 @@ test('purges only terminal deliveries (and their attempts, events) past retentio
     assert.equal((await t.store.listAttempts(fresh.deliveries[0].id)).length, 1);
 
     // Retention is configurable; a second pass finds nothing more.
-    assert.deepEqual(await purgeExpired(t.store, t.clock.now(), { deliveriesMs: 40 * DAY }), { deliveries: 0, events: 0, breakerBuckets: 0 });
+    assert.deepEqual(await purgeExpired(t.store, t.clock.now(), { deliveriesMs: 40 * DAY }), { deliveries: 0, events: 0, breakerWindow: 0 });
   } finally {
     await rx.close();
     await t.close();
   }
 });
 
-test('old breaker window buckets are purged', async () => {
+test('old breaker window rows are purged', async () => {
   const t = await testEngine();
   const rx = await startReceiver(() => 200, t.clock);
   try {
     await t.engine.createEndpoint(t.tenantId, { url: rx.url, policy: 'payments' });
     await t.engine.acceptEvent(t.tenantId, { type: 'x', data: {} });
     await t.engine.dispatcher.runDue();
-    assert.equal((await t.store.breakerWindow(`tenant:${t.tenantId}`, t.clock.now() - 60_000)).attempts, 1);
+    assert.equal((await t.store.breakerWindow(`tenant:${t.tenantId}`, t.clock.now() - 60_000)).deliveries, 1);
     t.clock.advance(2 * DAY);
     const r = await t.engine.runMaintenance();
-    assert.equal(r.purged.breakerBuckets, 1);
+    assert.equal(r.purged.breakerWindow, 1);
   } finally {
     await rx.close();
     await t.close();

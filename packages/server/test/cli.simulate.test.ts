@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { planTimeline, seededRandom, STANDARD, STRICT } from '@hookline/core';
 import { json, runCli } from './cli-harness.ts';
 
@@ -20,18 +21,15 @@ async function simulate(...args: string[]): Promise<Sim> {
 }
 
 describe('hookline simulate --json', { concurrency: true }, () => {
-  it('payments, always 500: the fast ladder until the tenant breaker opens, then one probe per pause (5, 10, 20, 30, 30 min)', async () => {
+  it('payments, always 500: the plain fast ladder 0, 1, 3, … 511 s and no breaker transition (one delivery is one in the window)', async () => {
     const r = await simulate('--policy', 'payments', '--responses', '500', '--seed', '42');
-    // Fast ladder 1, 2, 4, 8 s; the 5th failure in 5 minutes opens the breaker (docs/rules.md#breaker-open) and the delivery waits
-    // without spending attempts; each failed probe doubles the pause, capped at 30 min; the 10th failure ends it.
-    const opened = 15 * S;
-    const probes = [5, 10, 20, 30, 30].reduce<number[]>((at, m) => [...at, (at.at(-1) ?? opened) + m * MIN], []);
-    assert.deepEqual(r.attempts.map((a) => a.at_ms), [0, 1 * S, 3 * S, 7 * S, 15 * S, ...probes]);
+    // docs/rules.md#payments-fast, #breaker-open: after the f-th failure the next attempt waits 2^(f-1) s; the breaker counts deliveries, not
+    // attempts, so one delivery's own retries never open it. The 10th failure ends it.
+    const at = [0, 1, 3, 7, 15, 31, 63, 127, 255, 511].map((s) => s * S);
+    assert.deepEqual(r.attempts.map((a) => a.at_ms), at);
     assert.ok(r.attempts.every((a) => a.ladder === 'fast' && a.response === '500' && a.outcome === 'delivery_failure'));
-    assert.deepEqual(r.final, { status: 'failed', reason: '10 delivery failures, fast-ladder budget spent; last: HTTP 500', at_ms: probes.at(-1) });
-    const breaker = r.transitions.filter((t) => t.kind === 'breaker').map((t) => `${t.at_ms} ${t.scope} ${t.from}>${t.to}`);
-    assert.equal(breaker[0], `${opened} tenant closed>open`);
-    assert.equal(breaker.filter((t) => t.endsWith('probing>open')).length, 5, 'every probe failed');
+    assert.deepEqual(r.final, { status: 'failed', reason: '10 delivery failures, fast-ladder budget spent; last: HTTP 500', at_ms: 511 * S });
+    assert.deepEqual(r.transitions.filter((t) => t.kind === 'breaker'), []);
   });
 
   it('brief, always 500: 0 s, 30 s, 5 min 30 s, 35 min 30 s, then failed', async () => {
@@ -130,6 +128,53 @@ describe('hookline simulate --json', { concurrency: true }, () => {
       assert.equal(human.code, 0, human.stderr);
       assert.match(human.stdout, /delivered\s+10 of 10 \(first at 15m/);
       assert.match(human.stdout, /attempts\s+\d+ in all; per delivery min \d+ \/ median \d+ \/ max \d+/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('scenario docs/scenarios/pause-and-replay.json: paused while 20 deliveries retry, they end failed (endpoint_paused); reactivated and window-replayed, all 20 recovered', async () => {
+    const file = fileURLToPath(new URL('../../../docs/scenarios/pause-and-replay.json', import.meta.url));
+    const run = await runCli(['simulate', '--scenario', file, '--json']);
+    assert.equal(run.code, 0, run.stderr);
+    const r = json(run);
+    const retried = r.deliveries.filter((d: { accepted_at_ms: number }) => d.accepted_at_ms === 0);
+    const whilePaused = r.deliveries.filter((d: { accepted_at_ms: number }) => d.accepted_at_ms === 30 * MIN);
+    assert.deepEqual([retried.length, whilePaused.length], [20, 5]);
+    // Nothing is attempted between the pause (20 min) and the replay (1 h); the replay is each one's last attempt.
+    assert.ok(r.attempts.every((a: { at_ms: number }) => a.at_ms < 20 * MIN || a.at_ms >= H));
+    const replayed = r.attempts.filter((a: { at_ms: number }) => a.at_ms >= H);
+    assert.equal(replayed.length, 20);
+    assert.ok(replayed.every((a: { trigger: string; outcome: string }) => a.trigger === 'replay' && a.outcome === 'success'));
+    assert.ok(retried.every((d: { status: string }) => d.status === 'succeeded'));
+    assert.ok(whilePaused.every((d: { status: string; attempts: number }) => d.status === 'skipped' && d.attempts === 0), 'arrived while paused: skipped');
+    assert.deepEqual(r.actions, [
+      { at_ms: 20 * MIN, do: 'pause', error: null, replay: null },
+      { at_ms: H, do: 'reactivate', error: null, replay: null },
+      { at_ms: H, do: 'replay', error: null, replay: { selected: 20, attempted: 20, succeeded: 20, failed: 0 } },
+    ]);
+    assert.deepEqual(r.endpoint, { status: 'active', pause_reason: null });
+
+    const human = await runCli(['simulate', '--scenario', file]);
+    assert.equal(human.code, 0, human.stderr);
+    assert.match(human.stdout, /action\s+1h replay: selected 20, attempted 20, succeeded 20, failed 0/);
+  });
+
+  it('scenario: a window replay while the endpoint is paused is refused (endpoint_paused) and selects nothing', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'hookline-cli-scenario-'));
+    try {
+      const file = join(dir, 'paused.json');
+      writeFileSync(file, JSON.stringify({
+        policy: 'standard',
+        seed: 1,
+        events: [{ at: '0s', count: 3, type: 'm.x', data: {} }],
+        receiver: [{ from: '0s', respond: '503' }],
+        actions: [{ at: '1m', do: 'pause' }, { at: '2h', do: 'replay' }],
+      }));
+      const r = json(await runCli(['simulate', '--scenario', file, '--json']));
+      assert.deepEqual(r.actions.map((a: { do: string; error: string | null }) => `${a.do}:${a.error}`), ['pause:null', 'replay:endpoint_paused']);
+      assert.ok(r.deliveries.every((d: { status: string; reason: string }) => d.status === 'failed' && d.reason === 'endpoint_paused'));
+      assert.deepEqual(r.endpoint, { status: 'paused', pause_reason: 'manual' });
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

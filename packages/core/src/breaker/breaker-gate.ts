@@ -42,8 +42,8 @@ export interface BreakerStatus {
   nextProbeAt: number | null;
   probeDeliveryId: string | null;
   updatedAt: number | null;
-  /** Attempts and delivery failures counted in the current sliding window. */
-  window: { attempts: number; failures: number; sinceMs: number };
+  /** Distinct deliveries attempted in the current sliding window (each by its latest attempt) and how many failed. */
+  window: { deliveries: number; failures: number; sinceMs: number };
 }
 
 const DEFAULT_STALE_PROBE_MS = 60_000 + 30_000 + 30_000;
@@ -99,7 +99,7 @@ export class Breaker implements AdmissionGate {
     const key = this.scopeKey(c, policy)!;
     try {
       if (probe) return await this.#afterProbe(rule, key, c.delivery.id, attempt, now);
-      // A success or client error can only trip the window by adding the attempt that reaches minAttempts,
+      // A success or client error can only trip the window by adding the delivery that reaches minAttempts,
       // so it re-checks only while failures are about; a healthy hot path never queries the window.
       if (attempt.outcome === 'delivery_failure') this.#recentFailure.set(key, now);
       else {
@@ -181,7 +181,7 @@ export class Breaker implements AdmissionGate {
       nextProbeAt: base.nextProbeAt,
       probeDeliveryId: base.probeDeliveryId,
       updatedAt: row?.updatedAt ?? null,
-      window: { attempts: w.attempts, failures: w.failures, sinceMs: since },
+      window: { deliveries: w.deliveries, failures: w.failures, sinceMs: since },
     };
   }
 

@@ -8,24 +8,33 @@ const MIN = 60_000;
 const T = Date.UTC(2026, 0, 1);
 const closed = rules.closedRow('tenant:ten_1', 'ten_1', T);
 
-test('window: ≥ 5 attempts and ≥ 80 % delivery failures trip it', () => {
-  assert.equal(rules.windowTrips(rule, { attempts: 5, failures: 4 }), true);
-  assert.equal(rules.windowTrips(rule, { attempts: 4, failures: 4 }), false);
-  assert.equal(rules.windowTrips(rule, { attempts: 10, failures: 7 }), false);
-  assert.equal(rules.windowTrips(rule, { attempts: 100, failures: 0 }), false);
+test('window: ≥ 5 distinct deliveries and ≥ 80 % of them failed trip it', () => {
+  assert.equal(rules.windowTrips(rule, { deliveries: 5, failures: 4 }), true);
+  assert.equal(rules.windowTrips(rule, { deliveries: 4, failures: 4 }), false);
+  assert.equal(rules.windowTrips(rule, { deliveries: 10, failures: 7 }), false);
+  assert.equal(rules.windowTrips(rule, { deliveries: 100, failures: 0 }), false);
+  assert.equal(rules.windowTrips(rule, { deliveries: 100, failures: 80 }), true);
+});
+
+test('window: one failing delivery retried many times is one delivery, and never trips it', () => {
+  // The payments fast ladder's 10 attempts of one delivery: the store counts it once, by its latest attempt.
+  assert.equal(rules.windowTrips(rule, { deliveries: 1, failures: 1 }), false);
+  assert.equal(rules.afterWindow(rule, closed, { deliveries: 1, failures: 1 }, T), null);
+  // Four failing deliveries beside one that a client error answered: 4 of 5 is 80 %.
+  assert.equal(rules.windowTrips(rule, { deliveries: 5, failures: 4 }), true);
 });
 
 test('closed → open sets the first pause and the probe time; an open breaker is not reopened by the window', () => {
-  const c = rules.afterWindow(rule, closed, { attempts: 5, failures: 5 }, T + 1000)!;
+  const c = rules.afterWindow(rule, closed, { deliveries: 5, failures: 5 }, T + 1000)!;
   assert.equal(c.row.state, 'open');
   assert.equal(c.row.pauseMs, 5 * MIN);
   assert.equal(c.row.nextProbeAt, T + 1000 + 5 * MIN);
   assert.deepEqual(c.transition, { from: 'closed', to: 'open', reason: 'failure_ratio' });
-  assert.equal(rules.afterWindow(rule, c.row, { attempts: 50, failures: 50 }, T + 2000), null);
+  assert.equal(rules.afterWindow(rule, c.row, { deliveries: 50, failures: 50 }, T + 2000), null);
 });
 
 test('open: hold until the probe time, then one claim; probing: others re-check in 30 s', () => {
-  const open = rules.afterWindow(rule, closed, { attempts: 5, failures: 5 }, T)!.row;
+  const open = rules.afterWindow(rule, closed, { deliveries: 5, failures: 5 }, T)!.row;
   assert.deepEqual(rules.admit(rule, open, 'dlv_a', T + MIN, 120_000), { kind: 'hold', until: T + 5 * MIN });
   const a = rules.admit(rule, open, 'dlv_a', T + 5 * MIN, 120_000);
   assert.equal(a.kind, 'claim_probe');
@@ -39,7 +48,7 @@ test('open: hold until the probe time, then one claim; probing: others re-check 
 });
 
 test('failed probes double the pause up to 30 min; a success closes and resets it', () => {
-  let row = rules.afterWindow(rule, closed, { attempts: 5, failures: 5 }, T)!.row;
+  let row = rules.afterWindow(rule, closed, { deliveries: 5, failures: 5 }, T)!.row;
   const pauses = [row.pauseMs / MIN];
   let now = T;
   for (let i = 0; i < 5; i++) {
@@ -65,7 +74,7 @@ test('failed probes double the pause up to 30 min; a success closes and resets i
 });
 
 test('versions always move, even within one millisecond; reset closes from open or probing', () => {
-  const open = rules.afterWindow(rule, closed, { attempts: 5, failures: 5 }, T)!.row;
+  const open = rules.afterWindow(rule, closed, { deliveries: 5, failures: 5 }, T)!.row;
   assert.ok(open.updatedAt > closed.updatedAt);
   const r = rules.reset(open, open.scopeKey, open.tenantId, T)!;
   assert.equal(r.row.state, 'closed');

@@ -1,6 +1,6 @@
 // The circuit breaker's transitions (docs/rules.md#breaker) as pure functions: (rule, row, window, now) → next row and transition.
 import type { BreakerRule, OutcomeClass } from '../policy/types.ts';
-import type { BreakerRow } from '../store/store.ts';
+import type { BreakerRow, BreakerWindow } from '../store/store.ts';
 
 export type BreakerState = BreakerRow['state'];
 export type BreakerScope = 'tenant' | 'endpoint';
@@ -41,13 +41,16 @@ export function nextVersion(prev: BreakerRow | null, now: number): number {
   return prev === null ? now : Math.max(now, prev.updatedAt + 1);
 }
 
-/** ≥ minAttempts in the window and ≥ failureRatio of them delivery failures (client errors count as non-failures). */
-export function windowTrips(rule: BreakerRule, window: { attempts: number; failures: number }): boolean {
-  return window.attempts >= rule.minAttempts && window.failures >= rule.failureRatio * window.attempts;
+/**
+ * ≥ minAttempts distinct deliveries in the window and ≥ failureRatio of them failed, each delivery counted once by
+ * its latest attempt: one delivery's own fast retries never trip it (docs/rules.md#breaker-open). Client errors count as non-failures.
+ */
+export function windowTrips(rule: BreakerRule, window: BreakerWindow): boolean {
+  return window.deliveries >= rule.minAttempts && window.failures >= rule.failureRatio * window.deliveries;
 }
 
 /** closed → open when the window trips; null otherwise (or when the breaker is not closed). */
-export function afterWindow(rule: BreakerRule, row: BreakerRow, window: { attempts: number; failures: number }, now: number): BreakerChange | null {
+export function afterWindow(rule: BreakerRule, row: BreakerRow, window: BreakerWindow, now: number): BreakerChange | null {
   if (row.state !== 'closed' || !windowTrips(rule, window)) return null;
   return {
     row: { ...row, state: 'open', pauseMs: rule.pauseMs, openedAt: now, nextProbeAt: now + rule.pauseMs, probeDeliveryId: null, updatedAt: nextVersion(row, now) },

@@ -96,6 +96,8 @@ export interface DispatcherOptions {
 }
 
 const MAX_TIMEOUT_MS = 60_000;
+/** The terminal reason of a delivery still in progress when its endpoint paused (docs/rules.md#paused-endpoint): replayable as `failed`. */
+export const ENDPOINT_PAUSED = 'endpoint_paused';
 /** How long an idle loop waits when due rows exist but none could be claimed. */
 const IDLE_RECHECK_MS = 25;
 /** Endpoints answering within this (moving average) are leased `leaseFactor` times their cap ahead. */
@@ -429,10 +431,12 @@ export class Dispatcher {
     const lease = c.delivery.leaseUntil;
     if (lease !== null && claimedAt + timeoutMs <= lease && now + timeoutMs > lease) return;
 
+    // A delivery still in progress when its endpoint paused (manually, by health, or on a 410) failed before the
+    // pause: `failed`, never `skipped`, so the default window replay after reactivation recovers it (docs/rules.md#paused-endpoint).
+    // Only events that arrive while paused are `skipped`, and those are never claimed.
     if (c.endpoint.status === 'paused' && !isReplay) {
-      const reason = `endpoint paused (${c.endpoint.pauseReason ?? 'manual'})`;
-      await o.store.endDeliveries([c.delivery.id], this.workerId, 'skipped', reason, now);
-      for (const ob of this.#observers) ob.ended?.(c, 'skipped', reason);
+      await o.store.endDeliveries([c.delivery.id], this.workerId, 'failed', ENDPOINT_PAUSED, now);
+      for (const ob of this.#observers) ob.ended?.(c, 'failed', ENDPOINT_PAUSED);
       return;
     }
     let probe = false;

@@ -1,4 +1,5 @@
 // Purges deliveries (attempts cascade) and events past their retention in small batches (docs/rules.md#retention: 30 days).
+import { MAX_BREAKER_WINDOW_MS } from '../policy/registry.ts';
 import type { Store } from '../store/store.ts';
 
 export interface RetentionOptions {
@@ -18,22 +19,23 @@ export const DEFAULT_RETENTION: Readonly<RetentionOptions> = Object.freeze({
   maxBatches: 200,
 });
 
-/** Breaker buckets older than this cannot be in any window (windows are minutes long). */
-const BUCKET_RETENTION_MS = 86_400_000;
+/** Breaker window rows older than the longest window a policy may have cannot count in any window. */
+const BREAKER_WINDOW_RETENTION_MS = MAX_BREAKER_WINDOW_MS;
 
 export interface PurgeCounts {
   deliveries: number;
   events: number;
-  breakerBuckets: number;
+  /** Breaker window rows (one per scope and delivery). */
+  breakerWindow: number;
 }
 
 /** One retention pass at `now`; yields to the event loop between batches. */
 export async function purgeExpired(store: Store, now: number, options: Partial<RetentionOptions> = {}): Promise<PurgeCounts> {
   const o = { ...DEFAULT_RETENTION, ...options };
-  const counts: PurgeCounts = { deliveries: 0, events: 0, breakerBuckets: 0 };
+  const counts: PurgeCounts = { deliveries: 0, events: 0, breakerWindow: 0 };
   counts.deliveries = await inBatches(o, (batch) => store.purgeDeliveries(now - o.deliveriesMs, batch));
   counts.events = await inBatches(o, (batch) => store.purgeEvents(now - (o.eventsMs ?? o.deliveriesMs), batch));
-  counts.breakerBuckets = await store.purgeBreakerBuckets(now - BUCKET_RETENTION_MS);
+  counts.breakerWindow = await store.purgeBreakerWindow(now - BREAKER_WINDOW_RETENTION_MS);
   return counts;
 }
 

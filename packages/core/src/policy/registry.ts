@@ -6,6 +6,8 @@ import type { BreakerRule, HealthRule, LadderSpec, Policy } from './types.ts';
 
 const MINUTE = 60_000;
 const DAY = 86_400_000;
+/** A breaker window is minutes long; bounding it bounds the window rows the store keeps (retention purges older). */
+export const MAX_BREAKER_WINDOW_MS = 60 * MINUTE;
 
 /** The payments breaker's numbers (docs/rules.md#breaker-scope), used when a user policy says `"breaker": true` or leaves fields out. */
 const DEFAULT_BREAKER: BreakerRule = Object.freeze({
@@ -176,7 +178,7 @@ function breaker(raw: unknown, at: string, inherited: BreakerRule | undefined): 
   const base = inherited ?? DEFAULT_BREAKER;
   return {
     scope: def.scope === undefined ? base.scope : oneOf(def.scope, `${at}.scope`, ['tenant', 'endpoint'] as const),
-    windowMs: def.window === undefined ? base.windowMs : duration(def.window, `${at}.window`, { min: 1_000 }),
+    windowMs: def.window === undefined ? base.windowMs : duration(def.window, `${at}.window`, { min: 1_000, max: MAX_BREAKER_WINDOW_MS }),
     minAttempts: def.minAttempts === undefined ? base.minAttempts : integer(def.minAttempts, `${at}.minAttempts`, 1, 1_000_000),
     failureRatio: def.failureRatio === undefined ? base.failureRatio : ratio(def.failureRatio, `${at}.failureRatio`),
     pauseMs: def.pause === undefined ? base.pauseMs : duration(def.pause, `${at}.pause`, { min: 1_000 }),

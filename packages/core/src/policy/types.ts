@@ -23,7 +23,8 @@ export interface LadderSpec {
 export interface BreakerRule {
   readonly scope: 'tenant' | 'endpoint';
   readonly windowMs: number; // sliding window, 5 min
-  readonly minAttempts: number; // 5
+  /** Distinct deliveries attempted in the window before it can trip (each counted once, by its latest attempt): 5. */
+  readonly minAttempts: number;
   readonly failureRatio: number; // 0.8
   readonly pauseMs: number; // first pause, 5 min
   readonly maxPauseMs: number; // cap, 30 min

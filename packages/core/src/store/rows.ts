@@ -289,7 +289,3 @@ export function noticeToRow(n: Notice): Row {
 export function eventTypeFromRow(r: Row): EventTypeRow {
   return { name: r.name, description: r.description, definition: json(r.definition, {}), updatedAt: num(r.updated_at) };
 }
-
-/** Breaker window buckets are 10 s wide. */
-export const BREAKER_BUCKET_MS = 10_000;
-export const bucketStart = (t: number): number => t - (t % BREAKER_BUCKET_MS);

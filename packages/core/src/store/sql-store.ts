@@ -9,6 +9,7 @@ import type {
   ApiKeyRecord,
   AttemptRecord,
   BreakerRow,
+  BreakerWindow,
   ClaimOptions,
   ClaimedDelivery,
   DeliveryFilter,
@@ -267,8 +268,9 @@ export class SqlStore implements Store {
     if (records.length === 0) return [];
     return this.driver.transaction(async (tx) => {
       const health = new HealthBatch(tx, now);
-      const buckets = new Map<string, { attempts: number; failures: number }>();
-      // One lock order for every process (endpoint rows, then delivery rows, then buckets): concurrent commits of
+      // Breaker window rows, keyed scope|delivery: the latest attempt of each delivery in this batch.
+      const window = new Map<string, { scopeKey: string; deliveryId: string; at: number; failed: number }>();
+      // One lock order for every process (endpoint rows, then delivery rows, then window rows): concurrent commits of
       // several workers on a shared database wait for each other instead of deadlocking.
       const ordered = [...records].sort((x, y) => cmp(x.attempt.endpointId, y.attempt.endpointId) || cmp(x.attempt.deliveryId, y.attempt.deliveryId));
       for (const rec of ordered) if (rec.health) await health.load(rec.attempt.endpointId);
@@ -299,16 +301,11 @@ export class SqlStore implements Store {
         }
         if (rec.health) await health.apply(a, rec.health, rec.previousAttemptAt ?? null);
         if (rec.breakerScope) {
-          const key = `${rec.breakerScope}|${rows.bucketStart(a.startedAt)}`;
-          const b = buckets.get(key) ?? { attempts: 0, failures: 0 };
-          b.attempts++;
-          if (a.outcome === 'delivery_failure') b.failures++;
-          buckets.set(key, b);
+          window.set(`${rec.breakerScope}|${a.deliveryId}`, { scopeKey: rec.breakerScope, deliveryId: a.deliveryId, at: a.startedAt, failed: a.outcome === 'delivery_failure' ? 1 : 0 });
         }
       }
-      for (const [key, b] of [...buckets].sort(([x], [y]) => cmp(x, y))) {
-        const [scope, start] = key.split('|');
-        await tx.run('bump-breaker-bucket', { scope_key: scope, bucket_start: Number(start), attempts: b.attempts, failures: b.failures });
+      for (const [, w] of [...window].sort(([x], [y]) => cmp(x, y))) {
+        await tx.run('put-breaker-delivery', { scope_key: w.scopeKey, delivery_id: w.deliveryId, attempted_at: w.at, failed: w.failed });
       }
       return health.flush();
     });
@@ -468,9 +465,9 @@ export class SqlStore implements Store {
     if (expectedUpdatedAt === null) return (await this.driver.run('insert-breaker', params)) > 0;
     return (await this.driver.run('update-breaker', { ...params, expected: expectedUpdatedAt })) > 0;
   }
-  async breakerWindow(scopeKey: string, since: number): Promise<{ attempts: number; failures: number }> {
-    const [r] = await this.driver.all('breaker-window', { scope_key: scopeKey, since: rows.bucketStart(since) });
-    return { attempts: Number(r?.attempts ?? 0), failures: Number(r?.failures ?? 0) };
+  async breakerWindow(scopeKey: string, since: number): Promise<BreakerWindow> {
+    const [r] = await this.driver.all('breaker-window', { scope_key: scopeKey, since });
+    return { deliveries: Number(r?.deliveries ?? 0), failures: Number(r?.failures ?? 0) };
   }
   async resetBreakerWindow(scopeKey: string): Promise<void> {
     await this.driver.run('reset-breaker-window', { scope_key: scopeKey });
@@ -519,8 +516,8 @@ export class SqlStore implements Store {
   purgeEvents(before: number, batch: number): Promise<number> {
     return this.driver.run('purge-events', { before, batch });
   }
-  purgeBreakerBuckets(before: number): Promise<number> {
-    return this.driver.run('purge-breaker-buckets', { before });
+  purgeBreakerWindow(before: number): Promise<number> {
+    return this.driver.run('purge-breaker-window', { before });
   }
 }
 

@@ -371,7 +371,7 @@ export function storeConformance(name: string, factory: StoreFactory, options: {
         assert.equal(more, 600);
       });
 
-      withStore('recordAttempts: next states, lost leases, health transitions, breaker buckets, replay progress', async (store) => {
+      withStore('recordAttempts: next states, lost leases, health transitions, breaker window, replay progress', async (store) => {
         await setup(store);
         await store.acceptEvents([newEvent('ten_A', 1, ['ep_1', 'ep_2']), newEvent('ten_A', 2, ['ep_1']), newEvent('ten_A', 3, ['ep_2'])]);
         const claimed = await store.claimDue({ now: T0, limit: 10, leaseUntil: T0 + MIN, workerId: 'w1', saturatedEndpoints: [] });
@@ -400,7 +400,7 @@ export function storeConformance(name: string, factory: StoreFactory, options: {
         assert.deepEqual(attempts[0], attemptOf('dlv_000001_0', 'ten_A', 'ep_1', 1, t, 'delivery_failure'));
         const ep1 = await store.getEndpoint('ten_A', 'ep_1');
         assert.deepEqual([ep1?.status, ep1?.failingSince, ep1?.consecutiveFailedEvents], ['degraded', t + 12, 2]);
-        assert.deepEqual(await store.breakerWindow('tenant:ten_A', t - MIN), { attempts: 3, failures: 2 });
+        assert.deepEqual(await store.breakerWindow('tenant:ten_A', t - MIN), { deliveries: 3, failures: 2 });
         const rpl = await store.getReplay('ten_A', 'rpl_1');
         assert.deepEqual([rpl?.attempted, rpl?.succeeded, rpl?.failed], [1, 1, 0]);
         // a success clears degradation
@@ -523,9 +523,9 @@ export function storeConformance(name: string, factory: StoreFactory, options: {
         const held = await store.getDelivery('ten_A', 'dlv_000001_0');
         assert.deepEqual([held?.status, held?.nextAttemptAt, held?.attemptCount], ['held', T0 + 30 * S, 0]);
         assert.equal(await store.nextDueAt(), T0 + 30 * S);
-        await store.endDeliveries(['dlv_000002_0'], 'w1', 'skipped', 'endpoint paused (manual)', T0);
+        await store.endDeliveries(['dlv_000002_0'], 'w1', 'failed', 'endpoint_paused', T0);
         const sk = await store.getDelivery('ten_A', 'dlv_000002_0');
-        assert.deepEqual([sk?.status, sk?.terminalReason], ['skipped', 'endpoint paused (manual)']);
+        assert.deepEqual([sk?.status, sk?.terminalReason, sk?.lastAttemptAt], ['failed', 'endpoint_paused', null]);
         assert.equal(await store.releaseHeld({ endpointId: 'ep_1' }, T0 + 1), 1);
         assert.equal((await store.getDelivery('ten_A', 'dlv_000001_0'))?.status, 'pending');
         assert.equal(await store.releaseHeld({ tenantId: 'ten_A' }, T0 + 2), 1);
@@ -635,6 +635,18 @@ export function storeConformance(name: string, factory: StoreFactory, options: {
         assert.deepEqual(results.map((r) => r.kind).sort(), ['quota_exceeded', 'quota_exceeded', 'scheduled']);
       });
 
+      withStore('window replay selects a failed delivery never attempted (ended while paused) by its creation time', async (store) => {
+        await store.createTenant(tenant('ten_A'));
+        await store.createEndpoint(endpoint('ep_1', 'ten_A'), secret('sec_1', 'ep_1'));
+        await store.acceptEvents([newEvent('ten_A', 1, ['ep_1'], { at: T0 })]);
+        const [c] = await store.claimDue({ now: T0 + MIN, limit: 1, leaseUntil: T0 + 2 * MIN, workerId: 'w', saturatedEndpoints: [] });
+        await store.endDeliveries([c.delivery.id], 'w', 'failed', 'endpoint_paused', T0 + MIN);
+        assert.equal(await selected(store.scheduleWindowReplay(replay('rpl_p', 'window', { sinceMs: T0 + 1, untilMs: T0 + H }), 100, T0 + H)), 0, 'created before the window');
+        assert.equal(await selected(store.scheduleWindowReplay(replay('rpl_q', 'window', { sinceMs: T0, untilMs: T0 + H }), 100, T0 + H)), 1);
+        const d = await store.getDelivery('ten_A', c.delivery.id);
+        assert.deepEqual([d?.status, d?.nextAttemptAt], ['pending', T0 + H]);
+      });
+
       withStore('single replay: failed or skipped only', async (store) => {
         await failedSetup(store);
         assert.equal(await store.scheduleSingleReplay(replay('rpl_s1', 'single', { selected: 1 }), 'dlv_000001_0', T0 + H), true);
@@ -667,10 +679,60 @@ export function storeConformance(name: string, factory: StoreFactory, options: {
         await store.acceptEvents([newEvent('ten_A', 1, ['ep_1'])]);
         const [c] = await store.claimDue({ now: T0, limit: 1, leaseUntil: T0 + MIN, workerId: 'w', saturatedEndpoints: [] });
         await store.recordAttempts([record(attemptOf(c.delivery.id, 'ten_A', 'ep_1', 1, T0, 'delivery_failure'), 'w', { status: 'pending', nextAttemptAt: T0 + S, ladder: 'fast' }, { breakerScope: 'endpoint:ep_1' })], T0);
-        assert.deepEqual(await store.breakerWindow('endpoint:ep_1', T0 - MIN), { attempts: 1, failures: 1 });
-        assert.deepEqual(await store.breakerWindow('endpoint:ep_1', T0 + MIN), { attempts: 0, failures: 0 }, 'outside the window');
+        assert.deepEqual(await store.breakerWindow('endpoint:ep_1', T0 - MIN), { deliveries: 1, failures: 1 });
+        assert.deepEqual(await store.breakerWindow('endpoint:ep_1', T0 + MIN), { deliveries: 0, failures: 0 }, 'outside the window');
         await store.resetBreakerWindow('endpoint:ep_1');
-        assert.deepEqual(await store.breakerWindow('endpoint:ep_1', T0 - MIN), { attempts: 0, failures: 0 });
+        assert.deepEqual(await store.breakerWindow('endpoint:ep_1', T0 - MIN), { deliveries: 0, failures: 0 });
+      });
+
+      withStore('breaker window: each delivery counts once, by its latest attempt; reset per scope; old rows purged', async (store) => {
+        await store.createTenant(tenant('ten_A'));
+        await store.createEndpoint(endpoint('ep_1', 'ten_A'), secret('sec_1', 'ep_1'));
+        await store.createEndpoint(endpoint('ep_2', 'ten_A'), secret('sec_2', 'ep_2'));
+        await store.acceptEvents([newEvent('ten_A', 1, ['ep_1']), newEvent('ten_A', 2, ['ep_1']), newEvent('ten_A', 3, ['ep_2'])]);
+        const scope = 'tenant:ten_A';
+        // One attempt of every due delivery at `at` (its next n), each answered by `outcome(id)`; all retry 1 s later.
+        const round = async (at: number, outcome: (id: string) => Attempt['outcome'], _round: number) => {
+          const claimed = await store.claimDue({ now: at, limit: 10, leaseUntil: at + MIN, workerId: 'w', saturatedEndpoints: [] });
+          await store.recordAttempts(
+            claimed.map((c) => record(attemptOf(c.delivery.id, 'ten_A', c.endpoint.id, c.delivery.attemptCount + 1, at, outcome(c.delivery.id)), 'w', { status: 'pending', nextAttemptAt: at + S, ladder: 'fast' }, { breakerScope: scope })),
+            at,
+          );
+          return claimed.length;
+        };
+        // Three rounds of retries: three deliveries, nine attempts; the window holds three deliveries.
+        for (let i = 0; i < 3; i++) assert.equal(await round(T0 + i * S, () => 'delivery_failure', i + 1), 3);
+        assert.deepEqual(await store.breakerWindow(scope, T0 - MIN), { deliveries: 3, failures: 3 });
+        // A delivery's latest attempt replaces its earlier one: a success and a client error leave it counted, not failed.
+        await round(T0 + 3 * S, (id) => (id === 'dlv_000001_0' ? 'success' : id === 'dlv_000002_0' ? 'client_error' : 'delivery_failure'), 4);
+        assert.deepEqual(await store.breakerWindow(scope, T0 - MIN), { deliveries: 3, failures: 1 });
+        // Windowed by each delivery's latest attempt: earlier attempts of a delivery still in the window do not matter.
+        assert.deepEqual(await store.breakerWindow(scope, T0 + 3 * S), { deliveries: 3, failures: 1 });
+        assert.deepEqual(await store.breakerWindow(scope, T0 + 3 * S + 1), { deliveries: 0, failures: 0 });
+
+        // A lost lease's holder recording late does not count: the attempt is kept, the window is not touched.
+        await store.recordAttempts([record(attemptOf('dlv_000003_0', 'ten_A', 'ep_2', 5, T0 + 4 * S, 'success'), 'w-stale', { status: 'succeeded' }, { breakerScope: scope })], T0 + 4 * S);
+        assert.deepEqual(await store.breakerWindow(scope, T0 + 3 * S + 1), { deliveries: 0, failures: 0 });
+
+        // Another scope's rows are its own; a reset clears one scope only.
+        await store.acceptEvents([newEvent('ten_A', 4, ['ep_1'], { at: T0 + 10 * S })]);
+        const late = T0 + 10 * S;
+        const [c] = (await store.claimDue({ now: late, limit: 10, leaseUntil: late + MIN, workerId: 'w2', saturatedEndpoints: [] })).filter((x) => x.delivery.id === 'dlv_000004_0');
+        await store.recordAttempts([record(attemptOf(c.delivery.id, 'ten_A', 'ep_1', 1, late, 'delivery_failure'), 'w2', { status: 'pending', nextAttemptAt: late + MIN, ladder: 'fast' }, { breakerScope: 'endpoint:ep_1' })], late);
+        assert.deepEqual(await store.breakerWindow('endpoint:ep_1', T0 - MIN), { deliveries: 1, failures: 1 });
+        assert.deepEqual(await store.breakerWindow(scope, late), { deliveries: 0, failures: 0 });
+        await store.resetBreakerWindow(scope);
+        assert.deepEqual(await store.breakerWindow(scope, T0 - MIN), { deliveries: 0, failures: 0 });
+        assert.deepEqual(await store.breakerWindow('endpoint:ep_1', T0 - MIN), { deliveries: 1, failures: 1 });
+
+        // Purge: rows whose latest attempt is older than `before`, in every scope.
+        await store.releaseExpiredLeases(late + 2 * MIN); // the three the claim above took along
+        for (let i = 0; i < 2; i++) await round(late + (i + 2) * MIN, () => 'delivery_failure', 5 + i);
+        assert.deepEqual(await store.breakerWindow(scope, T0 - MIN), { deliveries: 4, failures: 4 });
+        assert.equal(await store.purgeBreakerWindow(late), 0);
+        assert.equal(await store.purgeBreakerWindow(late + 1), 1, 'the endpoint scope\'s row');
+        assert.equal(await store.purgeBreakerWindow(late + 3 * MIN + 1), 4);
+        assert.deepEqual(await store.breakerWindow(scope, T0 - MIN), { deliveries: 0, failures: 0 });
       });
 
       withStore('health sweep: endpoints failing since before a time', async (store) => {
@@ -687,7 +749,7 @@ export function storeConformance(name: string, factory: StoreFactory, options: {
         }
       });
 
-      withStore('retention: terminal deliveries (attempts with them), then events left without deliveries, then old buckets', async (store) => {
+      withStore('retention: terminal deliveries (attempts with them), then events left without deliveries, then old breaker window rows', async (store) => {
         await failedSetup(store);
         await store.acceptEvents([newEvent('ten_A', 5, ['ep_1'], { at: T0 })]); // still pending: never purged
         assert.equal(await store.purgeDeliveries(T0, 100), 0, 'nothing touched before T0');
@@ -699,9 +761,7 @@ export function storeConformance(name: string, factory: StoreFactory, options: {
         assert.equal(await store.purgeEvents(T0 + DAY, 100), 4);
         assert.ok(await store.getEvent('ten_A', 'e-5'));
         assert.equal(await store.getEvent('ten_A', 'e-1'), null);
-        if (typeof store.purgeBreakerBuckets === 'function') {
-          assert.equal(await store.purgeBreakerBuckets(T0 + DAY), 0);
-        }
+        assert.equal(await store.purgeBreakerWindow(T0 + DAY), 0);
       });
     });
 

@@ -87,7 +87,7 @@ export interface AttemptRecord {
   previousAttemptAt?: number | null;
   /** How the attempt counts for endpoint health; null: it does not (a failed replay or test). */
   health: { rule: HealthRule; countsFailure: boolean; countsSuccess: boolean } | null;
-  /** Breaker window to count this attempt in; null when the policy has no breaker. */
+  /** Breaker window to count this attempt's delivery in (by its latest attempt); null when the policy has no breaker. */
   breakerScope: string | null;
 }
 
@@ -110,6 +110,13 @@ export interface BreakerRow {
   nextProbeAt: number | null;
   probeDeliveryId: string | null;
   updatedAt: number;
+}
+
+/** A breaker scope's sliding window: distinct deliveries whose latest attempt lies in it, and how many of those failed. */
+export interface BreakerWindow {
+  deliveries: number;
+  /** Deliveries whose latest attempt in the window was a delivery failure (client errors are not). */
+  failures: number;
 }
 
 export interface DeliveryFilter {
@@ -268,7 +275,7 @@ export interface Store {
   recordAttempts(records: AttemptRecord[], now: number): Promise<HealthTransition[]>;
   /** Puts leased deliveries back to `held` (breaker open) without an attempt. */
   holdDeliveries(ids: string[], workerId: string, until: number, now: number): Promise<void>;
-  /** Ends deliveries without an attempt: `failed` (age limit while held) or `skipped` (endpoint paused). */
+  /** Ends deliveries without an attempt: `failed` (age limit while held; endpoint paused while in progress, docs/rules.md#paused-endpoint). */
   endDeliveries(ids: string[], workerId: string | null, status: 'failed' | 'skipped', reason: string, now: number): Promise<void>;
   /** Hands leased deliveries this worker never started back (`pending`, due as before): a stopping worker's queue. */
   releaseLeases(ids: string[], workerId: string, now: number): Promise<number>;
@@ -310,7 +317,7 @@ export interface Store {
   getReplay(tenantId: string, id: string): Promise<ReplayRow | null>;
   /**
    * Marks up to `limit` of the endpoint's failed (and optionally skipped) deliveries, oldest first, whose
-   * last attempt (or creation, for skipped) lies in [since, until], for one replay attempt now.
+   * last attempt (or creation, when never attempted) lies in [since, until], for one replay attempt now.
    * With a quota, atomically (two concurrent requests at max − 1 never both pass): a replay that selects
    * something is refused, and nothing is written, when the tenant already has `quota.max` window replays that
    * selected something since `quota.since`; a replay that selects nothing is recorded and never uses the quota.
@@ -322,8 +329,8 @@ export interface Store {
   getBreaker(scopeKey: string): Promise<BreakerRow | null>;
   /** Compare-and-set on `updatedAt` (null: insert if absent); false when another worker changed it first. */
   saveBreaker(row: BreakerRow, expectedUpdatedAt: number | null): Promise<boolean>;
-  /** Attempts and delivery failures in the scope since `since`. */
-  breakerWindow(scopeKey: string, since: number): Promise<{ attempts: number; failures: number }>;
+  /** Distinct deliveries of the scope last attempted at or after `since`, and how many of those attempts failed. */
+  breakerWindow(scopeKey: string, since: number): Promise<BreakerWindow>;
   resetBreakerWindow(scopeKey: string): Promise<void>;
   /** Makes every held delivery of a scope due now. */
   releaseHeld(scope: { tenantId: string } | { endpointId: string }, now: number): Promise<number>;
@@ -349,8 +356,8 @@ export interface Store {
   purgeDeliveries(before: number, batch: number): Promise<number>;
   /** Deletes events older than `before` that no longer have deliveries; the count. */
   purgeEvents(before: number, batch: number): Promise<number>;
-  /** Deletes breaker window buckets that start before `before`; the count. */
-  purgeBreakerBuckets(before: number): Promise<number>;
+  /** Deletes breaker window rows last attempted before `before`; the count. */
+  purgeBreakerWindow(before: number): Promise<number>;
 }
 
 export type { AttemptTrigger };

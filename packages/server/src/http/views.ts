@@ -265,7 +265,7 @@ export const BreakerSchema = obj({
   next_probe_at: nullableTime,
   probe_delivery_id: nullableStr,
   updated_at: nullableTime,
-  window: obj({ attempts: int, failures: int, since: time }, 'Attempts and delivery failures in the current sliding window.'),
+  window: obj({ deliveries: int, failures: int, since: time }, 'Distinct deliveries attempted in the current sliding window (each counted once, by its latest attempt) and how many of them failed.'),
 });
 export const breakerView = (b: BreakerStatus) => ({
   scope_key: b.scopeKey,
@@ -276,5 +276,5 @@ export const breakerView = (b: BreakerStatus) => ({
   next_probe_at: iso(b.nextProbeAt),
   probe_delivery_id: b.probeDeliveryId,
   updated_at: iso(b.updatedAt),
-  window: { attempts: b.window.attempts, failures: b.window.failures, since: iso(b.window.sinceMs) },
+  window: { deliveries: b.window.deliveries, failures: b.window.failures, since: iso(b.window.sinceMs) },
 });

@@ -25,7 +25,7 @@ const METHODS = [
   'listEndpointsFailingSince', 'pauseFailingEndpoint',
   'addNotice', 'listNotices',
   'putEventType', 'getEventType', 'listEventTypes',
-  'purgeDeliveries', 'purgeEvents', 'purgeBreakerBuckets',
+  'purgeDeliveries', 'purgeEvents', 'purgeBreakerWindow',
 ] as const satisfies ReadonlyArray<keyof Store>;
 
 type Forwarded = (typeof METHODS)[number];

@@ -50,7 +50,8 @@ Options:
                         "data":{"status":"paid"}}],"receiver":[{"from":"0s","to":"2h","respond":"503"},
                         {"from":"2h","respond":"200"}]}
                        events: at, count, every (spacing), type, data; receiver rules: from, to (exclusive),
-                       respond (status, timeout, reset, or a list cycled per request); uncovered times get 200
+                       respond (status, timeout, reset, or a list cycled per request); uncovered times get 200;
+                       actions: [{"at":"10m","do":"pause"|"reactivate"|"replay","include_skipped":false}]
   --json               machine-readable output
 
 Examples:
@@ -212,6 +213,7 @@ function scenarioJson(r: ScenarioResult) {
     attempts: r.attempts.map((a) => ({ event_id: a.eventId, n: a.n, at_ms: a.atMs, ladder: a.ladder, trigger: a.trigger, response: a.response, outcome: a.outcome })),
     transitions: r.transitions.map(transitionJson),
     deliveries: r.deliveries.map((d) => ({ event_id: d.eventId, delivery_id: d.deliveryId, accepted_at_ms: d.acceptedAtMs, status: d.status, attempts: d.attempts, delivered_at_ms: d.deliveredAtMs, reason: d.reason })),
+    actions: r.actions.map((a) => ({ at_ms: a.atMs, do: a.do, error: a.error, replay: a.replay })),
     endpoint: { status: r.endpoint.status, pause_reason: r.endpoint.pauseReason },
     summary: summarize(r),
   };
@@ -232,6 +234,10 @@ function printScenario(ctx: CliContext, r: ScenarioResult, events: number): void
   out(ctx, `attempts   ${s.attempts.total} in all; per delivery min ${s.attempts.min} / median ${s.attempts.median} / max ${s.attempts.max}`);
   out(ctx, `held       ${s.holds} time${s.holds === 1 ? '' : 's'} on an open breaker (no attempt spent)`);
   out(ctx, `endpoint   ${r.endpoint.status}${r.endpoint.pauseReason ? ` (${r.endpoint.pauseReason})` : ''} at the end`);
+  for (const a of r.actions) {
+    const what = a.error ? `refused: ${a.error}` : a.replay ? `selected ${a.replay.selected}, attempted ${a.replay.attempted}, succeeded ${a.replay.succeeded}, failed ${a.replay.failed}` : 'done';
+    out(ctx, `action     ${at(a.atMs)} ${a.do}: ${what}`);
+  }
   out(ctx);
   if (r.transitions.length === 0) {
     out(ctx, 'no breaker or health transitions');

@@ -1,9 +1,9 @@
 // `hookline simulate --scenario`: many events against a receiver whose behaviour changes over time, on the real
 // engine and a virtual clock; events are accepted when the clock reaches their time.
-import { VirtualClock, type EventInput } from '@hookline/core';
+import { isHooklineError, VirtualClock, type EventInput } from '@hookline/core';
 import { settle } from '@hookline/core/settle.ts';
 import { AttemptLog, type SimAttempt, type SimTransition } from './attempt-log.ts';
-import { receiverPicker, type Scenario } from './scenario.ts';
+import { receiverPicker, type Scenario, type ScenarioAction } from './scenario.ts';
 import { createScriptedSender } from './scripted-sender.ts';
 import { openSimEngine } from './sim-engine.ts';
 
@@ -17,6 +17,15 @@ export interface ScenarioDelivery {
   readonly reason: string | null;
 }
 
+/** One scenario action as it ran; a replay reports its selection and, at the end, its progress. */
+export interface ScenarioActionResult {
+  readonly atMs: number;
+  readonly do: ScenarioAction['do'];
+  /** The refusal's machine code (e.g. `endpoint_paused` for a replay while paused); null when it was done. */
+  readonly error: string | null;
+  readonly replay: { readonly selected: number; readonly attempted: number; readonly succeeded: number; readonly failed: number } | null;
+}
+
 export interface ScenarioResult {
   readonly policy: string;
   readonly seed: number;
@@ -25,6 +34,7 @@ export interface ScenarioResult {
   /** Times a due delivery waited on an open breaker instead of being attempted. */
   readonly holds: number;
   readonly deliveries: ScenarioDelivery[];
+  readonly actions: ScenarioActionResult[];
   readonly endpoint: { readonly status: string; readonly pauseReason: string | null };
   /** When the last thing happened, ms since t = 0. */
   readonly endMs: number;
@@ -49,10 +59,12 @@ export async function runScenario(scenario: Scenario, seed: number): Promise<Sce
   try {
     const step = { onStep: sim.step };
     const accepted: Array<{ eventId: string; deliveryId: string; acceptedAtMs: number }> = [];
+    const done: Array<{ action: ScenarioAction; error: string | null; replayId: string | null }> = [];
 
-    for (const [atMs, group] of arrivals(scenario)) {
+    for (const [atMs, actions, group] of timeline(scenario)) {
       await settle(sim.engine, clock, { ...step, until: start + atMs });
       if (clock.now() < start + atMs) clock.set(start + atMs);
+      for (const action of actions) done.push({ action, ...(await act(sim.engine, sim.tenantId, sim.endpointId, action)) });
       for (let i = 0; i < group.length; i += ACCEPT_CHUNK) {
         const results = await sim.engine.acceptEvents(sim.tenantId, group.slice(i, i + ACCEPT_CHUNK));
         for (const r of results) {
@@ -78,6 +90,16 @@ export async function runScenario(scenario: Scenario, seed: number): Promise<Sce
         reason: d.status === 'succeeded' ? null : d.terminalReason,
       });
     }
+    const actions: ScenarioActionResult[] = [];
+    for (const d of done) {
+      const row = d.replayId ? await sim.engine.store.getReplay(sim.tenantId, d.replayId) : null;
+      actions.push({
+        atMs: d.action.atMs,
+        do: d.action.do,
+        error: d.error,
+        replay: row ? { selected: row.selected, attempted: row.attempted, succeeded: row.succeeded, failed: row.failed } : null,
+      });
+    }
     const ep = await sim.engine.store.getEndpoint(sim.tenantId, sim.endpointId);
     const lastAttempt = log.attempts.reduce((m, a) => Math.max(m, a.atMs + a.durationMs), 0);
     return {
@@ -87,12 +109,36 @@ export async function runScenario(scenario: Scenario, seed: number): Promise<Sce
       transitions: log.transitions.sort((a, b) => a.atMs - b.atMs || a.seq - b.seq),
       holds: log.held.length,
       deliveries,
+      actions,
       endpoint: { status: ep?.status ?? 'deleted', pauseReason: ep?.pauseReason ?? null },
       endMs: Math.max(lastAttempt, clock.now() - start),
     };
   } finally {
     await sim.close();
   }
+}
+
+type Engine = Awaited<ReturnType<typeof openSimEngine>>['engine'];
+
+/** Runs one operator action through the engine's own operations; a refusal is reported, not thrown. */
+async function act(engine: Engine, tenantId: string, endpointId: string, a: ScenarioAction): Promise<{ error: string | null; replayId: string | null }> {
+  try {
+    if (a.do === 'replay') return { error: null, replayId: (await engine.replayWindow(tenantId, endpointId, { includeSkipped: a.includeSkipped })).id };
+    await engine.updateEndpoint(tenantId, endpointId, { status: a.do === 'pause' ? 'paused' : 'active' });
+    return { error: null, replayId: null };
+  } catch (err) {
+    if (isHooklineError(err)) return { error: err.code, replayId: null };
+    throw err;
+  }
+}
+
+/** Actions and arrivals as [time, actions, events] in time order; at one time the actions come first. */
+function timeline(scenario: Scenario): Array<[number, ScenarioAction[], EventInput[]]> {
+  const steps = new Map<number, [ScenarioAction[], EventInput[]]>();
+  const at = (ms: number) => steps.get(ms) ?? (steps.set(ms, [[], []]), steps.get(ms)!);
+  for (const a of scenario.actions) at(a.atMs)[0].push(a);
+  for (const [ms, group] of arrivals(scenario)) at(ms)[1].push(...group);
+  return [...steps.entries()].sort(([x], [y]) => x - y).map(([ms, [actions, events]]) => [ms, actions, events]);
 }
 
 /** Every event of the scenario as [time, inputs] groups in time order; event ids are stable: sim-00001, … */

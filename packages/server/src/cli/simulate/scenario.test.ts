@@ -13,6 +13,16 @@ test('parses events and receiver rules, durations in ms', () => {
   assert.deepEqual(s.receiver.map((r) => [r.fromMs, r.toMs, r.respond.length]), [[0, 7_200_000, 1], [7_200_000, null, 2]]);
 });
 
+test('actions: in time order (file order at one time), include_skipped for replays', () => {
+  const s = parseScenario({ ...base, actions: [{ at: '1h', do: 'reactivate' }, { at: '1h', do: 'replay', include_skipped: true }, { at: '10m', do: 'pause' }] }, 'f.json');
+  assert.deepEqual(s.actions, [
+    { atMs: 600_000, do: 'pause', includeSkipped: false },
+    { atMs: 3_600_000, do: 'reactivate', includeSkipped: false },
+    { atMs: 3_600_000, do: 'replay', includeSkipped: true },
+  ]);
+  assert.deepEqual(parseScenario(base, 'f.json').actions, []);
+});
+
 test('errors name the file and the path, and are usage errors (exit 2)', () => {
   const cases: Array<[unknown, RegExp]> = [
     [{ ...base, policy: 'nope' }, /f\.json: policy: unknown policy "nope"/],
@@ -23,6 +33,9 @@ test('errors name the file and the path, and are usage errors (exit 2)', () => {
     [{ ...base, receiver: [{ respond: ['200', 'teapot'] }] }, /receiver\[0\]\.respond\[1\]: 'teapot' is not a response/],
     [{ ...base, reciever: [] }, /reciever: unknown key/],
     [{ ...base, events: [{ count: 60_000, type: 'a' }] }, /at most 50000/],
+    [{ ...base, actions: [{ at: '1m', do: 'delete' }] }, /actions\[0\]\.do: must be one of pause, reactivate, replay/],
+    [{ ...base, actions: [{ at: '1m', do: 'pause', include_skipped: true }] }, /actions\[0\]\.include_skipped: goes with "do": "replay" only/],
+    [{ ...base, actions: {} }, /actions: must be an array/],
   ];
   for (const [json, message] of cases) {
     assert.throws(() => parseScenario(json, 'f.json'), (err: unknown) => err instanceof CliError && err.exitCode === 2 && message.test(err.message));

@@ -20,18 +20,30 @@ export interface ReceiverRule {
   readonly respond: readonly ScriptedResponse[];
 }
 
+/** What an operator does to the endpoint at a time: PATCH status=paused / active, or a window replay (defaults). */
+export interface ScenarioAction {
+  readonly atMs: number;
+  readonly do: 'pause' | 'reactivate' | 'replay';
+  /** replay only: also select `skipped` deliveries. */
+  readonly includeSkipped: boolean;
+}
+
 export interface Scenario {
   readonly policy: string;
   readonly policies: PolicyRegistry;
   readonly seed: number | undefined;
   readonly events: readonly ScenarioEvents[];
   readonly receiver: readonly ReceiverRule[];
+  /** In time order; at one time, in file order and before that time's events. */
+  readonly actions: readonly ScenarioAction[];
 }
 
 /** Bounds a scenario so a typo (count: 1e9) fails fast instead of running for hours. */
 export const MAX_SCENARIO_EVENTS = 50_000;
 
-const TOP_KEYS = ['policy', 'policies', 'seed', 'events', 'receiver', 'description'];
+const TOP_KEYS = ['policy', 'policies', 'seed', 'events', 'receiver', 'actions', 'description'];
+const ACTION_KEYS = ['at', 'do', 'include_skipped'];
+const ACTIONS = ['pause', 'reactivate', 'replay'] as const;
 const EVENT_KEYS = ['at', 'count', 'every', 'type', 'data'];
 const RULE_KEYS = ['from', 'to', 'respond'];
 
@@ -91,7 +103,18 @@ export function parseScenario(json: unknown, file: string): Scenario {
     });
     return { fromMs, toMs, respond };
   });
-  return { policy, policies, seed, events, receiver };
+  const rawActions = top.actions ?? [];
+  if (!Array.isArray(rawActions)) throw bad('actions', 'must be an array like [{"at":"10m","do":"pause"},{"at":"1h","do":"reactivate"},{"at":"1h","do":"replay"}]');
+  const actions = rawActions.map((raw, i): ScenarioAction => {
+    const at = `actions[${i}]`;
+    const a = object(raw, at, ACTION_KEYS, bad);
+    if (typeof a.do !== 'string' || !(ACTIONS as readonly string[]).includes(a.do)) throw bad(`${at}.do`, `must be one of ${ACTIONS.join(', ')}`);
+    if (a.include_skipped !== undefined && typeof a.include_skipped !== 'boolean') throw bad(`${at}.include_skipped`, 'must be true or false');
+    if (a.include_skipped !== undefined && a.do !== 'replay') throw bad(`${at}.include_skipped`, 'goes with "do": "replay" only');
+    return { atMs: a.at === undefined ? 0 : duration(a.at, `${at}.at`, bad), do: a.do as ScenarioAction['do'], includeSkipped: a.include_skipped === true };
+  });
+  actions.sort((x, y) => x.atMs - y.atMs); // stable: same-time actions keep file order
+  return { policy, policies, seed, events, receiver, actions };
 }
 
 /**

@@ -1,3 +1,4 @@
--- breaker-window: params :scope_key, :since
-SELECT coalesce(sum(attempts), 0) AS attempts, coalesce(sum(failures), 0) AS failures
-FROM breaker_buckets WHERE scope_key = :scope_key AND bucket_start >= :since
+-- breaker-window: distinct deliveries of the scope whose latest attempt lies in the window, and how many of those
+-- attempts were delivery failures. params :scope_key, :since
+SELECT count(*) AS deliveries, coalesce(sum(failed), 0) AS failures
+FROM breaker_deliveries WHERE scope_key = :scope_key AND attempted_at >= :since

@@ -1,4 +1,4 @@
--- end-deliveries: terminal without an attempt: failed (age limit while held) or skipped (endpoint paused).
+-- end-deliveries: terminal without an attempt: failed (age limit while held, or endpoint paused while in progress).
 -- params: :ids (JSON array), :worker (null: any), :status, :reason, :now
 UPDATE deliveries SET status = :status, terminal_reason = :reason, next_attempt_at = NULL, lease_until = NULL,
        leased_by = NULL, replay_id = NULL, updated_at = :now

@@ -1,3 +1,0 @@
--- bump-breaker-bucket: params :scope_key, :bucket_start, :attempts, :failures
-INSERT INTO breaker_buckets (scope_key, bucket_start, attempts, failures) VALUES (:scope_key, :bucket_start, :attempts, :failures)
-ON CONFLICT (scope_key, bucket_start) DO UPDATE SET attempts = attempts + excluded.attempts, failures = failures + excluded.failures
