@@ -139,7 +139,7 @@ describe('inbox worker', () => {
     clock.ms += 1;
     assert.equal(await inbox.runOnce(), 1);
     entry = await inbox.get('evt_retry');
-    assert.deepEqual([entry?.failures, entry?.availableAt - clock.ms], [2, 2000], 'the delay doubles');
+    assert.deepEqual([entry?.failures, entry!.availableAt - clock.ms], [2, 2000], 'the delay doubles');
     clock.ms += 2000;
     await inbox.runOnce();
     assert.equal((await inbox.get('evt_retry'))?.state, 'done');
