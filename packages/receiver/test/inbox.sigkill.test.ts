@@ -92,7 +92,7 @@ test(`SIGKILL with ${EVENTS} events accepted and about half handled: after a res
     await until('half the events handled', 60_000, () => handled.get()!.n >= EVENTS / 2);
     receiver.child.kill('SIGKILL');
     assert.equal(await withDeadline(receiver.exited, 10_000, 'the killed receiver to exit'), 'SIGKILL');
-    const atKill = { handled: handled.get()!.n, ...states() };
+    const atKill: Record<string, number> = { handled: handled.get()!.n, ...states() };
     const inFlight = atKill.running ?? 0;
 
     receiver = await startReceiver(dbPath);
@@ -109,7 +109,7 @@ test(`SIGKILL with ${EVENTS} events accepted and about half handled: after a res
     t.diagnostic(`counts ${JSON.stringify(counts)}`);
     console.log(JSON.stringify({ test: 'inbox.sigkill', ...counts }));
     assert.deepEqual(missing, [], 'every accepted event handled at least once');
-    assert.ok(atKill.handled < EVENTS, 'the kill came before the work was finished');
+    assert.ok(atKill.handled! < EVENTS, 'the kill came before the work was finished');
     assert.ok(duplicates <= inFlight, `${duplicates} duplicate runs, but only ${inFlight} handlers were in flight at the kill`);
     assert.equal(states().done, EVENTS);
   } finally {
