@@ -2,7 +2,8 @@
 import { validateContract, type JsonSchema } from './contract.ts';
 import type { DedupStore, StoredAnswer } from './dedup-store.ts';
 import { ReceiverError, StorageUnavailable, formatMessage, receiverErrors, type ReceiverErrorCode } from './errors.ts';
-import { readHeader, type HeaderSource } from './headers.ts';
+import { keptHeaders, readHeader, type HeaderSource } from './headers.ts';
+import type { Inbox } from './inbox/inbox.ts';
 import { hooklineHeaderNames } from './signature-hookline.ts';
 import type { SignedRequest } from './signed-request.ts';
 import { createVerifier, type VerifierOptions } from './verify.ts';
@@ -17,12 +18,19 @@ export interface WebhookEvent<Payload = any> {
   /** 1 on the first run; higher when a failed or crashed run is re-run. */
   readonly attempt: number;
   readonly scheme: SignedRequest['scheme'];
+  /** The headers kept with the event (ids, timestamp, signature, content type), lower-case names. */
+  readonly headers: Readonly<Record<string, string>>;
+  /** When the receiver accepted it, ms. */
+  readonly receivedAt: number;
 }
 
 /** What the receiver accepts for one event type: its contract and the work it triggers. */
 export interface EventContract {
   schema?: JsonSchema;
-  /** Runs after the answer (default ackMode); resolve = done, throw = failed, re-run on the next delivery. */
+  /**
+   * With an inbox: run by the inbox worker from the stored copy; resolve = done, throw = retried with backoff.
+   * With a dedup `store`: runs after the answer (default ackMode); throw = failed, re-run on the next delivery.
+   */
   handle(event: WebhookEvent): Promise<void> | void;
 }
 
@@ -40,12 +48,21 @@ export interface LogLine {
 }
 
 export interface HandlerOptions extends VerifierOptions {
-  store: DedupStore;
-  /** Contracts by event type; other types are acknowledged (2xx), logged and not run. */
-  events: Readonly<Record<string, EventContract>>;
+  /**
+   * The durable inbox (recommended): the event is stored before the 2xx and its handler runs
+   * from the stored copy, retried, and survives a crash. Its `events` are the contracts.
+   */
+  inbox?: Inbox;
+  /**
+   * Dedup-only mode (the 0.1 API): only the id is stored before the 2xx and the handler runs in
+   * memory, so a crash after the 2xx loses the work until the sender delivers the id again.
+   */
+  store?: DedupStore;
+  /** Contracts by event type (with `store`; with `inbox` they come from the inbox). Other types are acknowledged (2xx), logged and not run. */
+  events?: Readonly<Record<string, EventContract>>;
   /**
    * `after-store` (default): answer 202 once the id is durably recorded and the work queued.
-   * `after-handler`: answer 200 after the work succeeded, 500 (retryable) when it threw.
+   * `after-handler`: answer 200 after the work succeeded, 500 (retryable) when it threw (dedup `store` only).
    */
   ackMode?: 'after-store' | 'after-handler';
   /** A claim not finished after this long is treated as crashed and may run again. Default 10 min. */
@@ -96,7 +113,13 @@ const JSON_HEADERS = Object.freeze({ 'content-type': 'application/json' });
 export function createWebhookHandler(options: HandlerOptions): WebhookHandler {
   const verifier = createVerifier(options);
   const now = options.now ?? Date.now;
-  const store = options.store;
+  const inbox = options.inbox;
+  if ((inbox === undefined) === (options.store === undefined)) throw new TypeError('createWebhookHandler: give exactly one of `inbox` (durable) or `store` (dedup only)');
+  if (inbox !== undefined && options.events !== undefined) throw new TypeError('createWebhookHandler: with an inbox, give `events` to createInbox()');
+  if (inbox !== undefined && options.ackMode === 'after-handler') throw new TypeError("createWebhookHandler: ackMode 'after-handler' needs a dedup `store`; the inbox answers once the event is stored");
+  if (inbox === undefined && options.events === undefined) throw new TypeError('createWebhookHandler: `events` is required with a dedup `store`');
+  const store = options.store!;
+  const events = inbox?.events ?? options.events!;
   const ackMode = options.ackMode ?? 'after-store';
   const staleAfterMs = options.staleAfterMs ?? 10 * 60_000;
   const retryAfter = String(options.retryAfterSeconds ?? 10);
@@ -137,6 +160,57 @@ export function createWebhookHandler(options: HandlerOptions): WebhookHandler {
     return answerFor(error, retryAfter);
   };
 
+  /** Parse, check the signed id, find the contract, validate: the request's own faults, before any write. */
+  function admit(rawBody: WebhookRequest['rawBody'], signed: SignedRequest, eventId: string): ReceiverError | { payload: unknown; type: string; contract: EventContract | undefined } {
+    let payload: unknown;
+    try {
+      payload = JSON.parse(typeof rawBody === 'string' ? rawBody : Buffer.from(rawBody.buffer, rawBody.byteOffset, rawBody.byteLength).toString('utf8'));
+    } catch {
+      return new ReceiverError('malformed_json');
+    }
+    // X-Webhook-Id is not covered by the hookline signature; the signed envelope's id is.
+    const bodyId = (payload as { event_id?: unknown } | null)?.event_id;
+    if (signed.scheme === 'hookline' && bodyId !== undefined && bodyId !== eventId) return new ReceiverError('event_id_mismatch');
+    const type = eventType(payload);
+    if (typeof type !== 'string' || type === '') return new ReceiverError('missing_required_field', { path: 'type' });
+    const contract = Object.hasOwn(events, type) ? events[type] : undefined;
+    if (contract?.schema !== undefined) {
+      const violation = validateContract(contract.schema, payload);
+      if (violation !== undefined) {
+        return violation.kind === 'missing'
+          ? new ReceiverError('missing_required_field', { path: violation.path })
+          : new ReceiverError('invalid_field', { path: violation.path, detail: violation.detail });
+      }
+    }
+    return { payload, type, contract };
+  }
+
+  /** Inbox mode: validate, then store the event in one write; the 2xx only once it is on disk. */
+  async function receiveIntoInbox(inbox: Inbox, request: WebhookRequest, signed: SignedRequest, eventId: string, base: LogBase): Promise<WebhookResponse> {
+    const admitted = admit(request.rawBody, signed, eventId);
+    if (admitted instanceof ReceiverError) return rejectWith(base, admitted, 'valid');
+    const { type, contract } = admitted;
+    if (contract === undefined) {
+      log({ level: 'info', msg: 'webhook acknowledged, unknown event type', ...base, signature: 'valid', status: 202, code: 'unknown_event_type', reason: formatMessage('unknown_event_type'), type });
+      return accepted(eventId, 202, 'unknown event type');
+    }
+    const raw = request.rawBody;
+    const body = typeof raw === 'string' ? Buffer.from(raw, 'utf8') : raw;
+    let result: Awaited<ReturnType<Inbox['accept']>>;
+    try {
+      result = await timed(inbox.accept({ eventId, type, deliveryId: signed.deliveryId, scheme: signed.scheme, headers: keptHeaders(request.headers), body, receivedAt: now() }));
+    } catch (error) {
+      return rejectWith(base, asStorageError(error), 'valid');
+    }
+    if (result.kind === 'duplicate') {
+      // Stored already (done, queued or running): the same 2xx, and nothing runs twice.
+      log({ level: 'info', msg: 'webhook duplicate answered again', ...base, signature: 'valid', status: 202, code: 'event_already_seen', reason: formatMessage('event_already_seen'), state: result.state });
+    } else {
+      log({ level: 'info', msg: 'webhook stored in the inbox', ...base, signature: 'valid', status: 202, type });
+    }
+    return accepted(eventId, 202);
+  }
+
   async function receive(request: WebhookRequest): Promise<WebhookResponse> {
     // Unverified until the signature checks out; logged so support can trace what was refused.
     const base = unverifiedIds(request.headers);
@@ -153,6 +227,7 @@ export function createWebhookHandler(options: HandlerOptions): WebhookHandler {
     base.delivery_id = signed.deliveryId;
     const eventId = signed.eventId;
     if (eventId === undefined || eventId === '') return reject(new ReceiverError('missing_event_id'), 'valid');
+    if (inbox !== undefined) return receiveIntoInbox(inbox, request, signed, eventId, base);
 
     let attempt: number;
     try {
@@ -176,21 +251,9 @@ export function createWebhookHandler(options: HandlerOptions): WebhookHandler {
       return reject(error, 'valid');
     };
 
-    let payload: unknown;
-    try {
-      payload = JSON.parse(typeof request.rawBody === 'string' ? request.rawBody : Buffer.from(request.rawBody.buffer, request.rawBody.byteOffset, request.rawBody.byteLength).toString('utf8'));
-    } catch {
-      return refuse(new ReceiverError('malformed_json'));
-    }
-    // X-Webhook-Id is not covered by the hookline signature; the signed envelope's id is.
-    const bodyId = (payload as { event_id?: unknown } | null)?.event_id;
-    if (signed.scheme === 'hookline' && bodyId !== undefined && bodyId !== eventId) {
-      return refuse(new ReceiverError('event_id_mismatch'));
-    }
-    const type = eventType(payload);
-    if (typeof type !== 'string' || type === '') return refuse(new ReceiverError('missing_required_field', { path: 'type' }));
-
-    const contract = Object.hasOwn(options.events, type) ? options.events[type] : undefined;
+    const admitted = admit(request.rawBody, signed, eventId);
+    if (admitted instanceof ReceiverError) return refuse(admitted);
+    const { payload, type, contract } = admitted;
     if (contract === undefined) {
       const answer = accepted(eventId, 202, 'unknown event type');
       try {
@@ -201,18 +264,17 @@ export function createWebhookHandler(options: HandlerOptions): WebhookHandler {
       log({ level: 'info', msg: 'webhook acknowledged, unknown event type', ...base, signature: 'valid', status: 202, code: 'unknown_event_type', reason: formatMessage('unknown_event_type'), type });
       return answer;
     }
-    if (contract.schema !== undefined) {
-      const violation = validateContract(contract.schema, payload);
-      if (violation !== undefined) {
-        return refuse(
-          violation.kind === 'missing'
-            ? new ReceiverError('missing_required_field', { path: violation.path })
-            : new ReceiverError('invalid_field', { path: violation.path, detail: violation.detail }),
-        );
-      }
-    }
-
-    const event: WebhookEvent = { id: eventId, deliveryId: signed.deliveryId, type, payload, rawBody: request.rawBody, attempt, scheme: signed.scheme };
+    const event: WebhookEvent = {
+      id: eventId,
+      deliveryId: signed.deliveryId,
+      type,
+      payload,
+      rawBody: request.rawBody,
+      attempt,
+      scheme: signed.scheme,
+      headers: keptHeaders(request.headers),
+      receivedAt: now(),
+    };
     const answer = accepted(eventId, ackMode === 'after-store' ? 202 : 200);
     try {
       const owned = await timed(store.markProcessing(eventId, attempt, toStored(answer), now()));
@@ -305,6 +367,7 @@ function describe(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-function defaultLogger(line: LogLine): void {
+/** Writes one JSON line to stderr. */
+export function defaultLogger(line: LogLine): void {
   process.stderr.write(JSON.stringify({ time: new Date().toISOString(), ...line }) + '\n');
 }

@@ -29,3 +29,26 @@ export function readHeader(headers: HeaderSource, name: string): string | undefi
   if (Array.isArray(value)) return value.join(', ');
   return value;
 }
+
+/** The headers an inbox keeps with the event: its ids, timestamp, signature and content type. */
+export const KEPT_HEADERS = Object.freeze([
+  'content-type',
+  'x-webhook-id', 'x-webhook-delivery', 'x-webhook-timestamp', 'x-webhook-signature',
+  'webhook-id', 'webhook-timestamp', 'webhook-signature',
+  'svix-id', 'svix-timestamp', 'svix-signature',
+]);
+
+/**
+ * The kept headers present on a request, lower-case names.
+ *
+ * @example
+ * keptHeaders({ 'X-Webhook-Id': 'evt_1', cookie: 'x' }) // { 'x-webhook-id': 'evt_1' }
+ */
+export function keptHeaders(headers: HeaderSource): Record<string, string> {
+  const kept: Record<string, string> = {};
+  for (const name of KEPT_HEADERS) {
+    const value = readHeader(headers, name);
+    if (value !== undefined) kept[name] = value;
+  }
+  return kept;
+}

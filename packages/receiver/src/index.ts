@@ -1,4 +1,4 @@
-// Public surface of @hookline/receiver: verify, deduplicate, validate, order, and adapt webhooks.
+// Public surface of @hookline/receiver: verify, store in a durable inbox (or deduplicate), validate, order, and adapt webhooks.
 export { createVerifier, verifyWebhook, DEFAULT_TOLERANCE_SECONDS, type Verifier, type VerifierOptions, type SignatureScheme } from './verify.ts';
 export { signWebhook, type SignOptions } from './sign.ts';
 export type { SecretInput } from './secret-key.ts';
@@ -30,3 +30,10 @@ export { expressWebhook } from './adapters/express.ts';
 export { fastifyWebhook, type FastifyWebhookOptions } from './adapters/fastify.ts';
 export { honoWebhook } from './adapters/hono.ts';
 export type { BodyLimits } from './adapters/read-body.ts';
+export { createInbox, type Inbox, type InboxOptions } from './inbox/inbox.ts';
+export type { InboxStore, InboxEvent, InboxEntry, InboxState, AcceptResult } from './inbox/inbox-store.ts';
+export { defaultRetryPolicy, nextRetryStep, type RetryPolicy, type RetryStep } from './inbox/retry-policy.ts';
+export { memoryInbox, type MemoryInbox } from './inbox/memory-inbox.ts';
+export { sqliteInbox, type SqliteInboxDatabase } from './inbox/sqlite-inbox.ts';
+export { postgresInbox } from './inbox/postgres-inbox.ts';
+export { redisInbox, type RedisInboxOptions } from './inbox/redis-inbox.ts';

@@ -52,8 +52,8 @@ export function sqliteStore(db: SqliteDatabase): DedupStore {
   });
 }
 
-/** better-sqlite3 has no `$n` numbered parameters, so `$2 … $2` becomes `? … ?` with a reorder map. */
-function toPositional(text: string): { text: string; order: number[] } {
+/** better-sqlite3 has no `$n` numbered parameters, so `$2 … $2` becomes `? … ?` with a reorder map (the inbox uses it too). */
+export function toPositional(text: string): { text: string; order: number[] } {
   const order: number[] = [];
   const withoutComments = text.replace(/--[^\n]*\n/g, '\n');
   return {

@@ -1,0 +1,120 @@
+// SIGKILL a receiver with 1,000 events accepted and about half handled; after a restart every event is handled,
+// and the only duplicates are runs that were in flight at the kill.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { Agent, request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { setTimeout as delay } from 'node:timers/promises';
+import Database from 'better-sqlite3';
+import { signWebhook } from '../src/sign.ts';
+
+const EVENTS = 1000;
+const SENDERS = 50;
+const secret = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
+const fixture = new URL('./fixtures/inbox-receiver.ts', import.meta.url).pathname;
+
+interface Receiver { child: ChildProcess; port: number; exited: Promise<NodeJS.Signals | number | null> }
+
+async function startReceiver(dbPath: string): Promise<Receiver> {
+  const child = spawn(process.execPath, ['--import', 'tsx', fixture], {
+    env: { ...process.env, INBOX_DB: dbPath, INBOX_SECRET: secret, INBOX_LEASE_MS: '1000' },
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
+  const exited = new Promise<NodeJS.Signals | number | null>((resolve) => child.once('exit', (code, signal) => resolve(signal ?? code)));
+  const port = await withDeadline(
+    new Promise<number>((resolve, reject) => {
+      createInterface({ input: child.stdout! }).once('line', (line) => resolve((JSON.parse(line) as { port: number }).port));
+      child.once('exit', (code) => reject(new Error(`receiver exited (${code}) before listening`)));
+    }),
+    30_000,
+    'the receiver to listen',
+  );
+  return { child, port, exited };
+}
+
+function withDeadline<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms waiting for ${what}`)), ms)));
+  return Promise.race([promise, deadline]).finally(() => clearTimeout(timer));
+}
+
+/** Polls a condition on the database until it holds, with a deadline. */
+async function until(what: string, ms: number, check: () => boolean): Promise<void> {
+  const end = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > end) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
+    await delay(5);
+  }
+}
+
+function post(agent: Agent, port: number, id: string): Promise<number> {
+  const body = JSON.stringify({ event_id: id, type: 'order.shipped', version: 1, occurred_at: '2025-06-15T12:00:00Z', data: { order_id: id } });
+  const headers = signWebhook({ secrets: secret, id, body });
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port, method: 'POST', agent, headers: { ...headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
+      res.resume();
+      res.on('end', () => resolve(res.statusCode!));
+    });
+    req.setTimeout(30_000, () => req.destroy(new Error(`POST ${id} timed out`)));
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+test(`SIGKILL with ${EVENTS} events accepted and about half handled: after a restart each is handled, duplicates only from runs in flight`, { timeout: 150_000 }, async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'hookline-inbox-kill-'));
+  const dbPath = join(dir, 'receiver.db');
+  let receiver: Receiver | undefined;
+  let observer: Database.Database | undefined;
+  try {
+    receiver = await startReceiver(dbPath);
+    const agent = new Agent({ keepAlive: true, maxSockets: SENDERS });
+    const ids = Array.from({ length: EVENTS }, (_, i) => `evt_kill_${String(i).padStart(4, '0')}`);
+    let next = 0;
+    const statuses: number[] = [];
+    await Promise.all(Array.from({ length: SENDERS }, async () => {
+      while (next < ids.length) statuses.push(await post(agent, receiver!.port, ids[next++]!));
+    }));
+    agent.destroy();
+    assert.equal(statuses.filter((s) => s === 202).length, EVENTS, 'every event acknowledged');
+
+    observer = new Database(dbPath, { readonly: true });
+    const handled = observer.prepare<[], { n: number }>('SELECT count(*) AS n FROM side_effects');
+    const inbox = observer.prepare<[], { state: string; n: number }>('SELECT state, count(*) AS n FROM hookline_receiver_inbox GROUP BY state');
+    const states = () => Object.fromEntries(inbox.all().map((r) => [r.state, r.n])) as Record<string, number>;
+    assert.equal(states().pending, EVENTS, 'all stored before any handler ran');
+
+    receiver.child.stdin!.write('start\n');
+    await until('half the events handled', 60_000, () => handled.get()!.n >= EVENTS / 2);
+    receiver.child.kill('SIGKILL');
+    assert.equal(await withDeadline(receiver.exited, 10_000, 'the killed receiver to exit'), 'SIGKILL');
+    const atKill: Record<string, number> = { handled: handled.get()!.n, ...states() };
+    const inFlight = atKill.running ?? 0;
+
+    receiver = await startReceiver(dbPath);
+    receiver.child.stdin!.write('start\n');
+    await until('every event done after the restart', 90_000, () => states().done === EVENTS);
+    receiver.child.kill('SIGTERM');
+    await withDeadline(receiver.exited, 10_000, 'the restarted receiver to stop');
+
+    const runs = observer.prepare<[], { event_id: string; runs: number }>('SELECT event_id, runs FROM side_effects').all();
+    const byId = new Map(runs.map((r) => [r.event_id, r.runs]));
+    const missing = ids.filter((id) => (byId.get(id) ?? 0) < 1);
+    const duplicates = runs.reduce((sum, r) => sum + r.runs - 1, 0);
+    const counts = { events: EVENTS, handled_at_kill: atKill.handled, inbox_at_kill: { pending: atKill.pending ?? 0, running: inFlight, done: atKill.done ?? 0 }, handled_after_restart: byId.size, missing: missing.length, duplicate_runs: duplicates, in_flight_at_kill: inFlight };
+    t.diagnostic(`counts ${JSON.stringify(counts)}`);
+    console.log(JSON.stringify({ test: 'inbox.sigkill', ...counts }));
+    assert.deepEqual(missing, [], 'every accepted event handled at least once');
+    assert.ok(atKill.handled! < EVENTS, 'the kill came before the work was finished');
+    assert.ok(duplicates <= inFlight, `${duplicates} duplicate runs, but only ${inFlight} handlers were in flight at the kill`);
+    assert.equal(states().done, EVENTS);
+  } finally {
+    if (receiver !== undefined && receiver.child.exitCode === null && receiver.child.signalCode === null) receiver.child.kill('SIGKILL');
+    observer?.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
