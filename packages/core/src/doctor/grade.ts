@@ -48,7 +48,8 @@ function expectAccepted(observations: readonly DoctorObservation[], what: (i: nu
     if (none) return none;
     if (!is2xx(o.status)) return fail(`${what(i)}: HTTP ${o.status}; ${onRefused}`);
   }
-  return pass(observations.length === 1 ? `HTTP ${observations[0].status}` : `every copy answered 2xx (${observations.map((o) => o.status).join(', ')})`);
+  const statuses = observations.map((o) => o.status).join(', ');
+  return pass(observations.length === 1 ? `HTTP ${statuses}` : observations.length === 2 ? `both answered 2xx (${statuses})` : `every copy answered 2xx (${statuses})`);
 }
 
 /** Signature and timestamp refusals: 401/403 is right; another 4xx still stops retries; 2xx or 5xx is wrong. */

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { VirtualClock } from '../clock.ts';
 import type { DoctorSender } from './run-doctor.ts';
-import { DOCTOR_MAX_DURATION_MS, DOCTOR_MAX_REQUESTS, runDoctor } from './run-doctor.ts';
+import { DOCTOR_MAX_DURATION_MS, DOCTOR_MAX_REQUESTS, runDoctor, spacedJson } from './run-doctor.ts';
 
 interface Sent {
   url: string;
@@ -77,7 +77,7 @@ test('every request goes to the one URL, carries X-Webhook-Doctor: 1 and a docto
     assert.equal(s.headers['X-Webhook-Doctor'], '1');
     assert.match(s.headers['X-Webhook-Id'], /^doctor_evt_/);
     assert.match(s.headers['X-Webhook-Delivery'], /^doctor_dlv_/);
-    assert.ok(s.body.includes(`"event_id":"${s.headers['X-Webhook-Id']}"`));
+    assert.ok(s.body.includes(`"event_id": "${s.headers['X-Webhook-Id']}"`));
   }
   // Nothing skipped: the schema and the previous secret make every case applicable.
   // A receiver answering 200 to everything: the four refusal cases fail, bad JSON and the missing field warn.
@@ -95,4 +95,12 @@ test('without a schema or a previous secret, cases 6 and 9 are skipped with the 
   assert.equal(byId.get('previous_secret')!.grade, 'skip');
   assert.equal(report.score.applicable, 10);
   assert.equal(report.requestsSent, 13);
+});
+
+test('bodies are laid out with spaces, parse back to the same value, and differ from JSON.stringify', () => {
+  const value = { a: 1, b: [true, null, { c: 'x, y: z' }], d: { e: 'é' } };
+  const text = spacedJson(value);
+  assert.equal(text, '{"a": 1, "b": [true, null, {"c": "x, y: z"}], "d": {"e": "é"}}');
+  assert.deepEqual(JSON.parse(text), value);
+  assert.notEqual(JSON.stringify(JSON.parse(text)), text);
 });

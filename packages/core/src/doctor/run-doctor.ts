@@ -235,7 +235,7 @@ class DoctorEvents {
       data: fields.data !== undefined ? fields.data : this.data,
       ...fields.extra,
     };
-    return Buffer.from(JSON.stringify(envelope));
+    return Buffer.from(spacedJson(envelope));
   }
 
   sign(ids: { eventId: string; deliveryId: string }, timestampSec: number, body: Buffer, secrets: readonly SigningSecret[] = this.target.secrets): Record<string, string> {
@@ -251,6 +251,20 @@ class DoctorEvents {
   signed(ids: { eventId: string; deliveryId: string }, body: Buffer, shiftSec = 0, secrets?: readonly SigningSecret[]): Planned {
     return this.request(ids, (nowSec) => ({ headers: this.sign(ids, nowSec + shiftSec, body, secrets), body }));
   }
+}
+
+/**
+ * JSON with a space after every `:` and `,` (the layout many providers send): valid JSON that JSON.stringify does not
+ * reproduce, so a receiver that verifies a re-serialisation of the parsed body instead of the raw bytes is caught.
+ */
+export function spacedJson(value: unknown): string {
+  if (Array.isArray(value)) return '[' + value.map((v) => spacedJson(v === undefined ? null : v)).join(', ') + ']';
+  if (isObject(value)) {
+    const parts: string[] = [];
+    for (const [k, v] of Object.entries(value)) if (v !== undefined) parts.push(JSON.stringify(k) + ': ' + spacedJson(v));
+    return '{' + parts.join(', ') + '}';
+  }
+  return JSON.stringify(value) ?? 'null';
 }
 
 function planCase(id: DoctorCaseId, target: DoctorTarget, ev: DoctorEvents): Plan {
