@@ -87,7 +87,7 @@ export function gradeCase(id: DoctorCaseId, observations: readonly DoctorObserva
   const [first] = observations;
   switch (id) {
     case 'valid_event': {
-      if (first.status === null) return fail(`${first.error ?? 'no answer'} (timeout ${ctx.timeoutMs} ms)`);
+      if (first.status === null) return fail(first.error ?? `no answer within ${ctx.timeoutMs} ms`);
       if (!is2xx(first.status)) return fail(`HTTP ${first.status} for a valid, correctly signed event`);
       const ms = first.durationMs;
       if (ms > TOO_SLOW_ANSWER_MS) return fail(`HTTP ${first.status} after ${ms} ms, above ${TOO_SLOW_ANSWER_MS / 1000} s: senders time out and retry`);

@@ -45,7 +45,7 @@ test('a receiver that never answers cannot keep the doctor past its 60 s budget:
   // The duplicates case got one of its three copies: not graded, reported as cut short.
   assert.equal(report.cases[1].grade, 'skip');
   assert.match(report.cases[1].explanation, /budget ran out after 2 of 3 requests/);
-  for (const c of report.cases.slice(2)) {
+  for (const c of report.cases.slice(2).filter((x) => x.applicable)) {
     assert.equal(c.grade, 'skip');
     assert.match(c.explanation, /not run: the doctor's 60 s budget ran out/);
   }

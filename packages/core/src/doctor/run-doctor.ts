@@ -124,13 +124,13 @@ export async function runDoctor(target: DoctorTarget, options: DoctorRunOptions)
   let stoppedBy: DoctorStop | null = null;
 
   for (const info of DOCTOR_CASES) {
-    const plan = stoppedBy === null ? planCase(info.id, target, events) : null;
-    if (plan === null) {
-      results.push(notRun(info, stopReason(stoppedBy!, maxRequests, maxDurationMs)));
-      continue;
-    }
+    const plan = planCase(info.id, target, events);
     if (plan.kind === 'skip') {
       results.push({ ...base(info), grade: 'skip', explanation: plan.reason, applicable: false, advice: null, requests: [] });
+      continue;
+    }
+    if (stoppedBy !== null) {
+      results.push(notRun(info, stopReason(stoppedBy, maxRequests, maxDurationMs)));
       continue;
     }
     // A case runs whole or not at all: a duplicate test of one copy proves nothing.
