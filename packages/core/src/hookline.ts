@@ -21,6 +21,7 @@ import { Maintenance } from './maintenance/runner.ts';
 import type { RetentionOptions } from './maintenance/retention.ts';
 import { newestFirst, SecretCache } from './dispatch/secret-cache.ts';
 import { attemptFromResult } from './dispatch/attempt-from-result.ts';
+import { runDoctor, type DoctorReport } from './doctor/run-doctor.ts';
 import type { EndpointPatch, EndpointStats, HealthTransition, ReplayRow, Store } from './store/store.ts';
 
 export interface HooklineOptions {
@@ -65,6 +66,15 @@ export interface EndpointInput {
   timeout_ms?: number | null;
   max_concurrency?: number | null;
   status?: EndpointStatus;
+}
+
+/** What `doctorEndpoint` adds to the endpoint's own settings. */
+export interface DoctorEndpointOptions {
+  /** The event type the doctor's events carry, from the registry: its example is their data, its schema drives case 6. */
+  contract?: { type: string; version?: string; example?: unknown; schema?: unknown };
+  /** Lower caps (tests); never above 30 requests and 60 s. */
+  maxRequests?: number;
+  maxDurationMs?: number;
 }
 
 const DAY_MS = 86_400_000;
@@ -327,6 +337,31 @@ export class Hookline {
     const transitions = await this.store.recordTestAttempt(attempt, { rule: policy.health, countsFailure: false, countsSuccess: true }, this.clock.now(), workerId);
     this.#emitHealth(transitions);
     return attempt;
+  }
+
+  /**
+   * Runs the receiver doctor (issue 15) against the endpoint: its URL, scheme and live secrets (the older of two during
+   * a rotation overlap is case 9's), its timeout, through the engine's sender and its SSRF rules. Records nothing and
+   * leaves endpoint health alone. Refused for a paused endpoint.
+   */
+  async doctorEndpoint(tenantId: string, id: string, opts: DoctorEndpointOptions = {}): Promise<DoctorReport> {
+    const ep = await this.getEndpoint(tenantId, id);
+    if (ep.status === 'paused') throw fail('endpoint_paused');
+    const policy = this.policies.get(ep.policy) ?? this.policies.default();
+    const secrets = await this.secrets.live(id, ep.version, this.clock.now());
+    const c = opts.contract;
+    return runDoctor(
+      {
+        url: ep.url,
+        scheme: ep.scheme,
+        secrets,
+        previousSecret: secrets.length > 1 ? secrets[secrets.length - 1] : null,
+        ...(c ? { eventType: c.type, version: c.version, example: c.example, schema: c.schema } : {}),
+        timeoutMs: ep.timeoutMs ?? policy.timeoutMs,
+      },
+      // No endpoint id: the doctor's requests use the per-origin pool, never the sockets the endpoint's deliveries hold.
+      { sender: { send: (r) => this.sender.send(r) }, clock: this.clock, maxRequests: opts.maxRequests, maxDurationMs: opts.maxDurationMs },
+    );
   }
 
   #emitHealth(transitions: HealthTransition[]): void {

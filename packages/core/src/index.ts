@@ -8,6 +8,7 @@ export * from './duration.ts';
 export * from './policy/index.ts';
 export * from './signing/index.ts';
 export * from './http/index.ts';
+export * from './doctor/index.ts';
 export * from './secret-box.ts';
 export * from './health.ts';
 export type * from './store/store.ts';
@@ -26,4 +27,4 @@ export { Maintenance, type MaintenanceOptions, type MaintenanceResult } from './
 export { purgeExpired, DEFAULT_RETENTION, type RetentionOptions, type PurgeCounts } from './maintenance/retention.ts';
 export { sweepHealth } from './maintenance/health-sweep.ts';
 export { openGate, type Admission, type AdmissionGate } from './dispatch/admission.ts';
-export { Hookline, createHookline, type HooklineOptions, type EndpointInput, type QueueStats, type TenantStats } from './hookline.ts';
+export { Hookline, createHookline, type HooklineOptions, type EndpointInput, type DoctorEndpointOptions, type QueueStats, type TenantStats } from './hookline.ts';

@@ -14,6 +14,7 @@ import { apiKeyRoutes } from './routes/api-keys.ts';
 import { breakerRoutes } from './routes/breaker.ts';
 import { deliveryRoutes } from './routes/deliveries.ts';
 import { endpointCrudRoutes } from './routes/endpoints/crud.ts';
+import { endpointDoctorRoutes } from './routes/endpoints/doctor.ts';
 import { endpointSecretRoutes } from './routes/endpoints/secret.ts';
 import { endpointTestRoutes } from './routes/endpoints/test-delivery.ts';
 import { eventTypeRoutes } from './routes/event-types.ts';
@@ -136,6 +137,7 @@ export async function buildApp(runtime: Runtime): Promise<FastifyInstance> {
     endpointCrudRoutes(app, runtime);
     endpointSecretRoutes(app, runtime);
     endpointTestRoutes(app, runtime);
+    endpointDoctorRoutes(app, runtime);
     eventRoutes(app, runtime);
     deliveryRoutes(app, runtime);
     replayRoutes(app, runtime);

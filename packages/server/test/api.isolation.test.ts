@@ -40,6 +40,7 @@ const ROUTES: Record<string, RouteCase> = {
   'GET /v1/tenants/{tenant}/endpoints/{endpoint}/secret': { foreignId: 'endpoint_not_found' },
   'POST /v1/tenants/{tenant}/endpoints/{endpoint}/secret/rotate': { body: { overlap_seconds: 0 }, foreignId: 'endpoint_not_found' },
   'POST /v1/tenants/{tenant}/endpoints/{endpoint}/test': { foreignId: 'endpoint_not_found' },
+  'POST /v1/tenants/{tenant}/endpoints/{endpoint}/doctor': { body: { type: 'order.created' }, foreignId: 'endpoint_not_found' },
   'POST /v1/tenants/{tenant}/events': { body: { event_id: 'stolen-1', type: 'order.created', data: {} } },
   'POST /v1/tenants/{tenant}/events/batch': { body: { events: [{ event_id: 'stolen-2', type: 'order.created', data: {} }] } },
   'GET /v1/tenants/{tenant}/events/{event_id}': { foreignId: 'event_not_found' },

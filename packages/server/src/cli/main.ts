@@ -14,6 +14,7 @@ const COMMANDS: ReadonlyArray<{ name: string; group: string; summary: string; lo
   { name: 'replay', group: 'client', summary: 'replay one delivery, or an endpoint\'s failed deliveries in a time window', load: async () => (await import('./commands/replay.ts')).replay },
   { name: 'tail', group: 'client', summary: 'follow delivery attempts live', load: async () => (await import('./commands/tail.ts')).tail },
   { name: 'breaker', group: 'client', summary: 'show or reset a circuit breaker', load: async () => (await import('./commands/breaker.ts')).breaker },
+  { name: 'doctor', group: 'tools', summary: "check a webhook receiver against the article's ugly cases and grade it", load: async () => (await import('./commands/doctor.ts')).doctor },
   { name: 'simulate', group: 'tools', summary: 'print the exact attempt timeline of a policy against a scripted receiver', load: async () => (await import('./commands/simulate.ts')).simulate },
 ];
 

@@ -1,0 +1,178 @@
+// `hookline doctor <url>`: runs the receiver doctor's signed ugly cases against a receiver from this machine, graded.
+import { readFileSync } from 'node:fs';
+import { checkEndpointUrl, createSender, InvalidDurationError, parseDuration, runDoctor, type DoctorReport, type Scheme } from '@hookline/core';
+import { signingKey } from '@hookline/core/signing/signing-keys.ts';
+import { doctorView } from '../../http/doctor-view.ts';
+import { CliError, EXIT, usageError } from '../cli-error.ts';
+import { out, printJson, type CliContext } from '../cli-context.ts';
+import type { Command } from '../command.ts';
+import { parseCommandArgs, requirePositional, requireValue } from '../parse-args.ts';
+import { formatTable } from '../table.ts';
+
+const OPTIONS = {
+  secret: { type: 'string' },
+  kid: { type: 'string' },
+  'previous-secret': { type: 'string' },
+  'previous-kid': { type: 'string' },
+  scheme: { type: 'string' },
+  type: { type: 'string' },
+  version: { type: 'string' },
+  example: { type: 'string' },
+  schema: { type: 'string' },
+  timeout: { type: 'string' },
+  'allow-private-targets': { type: 'boolean' },
+  'allow-http': { type: 'boolean' },
+  json: { type: 'boolean' },
+} as const;
+
+export const doctor: Command = {
+  name: 'doctor',
+  summary: "check a webhook receiver against the article's ugly cases and grade it",
+  help: `Usage:
+  hookline doctor <url> --secret <secret> [--scheme hookline|standard] [--previous-secret <s>]
+                  [--type <type> --example <payload.json> [--schema <schema.json>]] [--json]
+
+Sends signed requests to <url> and nothing else — a valid event, the same event three times, a bad
+signature, a body changed by one byte, timestamps 10 minutes old and ahead, corrupted JSON, a missing
+required field, an unknown event type, an extra optional field, the previous secret, two versions out
+of order — and grades each pass / warn / fail with the fix. At most 30 requests and 60 s; every request
+carries X-Webhook-Doctor: 1 and an event id starting doctor_.
+
+Options:
+  --secret <s>            the receiver's signing secret (required)
+  --kid <id>              key id in the signature (default doctor)
+  --previous-secret <s>   a secret being retired: case 9 signs with it alone (skipped without it)
+  --previous-kid <id>     its key id (default doctor-previous)
+  --scheme <name>         hookline (default) or standard (Standard Webhooks; secrets whsec_<base64>)
+  --type <type>           event type of the doctor's events (default doctor.check)
+  --version <v>           their version (default 1)
+  --example <file>        the events' data: a JSON file holding the data, or a whole event with "data"
+  --schema <file>         JSON Schema of data; its required fields drive case 6 (skipped without it)
+  --timeout <duration>    per-request timeout (default 10s; case 1 warns above 1s, fails above 10s)
+  --allow-http            allow a plain http:// URL (development)
+  --allow-private-targets allow loopback and private addresses (development); refused otherwise
+  --json                  machine-readable report (the same JSON as POST …/endpoints/:endpoint/doctor)
+
+Exit codes: 0 no case failed (warnings allowed), 1 at least one case failed, 2 usage error,
+4 the URL is refused by the SSRF rules.
+
+Examples:
+  hookline doctor https://shop.test/webhooks --secret whsec_… --type order.shipped --example order.json \\
+    --schema order.schema.json
+  hookline doctor http://127.0.0.1:3000/hooks --secret s3cret --allow-http --allow-private-targets --json`,
+
+  async run(args, ctx) {
+    const { values, positionals } = parseCommandArgs('doctor', args, OPTIONS, 1);
+    const url = requirePositional('doctor', 'url', positionals[0]);
+    const secret = requireValue('doctor', 'secret', values.secret);
+    const scheme = schemeValue(values.scheme);
+    const allowHttp = values['allow-http'] === true;
+    const allowPrivateTargets = values['allow-private-targets'] === true;
+    const check = checkEndpointUrl(url, { allowHttp, allowPrivateTargets });
+    if (!check.ok) {
+      const hint = check.code === 'url_must_be_https' ? ' (--allow-http for development)' : check.code === 'url_private_address' ? ' (--allow-private-targets for development)' : '';
+      throw new CliError(check.code === 'url_invalid' ? EXIT.usage : EXIT.refused, `doctor: ${url}: ${check.message}${hint}; nothing was sent`);
+    }
+    const secrets = [{ kid: kidValue('kid', values.kid ?? 'doctor'), secret: secretValue('secret', secret, scheme) }];
+    const previous = values['previous-secret'];
+    const previousSecret = previous === undefined ? null : { kid: kidValue('previous-kid', values['previous-kid'] ?? 'doctor-previous'), secret: secretValue('previous-secret', previous, scheme) };
+    const example = values.example === undefined ? undefined : readJsonFile(values.example, 'example');
+    const envelope = isEnvelope(example) ? example : null;
+    const schema = values.schema === undefined ? undefined : readJsonFile(values.schema, 'schema');
+    const timeoutMs = values.timeout === undefined ? undefined : durationValue(values.timeout);
+
+    const sender = createSender({ allowHttp, allowPrivateTargets });
+    let report: DoctorReport;
+    try {
+      report = await runDoctor(
+        {
+          url: check.url.toString(),
+          scheme,
+          secrets,
+          previousSecret,
+          eventType: values.type ?? (envelope ? envelope.type : undefined),
+          ...(values.version !== undefined ? { version: values.version } : {}),
+          ...(example !== undefined ? { example: envelope ? envelope.data : example } : {}),
+          ...(schema !== undefined ? { schema } : {}),
+          ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+        },
+        { sender },
+      );
+    } finally {
+      await sender.close();
+    }
+    if (values.json) printJson(ctx, doctorView(report));
+    else printReport(ctx, report);
+    return report.score.failed > 0 ? EXIT.failure : EXIT.ok;
+  },
+};
+
+function schemeValue(raw: string | undefined): Scheme {
+  if (raw === undefined || raw === 'hookline') return 'hookline';
+  if (raw === 'standard') return 'standard';
+  throw usageError(`doctor: --scheme must be hookline or standard, got '${raw}'`);
+}
+
+function secretValue(flag: string, secret: string, scheme: Scheme): string {
+  try {
+    signingKey(scheme, secret);
+  } catch (err) {
+    throw usageError(`doctor: --${flag}: ${(err as Error).message}`);
+  }
+  return secret;
+}
+
+function kidValue(flag: string, kid: string): string {
+  if (kid === '' || /[,=\s]/.test(kid)) throw usageError(`doctor: --${flag} must be non-empty without commas, '=' or spaces, got '${kid}'`);
+  return kid;
+}
+
+function durationValue(raw: string): number {
+  try {
+    const ms = parseDuration(raw);
+    if (ms >= 1 && ms <= 60_000) return ms;
+  } catch (err) {
+    if (!(err instanceof InvalidDurationError)) throw err;
+  }
+  throw usageError(`doctor: --timeout must be a duration from 1ms to 60s (e.g. 5s), got '${raw}'`);
+}
+
+function readJsonFile(path: string, what: string): unknown {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (err) {
+    throw usageError(`doctor: cannot read ${what} file ${path} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+  }
+  try {
+    return JSON.parse(text);
+  } catch (err) {
+    throw usageError(`doctor: ${what} file ${path} is not valid JSON (${(err as Error).message})`);
+  }
+}
+
+/** A whole event (`{"type": …, "data": …}`) rather than just its data. */
+function isEnvelope(v: unknown): v is { type: string; data: unknown } {
+  return typeof v === 'object' && v !== null && !Array.isArray(v) && typeof (v as { type?: unknown }).type === 'string' && Object.hasOwn(v, 'data');
+}
+
+const MARK = { pass: 'pass', warn: 'WARN', fail: 'FAIL', skip: 'skip' } as const;
+
+function printReport(ctx: CliContext, r: DoctorReport): void {
+  out(ctx, `doctor ${r.url} · scheme ${r.scheme} · type ${r.eventType} · ${r.requestsSent} requests in ${(r.durationMs / 1000).toFixed(1)} s`);
+  out(ctx);
+  out(ctx, formatTable(r.cases, [
+    { header: '#', value: (c) => c.number, align: 'right' },
+    { header: 'case', value: (c) => c.title },
+    { header: 'grade', value: (c) => MARK[c.grade] },
+    { header: 'result', value: (c) => c.explanation },
+  ]));
+  out(ctx);
+  const { passed, applicable, warned, failed, skipped } = r.score;
+  out(ctx, `score ${passed}/${applicable} passed · ${warned} warning${warned === 1 ? '' : 's'} · ${failed} failed${skipped ? ` · ${skipped} skipped` : ''}`);
+  if (r.stoppedBy !== null) out(ctx, `stopped early: ${r.stoppedBy === 'max_requests' ? `the ${r.limits.maxRequests}-request cap` : r.stoppedBy === 'max_duration' ? `the ${r.limits.maxDurationMs / 1000} s budget` : 'the address is refused by the SSRF rules'}`);
+  if (r.fixes.length === 0) return;
+  out(ctx);
+  out(ctx, 'fixes:');
+  for (const f of r.fixes) out(ctx, `  ${f.number.padStart(3)}  ${f.grade === 'fail' ? 'FAIL' : 'WARN'}  ${f.advice}`);
+}
