@@ -18,7 +18,8 @@ test('healthz, readyz, openapi.json and metrics need no token', async () => {
     await t.api('POST', `/v1/tenants/${ten}/endpoints`, { body: { url: receiver.url } });
     const ev = await t.api('POST', `/v1/tenants/${ten}/events`, { body: { type: 'order.created', data: {} } });
     await until(() => t.api('GET', `/v1/tenants/${ten}/deliveries/${ev.body.deliveries[0].id}`), (r) => r.body.status === 'succeeded');
-    const m = await t.api('GET', '/metrics', { token: null });
+    // The attempt observers run after the record's commit, so a reader may see `succeeded` a moment before the counters.
+    const m = await until(() => t.api('GET', '/metrics', { token: null }), (r) => /^hookline_attempts_total\{outcome="success"/m.test(String(r.body)));
     assert.equal(m.status, 200);
     assert.match(m.headers.get('content-type') ?? '', /^text\/plain; version=0\.0\.4/);
     const text = m.body as string;
