@@ -1,6 +1,10 @@
-// Loads a folder of `.sql` files (one statement each, named by file) and the numbered migrations beside them.
+// Loads the `.sql` statements (one each, named by file: shared, then per dialect) and the numbered migrations.
 import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** Statements both dialects run as they are; a dialect's own folder holds only the ones that differ. */
+export const SHARED_SQL_DIR = join(dirname(fileURLToPath(import.meta.url)), 'sql');
 
 /** `{ 'claim-due': 'UPDATE …' }` for every `<name>.sql` in `dir`; comment-only header lines are kept (harmless). */
 export function loadSqlFolder(dir: string): Record<string, string> {
@@ -10,6 +14,14 @@ export function loadSqlFolder(dir: string): Record<string, string> {
     out[file.slice(0, -4)] = readFileSync(join(dir, file), 'utf8');
   }
   return out;
+}
+
+/**
+ * Every statement of one dialect: the shared folder's, then `dialectDir`'s, where a file replaces the shared one of
+ * the same name. Said once: a statement is in a dialect folder only when its text differs (sql-files.test.ts checks).
+ */
+export function loadStatements(dialectDir: string): Record<string, string> {
+  return { ...loadSqlFolder(SHARED_SQL_DIR), ...loadSqlFolder(dialectDir) };
 }
 
 export interface Migration {

@@ -1,15 +1,15 @@
-// PostgreSQL for SqlStore: a pg Pool, statements from ./sql converted to `$n` once, advisory-locked migrations,
+// PostgreSQL for SqlStore: a pg Pool, statements from ../sql and ./sql converted to `$n` once, advisory-locked migrations,
 // transactions that retry on deadlocks and lost connections, and LISTEN/NOTIFY to wake idle workers at once.
 import pg from 'pg';
 import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
-import { loadMigrations, loadSqlFolder } from '../sql-files.ts';
+import { loadMigrations, loadStatements } from '../sql-files.ts';
 import type { SqlDriver, SqlExecutor, SqlParams } from '../sql-driver.ts';
 import { toPositional, type PositionalStatement } from './named-params.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const STATEMENTS: Record<string, PositionalStatement> = Object.fromEntries(
-  Object.entries(loadSqlFolder(join(here, 'sql'))).map(([name, sql]) => [name, toPositional(sql)]),
+  Object.entries(loadStatements(join(here, 'sql'))).map(([name, sql]) => [name, toPositional(sql)]),
 );
 const MIGRATIONS = loadMigrations(join(here, 'migrations'));
 

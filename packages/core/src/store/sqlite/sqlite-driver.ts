@@ -1,4 +1,4 @@
-// SQLite for SqlStore: one better-sqlite3 connection in WAL mode, statements from ./sql. Commits are made durable
+// SQLite for SqlStore: one better-sqlite3 connection in WAL mode, statements from ../sql and ./sql. Commits are made durable
 // by an fsync of the WAL off the event loop (./wal-sync.ts) before a durable write's promise resolves. A failed fsync
 // ends the driver for good (every later call rejects); a full disk only fails writes until space returns.
 import Database from 'better-sqlite3';
@@ -7,12 +7,12 @@ import { dirname, join } from 'node:path';
 import { mkdirSync, realpathSync } from 'node:fs';
 import { statfs } from 'node:fs/promises';
 import { isDiskFull, isFsyncFailure, isStorageWriteError, StorageFatalError, type StoreProblem } from '../storage-fault.ts';
-import { loadMigrations, loadSqlFolder } from '../sql-files.ts';
+import { loadMigrations, loadStatements } from '../sql-files.ts';
 import type { SqlDriver, SqlExecutor, SqlParams } from '../sql-driver.ts';
 import { WalSync } from './wal-sync.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const SQL = loadSqlFolder(join(here, 'sql'));
+const SQL = loadStatements(join(here, 'sql'));
 const MIGRATIONS = loadMigrations(join(here, 'migrations'));
 
 export interface SqliteOptions {

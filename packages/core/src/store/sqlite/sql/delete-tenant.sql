@@ -1,2 +1,0 @@
--- delete-tenant: params :id (endpoints, events, keys cascade)
-DELETE FROM tenants WHERE id = :id

@@ -1,2 +1,0 @@
--- find-api-key: params :hash
-SELECT * FROM api_keys WHERE hash = :hash

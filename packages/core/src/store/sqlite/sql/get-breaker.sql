@@ -1,2 +1,0 @@
--- get-breaker: params :scope_key
-SELECT * FROM breakers WHERE scope_key = :scope_key

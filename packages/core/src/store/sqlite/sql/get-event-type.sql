@@ -1,2 +1,0 @@
--- get-event-type: params :name
-SELECT * FROM event_types WHERE name = :name

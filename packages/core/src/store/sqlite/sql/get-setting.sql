@@ -1,2 +1,0 @@
--- get-setting: params :key
-SELECT value FROM settings WHERE key = :key

@@ -1,2 +1,0 @@
--- get-tenant: params :id
-SELECT * FROM tenants WHERE id = :id

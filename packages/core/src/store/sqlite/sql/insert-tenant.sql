@@ -1,3 +1,0 @@
--- insert-tenant: params tenant columns
-INSERT INTO tenants (id, name, owner_emails, operations_endpoint_id, notify_email, created_at, updated_at)
-VALUES (:id, :name, :owner_emails, :operations_endpoint_id, :notify_email, :created_at, :updated_at)

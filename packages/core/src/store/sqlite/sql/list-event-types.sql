@@ -1,2 +1,0 @@
--- list-event-types
-SELECT * FROM event_types ORDER BY name

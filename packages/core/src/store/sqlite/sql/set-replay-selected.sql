@@ -1,2 +1,0 @@
--- set-replay-selected: params :id, :selected
-UPDATE replays SET selected = :selected WHERE id = :id
