@@ -2,6 +2,7 @@
 import { systemClock, type Clock } from './clock.ts';
 import type { Attempt, Endpoint, EndpointStatus, Scheme } from './domain.ts';
 import { fail, HooklineError } from './errors.ts';
+import { DEFAULTS } from './defaults.ts';
 import { checkEndpointUrl } from './http/address-guard.ts';
 import { createSender } from './http/sender.ts';
 import type { LookupAll } from './http/guarded-lookup.ts';
@@ -117,7 +118,7 @@ export class Hookline {
       logger: this.logger,
       cacheMs: o.breaker?.cacheMs,
       // A probe whose worker died is replaced once its lease has surely expired.
-      staleProbeMs: o.breaker?.staleProbeMs ?? (o.dispatcher?.leaseMs ?? 90_000) + 30_000,
+      staleProbeMs: o.breaker?.staleProbeMs ?? (o.dispatcher?.leaseMs ?? DEFAULTS.dispatcher.leaseMs) + DEFAULTS.staleProbeMarginMs,
       onTransition: (t) => {
         for (const ob of this.dispatcher.observers) ob.breaker?.(t);
       },
@@ -294,7 +295,7 @@ export class Hookline {
   async rotateSecret(tenantId: string, id: string, overlapMs?: number) {
     await this.getEndpoint(tenantId, id);
     const now = this.clock.now();
-    const overlap = overlapMs ?? this.#o.rotationOverlapMs ?? DAY_MS;
+    const overlap = overlapMs ?? this.#o.rotationOverlapMs ?? DEFAULTS.rotationOverlapMs;
     const secret = generateSecret();
     await this.store.rotateSecret(id, { kid: newId('sec', now), endpointId: id, sealed: this.box.seal(secret, id), createdAt: now, expiresAt: null }, now + overlap, now);
     return this.endpointSecrets(tenantId, id);
@@ -421,12 +422,12 @@ export class Hookline {
     if (ep.status === 'paused') throw fail('endpoint_paused');
     const now = this.clock.now();
     const until = opts.until ?? now;
-    const since = opts.since ?? now - DAY_MS;
+    const since = opts.since ?? now - DEFAULTS.replay.windowMs;
     if (since > until) throw new HooklineError('invalid_request', { detail: 'since must not be after until' });
-    const max = this.#o.replayQuotaPerDay ?? 20;
+    const max = this.#o.replayQuotaPerDay ?? DEFAULTS.replay.quotaPerDay;
     const dayStart = now - (now % DAY_MS); // UTC midnight
     const replay: ReplayRow = { id: newId('rpl', now), tenantId, endpointId, kind: 'window', sinceMs: since, untilMs: until, includeSkipped: opts.includeSkipped === true, selected: 0, attempted: 0, succeeded: 0, failed: 0, createdAt: now };
-    const result = await this.store.scheduleWindowReplay(replay, this.#o.replayMaxDeliveries ?? 10_000, now, { max, since: dayStart });
+    const result = await this.store.scheduleWindowReplay(replay, this.#o.replayMaxDeliveries ?? DEFAULTS.replay.maxDeliveries, now, { max, since: dayStart });
     if (result.kind === 'quota_exceeded') {
       throw new HooklineError('replay_quota_exceeded', { max }, { retryAfterSec: Math.ceil((dayStart + DAY_MS - now) / 1000) });
     }

@@ -5,6 +5,8 @@ export * from './clock.ts';
 export * from './ids.ts';
 export * from './logger.ts';
 export * from './duration.ts';
+export { DEFAULTS } from './defaults.ts';
+export { deepFreeze } from './deep-freeze.ts';
 export * from './policy/index.ts';
 export * from './signing/index.ts';
 export * from './http/index.ts';

@@ -3,6 +3,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
+import { DEFAULTS } from '@hookline/core';
 import { ConfigError, DEFAULT_CONFIG, resolveConfig } from './config.ts';
 
 const file = (json: unknown) => {
@@ -23,6 +24,18 @@ test('defaults are frozen and used when nothing is set', () => {
   assert.equal(c.bodyLimitBytes, 1024 * 1024);
   assert.equal(c.batchBodyLimitBytes, 10 * 1024 * 1024);
   assert.ok(Object.isFrozen(DEFAULT_CONFIG) && Object.isFrozen(c) && Object.isFrozen(c.dispatcher));
+});
+
+test('the server runs with the engine defaults, the numbers `hookline serve` has always used', () => {
+  const c = resolveConfig({ env: {} });
+  assert.deepEqual(c.dispatcher, { batchSize: 200, maxInFlight: 1000, leaseMs: 90_000 });
+  assert.deepEqual(c.dispatcher, { batchSize: DEFAULTS.dispatcher.batchSize, maxInFlight: DEFAULTS.dispatcher.maxInFlight, leaseMs: DEFAULTS.dispatcher.leaseMs });
+  assert.equal(c.rotationOverlap, '24h');
+  assert.equal(c.rotationOverlapMs, DEFAULTS.rotationOverlapMs);
+  assert.equal(c.retention, '30d');
+  assert.equal(c.retentionMs, DEFAULTS.retention.deliveriesMs);
+  assert.equal(c.replayQuotaPerDay, DEFAULTS.replay.quotaPerDay);
+  assert.ok(Object.isFrozen(DEFAULT_CONFIG.policies) && Object.isFrozen(DEFAULT_CONFIG.dispatcher));
 });
 
 test('layers: file < HOOKLINE_* env < flags', () => {

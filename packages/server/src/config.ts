@@ -2,7 +2,10 @@
 // This is the only module that reads process.env.
 import { existsSync, readFileSync } from 'node:fs';
 import {
+  deepFreeze,
+  DEFAULTS,
   defineMoneyRules,
+  formatDuration,
   InvalidDurationError,
   parseDuration,
   parseMasterKey,
@@ -82,7 +85,8 @@ export class ConfigError extends Error {
   }
 }
 
-export const DEFAULT_CONFIG: Readonly<HooklineConfig> = Object.freeze({
+/** The engine's defaults (@hookline/core DEFAULTS) where the engine has one; the server's own beside them. */
+export const DEFAULT_CONFIG: Readonly<HooklineConfig> = deepFreeze({
   port: 8080,
   host: '127.0.0.1',
   db: './hookline.db',
@@ -93,20 +97,20 @@ export const DEFAULT_CONFIG: Readonly<HooklineConfig> = Object.freeze({
   allowHttp: false,
   allowPrivateTargets: false,
   logLevel: 'info',
-  policies: Object.freeze([]),
+  policies: [],
   moneyRules: null,
   strictEventTypes: false,
   bodyLimitBytes: 1024 * 1024,
   batchBodyLimitBytes: 10 * 1024 * 1024,
-  replayQuotaPerDay: 20,
-  rotationOverlap: '24h',
-  rotationOverlapMs: 86_400_000,
-  retention: '30d',
-  retentionMs: 30 * 86_400_000,
+  replayQuotaPerDay: DEFAULTS.replay.quotaPerDay,
+  rotationOverlap: formatDuration(DEFAULTS.rotationOverlapMs),
+  rotationOverlapMs: DEFAULTS.rotationOverlapMs,
+  retention: formatDuration(DEFAULTS.retention.deliveriesMs),
+  retentionMs: DEFAULTS.retention.deliveriesMs,
   requestTimeoutMs: 30_000,
   fatalExitDelayMs: 2000,
   smtp: null,
-  dispatcher: Object.freeze({ batchSize: 200, maxInFlight: 1000, leaseMs: 90_000 }),
+  dispatcher: { batchSize: DEFAULTS.dispatcher.batchSize, maxInFlight: DEFAULTS.dispatcher.maxInFlight, leaseMs: DEFAULTS.dispatcher.leaseMs },
   metricsToken: null,
   metricsRefresh: '5s',
   metricsRefreshMs: 5000,
@@ -368,12 +372,4 @@ function dispatcher(v: unknown): HooklineConfig['dispatcher'] {
     // A lease shorter than a send lets a second worker repeat it; 1 s suits only endpoints with sub-second timeouts.
     leaseMs: int(o.leaseMs, 'dispatcher.leaseMs', 1_000, 3_600_000),
   };
-}
-
-function deepFreeze<T>(o: T): T {
-  if (o && typeof o === 'object' && !Object.isFrozen(o)) {
-    Object.freeze(o);
-    for (const v of Object.values(o)) deepFreeze(v);
-  }
-  return o;
 }

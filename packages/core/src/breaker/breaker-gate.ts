@@ -1,5 +1,6 @@
 // The circuit breaker as the dispatcher's admission gate (docs/rules.md#breaker-hold): state in the store, decisions in breaker-rules.ts.
 import type { Clock } from '../clock.ts';
+import { DEFAULTS } from '../defaults.ts';
 import type { Attempt } from '../domain.ts';
 import { fail } from '../errors.ts';
 import type { Logger } from '../logger.ts';
@@ -46,7 +47,7 @@ export interface BreakerStatus {
   window: { deliveries: number; failures: number; sinceMs: number };
 }
 
-const DEFAULT_STALE_PROBE_MS = 60_000 + 30_000 + 30_000;
+const DEFAULT_STALE_PROBE_MS = DEFAULTS.dispatcher.leaseMs + DEFAULTS.staleProbeMarginMs;
 const SAVE_TRIES = 4;
 
 export class Breaker implements AdmissionGate {

@@ -2,6 +2,7 @@
 // records attempts through one group commit. No timer per delivery: one loop reads due rows from the store.
 import type { Clock } from '../clock.ts';
 import type { Attempt, AttemptTrigger } from '../domain.ts';
+import { DEFAULTS } from '../defaults.ts';
 import { GroupCommit } from '../group-commit.ts';
 import type { SendResult } from '../http/sender.ts';
 import { newId } from '../ids.ts';
@@ -141,12 +142,8 @@ export class Dispatcher {
   constructor(options: DispatcherOptions) {
     this.workerId = options.workerId ?? newId('msg').replace('msg_', 'wrk_');
     this.#o = {
-      batchSize: 500,
-      maxInFlight: 2000,
+      ...DEFAULTS.dispatcher,
       leaseFactor: 1,
-      leaseMs: 90_000,
-      pollMs: 1000,
-      sweepMs: 5000,
       logAttempts: true,
       releaseLeasesOnStart: !options.store.capsAcrossWorkers,
       ...options,

@@ -1,4 +1,5 @@
 // Purges deliveries (attempts cascade) and events past their retention in small batches (docs/rules.md#retention: 30 days).
+import { DEFAULTS } from '../defaults.ts';
 import { MAX_BREAKER_WINDOW_MS } from '../policy/registry.ts';
 import type { Store } from '../store/store.ts';
 
@@ -13,11 +14,7 @@ export interface RetentionOptions {
   maxBatches: number;
 }
 
-export const DEFAULT_RETENTION: Readonly<RetentionOptions> = Object.freeze({
-  deliveriesMs: 30 * 86_400_000,
-  batch: 500,
-  maxBatches: 200,
-});
+export const DEFAULT_RETENTION: Readonly<RetentionOptions> = DEFAULTS.retention;
 
 /** Breaker window rows older than the longest window a policy may have cannot count in any window. */
 const BREAKER_WINDOW_RETENTION_MS = MAX_BREAKER_WINDOW_MS;

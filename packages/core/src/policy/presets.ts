@@ -1,4 +1,5 @@
 // The four policies that ship (docs/rules.md#policy-data): payments, standard (the default), brief, strict — frozen data.
+import { deepFreeze } from '../deep-freeze.ts';
 import type { Policy } from './types.ts';
 
 const SECOND = 1_000;
@@ -105,13 +106,4 @@ export const PRESETS: Readonly<Record<string, Policy>> = Object.freeze({
 
 export function isPresetName(name: string): boolean {
   return Object.hasOwn(PRESETS, name);
-}
-
-/** Freeze an object and everything inside it, so a shared preset can never be edited by one caller for all. */
-export function deepFreeze<T>(value: T): T {
-  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
-    for (const key of Object.keys(value)) deepFreeze((value as Record<string, unknown>)[key]);
-    Object.freeze(value);
-  }
-  return value;
 }

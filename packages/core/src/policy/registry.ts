@@ -1,7 +1,9 @@
 // Policies by name: the presets plus user policies from config, each validated once with errors that name the path.
 import { formatDuration, InvalidDurationError, parseDuration } from '../duration.ts';
 import { PolicyConfigError } from './config-error.ts';
-import { DEFAULT_POLICY, deepFreeze, isPresetName, PRESETS } from './presets.ts';
+import { deepFreeze } from '../deep-freeze.ts';
+import { DEFAULTS } from '../defaults.ts';
+import { DEFAULT_POLICY, isPresetName, PRESETS } from './presets.ts';
 import type { BreakerRule, HealthRule, LadderSpec, Policy } from './types.ts';
 
 const MINUTE = 60_000;
@@ -9,16 +11,8 @@ const DAY = 86_400_000;
 /** A breaker window is minutes long; bounding it bounds the window rows the store keeps (retention purges older). */
 export const MAX_BREAKER_WINDOW_MS = 60 * MINUTE;
 
-/** The payments breaker's numbers (docs/rules.md#breaker-scope), used when a user policy says `"breaker": true` or leaves fields out. */
-const DEFAULT_BREAKER: BreakerRule = Object.freeze({
-  scope: 'tenant',
-  windowMs: 5 * MINUTE,
-  minAttempts: 5,
-  failureRatio: 0.8,
-  pauseMs: 5 * MINUTE,
-  maxPauseMs: 30 * MINUTE,
-  recheckMs: 30_000,
-});
+/** The payments breaker (docs/rules.md#breaker-scope), used when a user policy says `"breaker": true` or leaves fields out. */
+const DEFAULT_BREAKER: BreakerRule = DEFAULTS.breaker;
 
 /** Every policy a process knows; presets always, user policies added from config. */
 export class PolicyRegistry {

@@ -1,0 +1,44 @@
+// Every default the engine ships with, said once: its parts and the server's config read them from here.
+import { deepFreeze } from './deep-freeze.ts';
+import { PAYMENTS } from './policy/presets.ts';
+import type { BreakerRule } from './policy/types.ts';
+
+const SECOND = 1_000;
+const DAY = 86_400_000;
+
+export const DEFAULTS = deepFreeze({
+  dispatcher: {
+    /** Due deliveries claimed per store round trip. */
+    batchSize: 200,
+    /** Sends this process has leased and not yet recorded, over every endpoint. */
+    maxInFlight: 1000,
+    /** How long a claim is held before another worker may take it: outlives the longest send (60 s timeout cap). */
+    leaseMs: 90 * SECOND,
+    /** Idle re-check for due work when nothing wakes the dispatcher. */
+    pollMs: SECOND,
+    /** How often expired leases are returned. */
+    sweepMs: 5 * SECOND,
+  },
+  /** A breaker probe whose worker died is replaced once its lease has surely expired: the lease plus this margin. */
+  staleProbeMarginMs: 30 * SECOND,
+  /** The breaker `"breaker": true` or a partial user breaker starts from: the payments preset's (docs/rules.md#breaker-scope). */
+  breaker: PAYMENTS.breaker as BreakerRule,
+  replay: {
+    /** A window replay without `since` reaches back this far (docs/rules.md#replay-window). */
+    windowMs: DAY,
+    /** Window replays per tenant per UTC day (docs/rules.md#replay-quota). */
+    quotaPerDay: 20,
+    /** Most deliveries one window replay selects (docs/rules.md#replay-window). */
+    maxDeliveries: 10_000,
+  },
+  /** How long a rotated-out secret stays live (docs/rules.md#secret-rotation). */
+  rotationOverlapMs: DAY,
+  retention: {
+    /** Terminal deliveries, attempts included, are purged this long after they were last touched (docs/rules.md#retention). */
+    deliveriesMs: 30 * DAY,
+    /** Rows per purge statement. */
+    batch: 500,
+    /** Batches per purge run at most. */
+    maxBatches: 200,
+  },
+});
