@@ -28,7 +28,7 @@ test('defaults are frozen and used when nothing is set', () => {
 
 test('the server runs with the engine defaults, the numbers `hookline serve` has always used', () => {
   const c = resolveConfig({ env: {} });
-  assert.deepEqual(c.dispatcher, { batchSize: 200, maxInFlight: 1000, leaseMs: 90_000 });
+  assert.deepEqual(c.dispatcher, { batchSize: 500, maxInFlight: 2000, leaseMs: 90_000 });
   assert.deepEqual(c.dispatcher, { batchSize: DEFAULTS.dispatcher.batchSize, maxInFlight: DEFAULTS.dispatcher.maxInFlight, leaseMs: DEFAULTS.dispatcher.leaseMs });
   assert.equal(c.rotationOverlap, '24h');
   assert.equal(c.rotationOverlapMs, DEFAULTS.rotationOverlapMs);
@@ -47,7 +47,7 @@ test('layers: file < HOOKLINE_* env < flags', () => {
   assert.equal(c.allowHttp, true);
   assert.equal(c.allowPrivateTargets, true);
   assert.equal(c.replayQuotaPerDay, 5);
-  assert.deepEqual(c.dispatcher, { batchSize: 10, maxInFlight: 1000, leaseMs: 90_000 });
+  assert.deepEqual(c.dispatcher, { batchSize: 10, maxInFlight: 2000, leaseMs: 90_000 });
 });
 
 test('HOOKLINE_DB and smtp env variables', () => {
