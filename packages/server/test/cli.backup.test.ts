@@ -2,7 +2,7 @@
 // began, and a second server started on the copy (same master key) finds them all; refusals are one line and a code.
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -101,6 +101,7 @@ test('a backup taken while serve runs and events keep arriving holds every event
   assert.match(run.stderr, /master key is not in the backup/);
   t.diagnostic(`${ackedBefore.size} events acknowledged before the backup began, ${ackedByEnd - ackedBefore.size} more while it ran`);
   assert.deepEqual(readdirSync(join(dir, 'backups')), ['hookline-copy.db'], 'only the copy: no temporary file, WAL or journal left');
+  assert.equal(statSync(copy).mode & 0o777, 0o600, 'the copy is readable by its owner only');
 
   // The owner was not disturbed: it still holds its lock and still accepts events.
   assert.equal(Number.parseInt(readFileSync(`${db}.lock`, 'utf8'), 10), first.child.pid);
@@ -117,7 +118,12 @@ test('a backup taken while serve runs and events keep arriving holds every event
   assert.equal(count(offline), count(db));
   assert.equal(count(db), acked.size + 1);
 
-  // Restore: a server on the copy with the same master key (it refuses to start with another) finds every event.
+  // Without its master key the copy cannot be served: another key is refused at start (docs/deploy.md#backups).
+  const otherKey = await runCli(['serve', '--port', '0', '--db', copy, ...args], { ...env, HOOKLINE_MASTER_KEY: Buffer.alloc(32, 8).toString('base64') });
+  assert.equal(otherKey.code, 2, otherKey.stderr);
+  assert.match(otherKey.stderr, /^hookline: config masterKey: does not match the key this database was created with\n$/m);
+
+  // Restore: a server on the copy with the same master key finds every event.
   const restored = await startServe(['--db', copy, ...args], env);
   ownChild(restored.child, t.after.bind(t));
   try {

@@ -7,7 +7,7 @@
 // and an existing file is never overwritten.
 import Database from 'better-sqlite3';
 import { randomBytes } from 'node:crypto';
-import { closeSync, fsyncSync, linkSync, lstatSync, openSync, statSync, unlinkSync } from 'node:fs';
+import { chmodSync, closeSync, fsyncSync, linkSync, lstatSync, openSync, statSync, unlinkSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 
 /** Why a backup was refused before anything was copied; anything else (a full disk, an I/O error) is thrown as is. */
@@ -63,7 +63,7 @@ function fsyncPath(path: string): void {
 
 /**
  * Copies the database at `source` (committed state, WAL included) to `destination`, which must not exist; resolves
- * once the copy and its directory entry are on disk. Throws SqliteBackupError for a refusal.
+ * once the copy (mode 0600) and its directory entry are on disk. Throws SqliteBackupError for a refusal.
  */
 export async function backupSqliteFile(source: string, destination: string): Promise<SqliteBackupResult> {
   const target = resolve(destination);
@@ -96,6 +96,8 @@ export async function backupSqliteFile(source: string, destination: string): Pro
     const progress = await db.backup(temp, { progress: () => ALL_PAGES });
     db.close();
     check(temp);
+    // Event payloads are customer data: the copy is the owner's alone, whatever the umask.
+    chmodSync(temp, 0o600);
     fsyncPath(temp);
     try {
       linkSync(temp, target);
