@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { runCli, runMain as run } from './cli-harness.ts';
 
-const COMMANDS = ['serve', 'migrate', 'tenants', 'endpoints', 'send', 'deliveries', 'replay', 'tail', 'breaker', 'simulate'];
+const COMMANDS = ['serve', 'migrate', 'backup', 'tenants', 'endpoints', 'send', 'deliveries', 'replay', 'tail', 'breaker', 'simulate'];
 
 function assertOneLineUsageError(r: { code: number | null; stdout: string; stderr: string }, pattern: RegExp): void {
   assert.equal(r.code, 2, `exit code; stderr: ${r.stderr}`);

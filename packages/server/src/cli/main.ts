@@ -7,6 +7,7 @@ import type { Command } from './command.ts';
 const COMMANDS: ReadonlyArray<{ name: string; group: string; summary: string; load: () => Promise<Command> }> = [
   { name: 'serve', group: 'server', summary: 'run the HTTP API and the delivery workers', load: async () => (await import('./commands/serve.ts')).serve },
   { name: 'migrate', group: 'server', summary: 'create or upgrade the database schema', load: async () => (await import('./commands/migrate.ts')).migrate },
+  { name: 'backup', group: 'server', summary: 'copy the SQLite database to a new file while the server runs', load: async () => (await import('./commands/backup.ts')).backup },
   { name: 'tenants', group: 'client', summary: 'create, list, show and delete tenants', load: async () => (await import('./commands/tenants.ts')).tenants },
   { name: 'endpoints', group: 'client', summary: 'add, list, show, pause, resume, rotate, test and delete endpoints', load: async () => (await import('./commands/endpoints.ts')).endpoints },
   { name: 'send', group: 'client', summary: 'send an event', load: async () => (await import('./commands/send.ts')).send },

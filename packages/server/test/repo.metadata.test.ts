@@ -1,0 +1,51 @@
+// What the repository says about itself stays consistent: one licence, one Node range (the one undici 7 needs) in every
+// package.json, its lock file and the README, and a changelog in Keep a Changelog form.
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { test } from 'node:test';
+
+const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+const read = (path: string) => readFileSync(join(ROOT, path), 'utf8');
+const root = JSON.parse(read('package.json')) as { workspaces: string[] };
+const manifests = ['', ...root.workspaces];
+
+test('every package.json says Apache-2.0, Node >=20.18.1, with a description and keywords; the lock file agrees', () => {
+  const lock = JSON.parse(read('package-lock.json')) as { packages: Record<string, { license?: string; engines?: { node?: string } }> };
+  for (const dir of manifests) {
+    const pkg = JSON.parse(read(join(dir, 'package.json')));
+    const at = `${dir || '.'}/package.json`;
+    assert.equal(pkg.license, 'Apache-2.0', at);
+    assert.deepEqual(pkg.engines, { node: '>=20.18.1' }, at);
+    assert.ok(typeof pkg.description === 'string' && pkg.description.length > 20, `${at}: description`);
+    assert.ok(Array.isArray(pkg.keywords) && pkg.keywords.length > 0, `${at}: keywords`);
+    assert.equal(lock.packages[dir]?.license, 'Apache-2.0', `package-lock.json "${dir}"`);
+    assert.deepEqual(lock.packages[dir]?.engines, { node: '>=20.18.1' }, `package-lock.json "${dir}"`);
+  }
+});
+
+test('LICENSE is the Apache License 2.0 and the README says so and names the Node range', () => {
+  const license = read('LICENSE');
+  assert.match(license, /^\s*Apache License\s+Version 2\.0, January 2004/);
+  assert.match(license, /END OF TERMS AND CONDITIONS/);
+  const readme = read('README.md');
+  assert.match(readme, /Node\.js 20\.18 or later/);
+  assert.doesNotMatch(readme, /Node(\.js)? 2[24]\b/, 'Node 22 and 24 are not claimed before they are tested');
+  assert.match(readme, /## License\n\nApache License 2\.0: \[LICENSE\]\(LICENSE\)/);
+});
+
+test('this process runs on a Node the engines range admits', () => {
+  const [major, minor, patch] = process.versions.node.split('.').map(Number);
+  assert.ok(major > 20 || (major === 20 && (minor > 18 || (minor === 18 && patch >= 1))), process.versions.node);
+});
+
+test('CHANGELOG.md follows Keep a Changelog and starts with Unreleased', () => {
+  const log = read('CHANGELOG.md');
+  assert.match(log, /^# Changelog\n/);
+  assert.match(log, /\[Keep a Changelog\]\(https:\/\/keepachangelog\.com\/en\/1\.1\.0\/\)/);
+  const versions = [...log.matchAll(/^## (.+)$/gm)].map((m) => m[1]);
+  assert.equal(versions[0], '[Unreleased]');
+  const kinds = [...log.matchAll(/^### (.+)$/gm)].map((m) => m[1]);
+  for (const kind of kinds) assert.ok(['Added', 'Changed', 'Deprecated', 'Removed', 'Fixed', 'Security'].includes(kind), `### ${kind}`);
+});
