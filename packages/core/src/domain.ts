@@ -9,10 +9,16 @@ export type Scheme = 'hookline' | 'standard';
 export type AttemptTrigger = 'scheduled' | 'replay' | 'test' | 'probe';
 /** Why an attempt did not succeed; `status` means an HTTP response arrived with a non-2xx code. */
 export type ErrorClass = 'timeout' | 'connection' | 'dns' | 'tls' | 'status' | 'refused_address' | 'body_too_large';
+/** A tenant's environment (docs/rules.md#environments): fixed at creation; its keys, attempts and notices name it. */
+export type Environment = 'test' | 'live';
+export const ENVIRONMENTS: readonly Environment[] = ['test', 'live'];
+export const DEFAULT_ENVIRONMENT: Environment = 'live';
 
 export interface Tenant {
   id: string;
   name: string;
+  /** Fixed at creation; never changes. */
+  environment: Environment;
   ownerEmails: string[];
   /** Operational notifications: an endpoint of this tenant that receives endpoint.degraded etc. */
   operationsEndpointId: string | null;
@@ -92,6 +98,8 @@ export interface Attempt {
   id: string;
   deliveryId: string;
   tenantId: string;
+  /** The tenant's environment (not a column of its own: read from the tenant, whose environment never changes). */
+  environment: Environment;
   endpointId: string;
   n: number;
   trigger: AttemptTrigger;

@@ -32,6 +32,7 @@ export const ERROR_CATALOG = {
   event_conflict: { status: 409, message: 'event_id {event_id} was already accepted with a different body' },
   endpoint_paused: { status: 409, message: 'endpoint is paused; reactivate it with PATCH status=active first' },
   delivery_not_replayable: { status: 409, message: 'delivery is {status}; only failed or skipped deliveries can be replayed' },
+  environment_immutable: { status: 409, message: 'a tenant\'s environment is fixed at creation: this tenant is {environment}; create a {requested} tenant instead' },
   // 408/413/415/429/431
   body_too_large: { status: 413, message: 'body exceeds {max} bytes' },
   unsupported_media_type: { status: 415, message: 'content-type must be application/json' },

@@ -308,6 +308,8 @@ export class Hookline {
    */
   async testEndpoint(tenantId: string, id: string): Promise<Attempt> {
     const ep = await this.getEndpoint(tenantId, id);
+    const tenant = await this.store.getTenant(tenantId);
+    if (!tenant) throw fail('tenant_not_found');
     const policy = this.policies.get(ep.policy) ?? this.policies.default();
     const timeoutMs = Math.min(ep.timeoutMs ?? policy.timeoutMs, TEST_MAX_TIMEOUT_MS);
     const prepared = await this.ingest.prepare(tenantId, { type: 'hookline.test', data: { endpoint_id: id, message: 'test delivery from Hookline' } });
@@ -334,7 +336,7 @@ export class Hookline {
       await this.store.endDeliveries([deliveryId], workerId, 'failed', `test delivery failed: ${(err as Error).message}`, this.clock.now());
       throw err;
     }
-    const attempt = attemptFromResult({ deliveryId, tenantId, endpointId: id, n: 1, trigger: 'test', startedAt, requestHeaders: headers }, result);
+    const attempt = attemptFromResult({ deliveryId, tenantId, environment: tenant.environment, endpointId: id, n: 1, trigger: 'test', startedAt, requestHeaders: headers }, result);
     const transitions = await this.store.recordTestAttempt(attempt, { rule: policy.health, countsFailure: false, countsSuccess: true }, this.clock.now(), workerId);
     this.#emitHealth(transitions);
     return attempt;

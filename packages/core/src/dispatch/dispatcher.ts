@@ -473,7 +473,7 @@ export class Dispatcher {
     const trigger: AttemptTrigger = isReplay ? 'replay' : probe ? 'probe' : 'scheduled';
 
     const attempt = attemptFromResult(
-      { deliveryId: c.delivery.id, tenantId: c.delivery.tenantId, endpointId: c.endpoint.id, n: c.delivery.attemptCount + 1, trigger, startedAt, requestHeaders: headers },
+      { deliveryId: c.delivery.id, tenantId: c.delivery.tenantId, environment: c.environment, endpointId: c.endpoint.id, n: c.delivery.attemptCount + 1, trigger, startedAt, requestHeaders: headers },
       result,
     );
 
@@ -501,6 +501,7 @@ export class Dispatcher {
         attempt: attempt.n,
         endpoint_id: c.endpoint.id,
         tenant_id: d.tenantId,
+        environment: c.environment,
         trigger,
         status: result.status,
         outcome: result.outcome,

@@ -1,6 +1,6 @@
 // Row ↔ record mapping shared by every SQL store: both dialects use the same column names.
-import type { Attempt, Delivery, Endpoint, EventRecord, Tenant } from '../domain.ts';
-import type { ApiKeyRecord, BreakerRow, Notice, ReplayRow, SealedSecret, EventTypeRow } from './store.ts';
+import { DEFAULT_ENVIRONMENT, type Attempt, type Delivery, type Endpoint, type EventRecord, type Tenant } from '../domain.ts';
+import type { ApiKeyRecord, BreakerRow, NewTenant, Notice, ReplayRow, SealedSecret, EventTypeRow } from './store.ts';
 
 type Row = Record<string, any>;
 
@@ -15,6 +15,7 @@ export function tenantFromRow(r: Row): Tenant {
   return {
     id: r.id,
     name: r.name,
+    environment: r.environment,
     ownerEmails: json(r.owner_emails, []),
     operationsEndpointId: r.operations_endpoint_id ?? null,
     notifyEmail: Boolean(num(r.notify_email)),
@@ -23,10 +24,11 @@ export function tenantFromRow(r: Row): Tenant {
   };
 }
 
-export function tenantToRow(t: Tenant): Row {
+export function tenantToRow(t: NewTenant): Row {
   return {
     id: t.id,
     name: t.name,
+    environment: t.environment ?? DEFAULT_ENVIRONMENT,
     owner_emails: JSON.stringify(t.ownerEmails),
     operations_endpoint_id: t.operationsEndpointId,
     notify_email: t.notifyEmail ? 1 : 0,
@@ -170,6 +172,7 @@ export function attemptFromRow(r: Row): Attempt {
     id: r.id,
     deliveryId: r.delivery_id,
     tenantId: r.tenant_id,
+    environment: r.environment,
     endpointId: r.endpoint_id,
     n: num(r.n),
     trigger: r.trigger,
@@ -266,6 +269,7 @@ export function noticeFromRow(r: Row): Notice {
   return {
     id: r.id,
     tenantId: r.tenant_id,
+    environment: r.environment,
     kind: r.kind,
     subjectId: r.subject_id ?? null,
     message: r.message,
@@ -274,7 +278,7 @@ export function noticeFromRow(r: Row): Notice {
   };
 }
 
-export function noticeToRow(n: Notice): Row {
+export function noticeToRow(n: Omit<Notice, 'environment'>): Row {
   return {
     id: n.id,
     tenant_id: n.tenantId,

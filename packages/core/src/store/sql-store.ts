@@ -1,5 +1,5 @@
 // The Store over any SqlDriver: the logic is written once, each dialect supplies only its SQL files and driver.
-import type { Attempt, Delivery, DeliveryStatus, Endpoint, EndpointStatus, EventRecord, Tenant } from '../domain.ts';
+import type { Attempt, Delivery, DeliveryStatus, Endpoint, EndpointStatus, Environment, EventRecord, Tenant } from '../domain.ts';
 import type { SqlDriver, SqlExecutor } from './sql-driver.ts';
 import type { StoreProblem } from './storage-fault.ts';
 import * as rows from './rows.ts';
@@ -17,6 +17,7 @@ import type {
   EventTypeRow,
   HealthTransition,
   NewEvent,
+  NewTenant,
   Notice,
   Page,
   EndpointStats,
@@ -25,6 +26,7 @@ import type {
   WindowReplayResult,
   SealedSecret,
   Store,
+  TenantPatch,
 } from './store.ts';
 
 const cmp = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
@@ -71,22 +73,24 @@ export class SqlStore implements Store {
   }
 
   // tenants
-  async createTenant(tenant: Tenant): Promise<void> {
+  async createTenant(tenant: NewTenant): Promise<void> {
     await this.driver.run('insert-tenant', rows.tenantToRow(tenant));
   }
   async getTenant(id: string): Promise<Tenant | null> {
     const [r] = await this.driver.all('get-tenant', { id });
     return r ? rows.tenantFromRow(r) : null;
   }
-  async listTenants(cursor: string | null, limit: number): Promise<Page<Tenant>> {
-    const rs = await this.driver.all('list-tenants', { after: cursor ?? '', limit: limit + 1 });
+  async listTenants(cursor: string | null, limit: number, filter: { environment?: Environment } = {}): Promise<Page<Tenant>> {
+    const rs = await this.driver.all('list-tenants', { after: cursor ?? '', environment: filter.environment ?? null, limit: limit + 1 });
     return page(rs.map(rows.tenantFromRow), limit);
   }
-  async updateTenant(id: string, patch: Partial<Omit<Tenant, 'id' | 'createdAt'>>, now: number): Promise<Tenant | null> {
+  async updateTenant(id: string, patch: TenantPatch, now: number): Promise<Tenant | null> {
     return this.driver.transaction(async (tx) => {
       const [r] = await tx.all('get-tenant', { id });
       if (!r) return null;
-      const next = { ...rows.tenantFromRow(r), ...patch, id, updatedAt: now };
+      const cur = rows.tenantFromRow(r);
+      // The environment is never patched, whatever a caller's object holds (docs/rules.md#environments).
+      const next: Tenant = { ...cur, ...patch, id, environment: cur.environment, updatedAt: now };
       const row = rows.tenantToRow(next);
       await tx.run('update-tenant', { ...row, now });
       return next;
@@ -256,6 +260,7 @@ export class SqlStore implements Store {
           delivery: rows.deliveryFromRow(r),
           body: Buffer.isBuffer(r.ev_body) ? r.ev_body : Buffer.from(r.ev_body),
           endpoint,
+          environment: r.t_environment as Environment,
           replayId: r.replay_id ?? null,
         };
       });
@@ -489,7 +494,7 @@ export class SqlStore implements Store {
   }
 
   // notices
-  async addNotice(notice: Notice): Promise<void> {
+  async addNotice(notice: Omit<Notice, 'environment'>): Promise<void> {
     await this.driver.run('insert-notice', rows.noticeToRow(notice));
   }
   async listNotices(tenantId: string, cursor: string | null, limit: number): Promise<Page<Notice>> {

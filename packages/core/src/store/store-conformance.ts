@@ -29,7 +29,7 @@ const MIN = 60 * S;
 const H = 60 * MIN;
 const DAY = 24 * H;
 
-const tenant = (id: string, at = T0): Tenant => ({ id, name: `Tenant ${id}`, ownerEmails: ['o@example.test'], operationsEndpointId: null, notifyEmail: true, createdAt: at, updatedAt: at });
+const tenant = (id: string, at = T0, environment: Tenant['environment'] = 'live'): Tenant => ({ id, name: `Tenant ${id}`, environment, ownerEmails: ['o@example.test'], operationsEndpointId: null, notifyEmail: true, createdAt: at, updatedAt: at });
 
 const endpoint = (id: string, tenantId: string, over: Partial<Endpoint> = {}): Endpoint => ({
   id,
@@ -82,6 +82,7 @@ function attemptOf(deliveryId: string, tenantId: string, endpointId: string, n: 
     id: `att_${deliveryId}_${n}_${at}`,
     deliveryId,
     tenantId,
+    environment: 'live',
     endpointId,
     n,
     trigger: 'scheduled',
@@ -202,6 +203,48 @@ export function storeConformance(name: string, factory: StoreFactory, options: {
         assert.equal(await store.getEndpoint('ten_C', 'ep_1'), null);
       });
 
+      withStore('tenants: environment fixed at creation, live by default, listed by environment (docs/rules.md#environments)', async (store) => {
+        const { environment: _, ...unnamed } = tenant('ten_A');
+        await store.createTenant(unnamed);
+        await store.createTenant(tenant('ten_B', T0, 'test'));
+        await store.createTenant(tenant('ten_C', T0, 'live'));
+        await store.createTenant(tenant('ten_D', T0, 'test'));
+        assert.equal((await store.getTenant('ten_A'))?.environment, 'live', 'a tenant created without one is live');
+        assert.deepEqual(await store.getTenant('ten_B'), tenant('ten_B', T0, 'test'));
+        await assert.rejects(store.createTenant({ ...tenant('ten_E'), environment: 'staging' as never }), 'the column admits only test and live');
+        const tests = await store.listTenants(null, 1, { environment: 'test' });
+        assert.deepEqual(tests.items.map((t) => [t.id, t.environment]), [['ten_B', 'test']]);
+        assert.deepEqual((await store.listTenants(tests.nextCursor, 10, { environment: 'test' })).items.map((t) => t.id), ['ten_D']);
+        assert.deepEqual((await store.listTenants(null, 10, { environment: 'live' })).items.map((t) => t.id), ['ten_A', 'ten_C']);
+        assert.deepEqual((await store.listTenants(null, 10)).items.map((t) => t.id), ['ten_A', 'ten_B', 'ten_C', 'ten_D']);
+        // Whatever object a caller patches with, the environment stays.
+        const u = await store.updateTenant('ten_B', { name: 'Renamed', environment: 'live' } as never, T0 + 1);
+        assert.deepEqual([u?.name, u?.environment, (await store.getTenant('ten_B'))?.environment], ['Renamed', 'test', 'test']);
+      });
+
+      withStore('environment: a claim, its attempts and the tenant\'s notices name the tenant\'s environment', async (store) => {
+        await store.createTenant(tenant('ten_T', T0, 'test'));
+        await store.createTenant(tenant('ten_L', T0, 'live'));
+        await store.createEndpoint(endpoint('ep_t', 'ten_T'), secret('sec_t', 'ep_t'));
+        await store.createEndpoint(endpoint('ep_l', 'ten_L'), secret('sec_l', 'ep_l'));
+        await store.acceptEvents([newEvent('ten_T', 1, ['ep_t']), newEvent('ten_L', 2, ['ep_l'])]);
+        const claimed = await store.claimDue({ now: T0, limit: 10, leaseUntil: T0 + MIN, workerId: 'w1', saturatedEndpoints: [] });
+        assert.deepEqual(claimed.map((c) => [c.delivery.id, c.environment]).sort(), [['dlv_000001_0', 'test'], ['dlv_000002_0', 'live']]);
+        await store.recordAttempts(
+          [
+            record({ ...attemptOf('dlv_000001_0', 'ten_T', 'ep_t', 1, T0 + 1, 'success'), environment: 'test' }, 'w1', { status: 'succeeded' }),
+            record(attemptOf('dlv_000002_0', 'ten_L', 'ep_l', 1, T0 + 1, 'success'), 'w1', { status: 'succeeded' }),
+          ],
+          T0 + 2,
+        );
+        assert.deepEqual((await store.listAttempts('dlv_000001_0')).map((a) => a.environment), ['test']);
+        assert.deepEqual((await store.listAttempts('dlv_000002_0')).map((a) => a.environment), ['live']);
+        await store.addNotice({ id: 'ntc_1', tenantId: 'ten_T', kind: 'endpoint.degraded', subjectId: 'ep_t', message: 'm', data: {}, createdAt: T0 });
+        await store.addNotice({ id: 'ntc_2', tenantId: 'ten_L', kind: 'endpoint.degraded', subjectId: 'ep_l', message: 'm', data: {}, createdAt: T0 });
+        assert.deepEqual((await store.listNotices('ten_T', null, 10)).items.map((n) => [n.id, n.environment]), [['ntc_1', 'test']]);
+        assert.deepEqual((await store.listNotices('ten_L', null, 10)).items.map((n) => [n.id, n.environment]), [['ntc_2', 'live']]);
+      });
+
       withStore('api keys: create, list, find by hash, revoke once', async (store) => {
         await store.createTenant(tenant('ten_A'));
         const key = { id: 'key_1', tenantId: 'ten_A', name: 'ci', prefix: 'hk_live_ab', hash: 'h1', createdAt: T0, lastUsedAt: null, revokedAt: null };
@@ -249,6 +292,7 @@ export function storeConformance(name: string, factory: StoreFactory, options: {
       });
 
       withStore('notices and event types', async (store) => {
+        await store.createTenant(tenant('ten_A'));
         for (let i = 1; i <= 3; i++) {
           await store.addNotice({ id: `ntc_${i}`, tenantId: 'ten_A', kind: 'endpoint.degraded', subjectId: 'ep_1', message: `m${i}`, data: { i }, createdAt: T0 + i });
         }

@@ -6,6 +6,7 @@ import type {
   DeliveryStatus,
   Endpoint,
   EndpointStatus,
+  Environment,
   EventRecord,
   PauseReason,
   Scheme,
@@ -20,6 +21,12 @@ export interface Page<T> {
   /** Opaque; pass back to get the next page. Null on the last page. */
   nextCursor: string | null;
 }
+
+/** A tenant as created: the environment defaults to live (docs/rules.md#environments). */
+export type NewTenant = Omit<Tenant, 'environment'> & { environment?: Environment };
+
+/** What may change on a tenant: everything but its id, creation time and environment. */
+export type TenantPatch = Partial<Omit<Tenant, 'id' | 'createdAt' | 'environment'>>;
 
 export interface ApiKeyRecord {
   id: string;
@@ -64,6 +71,8 @@ export interface ClaimedDelivery {
   delivery: Delivery;
   body: Buffer;
   endpoint: Endpoint & { version: number };
+  /** The tenant's environment, read in the same statement (no query per attempt). */
+  environment: Environment;
   replayId: string | null;
 }
 
@@ -166,6 +175,8 @@ export interface ReplayRow {
 export interface Notice {
   id: string;
   tenantId: string;
+  /** The tenant's environment, read from the tenant (a notice stores none of its own). */
+  environment: Environment;
   kind: string;
   subjectId: string | null;
   message: string;
@@ -234,10 +245,11 @@ export interface Store {
   setSetting(key: string, value: string): Promise<void>;
 
   // tenants
-  createTenant(tenant: Tenant): Promise<void>;
+  createTenant(tenant: NewTenant): Promise<void>;
   getTenant(id: string): Promise<Tenant | null>;
-  listTenants(cursor: string | null, limit: number): Promise<Page<Tenant>>;
-  updateTenant(id: string, patch: Partial<Omit<Tenant, 'id' | 'createdAt'>>, now: number): Promise<Tenant | null>;
+  /** Oldest first; with `environment`, only that environment's tenants. */
+  listTenants(cursor: string | null, limit: number, filter?: { environment?: Environment }): Promise<Page<Tenant>>;
+  updateTenant(id: string, patch: TenantPatch, now: number): Promise<Tenant | null>;
   deleteTenant(id: string): Promise<boolean>;
 
   // api keys
@@ -343,7 +355,7 @@ export interface Store {
   pauseFailingEndpoint(endpointId: string, failingSince: number, now: number): Promise<boolean>;
 
   // notices
-  addNotice(notice: Notice): Promise<void>;
+  addNotice(notice: Omit<Notice, 'environment'>): Promise<void>;
   listNotices(tenantId: string, cursor: string | null, limit: number): Promise<Page<Notice>>;
 
   // event types

@@ -17,6 +17,7 @@ export function shortTime(iso: unknown): string {
 export const TENANT_COLUMNS: Column<Json>[] = [
   { header: 'id', value: (t) => t.id as string },
   { header: 'name', value: (t) => t.name as string, max: 40 },
+  { header: 'environment', value: (t) => t.environment as string },
   { header: 'owners', value: (t) => (t.owner_emails as string[] | undefined)?.join(', '), max: 50 },
   { header: 'created', value: (t) => shortTime(t.created_at) },
 ];

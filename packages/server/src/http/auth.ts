@@ -1,24 +1,33 @@
 // Who is asking: the admin token or a tenant API key (`Authorization: Bearer …`), and what each may reach.
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
-import { fail, type ApiKeyRecord, type Store } from '@hookline/core';
+import { fail, type ApiKeyRecord, type Environment, type Store } from '@hookline/core';
 import type { FastifyRequest } from 'fastify';
 
-export type Principal = { kind: 'admin' } | { kind: 'tenant'; tenantId: string; keyId: string };
+export type Principal = { kind: 'admin' } | { kind: 'tenant'; tenantId: string; keyId: string; environment: Environment };
 
 /** Per route: `public` needs nothing, `tenant` admits the admin and the key of the route's tenant, `admin` only the admin. */
 export type AuthRule = 'public' | 'tenant' | 'admin';
 
-export const API_KEY_PREFIX = 'hk_live_';
+/** A key says which environment its tenant is (docs/rules.md#environments). */
+export const API_KEY_PREFIXES: Readonly<Record<Environment, string>> = { test: 'hk_test_', live: 'hk_live_' };
+
+/** The environment a key's prefix names, or null for a token that is no API key. */
+export function apiKeyEnvironment(token: string): Environment | null {
+  if (token.startsWith(API_KEY_PREFIXES.live)) return 'live';
+  if (token.startsWith(API_KEY_PREFIXES.test)) return 'test';
+  return null;
+}
 
 export function hashApiKey(key: string): string {
   return createHash('sha256').update(key, 'utf8').digest('hex');
 }
 
-/** A new key: the plaintext is shown once; the store keeps the sha256 and a short prefix for listings. */
-export function generateApiKey(): { key: string; hash: string; prefix: string } {
-  const key = API_KEY_PREFIX + randomBytes(24).toString('base64url');
-  return { key, hash: hashApiKey(key), prefix: key.slice(0, API_KEY_PREFIX.length + 6) };
+/** A new key of a tenant in `environment`: the plaintext is shown once; the store keeps the sha256 and a short prefix for listings. */
+export function generateApiKey(environment: Environment): { key: string; hash: string; prefix: string } {
+  const head = API_KEY_PREFIXES[environment];
+  const key = head + randomBytes(24).toString('base64url');
+  return { key, hash: hashApiKey(key), prefix: key.slice(0, head.length + 6) };
 }
 
 function bearer(header: string | undefined): string | null {
@@ -28,14 +37,14 @@ function bearer(header: string | undefined): string | null {
 }
 
 /**
- * What authentication reads from the store on every request (an API key by hash, whether a tenant exists),
+ * What authentication reads from the store on every request (an API key by hash, a tenant's environment),
  * remembered for `ttlMs`: without it each request made two extra trips to the store. Revoking a key or deleting a
  * tenant in this process forgets everything at once; another process (a separate api role) sees it within `ttlMs`,
  * like the fan-out endpoint cache. Only positive answers are kept, so a tenant or key created anywhere works at once.
  */
 export class AuthLookups {
   readonly #keys = new Map<string, { until: number; key: ApiKeyRecord }>();
-  readonly #tenants = new Map<string, number>();
+  readonly #tenants = new Map<string, { until: number; environment: Environment }>();
   /** Bumped by forget(): a lookup that started before a revocation must not cache what it read. */
   #generation = 0;
 
@@ -55,13 +64,25 @@ export class AuthLookups {
     return key;
   }
 
-  async tenantExists(id: string): Promise<boolean> {
-    const until = this.#tenants.get(id);
-    if (until !== undefined && until > this.now()) return true;
+  /** The tenant's environment, or null when there is no such tenant (the environment never changes, so caching it is exact). */
+  async tenantEnvironment(id: string): Promise<Environment | null> {
+    const hit = this.#tenants.get(id);
+    if (hit && hit.until > this.now()) return hit.environment;
     const generation = this.#generation;
-    const exists = (await this.store.getTenant(id)) !== null;
-    if (exists && generation === this.#generation) this.#remember(this.#tenants, id, this.now() + this.ttlMs);
-    return exists;
+    const tenant = await this.store.getTenant(id);
+    if (tenant && generation === this.#generation) this.#remember(this.#tenants, id, { until: this.now() + this.ttlMs, environment: tenant.environment });
+    return tenant ? tenant.environment : null;
+  }
+
+  /** As tenantEnvironment, for a route whose tenant must exist: 404 tenant_not_found when it does not (deleted meanwhile). */
+  async environmentOf(id: string): Promise<Environment> {
+    const environment = await this.tenantEnvironment(id);
+    if (environment === null) throw fail('tenant_not_found');
+    return environment;
+  }
+
+  async tenantExists(id: string): Promise<boolean> {
+    return (await this.tenantEnvironment(id)) !== null;
   }
 
   /** After a revocation or a deletion: nothing remembered may outlive it. */
@@ -83,11 +104,15 @@ export async function authenticate(lookups: AuthLookups, adminTokenHash: Buffer,
   // Hash both sides so the comparison is constant-time and of equal length whatever was sent.
   const presented = createHash('sha256').update(token, 'utf8').digest();
   if (presented.length === adminTokenHash.length && timingSafeEqual(presented, adminTokenHash)) return { kind: 'admin' };
-  if (!token.startsWith(API_KEY_PREFIX)) return null;
+  const environment = apiKeyEnvironment(token);
+  if (environment === null) return null;
   // Lookup by hash: the index compares digests, so the time taken reveals nothing about the key.
   const key = await lookups.apiKey(presented.toString('hex'));
   if (!key || key.revokedAt !== null) return null;
-  return { kind: 'tenant', tenantId: key.tenantId, keyId: key.id };
+  // A key only opens a tenant of the environment it names: a hk_test_ key never reaches a live tenant, nor the reverse.
+  // (The tenant's environment is then cached for authorize, which reads it next.)
+  if ((await lookups.tenantEnvironment(key.tenantId)) !== environment) return null;
+  return { kind: 'tenant', tenantId: key.tenantId, keyId: key.id, environment };
 }
 
 /**

@@ -1,5 +1,5 @@
 // The API's JSON representations (snake_case, ISO-8601 times, prefixed ids) and the JSON Schema of each.
-import type { ApiKeyRecord, Attempt, BreakerStatus, Delivery, Endpoint, EventRecord, Notice, ReplayRow, Tenant } from '@hookline/core';
+import type { ApiKeyRecord, Attempt, BreakerStatus, Delivery, Endpoint, Environment, EventRecord, Notice, ReplayRow, Tenant } from '@hookline/core';
 
 type Schema = Record<string, unknown>;
 
@@ -13,6 +13,8 @@ const nullableInt = { type: ['integer', 'null'] } as const;
 const int = { type: 'integer' } as const;
 const bool = { type: 'boolean' } as const;
 const stringMap = { type: 'object', additionalProperties: { type: 'string' } } as const;
+/** docs/rules.md#environments: every tenant, and so each of its deliveries, attempts and notices, is test or live. */
+const environment = { type: 'string', enum: ['test', 'live'], description: 'The tenant\'s environment (test or live), fixed at its creation.' } as const;
 
 function obj(properties: Record<string, unknown>, description?: string): Schema {
   return { type: 'object', ...(description ? { description } : {}), required: Object.keys(properties), properties };
@@ -48,6 +50,7 @@ export function pageSchema(item: Schema): Schema {
 export const TenantSchema = obj({
   id: str,
   name: str,
+  environment,
   owner_emails: { type: 'array', items: str },
   notify_email: bool,
   operations_endpoint_id: nullableStr,
@@ -57,6 +60,7 @@ export const TenantSchema = obj({
 export const tenantView = (t: Tenant) => ({
   id: t.id,
   name: t.name,
+  environment: t.environment,
   owner_emails: t.ownerEmails,
   notify_email: t.notifyEmail,
   operations_endpoint_id: t.operationsEndpointId,
@@ -147,6 +151,7 @@ export const eventView = (e: EventRecord) => ({ ...acceptedEventView(e), payload
 
 export const DeliverySchema = obj({
   id: str,
+  environment,
   event_id: str,
   event_type: str,
   endpoint_id: str,
@@ -161,8 +166,10 @@ export const DeliverySchema = obj({
   created_at: time,
   updated_at: time,
 });
-export const deliveryView = (d: Delivery) => ({
+/** A delivery of a tenant in `environment` (a delivery stores none of its own: it is its tenant's). */
+export const deliveryView = (d: Delivery, environment: Environment) => ({
   id: d.id,
+  environment,
   event_id: d.eventId,
   event_type: d.eventType,
   endpoint_id: d.endpointId,
@@ -180,6 +187,7 @@ export const deliveryView = (d: Delivery) => ({
 
 export const AttemptSchema = obj({
   id: str,
+  environment,
   delivery_id: str,
   endpoint_id: str,
   n: int,
@@ -196,6 +204,7 @@ export const AttemptSchema = obj({
 });
 export const attemptView = (a: Attempt) => ({
   id: a.id,
+  environment: a.environment,
   delivery_id: a.deliveryId,
   endpoint_id: a.endpointId,
   n: a.n,
@@ -253,8 +262,8 @@ export const replayView = (r: ReplayRow) => ({
 });
 export const ReplayAcceptedSchema = obj({ replay_id: str, replay: ReplaySchema });
 
-export const NoticeSchema = obj({ id: str, kind: str, subject_id: nullableStr, message: str, data: { type: 'object', additionalProperties: true }, created_at: time });
-export const noticeView = (n: Notice) => ({ id: n.id, kind: n.kind, subject_id: n.subjectId, message: n.message, data: n.data, created_at: iso(n.createdAt) });
+export const NoticeSchema = obj({ id: str, environment, kind: str, subject_id: nullableStr, message: str, data: { type: 'object', additionalProperties: true }, created_at: time });
+export const noticeView = (n: Notice) => ({ id: n.id, environment: n.environment, kind: n.kind, subject_id: n.subjectId, message: n.message, data: n.data, created_at: iso(n.createdAt) });
 
 export const BreakerSchema = obj({
   scope_key: str,

@@ -1,5 +1,5 @@
 // What each notification says: the notice kind, a plain message, the data of its operational event, a mail subject.
-import type { BreakerTransition, Endpoint, HealthTransition } from '@hookline/core';
+import type { BreakerTransition, Endpoint, Environment, HealthTransition } from '@hookline/core';
 
 export type NoticeKind = 'endpoint.degraded' | 'endpoint.paused' | 'endpoint.recovered' | 'breaker.opened' | 'breaker.closed' | 'delivery.failed';
 
@@ -69,7 +69,8 @@ export function deliveryFailedNotice(d: { id: string; tenantId: string; endpoint
   };
 }
 
-export function mailSubject(n: NoticeDraft): string {
+/** The subject names the tenant's environment first, so a test tenant's mail is never mistaken for a live incident. */
+export function mailSubject(n: NoticeDraft, environment: Environment): string {
   const titles: Record<NoticeKind, string> = {
     'endpoint.degraded': 'Endpoint failing',
     'endpoint.paused': 'Endpoint paused',
@@ -78,5 +79,9 @@ export function mailSubject(n: NoticeDraft): string {
     'breaker.closed': 'Circuit breaker closed',
     'delivery.failed': n.money ? 'MONEY EVENT delivery failed' : 'Delivery failed',
   };
-  return `[Hookline] ${titles[n.kind]}: ${n.subjectId}`;
+  return `[Hookline ${environment}] ${titles[n.kind]}: ${n.subjectId}`;
+}
+
+export function mailText(n: NoticeDraft, environment: Environment): string {
+  return `Environment: ${environment}\n\n${n.message}\n\n${JSON.stringify({ environment, ...n.data }, null, 2)}\n`;
 }

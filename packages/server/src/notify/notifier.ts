@@ -1,7 +1,7 @@
 // Tells tenants about transitions, once each, never per failure: a durable notice, an operational webhook, an e-mail.
 import { newId, silentLogger, type AttemptEvent, type BreakerTransition, type ClaimedDelivery, type DispatchObserver, type HealthTransition, type Hookline, type Logger } from '@hookline/core';
 import type { Mailer } from './mailer.ts';
-import { breakerNotice, deliveryFailedNotice, healthNotice, mailSubject, type NoticeDraft } from './notice-text.ts';
+import { breakerNotice, deliveryFailedNotice, healthNotice, mailSubject, mailText, type NoticeDraft } from './notice-text.ts';
 
 export interface NotifierOptions {
   engine: Hookline;
@@ -88,15 +88,16 @@ export class Notifier implements DispatchObserver {
     const engine = this.#o.engine;
     const now = engine.clock.now();
     const id = newId('ntc', now);
-    // The notice is the durable record (console, API); the webhook is durable once accepted; mail is best effort.
-    await engine.store.addNotice({ id, tenantId: n.tenantId, kind: n.kind, subjectId: n.subjectId, message: n.message, data: n.data, createdAt: now });
     const tenant = await engine.store.getTenant(n.tenantId);
-    if (!tenant) return;
+    if (!tenant) return; // deleted meanwhile: nobody left to tell
+    // The notice is the durable record (console, API; it reads its environment from the tenant); the webhook is
+    // durable once accepted; mail is best effort. Both name the environment (docs/rules.md#environments).
+    await engine.store.addNotice({ id, tenantId: n.tenantId, kind: n.kind, subjectId: n.subjectId, message: n.message, data: n.data, createdAt: now });
     const ops = tenant.operationsEndpointId;
     // Never report the operations endpoint's own trouble through itself: that would feed on itself.
     if (ops && ops !== n.endpointId) {
       try {
-        await engine.acceptEventFor(n.tenantId, ops, { event_id: id, type: n.kind, data: { notice_id: id, message: n.message, ...n.data } });
+        await engine.acceptEventFor(n.tenantId, ops, { event_id: id, type: n.kind, data: { notice_id: id, environment: tenant.environment, message: n.message, ...n.data } });
       } catch (err) {
         this.#logger.log('warn', 'operational webhook not accepted', { tenant_id: n.tenantId, kind: n.kind, error: (err as Error).message });
       }
@@ -106,7 +107,7 @@ export class Notifier implements DispatchObserver {
       // Sent in the background: a slow relay must not delay the next notice.
       this.#track(async () => {
         try {
-          await mailer.send({ to: tenant.ownerEmails, subject: mailSubject(n), text: `${n.message}\n\n${JSON.stringify(n.data, null, 2)}\n` });
+          await mailer.send({ to: tenant.ownerEmails, subject: mailSubject(n, tenant.environment), text: mailText(n, tenant.environment) });
         } catch (err) {
           this.#logger.log('warn', 'notification mail not sent', { tenant_id: n.tenantId, kind: n.kind, error: (err as Error).message });
         }

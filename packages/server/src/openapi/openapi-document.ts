@@ -69,7 +69,7 @@ export function buildOpenApi(routes: readonly RouteOptions[], version: string): 
     servers: [{ url: 'http://127.0.0.1:8080' }],
     components: {
       securitySchemes: {
-        bearer: { type: 'http', scheme: 'bearer', description: 'The admin token, or a tenant API key (hk_live_…) that reaches only its own tenant.' },
+        bearer: { type: 'http', scheme: 'bearer', description: 'The admin token, or a tenant API key (hk_test_… for a test tenant, hk_live_… for a live one) that reaches only its own tenant.' },
       },
     },
     paths: sorted,

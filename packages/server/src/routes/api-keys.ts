@@ -1,4 +1,4 @@
-// Tenant API keys: `hk_live_…`, shown once at creation, stored as sha256, revocable.
+// Tenant API keys: `hk_test_…` or `hk_live_…` by the tenant's environment, shown once at creation, stored as sha256, revocable.
 import { fail, newId } from '@hookline/core';
 import type { FastifyInstance } from 'fastify';
 import { generateApiKey } from '../http/auth.ts';
@@ -24,7 +24,7 @@ export function apiKeyRoutes(app: FastifyInstance, rt: Runtime): void {
     },
     handler: async (req, reply) => {
       const now = clock.now();
-      const { key, hash, prefix } = generateApiKey();
+      const { key, hash, prefix } = generateApiKey(await rt.authLookups.environmentOf(req.params.tenant));
       const record = { id: newId('key', now), tenantId: req.params.tenant, name: req.body?.name ?? '', prefix, hash, createdAt: now, lastUsedAt: null, revokedAt: null };
       await store.createApiKey(record);
       return reply.code(201).send({ ...apiKeyView(record), key });

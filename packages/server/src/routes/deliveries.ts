@@ -42,6 +42,7 @@ export function deliveryRoutes(app: FastifyInstance, rt: Runtime): void {
       const q = req.query;
       const since = parseTime(q.since, 'query', '/since');
       const until = parseTime(q.until, 'query', '/until');
+      const environment = await rt.authLookups.environmentOf(req.params.tenant);
       const page = await store.listDeliveries(
         {
           tenantId: req.params.tenant,
@@ -54,7 +55,7 @@ export function deliveryRoutes(app: FastifyInstance, rt: Runtime): void {
         parseCursor(q.cursor),
         q.limit,
       );
-      return { items: page.items.map(deliveryView), next_cursor: page.nextCursor };
+      return { items: page.items.map((d) => deliveryView(d, environment)), next_cursor: page.nextCursor };
     },
   });
 
@@ -65,9 +66,9 @@ export function deliveryRoutes(app: FastifyInstance, rt: Runtime): void {
     handler: async (req) => {
       const d = await store.getDelivery(req.params.tenant, req.params.delivery);
       if (!d) throw fail('delivery_not_found');
-      const [event, attempts] = await Promise.all([store.getEvent(req.params.tenant, d.eventId), store.listAttempts(d.id)]);
+      const [event, attempts, environment] = await Promise.all([store.getEvent(req.params.tenant, d.eventId), store.listAttempts(d.id), rt.authLookups.environmentOf(req.params.tenant)]);
       return {
-        ...deliveryView(d),
+        ...deliveryView(d, environment),
         payload: event ? (JSON.parse(event.event.body.toString('utf8')) as unknown) : null,
         attempts: attempts.map(attemptView),
       };

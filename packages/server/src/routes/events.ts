@@ -1,5 +1,5 @@
 // Events: accept one (202, idempotent on event_id) or up to 1,000 at once, and read one back with its deliveries.
-import { fail, HooklineError, type AcceptResult, type EventInput } from '@hookline/core';
+import { fail, HooklineError, type AcceptResult, type Environment, type EventInput } from '@hookline/core';
 import type { FastifyInstance } from 'fastify';
 import { isStorageUnavailable } from '../http/error-reply.ts';
 import { parseTime } from '../http/query.ts';
@@ -51,8 +51,8 @@ const BatchItemSchema = {
   },
 };
 
-function accepted(r: Exclude<AcceptResult, { kind: 'conflict' }>) {
-  return { event: acceptedEventView(r.event), deliveries: r.deliveries.map(deliveryView), duplicate: r.kind === 'existing' };
+function accepted(r: Exclude<AcceptResult, { kind: 'conflict' }>, environment: Environment) {
+  return { event: acceptedEventView(r.event), deliveries: r.deliveries.map((d) => deliveryView(d, environment)), duplicate: r.kind === 'existing' };
 }
 
 export function eventRoutes(app: FastifyInstance, rt: Runtime): void {
@@ -78,8 +78,10 @@ export function eventRoutes(app: FastifyInstance, rt: Runtime): void {
     handler: async (req, reply) => {
       if (req.body.data === undefined) throw fieldError('body', '/data', 'is required');
       await check(req.body);
+      // Read before the commit (authorize has just cached it): nothing after the commit may turn a stored event into an error.
+      const environment = await rt.authLookups.environmentOf(req.params.tenant);
       const r = await engine.acceptEvent(req.params.tenant, req.body);
-      return reply.code(202).send(accepted(r));
+      return reply.code(202).send(accepted(r, environment));
     },
   });
 
@@ -124,12 +126,13 @@ export function eventRoutes(app: FastifyInstance, rt: Runtime): void {
           errorOf(i, err);
         }
       }
+      const environment = await rt.authLookups.environmentOf(req.params.tenant);
       // Submitted together, the items share the ingest's group commits; each settles on its own.
       const outcomes = await engine.acceptEvents(req.params.tenant, valid.map((v) => v.input));
       outcomes.forEach((r, k) => {
         const { index } = valid[k];
         if (r instanceof Error) return errorOf(index, r);
-        results[index] = { index, ok: true, ...accepted(r) };
+        results[index] = { index, ok: true, ...accepted(r, environment) };
       });
       const ok = results.filter((r) => r.ok).length;
       // Nothing stored because the storage failed: the whole request failed, and says so (a 202 would read as taken).
@@ -143,9 +146,9 @@ export function eventRoutes(app: FastifyInstance, rt: Runtime): void {
     params: paramsSchema('tenant', 'event_id'),
     response: { 200: { type: 'object', required: ['event', 'deliveries'], properties: { event: EventSchema, deliveries: { type: 'array', items: DeliverySchema } } } },
     handler: async (req) => {
-      const found = await store.getEvent(req.params.tenant, req.params.event_id);
+      const [found, environment] = await Promise.all([store.getEvent(req.params.tenant, req.params.event_id), rt.authLookups.environmentOf(req.params.tenant)]);
       if (!found) throw fail('event_not_found');
-      return { event: eventView(found.event), deliveries: found.deliveries.map(deliveryView) };
+      return { event: eventView(found.event), deliveries: found.deliveries.map((d) => deliveryView(d, environment)) };
     },
   });
 }

@@ -1,5 +1,5 @@
 // Tenants: the provider's customers; created and deleted by the admin, read and edited by their own keys.
-import { fail, newId, type Tenant } from '@hookline/core';
+import { ENVIRONMENTS, fail, newId, type Environment, type Tenant, type TenantPatch } from '@hookline/core';
 import type { FastifyInstance } from 'fastify';
 import { addRoute, pagingQuery, paramsSchema } from '../http/route.ts';
 import { parseCursor } from '../http/query.ts';
@@ -9,9 +9,11 @@ import type { Runtime } from '../runtime.ts';
 
 const tag = 'tenants';
 const emails = { type: 'array', maxItems: 20, items: { type: 'string', format: 'email', maxLength: 320 } };
+const environment = { type: 'string', enum: [...ENVIRONMENTS] };
 
 interface TenantBody {
   name?: string;
+  environment?: Environment;
   owner_emails?: string[];
   notify_email?: boolean;
   operations_endpoint_id?: string | null;
@@ -24,7 +26,12 @@ export function tenantRoutes(app: FastifyInstance, rt: Runtime): void {
     method: 'POST', url: '/v1/tenants', operationId: 'createTenant', summary: 'Create a tenant', tag, auth: 'admin',
     body: {
       type: 'object', required: ['name'], additionalProperties: false,
-      properties: { name: { type: 'string', minLength: 1, maxLength: 200 }, owner_emails: emails, notify_email: { type: 'boolean' } },
+      properties: {
+        name: { type: 'string', minLength: 1, maxLength: 200 },
+        environment: { ...environment, default: 'live', description: 'test or live (docs/rules.md#environments); fixed at creation. Its API keys are hk_test_… or hk_live_….' },
+        owner_emails: emails,
+        notify_email: { type: 'boolean' },
+      },
     },
     response: { 201: TenantSchema },
     handler: async (req, reply) => {
@@ -32,6 +39,7 @@ export function tenantRoutes(app: FastifyInstance, rt: Runtime): void {
       const tenant: Tenant = {
         id: newId('ten', now),
         name: req.body.name!,
+        environment: req.body.environment ?? 'live',
         ownerEmails: req.body.owner_emails ?? [],
         operationsEndpointId: null,
         notifyEmail: req.body.notify_email ?? true,
@@ -43,12 +51,13 @@ export function tenantRoutes(app: FastifyInstance, rt: Runtime): void {
     },
   });
 
-  addRoute<Record<string, never>, { limit: number; cursor?: string }>(app, {
+  addRoute<Record<string, never>, { limit: number; cursor?: string; environment?: Environment }>(app, {
     method: 'GET', url: '/v1/tenants', operationId: 'listTenants', summary: 'List tenants (oldest first)', tag, auth: 'admin',
-    querystring: { type: 'object', additionalProperties: false, properties: pagingQuery },
+    querystring: { type: 'object', additionalProperties: false, properties: { environment: { ...environment, description: 'Only the tenants of this environment.' }, ...pagingQuery } },
     response: { 200: pageSchema(TenantSchema) },
     handler: async (req) => {
-      const page = await store.listTenants(parseCursor(req.query.cursor), req.query.limit);
+      const filter = req.query.environment ? { environment: req.query.environment } : {};
+      const page = await store.listTenants(parseCursor(req.query.cursor), req.query.limit, filter);
       return { items: page.items.map(tenantView), next_cursor: page.nextCursor };
     },
   });
@@ -71,6 +80,7 @@ export function tenantRoutes(app: FastifyInstance, rt: Runtime): void {
       type: 'object', additionalProperties: false, minProperties: 1,
       properties: {
         name: { type: 'string', minLength: 1, maxLength: 200 },
+        environment: { ...environment, description: 'Fixed at creation: accepted only when it is the tenant\'s own (409 environment_immutable otherwise).' },
         owner_emails: emails,
         notify_email: { type: 'boolean' },
         operations_endpoint_id: { type: ['string', 'null'], description: 'An endpoint of this tenant that receives operational events (endpoint.degraded, …).' },
@@ -79,7 +89,12 @@ export function tenantRoutes(app: FastifyInstance, rt: Runtime): void {
     response: { 200: TenantSchema },
     handler: async (req) => {
       const b = req.body;
-      const patch: Partial<Omit<Tenant, 'id' | 'createdAt'>> = {};
+      if (b.environment !== undefined) {
+        // Test and live stay apart (docs/rules.md#environments): a tenant never moves between them.
+        const current = await rt.authLookups.environmentOf(req.params.tenant);
+        if (current !== b.environment) throw fail('environment_immutable', { environment: current, requested: b.environment });
+      }
+      const patch: TenantPatch = {};
       if (b.name !== undefined) patch.name = b.name;
       if (b.owner_emails !== undefined) patch.ownerEmails = b.owner_emails;
       if (b.notify_email !== undefined) patch.notifyEmail = b.notify_email;

@@ -245,6 +245,8 @@ CREATE TABLE tenants (
   notify_email integer DEFAULT 1 NOT NULL,
   created_at bigint NOT NULL,
   updated_at bigint NOT NULL,
+  environment text DEFAULT 'live'::text NOT NULL,
+  CONSTRAINT tenants_environment_check CHECK (environment = ANY (ARRAY['test'::text, 'live'::text])),
   CONSTRAINT tenants_pkey PRIMARY KEY (id)
 );
 

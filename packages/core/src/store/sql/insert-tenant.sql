@@ -1,3 +1,3 @@
 -- insert-tenant: params tenant columns
-INSERT INTO tenants (id, name, owner_emails, operations_endpoint_id, notify_email, created_at, updated_at)
-VALUES (:id, :name, :owner_emails, :operations_endpoint_id, :notify_email, :created_at, :updated_at)
+INSERT INTO tenants (id, name, environment, owner_emails, operations_endpoint_id, notify_email, created_at, updated_at)
+VALUES (:id, :name, :environment, :owner_emails, :operations_endpoint_id, :notify_email, :created_at, :updated_at)

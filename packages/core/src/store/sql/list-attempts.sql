@@ -1,2 +1,3 @@
--- list-attempts: params :delivery_id
-SELECT * FROM attempts WHERE delivery_id = :delivery_id ORDER BY n, started_at
+-- list-attempts: with the tenant's environment; params :delivery_id
+SELECT a.*, t.environment FROM attempts a JOIN tenants t ON t.id = a.tenant_id
+WHERE a.delivery_id = :delivery_id ORDER BY a.n, a.started_at

@@ -191,4 +191,4 @@ CREATE TABLE tenants (
   notify_email INTEGER NOT NULL DEFAULT 1,
   created_at INTEGER NOT NULL,
   updated_at INTEGER NOT NULL
-);
+, environment TEXT NOT NULL DEFAULT 'live' CHECK (environment IN ('test', 'live')));

@@ -67,7 +67,7 @@ Examples:
         return 0;
       }
       out(ctx, formatRecord([
-        ['id', d.id], ['status', d.status], ['event', `${d.event_id as string} (${d.event_type as string}${d.is_money ? ', money' : ''})`],
+        ['id', d.id], ['environment', d.environment], ['status', d.status], ['event', `${d.event_id as string} (${d.event_type as string}${d.is_money ? ', money' : ''})`],
         ['endpoint', d.endpoint_id], ['ladder', d.ladder], ['attempts', d.attempt_count], ['created', shortTime(d.created_at)],
         ['next attempt', shortTime(d.next_attempt_at)], ['reason', d.terminal_reason],
       ]));

@@ -11,6 +11,7 @@ import { MAX_PAGE_LIMIT } from '../../http/route.ts';
 const OPTIONS = {
   ...CLIENT_OPTIONS,
   name: { type: 'string' },
+  environment: { type: 'string' },
   'owner-email': { type: 'string', multiple: true },
   'no-email': { type: 'boolean' },
   'api-key': { type: 'boolean' },
@@ -18,21 +19,32 @@ const OPTIONS = {
   cursor: { type: 'string' },
 } as const;
 
+/** `--environment`: test or live (docs/rules.md#environments); absent stays absent (the server's default, or no filter). */
+function environmentValue(command: string, raw: string | undefined): string | undefined {
+  if (raw === undefined) return undefined;
+  if (raw !== 'test' && raw !== 'live') throw usageError(`${command}: --environment must be test or live, got '${raw}'`);
+  return raw;
+}
+
 export const tenants: Command = {
   name: 'tenants',
   summary: 'create, list, show and delete tenants',
   help: `Usage:
-  hookline tenants create --name <name> [--owner-email <email>]… [--no-email] [--api-key]
-  hookline tenants list [--limit <n>] [--cursor <c>]
+  hookline tenants create --name <name> [--environment test|live] [--owner-email <email>]… [--no-email] [--api-key]
+  hookline tenants list [--environment test|live] [--limit <n>] [--cursor <c>]
   hookline tenants show [<tenant>]        (default: --tenant / HOOKLINE_TENANT)
   hookline tenants delete <tenant>        (deletes everything the tenant owns)
 
-  --api-key   also create an API key for the new tenant and print it (shown once)
+  --environment  test or live (default live), fixed at creation: a test tenant's keys are hk_test_…;
+                 with list, only that environment's tenants
+  --api-key      also create an API key for the new tenant and print it (shown once)
 
 ${CLIENT_OPTIONS_HELP}
 
 Examples:
   hookline tenants create --name "Acme" --owner-email ops@acme.test --api-key
+  hookline tenants create --name "Acme (staging)" --environment test --api-key
+  hookline tenants list --environment test
   hookline tenants list --json`,
 
   async run(args, ctx) {
@@ -40,14 +52,16 @@ Examples:
     const [sub, id] = positionals;
     const api = clientFrom(ctx, values);
     const show = (t: Json) => formatRecord([
-      ['id', t.id], ['name', t.name], ['owners', (t.owner_emails as string[]).join(', ')], ['email notices', t.notify_email],
+      ['id', t.id], ['name', t.name], ['environment', t.environment], ['owners', (t.owner_emails as string[]).join(', ')], ['email notices', t.notify_email],
       ['operations endpoint', t.operations_endpoint_id], ['created', shortTime(t.created_at)],
     ]);
     switch (sub) {
       case 'create': {
         const name = requireValue('tenants create', 'name', values.name);
+        const environment = environmentValue('tenants create', values.environment);
         const t = await api.post<Json>('/v1/tenants', {
           name,
+          ...(environment ? { environment } : {}),
           ...(values['owner-email'] ? { owner_emails: values['owner-email'] } : {}),
           ...(values['no-email'] ? { notify_email: false } : {}),
         });
@@ -60,10 +74,11 @@ Examples:
         return 0;
       }
       case 'list': {
-        const page = await api.get<Page>('/v1/tenants', { limit: values.limit && intValue('tenants list', 'limit', values.limit, { min: 1, max: MAX_PAGE_LIMIT }), cursor: values.cursor });
+        const environment = environmentValue('tenants list', values.environment);
+        const page = await api.get<Page>('/v1/tenants', { environment, limit: values.limit && intValue('tenants list', 'limit', values.limit, { min: 1, max: MAX_PAGE_LIMIT }), cursor: values.cursor });
         if (values.json) printJson(ctx, page);
         else {
-          out(ctx, page.items.length ? formatTable(page.items, TENANT_COLUMNS) : 'no tenants');
+          out(ctx, page.items.length ? formatTable(page.items, TENANT_COLUMNS) : environment ? `no ${environment} tenants` : 'no tenants');
           if (page.next_cursor) out(ctx, `more: --cursor ${page.next_cursor}`);
         }
         return 0;
