@@ -56,7 +56,7 @@ function accepted(r: Exclude<AcceptResult, { kind: 'conflict' }>) {
 }
 
 export function eventRoutes(app: FastifyInstance, rt: Runtime): void {
-  const { engine, eventTypes, config, store } = rt;
+  const { engine, eventTypes, config } = rt;
   // Batch items are checked one by one so one bad item does not refuse its neighbours; strictly, as a single event's
   // body is (`"version": 2` is refused, not turned into "2").
   const checkItem = bodyAjv.compile(EventInputSchema);
@@ -78,7 +78,7 @@ export function eventRoutes(app: FastifyInstance, rt: Runtime): void {
     handler: async (req, reply) => {
       if (req.body.data === undefined) throw fieldError('body', '/data', 'is required');
       await check(req.body);
-      const r = await engine.acceptEvent(req.params.tenant, req.body);
+      const r = await engine.events.accept(req.params.tenant, req.body);
       return reply.code(202).send(accepted(r));
     },
   });
@@ -125,7 +125,7 @@ export function eventRoutes(app: FastifyInstance, rt: Runtime): void {
         }
       }
       // Submitted together, the items share the ingest's group commits; each settles on its own.
-      const outcomes = await engine.acceptEvents(req.params.tenant, valid.map((v) => v.input));
+      const outcomes = await engine.events.acceptMany(req.params.tenant, valid.map((v) => v.input));
       outcomes.forEach((r, k) => {
         const { index } = valid[k];
         if (r instanceof Error) return errorOf(index, r);
@@ -143,8 +143,7 @@ export function eventRoutes(app: FastifyInstance, rt: Runtime): void {
     params: paramsSchema('tenant', 'event_id'),
     response: { 200: { type: 'object', required: ['event', 'deliveries'], properties: { event: EventSchema, deliveries: { type: 'array', items: DeliverySchema } } } },
     handler: async (req) => {
-      const found = await store.getEvent(req.params.tenant, req.params.event_id);
-      if (!found) throw fail('event_not_found');
+      const found = await engine.events.get(req.params.tenant, req.params.event_id);
       return { event: eventView(found.event), deliveries: found.deliveries.map(deliveryView) };
     },
   });

@@ -1,9 +1,7 @@
 // Tenants: the provider's customers; created and deleted by the admin, read and edited by their own keys.
-import { fail, newId, type Tenant } from '@hookline/core';
 import type { FastifyInstance } from 'fastify';
 import { addRoute, pagingQuery, paramsSchema } from '../http/route.ts';
 import { parseCursor } from '../http/query.ts';
-import { fieldError } from '../http/validation.ts';
 import { pageSchema, TenantSchema, tenantView } from '../http/views.ts';
 import type { Runtime } from '../runtime.ts';
 
@@ -18,7 +16,7 @@ interface TenantBody {
 }
 
 export function tenantRoutes(app: FastifyInstance, rt: Runtime): void {
-  const { store, clock } = rt;
+  const { engine } = rt;
 
   addRoute<Record<string, never>, unknown, TenantBody>(app, {
     method: 'POST', url: '/v1/tenants', operationId: 'createTenant', summary: 'Create a tenant', tag, auth: 'admin',
@@ -28,17 +26,8 @@ export function tenantRoutes(app: FastifyInstance, rt: Runtime): void {
     },
     response: { 201: TenantSchema },
     handler: async (req, reply) => {
-      const now = clock.now();
-      const tenant: Tenant = {
-        id: newId('ten', now),
-        name: req.body.name!,
-        ownerEmails: req.body.owner_emails ?? [],
-        operationsEndpointId: null,
-        notifyEmail: req.body.notify_email ?? true,
-        createdAt: now,
-        updatedAt: now,
-      };
-      await store.createTenant(tenant);
+      const { name, owner_emails, notify_email } = req.body;
+      const tenant = await engine.tenants.create({ name: name!, owner_emails, notify_email });
       return reply.code(201).send(tenantView(tenant));
     },
   });
@@ -48,7 +37,7 @@ export function tenantRoutes(app: FastifyInstance, rt: Runtime): void {
     querystring: { type: 'object', additionalProperties: false, properties: pagingQuery },
     response: { 200: pageSchema(TenantSchema) },
     handler: async (req) => {
-      const page = await store.listTenants(parseCursor(req.query.cursor), req.query.limit);
+      const page = await engine.tenants.list(parseCursor(req.query.cursor), req.query.limit);
       return { items: page.items.map(tenantView), next_cursor: page.nextCursor };
     },
   });
@@ -57,11 +46,7 @@ export function tenantRoutes(app: FastifyInstance, rt: Runtime): void {
     method: 'GET', url: '/v1/tenants/:tenant', operationId: 'getTenant', summary: 'Get a tenant', tag, auth: 'tenant',
     params: paramsSchema('tenant'),
     response: { 200: TenantSchema },
-    handler: async (req) => {
-      const t = await store.getTenant(req.params.tenant);
-      if (!t) throw fail('tenant_not_found');
-      return tenantView(t);
-    },
+    handler: async (req) => tenantView(await engine.tenants.get(req.params.tenant)),
   });
 
   addRoute<{ tenant: string }, unknown, TenantBody>(app, {
@@ -77,22 +62,7 @@ export function tenantRoutes(app: FastifyInstance, rt: Runtime): void {
       },
     },
     response: { 200: TenantSchema },
-    handler: async (req) => {
-      const b = req.body;
-      const patch: Partial<Omit<Tenant, 'id' | 'createdAt'>> = {};
-      if (b.name !== undefined) patch.name = b.name;
-      if (b.owner_emails !== undefined) patch.ownerEmails = b.owner_emails;
-      if (b.notify_email !== undefined) patch.notifyEmail = b.notify_email;
-      if (b.operations_endpoint_id !== undefined) {
-        if (b.operations_endpoint_id !== null && !(await store.getEndpoint(req.params.tenant, b.operations_endpoint_id))) {
-          throw fieldError('body', '/operations_endpoint_id', 'is not an endpoint of this tenant');
-        }
-        patch.operationsEndpointId = b.operations_endpoint_id;
-      }
-      const t = await store.updateTenant(req.params.tenant, patch, clock.now());
-      if (!t) throw fail('tenant_not_found');
-      return tenantView(t);
-    },
+    handler: async (req) => tenantView(await engine.tenants.update(req.params.tenant, req.body)),
   });
 
   addRoute<{ tenant: string }>(app, {
@@ -100,8 +70,8 @@ export function tenantRoutes(app: FastifyInstance, rt: Runtime): void {
     params: paramsSchema('tenant'),
     response: { 204: { type: 'null', description: 'Deleted' } },
     handler: async (req, reply) => {
-      if (!(await rt.engine.deleteTenant(req.params.tenant))) throw fail('tenant_not_found');
-      rt.authLookups.forget();
+      // Its keys stop working in this process at once: the runtime's auth cache listens to the revocation.
+      await engine.tenants.delete(req.params.tenant);
       return reply.code(204).send();
     },
   });

@@ -1,0 +1,19 @@
+// A tenant's notices (endpoint degraded, paused, recovered…): recorded by the notifier, listed newest first.
+import type { Notice, Page } from '../store/store.ts';
+import type { EngineParts } from './parts.ts';
+
+export class NoticeOperations {
+  readonly #p: EngineParts;
+
+  constructor(parts: EngineParts) {
+    this.#p = parts;
+  }
+
+  add(notice: Notice): Promise<void> {
+    return this.#p.store.addNotice(notice);
+  }
+
+  list(tenantId: string, cursor: string | null, limit: number): Promise<Page<Notice>> {
+    return this.#p.store.listNotices(tenantId, cursor, limit);
+  }
+}
