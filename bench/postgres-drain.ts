@@ -66,12 +66,12 @@ async function main(): Promise<void> {
   const now = Date.now();
   await store.createTenant({ id: 'ten_BENCH', name: 'bench', ownerEmails: [], operationsEndpointId: null, notifyEmail: false, createdAt: now, updatedAt: now });
   for (let e = 0; e < endpoints; e++) {
-    await api.createEndpoint('ten_BENCH', { url: `http://127.0.0.1:${port}/e${e}`, max_concurrency: 100, event_types: [`e${e}.*`] });
+    await api.endpoints.create('ten_BENCH', { url: `http://127.0.0.1:${port}/e${e}`, max_concurrency: 100, event_types: [`e${e}.*`] });
   }
   const seedStart = Date.now();
   for (let i = 0; i < events; i += 1000) {
     const batch = Array.from({ length: Math.min(1000, events - i) }, (_, k) => ({ type: `e${(i + k) % endpoints}.x`, data: { n: i + k } }));
-    await api.acceptEvents('ten_BENCH', batch);
+    await api.events.acceptMany('ten_BENCH', batch);
   }
   const seedMs = Date.now() - seedStart;
 

@@ -61,7 +61,7 @@ export async function acceptBacklog(engine: Hookline, count: number, from = 0, t
   for (let i = 0; i < count; i += 1000) {
     const batch: EventInput[] = [];
     for (let j = i; j < Math.min(count, i + 1000); j++) batch.push(eventInput(from + j, type));
-    await engine.acceptEvents(TENANT, batch);
+    await engine.events.acceptMany(TENANT, batch);
   }
 }
 
@@ -69,7 +69,7 @@ export async function acceptBacklog(engine: Hookline, count: number, from = 0, t
 export function terminalCounter(engine: Hookline, filter: (endpointId: string) => boolean = () => true) {
   let done = 0;
   let waiter: { n: number; resolve: () => void } | null = null;
-  engine.dispatcher.addObserver({
+  engine.addObserver({
     attempt(e) {
       if (e.next.status === 'pending' || !filter(e.attempt.endpointId)) return;
       done++;

@@ -7,7 +7,7 @@ import { acceptBacklog, engineFixture, terminalCounter, TENANT } from '../lib/fi
 
 export async function measure(a: { url: string; future: number; due: number }) {
   const f = await engineFixture();
-  const { endpoint } = await f.engine.createEndpoint(TENANT, { url: a.url });
+  const { endpoint } = await f.engine.endpoints.create(TENANT, { url: a.url });
   const now = Date.now();
   const t = performance.now();
   {

@@ -21,14 +21,14 @@ export async function measure(a: { url: string; events: number; warmup?: number;
     },
     dir,
   );
-  await f.engine.createEndpoint(TENANT, { url: a.url });
+  await f.engine.endpoints.create(TENANT, { url: a.url });
   const counter = terminalCounter(f.engine);
   if (a.warmup) {
     // Warm-up (untimed): the same path on a few deliveries, so JIT and connections are steady when the clock starts.
     await acceptBacklog(f.engine, a.warmup, 10_000_000);
     f.engine.start();
     await counter.until(a.warmup, 60_000);
-    await f.engine.dispatcher.stop(); // the dispatcher only: the sender's pools stay warm
+    await f.engine.stopDispatching(); // the dispatcher only: the sender's pools stay warm
   }
   await acceptBacklog(f.engine, a.events);
   const stopProfile = await startPhaseProfile(a.profileDir, 'drain');

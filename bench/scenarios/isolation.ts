@@ -7,13 +7,13 @@ export async function measure(a: { okUrl: string; deadUrl: string | null; health
   const f = await engineFixture();
   const healthy = new Set<string>();
   for (let i = 0; i < 10; i++) {
-    const { endpoint } = await f.engine.createEndpoint(TENANT, { url: a.okUrl + `/${i}`, event_types: ['ok.*'] });
+    const { endpoint } = await f.engine.endpoints.create(TENANT, { url: a.okUrl + `/${i}`, event_types: ['ok.*'] });
     healthy.add(endpoint.id);
   }
   let deadId: string | null = null;
   if (a.deadUrl) {
     // Its own origin (another receiver process), like a real customer's server; a short timeout keeps it churning.
-    const { endpoint } = await f.engine.createEndpoint(TENANT, { url: a.deadUrl, event_types: ['dead.*'], timeout_ms: a.deadTimeoutMs });
+    const { endpoint } = await f.engine.endpoints.create(TENANT, { url: a.deadUrl, event_types: ['dead.*'], timeout_ms: a.deadTimeoutMs });
     deadId = endpoint.id;
     // Accepted first, so its deliveries are the oldest due rows: the worst case for the claim order.
     await acceptBacklog(f.engine, a.deadDeliveries, 1_000_000, 'dead.event');
@@ -21,13 +21,13 @@ export async function measure(a: { okUrl: string; deadUrl: string | null; health
   await acceptBacklog(f.engine, a.healthyEvents, 0, 'ok.event'); // fans out to the 10 healthy endpoints
   const total = a.healthyEvents * 10;
   let deadAttempts = 0;
-  f.engine.dispatcher.addObserver({ attempt: (e) => void (e.attempt.endpointId === deadId && deadAttempts++) });
+  f.engine.addObserver({ attempt: (e) => void (e.attempt.endpointId === deadId && deadAttempts++) });
   const counter = terminalCounter(f.engine, (id) => healthy.has(id));
   const t0 = performance.now();
   f.engine.start();
   await counter.until(total, 180_000);
   const seconds = (performance.now() - t0) / 1000;
-  const deadInFlight = f.engine.dispatcher.inFlight;
+  const deadInFlight = f.engine.inFlight;
   // Stopping waits for the dead endpoint's in-flight attempts to time out and commit (bounded by its timeout).
   await f.close();
   return { healthy_deliveries: total, seconds, per_s: total / seconds, dead_attempts: deadAttempts, in_flight_at_end: deadInFlight };

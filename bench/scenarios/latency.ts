@@ -16,7 +16,7 @@ async function stream(f: EngineFixture, rate: number, total: number, from: numbe
     for (; sent < due; sent++) {
       const input = eventInput(from + sent, 'bench.latency');
       const s = wall();
-      pending.push(f.engine.acceptEvent(TENANT, input).then(() => void (accepted[input.event_id!] = { sent: s, accepted: wall() })));
+      pending.push(f.engine.events.accept(TENANT, input).then(() => void (accepted[input.event_id!] = { sent: s, accepted: wall() })));
     }
     await new Promise((r) => setTimeout(r, 1));
   }
@@ -26,7 +26,7 @@ async function stream(f: EngineFixture, rate: number, total: number, from: numbe
 
 export async function measure(a: { url: string; rate: number; seconds: number; warmupSeconds?: number }) {
   const f = await engineFixture();
-  await f.engine.createEndpoint(TENANT, { url: a.url });
+  await f.engine.endpoints.create(TENANT, { url: a.url });
   f.engine.start();
   // Warm-up (untimed), as every scenario gets: the same stream for a while, so JIT, connections and the store's
   // threads are steady when measuring starts; then the receiver forgets those arrivals.

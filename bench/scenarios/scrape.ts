@@ -17,7 +17,7 @@ export async function measure(a: { receiverUrl: string; deliveries: number; sing
   // The large table, written through the engine: every event fans out to the one paused endpoint (a `skipped`
   // delivery), so the dispatcher of the server has nothing to send and only ingest and scrapes compete.
   const f = await engineFixture({ masterKey }, dir);
-  await f.engine.createEndpoint(TENANT, { url: a.receiverUrl, status: 'paused' });
+  await f.engine.endpoints.create(TENANT, { url: a.receiverUrl, status: 'paused' });
   await acceptBacklog(f.engine, a.deliveries, 0, 'bench.backlog');
   await f.engine.stop();
   await f.store.close();

@@ -22,11 +22,21 @@ export { PostgresDriver, type PostgresOptions } from './store/postgres/postgres-
 export { StorageFatalError, FSYNC_FAILED, isFsyncFailure, isStorageWriteError, isDiskFull } from './store/storage-fault.ts';
 export { GroupCommit } from './group-commit.ts';
 export { Ingest, subscribes, type EventInput } from './ingest.ts';
-export { Dispatcher, type DeliverySender, type DispatchObserver, type AttemptEvent, type BreakerTransition } from './dispatch/dispatcher.ts';
+export { Dispatcher, type DeliverySender } from './dispatch/dispatcher.ts';
+export type { DispatchObserver, AttemptEvent, BreakerTransition } from './dispatch/observers.ts';
 export { Breaker, type BreakerOptions, type BreakerStatus, type BreakerScopeRef } from './breaker/breaker-gate.ts';
 export { scopeKeyOf, scopeOfKey, type BreakerState, type BreakerScope } from './breaker/breaker-rules.ts';
 export { Maintenance, type MaintenanceOptions, type MaintenanceResult } from './maintenance/runner.ts';
 export { purgeExpired, DEFAULT_RETENTION, type RetentionOptions, type PurgeCounts } from './maintenance/retention.ts';
 export { sweepHealth } from './maintenance/health-sweep.ts';
-export { openGate, type Admission, type AdmissionGate } from './dispatch/admission.ts';
-export { Hookline, createHookline, type HooklineOptions, type EndpointInput, type DoctorEndpointOptions, type QueueStats, type TenantStats } from './hookline.ts';
+export { openGate, admitWithAgeLimit, type Admission, type AdmissionGate } from './dispatch/admission.ts';
+export { Hookline, createHookline, type HooklineOptions } from './hookline.ts';
+export type { EndpointInput } from './operations/endpoints.ts';
+export type { TenantInput, TenantPatch } from './operations/tenants.ts';
+export type { LiveSecret } from './operations/endpoint-secrets.ts';
+export type { DoctorContract, DoctorEndpointOptions } from './operations/doctor.ts';
+export type { QueueStats, TenantStats } from './operations/stats.ts';
+export {
+  TenantOperations, ApiKeyOperations, EndpointOperations, EndpointSecretOperations, EventOperations, DeliveryOperations, ReplayOperations,
+  BreakerOperations, NoticeOperations, EventTypeOperations, StatsOperations, DoctorOperations, MaintenanceOperations,
+} from './operations/index.ts';

@@ -16,8 +16,8 @@ export async function settle(engine: Hookline, clock: VirtualClock, options: Set
   const maxRounds = options.maxRounds ?? 100_000;
   for (let round = 1; round <= maxRounds; round++) {
     await options.onStep?.(clock.now());
-    await engine.dispatcher.runDue();
-    const next = await engine.store.nextDueAt();
+    await engine.runDue();
+    const next = await engine.nextDueAt();
     if (next === null) return round;
     if (options.until !== undefined && next > options.until) {
       clock.set(Math.max(clock.now(), options.until));

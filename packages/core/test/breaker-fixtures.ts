@@ -1,5 +1,5 @@
 // Shared setup for the circuit-breaker tests: an engine on a virtual clock whose breaker transitions are recorded.
-import type { BreakerTransition } from '../src/dispatch/dispatcher.ts';
+import type { BreakerTransition } from '../src/dispatch/observers.ts';
 import type { HooklineOptions } from '../src/hookline.ts';
 import { PAYMENTS } from '../src/policy/presets.ts';
 import { PolicyRegistry } from '../src/policy/registry.ts';

@@ -24,13 +24,13 @@ test('a hanging tenant does not delay another tenant\'s deliveries', { timeout: 
     await t.store.createTenant({ id: 'ten_OTHER', name: 'Other', ownerEmails: [], operationsEndpointId: null, notifyEmail: false, createdAt: now, updatedAt: now });
     // A send to the dead endpoint only ends at its 60 s deadline, beyond this test's 50 s timeout: if the healthy
     // tenant's deliveries queued behind those sends, they could not arrive before the test fails.
-    await t.engine.createEndpoint(t.tenantId, { url: dead.url, policy: 'payments', timeout_ms: 60_000 });
-    await t.engine.createEndpoint('ten_OTHER', { url: healthy.url, policy: 'payments' });
+    await t.engine.endpoints.create(t.tenantId, { url: dead.url, policy: 'payments', timeout_ms: 60_000 });
+    await t.engine.endpoints.create('ten_OTHER', { url: healthy.url, policy: 'payments' });
     t.engine.start();
-    await t.engine.acceptEvents(t.tenantId, Array.from({ length: 200 }, (_, i) => ({ type: 'payment.status_changed', data: { status: 'paid', i } })));
+    await t.engine.events.acceptMany(t.tenantId, Array.from({ length: 200 }, (_, i) => ({ type: 'payment.status_changed', data: { status: 'paid', i } })));
     // Let the dead endpoint fill its concurrency cap first.
     await within('the dead endpoint to hold 20 requests', 30_000, filled);
-    await t.engine.acceptEvents('ten_OTHER', Array.from({ length: 20 }, (_, i) => ({ type: 'payment.status_changed', data: { status: 'paid', i } })));
+    await t.engine.events.acceptMany('ten_OTHER', Array.from({ length: 20 }, (_, i) => ({ type: 'payment.status_changed', data: { status: 'paid', i } })));
     await within('the healthy tenant\'s 20 deliveries to arrive', 30_000, arrived);
     assert.equal(dead.hanging, 20, 'all 20 sends to the dead endpoint were still waiting when the healthy tenant was served');
     assert.equal(dead.received.length, 20, 'the dead endpoint holds at most its concurrency cap');

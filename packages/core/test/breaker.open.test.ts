@@ -10,12 +10,12 @@ test('5 deliveries with 4 delivery failures (80 %) open the tenant breaker; due 
   const t = await breakerEngine();
   const rx = await startReceiver((n) => (n <= 4 ? 500 : 200), t.clock);
   try {
-    await t.engine.createEndpoint(t.tenantId, { url: rx.url, policy: 'payments' });
+    await t.engine.endpoints.create(t.tenantId, { url: rx.url, policy: 'payments' });
     const t0 = t.clock.now();
-    await t.engine.acceptEvents(t.tenantId, events(5));
-    await t.engine.dispatcher.runDue();
+    await t.engine.events.acceptMany(t.tenantId, events(5));
+    await t.engine.runDue();
     assert.equal(rx.received.length, 5);
-    const st = await t.engine.breaker.status({ tenantId: t.tenantId });
+    const st = await t.engine.breakers.status({ tenantId: t.tenantId });
     assert.equal(st.state, 'open');
     assert.equal(st.scopeKey, `tenant:${t.tenantId}`);
     assert.deepEqual({ d: st.window.deliveries, f: st.window.failures }, { d: 5, f: 4 });
@@ -24,10 +24,10 @@ test('5 deliveries with 4 delivery failures (80 %) open the tenant breaker; due 
     assert.deepEqual(t.transitions.map((x) => [x.from, x.to, x.reason, x.scope]), [['closed', 'open', 'failure_ratio', 'tenant']]);
 
     // New events and the failed ones' retries (due at +1 s) are held: nothing reaches the receiver.
-    const more = await t.engine.acceptEvents(t.tenantId, events(3, 'late'));
-    await t.engine.dispatcher.runDue();
+    const more = await t.engine.events.acceptMany(t.tenantId, events(3, 'late'));
+    await t.engine.runDue();
     t.clock.advance(1 * S);
-    await t.engine.dispatcher.runDue();
+    await t.engine.runDue();
     assert.equal(rx.received.length, 5, 'nothing is attempted while open');
     for (const r of more) {
       if (r instanceof Error) throw r;
@@ -48,24 +48,24 @@ test('4 failing deliveries do not open it however often they retry: at least 5 d
   const t = await breakerEngine();
   const rx = await startReceiver(() => 503, t.clock);
   try {
-    await t.engine.createEndpoint(t.tenantId, { url: rx.url, policy: 'payments' });
-    await t.engine.acceptEvents(t.tenantId, events(4));
-    await t.engine.dispatcher.runDue();
+    await t.engine.endpoints.create(t.tenantId, { url: rx.url, policy: 'payments' });
+    await t.engine.events.acceptMany(t.tenantId, events(4));
+    await t.engine.runDue();
     assert.equal(rx.received.length, 4);
     // Their retries at +1 s, +3 s, +7 s: 16 failed attempts in the window, still 4 deliveries.
     for (const pause of [1, 2, 4]) {
       t.clock.advance(pause * S);
-      await t.engine.dispatcher.runDue();
+      await t.engine.runDue();
     }
     assert.equal(rx.received.length, 16);
-    const st = await t.engine.breaker.status({ tenantId: t.tenantId });
+    const st = await t.engine.breakers.status({ tenantId: t.tenantId });
     assert.equal(st.state, 'closed');
     assert.deepEqual({ d: st.window.deliveries, f: st.window.failures }, { d: 4, f: 4 });
     assert.equal(t.transitions.length, 0);
     // A fifth failing delivery reaches the minimum and opens it.
-    await t.engine.acceptEvents(t.tenantId, events(1, 'fifth'));
-    await t.engine.dispatcher.runDue();
-    assert.equal((await t.engine.breaker.status({ tenantId: t.tenantId })).state, 'open');
+    await t.engine.events.acceptMany(t.tenantId, events(1, 'fifth'));
+    await t.engine.runDue();
+    assert.equal((await t.engine.breakers.status({ tenantId: t.tenantId })).state, 'open');
     assert.deepEqual(t.transitions.map((x) => x.reason), ['failure_ratio']);
   } finally {
     await rx.close();
@@ -77,15 +77,15 @@ test('one failing delivery walks the whole payments fast ladder (0, 1, 3, … 51
   const t = await breakerEngine();
   const rx = await startReceiver(() => 500, t.clock);
   try {
-    await t.engine.createEndpoint(t.tenantId, { url: rx.url, policy: 'payments' });
+    await t.engine.endpoints.create(t.tenantId, { url: rx.url, policy: 'payments' });
     const t0 = t.clock.now();
-    const [r] = await t.engine.acceptEvents(t.tenantId, events(1));
+    const [r] = await t.engine.events.acceptMany(t.tenantId, events(1));
     if (r instanceof Error) throw r;
     await settle(t.engine, t.clock);
     assert.deepEqual(rx.received.map((x) => (x.at - t0) / S), [0, 1, 3, 7, 15, 31, 63, 127, 255, 511]);
     assert.equal(t.transitions.length, 0, 'its own retries are one delivery in the window');
     assert.equal((await t.store.getDelivery(t.tenantId, r.deliveries[0].id))?.status, 'failed');
-    assert.equal((await t.engine.breaker.status({ tenantId: t.tenantId })).state, 'closed');
+    assert.equal((await t.engine.breakers.status({ tenantId: t.tenantId })).state, 'closed');
   } finally {
     await rx.close();
     await t.close();
@@ -96,10 +96,10 @@ test('below 80 % delivery failures it stays closed (3 of 5)', async () => {
   const t = await breakerEngine();
   const rx = await startReceiver((n) => (n <= 3 ? 500 : 200), t.clock);
   try {
-    await t.engine.createEndpoint(t.tenantId, { url: rx.url, policy: 'payments' });
-    await t.engine.acceptEvents(t.tenantId, events(5));
-    await t.engine.dispatcher.runDue();
-    assert.equal((await t.engine.breaker.status({ tenantId: t.tenantId })).state, 'closed');
+    await t.engine.endpoints.create(t.tenantId, { url: rx.url, policy: 'payments' });
+    await t.engine.events.acceptMany(t.tenantId, events(5));
+    await t.engine.runDue();
+    assert.equal((await t.engine.breakers.status({ tenantId: t.tenantId })).state, 'closed');
     assert.equal(t.transitions.length, 0);
   } finally {
     await rx.close();
@@ -111,20 +111,20 @@ test('a storm of 4xx never opens it: client errors count as non-failures', async
   const t = await breakerEngine();
   const rx = await startReceiver((n) => (n % 2 === 0 ? 404 : 400), t.clock);
   try {
-    await t.engine.createEndpoint(t.tenantId, { url: rx.url, policy: 'payments' });
-    await t.engine.acceptEvents(t.tenantId, events(10));
+    await t.engine.endpoints.create(t.tenantId, { url: rx.url, policy: 'payments' });
+    await t.engine.events.acceptMany(t.tenantId, events(10));
     // Money events walk the slow ladder on 4xx: their retries keep answering 4xx and still never open it.
-    await t.engine.acceptEvents(t.tenantId, [
+    await t.engine.events.acceptMany(t.tenantId, [
       { event_id: 'm1', type: 'refund.completed', data: {} },
       { event_id: 'm2', type: 'refund.completed', data: {} },
     ]);
     for (let i = 0; i < 3; i++) {
-      await t.engine.dispatcher.runDue();
+      await t.engine.runDue();
       t.clock.advance(15 * MIN);
     }
-    await t.engine.dispatcher.runDue();
+    await t.engine.runDue();
     assert.ok(rx.received.length >= 14, `got ${rx.received.length}`);
-    const st = await t.engine.breaker.status({ tenantId: t.tenantId }, 60 * MIN);
+    const st = await t.engine.breakers.status({ tenantId: t.tenantId }, 60 * MIN);
     assert.equal(st.state, 'closed');
     assert.equal(st.window.failures, 0);
     assert.equal(t.transitions.length, 0);
@@ -139,16 +139,16 @@ test('endpoint scope: a dead endpoint opens its own breaker; the tenant\'s healt
   const dead = await startReceiver(() => 500, t.clock);
   const ok = await startReceiver(() => 200, t.clock);
   try {
-    const { endpoint: deadEp } = await t.engine.createEndpoint(t.tenantId, { url: dead.url, policy: 'payments-endpoint', event_types: ['dead.*'] });
-    await t.engine.createEndpoint(t.tenantId, { url: ok.url, policy: 'payments-endpoint', event_types: ['ok.*'] });
-    await t.engine.acceptEvents(t.tenantId, Array.from({ length: 5 }, (_, i) => ({ event_id: `d${i}`, type: 'dead.x', data: {} })));
-    await t.engine.dispatcher.runDue();
-    assert.equal((await t.engine.breaker.status({ tenantId: t.tenantId, endpointId: deadEp.id })).state, 'open');
+    const { endpoint: deadEp } = await t.engine.endpoints.create(t.tenantId, { url: dead.url, policy: 'payments-endpoint', event_types: ['dead.*'] });
+    await t.engine.endpoints.create(t.tenantId, { url: ok.url, policy: 'payments-endpoint', event_types: ['ok.*'] });
+    await t.engine.events.acceptMany(t.tenantId, Array.from({ length: 5 }, (_, i) => ({ event_id: `d${i}`, type: 'dead.x', data: {} })));
+    await t.engine.runDue();
+    assert.equal((await t.engine.breakers.status({ tenantId: t.tenantId, endpointId: deadEp.id })).state, 'open');
     assert.equal(t.transitions[0]?.scopeKey, `endpoint:${deadEp.id}`);
-    await t.engine.acceptEvents(t.tenantId, Array.from({ length: 5 }, (_, i) => ({ event_id: `o${i}`, type: 'ok.x', data: {} })));
-    await t.engine.dispatcher.runDue();
+    await t.engine.events.acceptMany(t.tenantId, Array.from({ length: 5 }, (_, i) => ({ event_id: `o${i}`, type: 'ok.x', data: {} })));
+    await t.engine.runDue();
     assert.equal(ok.received.length, 5, 'the healthy endpoint is not held');
-    assert.equal((await t.engine.breaker.status({ tenantId: t.tenantId })).state, 'closed');
+    assert.equal((await t.engine.breakers.status({ tenantId: t.tenantId })).state, 'closed');
   } finally {
     await dead.close();
     await ok.close();

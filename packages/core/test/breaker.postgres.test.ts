@@ -33,13 +33,13 @@ test('PostgreSQL: open, one probe, close and release; the 5-day sweep; bucket re
   let answer = 500;
   const rx = await startReceiver(() => answer, t.clock);
   try {
-    await t.engine.createEndpoint(t.tenantId, { url: rx.url, policy: 'payments' });
+    await t.engine.endpoints.create(t.tenantId, { url: rx.url, policy: 'payments' });
     const t0 = t.clock.now();
-    await t.engine.acceptEvents(t.tenantId, events(5));
-    await t.engine.dispatcher.runDue();
-    assert.equal((await t.engine.breaker.status({ tenantId: t.tenantId })).state, 'open');
-    await t.engine.acceptEvents(t.tenantId, events(10, 'late'));
-    await t.engine.dispatcher.runDue();
+    await t.engine.events.acceptMany(t.tenantId, events(5));
+    await t.engine.runDue();
+    assert.equal((await t.engine.breakers.status({ tenantId: t.tenantId })).state, 'open');
+    await t.engine.events.acceptMany(t.tenantId, events(10, 'late'));
+    await t.engine.runDue();
     assert.equal((await t.store.countByStatus()).held, 10);
     answer = 200;
     await settle(t.engine, t.clock);
@@ -47,14 +47,14 @@ test('PostgreSQL: open, one probe, close and release; the 5-day sweep; bucket re
     assert.ok(rx.received.slice(5).every((r) => r.at === t0 + 5 * MIN));
     assert.deepEqual(t.transitions.map((x) => x.reason), ['failure_ratio', 'probe_claimed', 'probe_succeeded']);
 
-    const { endpoint } = await t.engine.createEndpoint(t.tenantId, { url: rx.url, event_types: ['std.*'] });
+    const { endpoint } = await t.engine.endpoints.create(t.tenantId, { url: rx.url, event_types: ['std.*'] });
     answer = 500;
-    await t.engine.acceptEvent(t.tenantId, { type: 'std.x', data: {} });
-    await t.engine.dispatcher.runDue();
-    const since = (await t.engine.getEndpoint(t.tenantId, endpoint.id)).failingSince!;
-    const r = await t.engine.runMaintenance(since + 5 * DAY);
+    await t.engine.events.accept(t.tenantId, { type: 'std.x', data: {} });
+    await t.engine.runDue();
+    const since = (await t.engine.endpoints.get(t.tenantId, endpoint.id)).failingSince!;
+    const r = await t.engine.maintenance.run(since + 5 * DAY);
     assert.equal(r.health.length, 1);
-    assert.equal((await t.engine.getEndpoint(t.tenantId, endpoint.id)).pauseReason, 'failing');
+    assert.equal((await t.engine.endpoints.get(t.tenantId, endpoint.id)).pauseReason, 'failing');
     assert.ok(r.purged.breakerWindow >= 1);
   } finally {
     await rx.close();

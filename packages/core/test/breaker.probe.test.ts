@@ -13,11 +13,11 @@ test('with 50 deliveries due, each cycle attempts exactly one probe; pauses are 
   const t = await breakerEngine();
   const rx = await startReceiver(() => 500, t.clock);
   try {
-    await t.engine.createEndpoint(t.tenantId, { url: rx.url, policy: 'payments' });
+    await t.engine.endpoints.create(t.tenantId, { url: rx.url, policy: 'payments' });
     const t0 = t.clock.now();
-    await t.engine.acceptEvents(t.tenantId, events(5));
-    await t.engine.dispatcher.runDue();
-    await t.engine.acceptEvents(t.tenantId, events(45, 'late'));
+    await t.engine.events.acceptMany(t.tenantId, events(5));
+    await t.engine.runDue();
+    await t.engine.events.acceptMany(t.tenantId, events(45, 'late'));
     await settle(t.engine, t.clock, { until: t0 + 100 * MIN });
 
     // The first open, then one reopen per failed probe: 5, 10, 20, 40 → capped at 30, 30.
@@ -42,13 +42,13 @@ test('a successful probe closes it and every held delivery is attempted in the s
   const t = await breakerEngine();
   const rx = await startReceiver((n) => (n <= 5 ? 500 : 200), t.clock);
   try {
-    await t.engine.createEndpoint(t.tenantId, { url: rx.url, policy: 'payments' });
+    await t.engine.endpoints.create(t.tenantId, { url: rx.url, policy: 'payments' });
     const t0 = t.clock.now();
-    await t.engine.acceptEvents(t.tenantId, events(5));
-    await t.engine.dispatcher.runDue();
+    await t.engine.events.acceptMany(t.tenantId, events(5));
+    await t.engine.runDue();
     t.clock.advance(1 * MIN);
-    const late = await t.engine.acceptEvents(t.tenantId, events(20, 'late'));
-    await t.engine.dispatcher.runDue();
+    const late = await t.engine.events.acceptMany(t.tenantId, events(20, 'late'));
+    await t.engine.runDue();
     assert.equal((await t.store.countByStatus()).held, 25);
     await settle(t.engine, t.clock);
 
@@ -56,7 +56,7 @@ test('a successful probe closes it and every held delivery is attempted in the s
     const after = rx.received.slice(5).map((r) => r.at - t0);
     assert.deepEqual(new Set(after), new Set([5 * MIN]), 'the probe and every released delivery go at the probe time');
     assert.deepEqual(t.transitions.map((x) => `${x.from}>${x.to}`), ['closed>open', 'open>probing', 'probing>closed']);
-    const st = await t.engine.breaker.status({ tenantId: t.tenantId });
+    const st = await t.engine.breakers.status({ tenantId: t.tenantId });
     assert.equal(st.state, 'closed');
     assert.equal(st.pauseMs, 0);
     assert.equal((await t.store.countByStatus()).succeeded, 25);
@@ -75,12 +75,12 @@ test('a probe that never records (its worker died) does not wedge the breaker', 
   const t = await breakerEngine({ breaker: { staleProbeMs: 2 * MIN } });
   const rx = await startReceiver(() => 200, t.clock);
   try {
-    await t.engine.createEndpoint(t.tenantId, { url: rx.url, policy: 'payments' });
+    await t.engine.endpoints.create(t.tenantId, { url: rx.url, policy: 'payments' });
     const key = `tenant:${t.tenantId}`;
     const now = t.clock.now();
     assert.ok(await t.store.saveBreaker({ scopeKey: key, tenantId: t.tenantId, state: 'probing', pauseMs: 5 * MIN, openedAt: now - 10 * MIN, nextProbeAt: now - 1, probeDeliveryId: 'dlv_GONE', updatedAt: now }, null));
-    await t.engine.acceptEvents(t.tenantId, events(3));
-    await t.engine.dispatcher.runDue();
+    await t.engine.events.acceptMany(t.tenantId, events(3));
+    await t.engine.runDue();
     assert.equal(rx.received.length, 0, 'a fresh probe is respected');
     t.clock.advance(2 * MIN);
     await settle(t.engine, t.clock);
@@ -96,18 +96,19 @@ test('two workers with separate breakers on one store: still exactly one probe',
   const t = await breakerEngine({ breaker: { cacheMs: 0 } });
   const rx = await startReceiver(() => 500, t.clock);
   try {
-    await t.engine.createEndpoint(t.tenantId, { url: rx.url, policy: 'payments', max_concurrency: 100 });
+    await t.engine.endpoints.create(t.tenantId, { url: rx.url, policy: 'payments', max_concurrency: 100 });
     const t0 = t.clock.now();
-    await t.engine.acceptEvents(t.tenantId, events(40));
-    await t.engine.dispatcher.runDue();
-    assert.equal((await t.engine.breaker.status({ tenantId: t.tenantId })).state, 'open');
+    await t.engine.events.acceptMany(t.tenantId, events(40));
+    await t.engine.runDue();
+    assert.equal((await t.engine.breakers.status({ tenantId: t.tenantId })).state, 'open');
     const hits = rx.received.length;
-    // A second breaker instance stands for another process: no shared memory, only the store.
+    // Two breaker instances stand for two processes: no shared memory, only the store.
     const other = new Breaker({ store: t.store, clock: t.clock, logger: silentLogger, cacheMs: 0 });
+    const own = new Breaker({ store: t.store, clock: t.clock, logger: silentLogger, cacheMs: 0 });
     t.clock.set(t0 + 5 * MIN);
     const due = await t.store.claimDue({ now: t.clock.now(), limit: 100, leaseUntil: t.clock.now() + MIN, workerId: 'wrk_A', saturatedEndpoints: [] });
     assert.ok(due.length >= 40, `claimed ${due.length}`);
-    const gates = [t.engine.breaker, other];
+    const gates = [own, other];
     const admissions = await Promise.all(due.map((c, i) => gates[i % 2].admit(c, PAYMENTS, t.clock.now())));
     const sends = admissions.filter((a) => a.kind === 'send');
     assert.equal(sends.length, 1);
@@ -124,26 +125,26 @@ test('manual reset closes it at once and releases every held delivery', async ()
   const t = await breakerEngine();
   const rx = await startReceiver((n) => (n <= 5 ? 500 : 200), t.clock);
   try {
-    const { endpoint } = await t.engine.createEndpoint(t.tenantId, { url: rx.url, policy: 'payments' });
-    await t.engine.acceptEvents(t.tenantId, events(5));
-    await t.engine.dispatcher.runDue();
+    const { endpoint } = await t.engine.endpoints.create(t.tenantId, { url: rx.url, policy: 'payments' });
+    await t.engine.events.acceptMany(t.tenantId, events(5));
+    await t.engine.runDue();
     t.clock.advance(10 * S);
-    await t.engine.acceptEvents(t.tenantId, events(7, 'late'));
-    await t.engine.dispatcher.runDue();
+    await t.engine.events.acceptMany(t.tenantId, events(7, 'late'));
+    await t.engine.runDue();
     assert.equal((await t.store.countByStatus()).held, 12);
     const resetAt = t.clock.now();
-    const st = await t.engine.breaker.reset({ tenantId: t.tenantId });
+    const st = await t.engine.breakers.reset({ tenantId: t.tenantId });
     assert.equal(st.state, 'closed');
     assert.equal(st.window.deliveries, 0, 'counters reset');
-    await t.engine.dispatcher.runDue();
+    await t.engine.runDue();
     assert.equal(rx.received.length, 5 + 12);
     assert.ok(rx.received.slice(5).every((r) => r.at === resetAt));
     assert.deepEqual(t.transitions.map((x) => x.reason), ['failure_ratio', 'manual_reset']);
     // Resetting a closed breaker is harmless; an unknown endpoint is a 404.
-    assert.equal((await t.engine.breaker.reset(`tenant:${t.tenantId}`)).state, 'closed');
-    await assert.rejects(t.engine.breaker.reset({ tenantId: t.tenantId, endpointId: 'ep_NOPE' }), { code: 'endpoint_not_found' });
-    assert.equal((await t.engine.breaker.status({ tenantId: t.tenantId, endpointId: endpoint.id })).state, 'closed');
-    assert.equal((await t.engine.breaker.list(t.tenantId)).length, 1);
+    assert.equal((await t.engine.breakers.reset(`tenant:${t.tenantId}`)).state, 'closed');
+    await assert.rejects(t.engine.breakers.reset({ tenantId: t.tenantId, endpointId: 'ep_NOPE' }), { code: 'endpoint_not_found' });
+    assert.equal((await t.engine.breakers.status({ tenantId: t.tenantId, endpointId: endpoint.id })).state, 'closed');
+    assert.equal((await t.engine.breakers.list(t.tenantId)).length, 1);
   } finally {
     await rx.close();
     await t.close();
@@ -154,11 +155,11 @@ test('the 30-day age limit still applies to held deliveries: failed with the age
   const t = await breakerEngine();
   const rx = await startReceiver(() => 500, t.clock);
   try {
-    await t.engine.createEndpoint(t.tenantId, { url: rx.url, policy: 'payments-long-pause' });
+    await t.engine.endpoints.create(t.tenantId, { url: rx.url, policy: 'payments-long-pause' });
     const t0 = t.clock.now();
-    await t.engine.acceptEvents(t.tenantId, events(5));
-    await t.engine.dispatcher.runDue();
-    const [late] = await t.engine.acceptEvents(t.tenantId, events(1, 'late'));
+    await t.engine.events.acceptMany(t.tenantId, events(5));
+    await t.engine.runDue();
+    const [late] = await t.engine.events.acceptMany(t.tenantId, events(1, 'late'));
     if (late instanceof Error) throw late;
     await settle(t.engine, t.clock);
     const d = await t.store.getDelivery(t.tenantId, late.deliveries[0].id);

@@ -14,19 +14,19 @@ async function run(ok: number, failing: number) {
   const t = await breakerEngine();
   const rx = await startReceiver((_n, req) => (JSON.parse(req.body.toString('utf8')).data.fail ? 500 : 200), t.clock);
   try {
-    await t.engine.createEndpoint(t.tenantId, { url: rx.url, policy: 'payments' });
+    await t.engine.endpoints.create(t.tenantId, { url: rx.url, policy: 'payments' });
     const batch = (n: number, fail: boolean) => Array.from({ length: n }, (_, i) => ({ event_id: `${fail ? 'bad' : 'good'}-${i}`, type: 'subscription.renewed', data: { fail } }));
     if (ok > 0) {
-      await t.engine.acceptEvents(t.tenantId, batch(ok, false));
-      await t.engine.dispatcher.runDue();
+      await t.engine.events.acceptMany(t.tenantId, batch(ok, false));
+      await t.engine.runDue();
     }
-    await t.engine.acceptEvents(t.tenantId, batch(failing, true));
-    await t.engine.dispatcher.runDue();
+    await t.engine.events.acceptMany(t.tenantId, batch(failing, true));
+    await t.engine.runDue();
     assert.equal(rx.received.length, ok + failing, 'every delivery attempted exactly once');
     const counts = await t.store.countByStatus();
     assert.equal(counts.succeeded, ok);
     assert.equal(counts.held ?? 0, 0, 'the breaker opened only after the last attempt, if at all');
-    const st = await t.engine.breaker.status({ tenantId: t.tenantId });
+    const st = await t.engine.breakers.status({ tenantId: t.tenantId });
     assert.deepEqual({ deliveries: st.window.deliveries, failures: st.window.failures }, { deliveries: ok + failing, failures: failing });
     return { state: st.state, reasons: t.transitions.map((x) => `${x.from}->${x.to}:${x.reason}`) };
   } finally {

@@ -27,14 +27,14 @@ test('clock jumps +1 h and −5 min mid-ladder: nothing lost, nothing early beyo
   const receiver = await startReceiver(() => 500);
   const t = await testEngine({ clock: clock as unknown as VirtualClock });
   try {
-    const { endpoint } = await t.engine.createEndpoint(t.tenantId, { url: receiver.url, policy: 'standard' });
+    const { endpoint } = await t.engine.endpoints.create(t.tenantId, { url: receiver.url, policy: 'standard' });
     const ladderLength = t.engine.policies.get('standard')!.fast.delaysMs.length + 1;
 
     // Per delivery: every attempt's start and the time its next attempt was scheduled for, both in true time.
     interface Seen { trueStart: number; trueScheduledNext: number | null; round: number }
     const attempts = new Map<string, Seen[]>();
     let round = 0;
-    t.engine.dispatcher.addObserver({
+    t.engine.addObserver({
       attempt: ({ attempt, next }) => {
         const list = attempts.get(attempt.deliveryId) ?? [];
         const nextAt = next.status === 'pending' ? next.nextAttemptAt : null;
@@ -46,12 +46,12 @@ test('clock jumps +1 h and −5 min mid-ladder: nothing lost, nothing early beyo
     // Five waves of ten events a minute apart, so the ladders interleave when the jumps land.
     const ids: string[] = [];
     for (let wave = 0; wave < 5; wave++) {
-      const results = await t.engine.acceptEvents(t.tenantId, Array.from({ length: 10 }, (_, i) => ({ event_id: `w${wave}-${i}`, type: 'order.created', data: { wave, i } })));
+      const results = await t.engine.events.acceptMany(t.tenantId, Array.from({ length: 10 }, (_, i) => ({ event_id: `w${wave}-${i}`, type: 'order.created', data: { wave, i } })));
       for (const r of results) {
         assert.ok(!(r instanceof Error));
         ids.push(r.deliveries[0].id);
       }
-      await t.engine.dispatcher.runDue();
+      await t.engine.runDue();
       round++;
       clock.trueNow += MIN;
     }
@@ -67,7 +67,7 @@ test('clock jumps +1 h and −5 min mid-ladder: nothing lost, nothing early beyo
         clock.offset -= 5 * MIN;
         jumpedBack = true;
       }
-      await t.engine.dispatcher.runDue();
+      await t.engine.runDue();
       const next = await t.store.nextDueAt();
       if (next === null) break;
       // Time moves on to the next due row, but in steps of at most 10 min so the jumps land mid-ladder.

@@ -51,9 +51,9 @@ test('SIGKILL mid-flight: after restart every delivery succeeds, duplicates only
     await temp.store.createTenant({ id: 'ten_CRASH', name: 'crash', ownerEmails: [], operationsEndpointId: null, notifyEmail: false, createdAt: now, updatedAt: now });
     // A short timeout: the workers run with a 1 s lease so the restarted one takes over quickly (the deadlines below
     // are ceilings that turn a hang into a failure; a loaded machine can take tens of seconds here).
-    await engine.createEndpoint('ten_CRASH', { url, policy: 'standard', max_concurrency: 50, timeout_ms: 500 });
+    await engine.endpoints.create('ten_CRASH', { url, policy: 'standard', max_concurrency: 50, timeout_ms: 500 });
     const inputs = Array.from({ length: EVENTS }, (_, i) => ({ event_id: `e${i}`, type: 'order.created', data: { i, pad: 'x'.repeat(200) } }));
-    await engine.acceptEvents('ten_CRASH', inputs);
+    await engine.events.acceptMany('ten_CRASH', inputs);
 
     const first = startWorker(temp.path, key, t.after.bind(t));
     children.push(first);
@@ -119,8 +119,8 @@ test('a restarted SQLite worker re-sends what its killed predecessor held at onc
   try {
     const now = Date.now();
     await temp.store.createTenant({ id: 'ten_RESTART', name: 'restart', ownerEmails: [], operationsEndpointId: null, notifyEmail: false, createdAt: now, updatedAt: now });
-    await engine.createEndpoint('ten_RESTART', { url, policy: 'standard', max_concurrency: 20, timeout_ms: 2000 });
-    await engine.acceptEvents('ten_RESTART', Array.from({ length: 400 }, (_, i) => ({ event_id: `r${i}`, type: 'order.created', data: { i } })));
+    await engine.endpoints.create('ten_RESTART', { url, policy: 'standard', max_concurrency: 20, timeout_ms: 2000 });
+    await engine.events.acceptMany('ten_RESTART', Array.from({ length: 400 }, (_, i) => ({ event_id: `r${i}`, type: 'order.created', data: { i } })));
     const first = startWorker(temp.path, key, t.after.bind(t), HOUR);
     children.push(first);
     await new Promise<void>((resolve) => {

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { test } from 'node:test';
-import type { AttemptEvent } from '../src/dispatch/dispatcher.ts';
+import type { AttemptEvent } from '../src/dispatch/observers.ts';
 import { createHookline } from '../src/hookline.ts';
 import { generateMasterKey } from '../src/secret-box.ts';
 import { tempStore } from './harness.ts';
@@ -113,7 +113,7 @@ test('hostile receivers: classified per docs/rules.md#outcome-classes, bounded i
   });
   const seen = new Map<string, AttemptEvent>();
   const waiters = new Map<string, (e: AttemptEvent) => void>();
-  engine.dispatcher.addObserver({
+  engine.addObserver({
     attempt: (e) => {
       seen.set(e.attempt.deliveryId, e);
       waiters.get(e.attempt.deliveryId)?.(e);
@@ -139,12 +139,12 @@ test('hostile receivers: classified per docs/rules.md#outcome-classes, bounded i
     // One origin for all of them: a hostile path must not poison the pool the good endpoint shares.
     const endpoints = new Map<string, string>();
     for (const mode of [...Object.keys(CASES), 'good']) {
-      const { endpoint } = await engine.createEndpoint('ten_HOSTILE', { url: `${origin}/${mode}`, policy: 'standard', timeout_ms: TIMEOUT_MS, event_types: [`hostile.${mode}`] });
+      const { endpoint } = await engine.endpoints.create('ten_HOSTILE', { url: `${origin}/${mode}`, policy: 'standard', timeout_ms: TIMEOUT_MS, event_types: [`hostile.${mode}`] });
       endpoints.set(mode, endpoint.id);
     }
     engine.start();
     const deliveryFor = async (mode: string, n = 1) => {
-      const r = await engine.acceptEvent('ten_HOSTILE', { event_id: `${mode}-${n}`, type: `hostile.${mode}`, data: { mode } });
+      const r = await engine.events.accept('ten_HOSTILE', { event_id: `${mode}-${n}`, type: `hostile.${mode}`, data: { mode } });
       return r.deliveries[0].id;
     };
     const ids = new Map<string, string>();
@@ -186,7 +186,7 @@ test('hostile receivers: classified per docs/rules.md#outcome-classes, bounded i
       assert.deepEqual([attempt.outcome, attempt.responseStatus, attempt.responseExcerpt], ['success', 200, 'ok']);
       assert.equal((await temp.store.getDelivery('ten_HOSTILE', id))?.status, 'succeeded');
     }
-    assert.equal(engine.dispatcher.inFlight, 0);
+    assert.equal(engine.inFlight, 0);
   } finally {
     clearInterval(sampler);
     await engine.stop();

@@ -12,9 +12,9 @@ test('payments: 500, 500, 404, 404… walks the fast then the slow ladder and fa
   const t = await testEngine();
   const rx = await startReceiver((n) => (n <= 2 ? 500 : 404), t.clock);
   try {
-    const { endpoint } = await t.engine.createEndpoint(t.tenantId, { url: rx.url, policy: 'payments' });
+    const { endpoint } = await t.engine.endpoints.create(t.tenantId, { url: rx.url, policy: 'payments' });
     const start = t.clock.now();
-    const accepted = await t.engine.acceptEvent(t.tenantId, { type: 'payment.status_changed', data: { status: 'paid' } });
+    const accepted = await t.engine.events.accept(t.tenantId, { type: 'payment.status_changed', data: { status: 'paid' } });
     assert.equal(accepted.deliveries.length, 1);
     await settle(t.engine, t.clock);
     const offsets = rx.received.map((r) => r.at - start);
@@ -37,8 +37,8 @@ test('every attempt carries the same ids and body, and a fresh timestamp', async
   const t = await testEngine();
   const rx = await startReceiver((n) => (n < 3 ? 503 : 200), t.clock);
   try {
-    await t.engine.createEndpoint(t.tenantId, { url: rx.url, policy: 'brief' });
-    await t.engine.acceptEvent(t.tenantId, { event_id: 'evt-1', type: 'lead.created', data: { id: 1 } });
+    await t.engine.endpoints.create(t.tenantId, { url: rx.url, policy: 'brief' });
+    await t.engine.events.accept(t.tenantId, { event_id: 'evt-1', type: 'lead.created', data: { id: 1 } });
     await settle(t.engine, t.clock);
     assert.equal(rx.received.length, 3);
     const ids = new Set(rx.received.map((r) => `${r.headers['x-webhook-id']}|${r.headers['x-webhook-delivery']}|${r.body.toString()}`));
@@ -56,9 +56,9 @@ test('payments: a money event that waited 3 days (workers down) still gets the w
   const t = await testEngine();
   const rx = await startReceiver(() => 404, t.clock);
   try {
-    await t.engine.createEndpoint(t.tenantId, { url: rx.url, policy: 'payments' });
+    await t.engine.endpoints.create(t.tenantId, { url: rx.url, policy: 'payments' });
     const created = t.clock.now();
-    const r = await t.engine.acceptEvent(t.tenantId, { type: 'refund.completed', data: {} });
+    const r = await t.engine.events.accept(t.tenantId, { type: 'refund.completed', data: {} });
     t.clock.advance(72 * H);
     await settle(t.engine, t.clock);
     const offsets = rx.received.map((x) => x.at - created - 72 * H);
@@ -76,8 +76,8 @@ test('payments: the 30-day age limit ends a delivery whatever its ladder says', 
   const t = await testEngine();
   const rx = await startReceiver(() => 500, t.clock);
   try {
-    await t.engine.createEndpoint(t.tenantId, { url: rx.url, policy: 'payments' });
-    const r = await t.engine.acceptEvent(t.tenantId, { type: 'payment.status_changed', data: { status: 'paid' } });
+    await t.engine.endpoints.create(t.tenantId, { url: rx.url, policy: 'payments' });
+    const r = await t.engine.events.accept(t.tenantId, { type: 'payment.status_changed', data: { status: 'paid' } });
     t.clock.advance(30 * 24 * H - 3 * S);
     await settle(t.engine, t.clock);
     // Attempts at 30d-3s, -2s, 0s… the next pause (4 s) would cross the limit.
@@ -95,10 +95,10 @@ test('non-money 4xx on payments fails at once; strict treats 404 as permanent', 
   const t = await testEngine();
   const rx = await startReceiver(() => 404, t.clock);
   try {
-    const pay = await t.engine.createEndpoint(t.tenantId, { url: rx.url, policy: 'payments', event_types: ['kyc.*'] });
-    const strict = await t.engine.createEndpoint(t.tenantId, { url: rx.url, policy: 'strict', event_types: ['order.*'] });
-    const a = await t.engine.acceptEvent(t.tenantId, { type: 'kyc.approved', data: {} });
-    const b = await t.engine.acceptEvent(t.tenantId, { type: 'order.created', data: {} });
+    const pay = await t.engine.endpoints.create(t.tenantId, { url: rx.url, policy: 'payments', event_types: ['kyc.*'] });
+    const strict = await t.engine.endpoints.create(t.tenantId, { url: rx.url, policy: 'strict', event_types: ['order.*'] });
+    const a = await t.engine.events.accept(t.tenantId, { type: 'kyc.approved', data: {} });
+    const b = await t.engine.events.accept(t.tenantId, { type: 'order.created', data: {} });
     await settle(t.engine, t.clock);
     assert.equal(rx.received.length, 2);
     for (const [r, ep] of [[a, pay], [b, strict]] as const) {
@@ -117,9 +117,9 @@ test('standard: 8 attempts over about 27.5 hours against an always-failing recei
   const t = await testEngine();
   const rx = await startReceiver(() => 500, t.clock);
   try {
-    await t.engine.createEndpoint(t.tenantId, { url: rx.url });
+    await t.engine.endpoints.create(t.tenantId, { url: rx.url });
     const start = t.clock.now();
-    await t.engine.acceptEvent(t.tenantId, { type: 'message.sent', data: {} });
+    await t.engine.events.accept(t.tenantId, { type: 'message.sent', data: {} });
     await settle(t.engine, t.clock);
     assert.equal(rx.received.length, 8);
     const total = rx.received[7].at - start;

@@ -66,8 +66,8 @@ test('an endpoint capped at 50 reaches exactly 50 concurrent requests, never mor
   const t = await testEngine({ clock: systemClock as never, dispatcher: { pollMs: 50, logAttempts: false } });
   const rx = await gatedReceiver();
   try {
-    await t.engine.createEndpoint(t.tenantId, { url: `${rx.base}/capped`, max_concurrency: 50 });
-    await t.engine.acceptEvents(t.tenantId, Array.from({ length: 120 }, (_, i) => ({ type: 'a.b', data: { i } })));
+    await t.engine.endpoints.create(t.tenantId, { url: `${rx.base}/capped`, max_concurrency: 50 });
+    await t.engine.events.acceptMany(t.tenantId, Array.from({ length: 120 }, (_, i) => ({ type: 'a.b', data: { i } })));
     t.engine.start();
     const s = rx.state('/capped');
     // With a pool of 20 sockets per origin this never got past 20.
@@ -88,14 +88,14 @@ test('a stalled endpoint holding all its connections does not starve another ten
   const now = systemClock.now();
   await t.store.createTenant({ id: other, name: 'Other', ownerEmails: ['o@example.test'], operationsEndpointId: null, notifyEmail: true, createdAt: now, updatedAt: now });
   try {
-    await t.engine.createEndpoint(t.tenantId, { url: `${rx.base}/stalled`, max_concurrency: 20, timeout_ms: 60_000 });
-    await t.engine.createEndpoint(other, { url: `${rx.base}/healthy` });
+    await t.engine.endpoints.create(t.tenantId, { url: `${rx.base}/stalled`, max_concurrency: 20, timeout_ms: 60_000 });
+    await t.engine.endpoints.create(other, { url: `${rx.base}/healthy` });
     t.engine.start();
-    await t.engine.acceptEvents(t.tenantId, Array.from({ length: 40 }, (_, i) => ({ type: 'a.b', data: { i } })));
+    await t.engine.events.acceptMany(t.tenantId, Array.from({ length: 40 }, (_, i) => ({ type: 'a.b', data: { i } })));
     const stalled = rx.state('/stalled');
     await rx.until('the stalled endpoint to hold 20 requests', () => stalled.active >= 20);
     rx.release('/healthy');
-    await t.engine.acceptEvent(other, { type: 'a.b', data: {} });
+    await t.engine.events.accept(other, { type: 'a.b', data: {} });
     // Well inside the stalled sends' 60 s timeout: the healthy endpoint is not queued behind them.
     await rx.until('the other tenant\'s delivery', () => rx.state('/healthy').done >= 1, 25_000);
     assert.equal(stalled.active, 20);

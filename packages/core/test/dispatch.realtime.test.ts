@@ -58,11 +58,11 @@ test('a new event is sent at once, not on the next poll', { timeout: 10_000 }, a
   const t = await testEngine({ clock: systemClock as never, dispatcher: { pollMs: 60_000, logAttempts: false } });
   const rx = await slowReceiver(0);
   try {
-    await t.engine.createEndpoint(t.tenantId, { url: rx.url });
+    await t.engine.endpoints.create(t.tenantId, { url: rx.url });
     t.engine.start();
-    await t.engine.acceptEvent(t.tenantId, { type: 'a.b', data: {} });
+    await t.engine.events.accept(t.tenantId, { type: 'a.b', data: {} });
     await rx.reached(1);
-    await t.engine.acceptEvent(t.tenantId, { type: 'a.b', data: {} });
+    await t.engine.events.accept(t.tenantId, { type: 'a.b', data: {} });
     await rx.reached(2);
   } finally {
     rx.close();
@@ -75,10 +75,10 @@ test('an endpoint never sees more concurrent requests than its max_concurrency',
   const capped = await slowReceiver(15);
   const other = await slowReceiver(0);
   try {
-    await t.engine.createEndpoint(t.tenantId, { url: capped.url, max_concurrency: 3, event_types: ['capped.*'] });
-    await t.engine.createEndpoint(t.tenantId, { url: other.url, event_types: ['other.*'] });
-    await t.engine.acceptEvents(t.tenantId, Array.from({ length: 60 }, (_, i) => ({ type: 'capped.x', data: { i } })));
-    await t.engine.acceptEvents(t.tenantId, Array.from({ length: 200 }, (_, i) => ({ type: 'other.x', data: { i } })));
+    await t.engine.endpoints.create(t.tenantId, { url: capped.url, max_concurrency: 3, event_types: ['capped.*'] });
+    await t.engine.endpoints.create(t.tenantId, { url: other.url, event_types: ['other.*'] });
+    await t.engine.events.acceptMany(t.tenantId, Array.from({ length: 60 }, (_, i) => ({ type: 'capped.x', data: { i } })));
+    await t.engine.events.acceptMany(t.tenantId, Array.from({ length: 200 }, (_, i) => ({ type: 'other.x', data: { i } })));
     t.engine.start();
     await Promise.all([capped.reached(60), other.reached(200)]);
     assert.ok(capped.maxActive <= 3, `saw ${capped.maxActive} concurrent requests`);
@@ -97,15 +97,15 @@ test('stopping hands back leased deliveries that never started; only the sends i
   const t = await testEngine({ clock: systemClock as never, dispatcher: { pollMs: 50, logAttempts: false } });
   const slow = await slowReceiver(400);
   try {
-    await t.engine.createEndpoint(t.tenantId, { url: slow.url, max_concurrency: 2 });
-    await t.engine.acceptEvents(t.tenantId, Array.from({ length: 40 }, (_, i) => ({ type: 'a.b', data: { i } })));
+    await t.engine.endpoints.create(t.tenantId, { url: slow.url, max_concurrency: 2 });
+    await t.engine.events.acceptMany(t.tenantId, Array.from({ length: 40 }, (_, i) => ({ type: 'a.b', data: { i } })));
     t.engine.start();
     // 2 sending, the rest leased into the lane's queue.
     await waitUntil('all 40 deliveries leased', async () => (await t.store.countByStatus()).delivering === 40, { describe: () => t.store.countByStatus() });
     // At most max_concurrency (2) requests can be unanswered when stop is called; a stop that kept sending from the
     // queue would get more answered (draining it would answer all 40).
     const answeredBeforeStop = slow.count;
-    await t.engine.dispatcher.stop();
+    await t.engine.stopDispatching();
     assert.ok(slow.arrived <= answeredBeforeStop + 2, `${slow.arrived - answeredBeforeStop} requests were sent after stop was called with at most 2 in flight`);
     assert.equal(slow.count, slow.arrived, 'stop waited for the sends in flight to be answered');
     const counts = await t.store.countByStatus();
@@ -113,7 +113,7 @@ test('stopping hands back leased deliveries that never started; only the sends i
     assert.equal(counts.succeeded, slow.count, 'every answered send was recorded');
     assert.equal(counts.pending, 40 - slow.count, 'every delivery not sent was handed back');
     // Another worker (or this one restarted) takes them at once, not after the 90 s lease.
-    t.engine.dispatcher.start();
+    t.engine.start();
     await slow.reached(40, 45_000); // 38 more at 2 × 400 ms: about 8 s of the receiver's own delay
   } finally {
     slow.close();

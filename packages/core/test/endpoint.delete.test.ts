@@ -73,27 +73,27 @@ async function deletionUnderLoad(store: Store): Promise<void> {
   try {
     const now = Date.now();
     for (const id of ['ten_A', 'ten_B', 'ten_C']) await store.createTenant({ id, name: id, ownerEmails: [], operationsEndpointId: null, notifyEmail: false, createdAt: now, updatedAt: now });
-    const a1 = (await engine.createEndpoint('ten_A', { url: keptA.url, max_concurrency: 10 })).endpoint;
-    const a2 = (await engine.createEndpoint('ten_A', { url: doomedA.url, max_concurrency: DELETED_CAP })).endpoint;
-    const b1 = (await engine.createEndpoint('ten_B', { url: keptB.url, max_concurrency: 10 })).endpoint;
-    await engine.createEndpoint('ten_C', { url: doomedC.url, max_concurrency: DELETED_CAP });
+    const a1 = (await engine.endpoints.create('ten_A', { url: keptA.url, max_concurrency: 10 })).endpoint;
+    const a2 = (await engine.endpoints.create('ten_A', { url: doomedA.url, max_concurrency: DELETED_CAP })).endpoint;
+    const b1 = (await engine.endpoints.create('ten_B', { url: keptB.url, max_concurrency: 10 })).endpoint;
+    await engine.endpoints.create('ten_C', { url: doomedC.url, max_concurrency: DELETED_CAP });
     const inputs = (t: string) => Array.from({ length: EVENTS }, (_, i) => ({ event_id: `${t}-${i}`, type: 'order.created', data: { i } }));
     // Every kept delivery's success is seen once by the engine; the test waits on that, not on time.
     let succeeded = 0;
     let allDone!: () => void;
     const done = new Promise<void>((r) => (allDone = r));
-    engine.dispatcher.addObserver({
+    engine.addObserver({
       attempt: (e) => {
         if ((e.claimed.endpoint.id === a1.id || e.claimed.endpoint.id === b1.id) && e.next.status === 'succeeded' && ++succeeded === 2 * EVENTS) allDone();
       },
     });
-    for (const t of ['ten_A', 'ten_B', 'ten_C']) for (const r of await engine.acceptEvents(t, inputs(t))) assert.ok(!(r instanceof Error), String(r));
+    for (const t of ['ten_A', 'ten_B', 'ten_C']) for (const r of await engine.events.acceptMany(t, inputs(t))) assert.ok(!(r instanceof Error), String(r));
     engine.start();
 
     await deadline(Promise.all([doomedA.reached(10), doomedC.reached(10)]), 15_000, 'the doomed endpoints receive their first sends');
-    await engine.deleteEndpoint('ten_A', a2.id);
+    await engine.endpoints.delete('ten_A', a2.id);
     const atEndpointDeletion = doomedA.total;
-    assert.equal(await engine.deleteTenant('ten_C'), true);
+    await engine.tenants.delete('ten_C');
     const atTenantDeletion = doomedC.total;
     assert.ok(atEndpointDeletion < EVENTS && atTenantDeletion < EVENTS, 'deleted mid-flight, with work still queued');
 

@@ -25,20 +25,20 @@ test('a test delivery ends: succeeded when answered, failed when it cannot be se
   const { sender, state } = switchableSender();
   const t = await testEngine({ sender, maintenance: { enabled: false } });
   try {
-    const { endpoint } = await t.engine.createEndpoint(t.tenantId, { url: 'http://127.0.0.1:9/hook', timeout_ms: 1000 });
+    const { endpoint } = await t.engine.endpoints.create(t.tenantId, { url: 'http://127.0.0.1:9/hook', timeout_ms: 1000 });
     const tests = async () => (await t.store.listDeliveries({ tenantId: t.tenantId, endpointId: endpoint.id }, null, 100)).items;
 
-    const ok = await t.engine.testEndpoint(t.tenantId, endpoint.id);
+    const ok = await t.engine.endpoints.test(t.tenantId, endpoint.id);
     assert.equal(ok.outcome, 'success');
     assert.equal((await t.store.getDelivery(t.tenantId, ok.deliveryId))?.status, 'succeeded');
 
     state.mode = 'throw';
-    await assert.rejects(t.engine.testEndpoint(t.tenantId, endpoint.id), /sender fault/);
+    await assert.rejects(t.engine.endpoints.test(t.tenantId, endpoint.id), /sender fault/);
     const thrown = (await tests()).find((d) => d.id !== ok.deliveryId)!;
     assert.deepEqual([thrown.status, thrown.terminalReason], ['failed', 'test delivery failed: sender fault']);
 
     state.mode = 'hang';
-    void t.engine.testEndpoint(t.tenantId, endpoint.id);
+    void t.engine.endpoints.test(t.tenantId, endpoint.id);
     let stranded: Awaited<ReturnType<typeof tests>>[number] | undefined;
     for (let i = 0; i < 1000 && !stranded; i++) {
       await new Promise((r) => setImmediate(r));

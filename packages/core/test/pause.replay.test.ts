@@ -23,7 +23,7 @@ async function statuses(t: T, ids: string[]) {
   return out;
 }
 
-function deliveryIds(results: Awaited<ReturnType<T['engine']['acceptEvents']>>): string[] {
+function deliveryIds(results: Awaited<ReturnType<T['engine']['events']['acceptMany']>>): string[] {
   return results.map((r) => {
     if (r instanceof Error) throw r;
     return r.deliveries[0].id;
@@ -32,8 +32,8 @@ function deliveryIds(results: Awaited<ReturnType<T['engine']['acceptEvents']>>):
 
 /** Reactivate, replay the default window (failed only, last 24 h), and settle; the replay row after. */
 async function reactivateAndReplay(t: T, endpointId: string) {
-  await t.engine.updateEndpoint(t.tenantId, endpointId, { status: 'active' });
-  const replay = await t.engine.replayWindow(t.tenantId, endpointId);
+  await t.engine.endpoints.update(t.tenantId, endpointId, { status: 'active' });
+  const replay = await t.engine.replays.window(t.tenantId, endpointId);
   await settle(t.engine, t.clock);
   return { replay, after: await t.store.getReplay(t.tenantId, replay.id) };
 }
@@ -43,13 +43,13 @@ test('PATCH status=paused while deliveries retry: they end failed (endpoint_paus
   let answer = 500;
   const rx = await startReceiver(() => answer, t.clock);
   try {
-    const { endpoint } = await t.engine.createEndpoint(t.tenantId, { url: rx.url });
-    const retrying = deliveryIds(await t.engine.acceptEvents(t.tenantId, Array.from({ length: 3 }, (_, i) => ({ event_id: `r${i}`, type: 'a.b', data: { i } }))));
-    await t.engine.dispatcher.runDue();
+    const { endpoint } = await t.engine.endpoints.create(t.tenantId, { url: rx.url });
+    const retrying = deliveryIds(await t.engine.events.acceptMany(t.tenantId, Array.from({ length: 3 }, (_, i) => ({ event_id: `r${i}`, type: 'a.b', data: { i } }))));
+    await t.engine.runDue();
     assert.deepEqual((await statuses(t, retrying)).map(([s]) => s), ['pending', 'pending', 'pending']);
 
-    await t.engine.updateEndpoint(t.tenantId, endpoint.id, { status: 'paused' });
-    const late = deliveryIds(await t.engine.acceptEvents(t.tenantId, [{ event_id: 'late', type: 'a.b', data: {} }]));
+    await t.engine.endpoints.update(t.tenantId, endpoint.id, { status: 'paused' });
+    const late = deliveryIds(await t.engine.events.acceptMany(t.tenantId, [{ event_id: 'late', type: 'a.b', data: {} }]));
     await settle(t.engine, t.clock);
     assert.equal(rx.received.length, 3, 'nothing attempted while paused');
     assert.deepEqual(await statuses(t, retrying), Array(3).fill(['failed', ENDPOINT_PAUSED]));
@@ -73,10 +73,10 @@ test('a 410 pauses the endpoint: the delivery answered 410 and the others retryi
   let answer = (n: number): number => (n === 1 ? 410 : 500);
   const rx = await startReceiver((n) => answer(n), t.clock);
   try {
-    const { endpoint } = await t.engine.createEndpoint(t.tenantId, { url: rx.url });
-    const ids = deliveryIds(await t.engine.acceptEvents(t.tenantId, [{ event_id: 'a', type: 'a.b', data: {} }, { event_id: 'b', type: 'a.b', data: {} }]));
-    await t.engine.dispatcher.runDue();
-    const ep = await t.engine.getEndpoint(t.tenantId, endpoint.id);
+    const { endpoint } = await t.engine.endpoints.create(t.tenantId, { url: rx.url });
+    const ids = deliveryIds(await t.engine.events.acceptMany(t.tenantId, [{ event_id: 'a', type: 'a.b', data: {} }, { event_id: 'b', type: 'a.b', data: {} }]));
+    await t.engine.runDue();
+    const ep = await t.engine.endpoints.get(t.tenantId, endpoint.id);
     assert.deepEqual([ep.status, ep.pauseReason], ['paused', 'gone']);
     await settle(t.engine, t.clock);
     assert.equal(rx.received.length, 2);
@@ -98,10 +98,10 @@ test('brief: the 50th failed event suspends the endpoint; the 50 deliveries wait
   let answer = 500;
   const rx = await startReceiver(() => answer, t.clock);
   try {
-    const { endpoint } = await t.engine.createEndpoint(t.tenantId, { url: rx.url, policy: 'brief' });
-    const ids = deliveryIds(await t.engine.acceptEvents(t.tenantId, Array.from({ length: 50 }, (_, i) => ({ event_id: `e${i}`, type: 'a.b', data: { i } }))));
-    await t.engine.dispatcher.runDue();
-    assert.equal((await t.engine.getEndpoint(t.tenantId, endpoint.id)).pauseReason, 'consecutive_failures');
+    const { endpoint } = await t.engine.endpoints.create(t.tenantId, { url: rx.url, policy: 'brief' });
+    const ids = deliveryIds(await t.engine.events.acceptMany(t.tenantId, Array.from({ length: 50 }, (_, i) => ({ event_id: `e${i}`, type: 'a.b', data: { i } }))));
+    await t.engine.runDue();
+    assert.equal((await t.engine.endpoints.get(t.tenantId, endpoint.id)).pauseReason, 'consecutive_failures');
     await settle(t.engine, t.clock);
     assert.equal(rx.received.length, 50, 'no retry after the suspension');
     assert.deepEqual(new Set((await statuses(t, ids)).map((s) => s.join())), new Set([`failed,${ENDPOINT_PAUSED}`]));
@@ -121,16 +121,16 @@ test('standard: the health sweep pauses after 5 days of failure; a delivery then
   let answer = 500;
   const rx = await startReceiver(() => answer, t.clock);
   try {
-    const { endpoint } = await t.engine.createEndpoint(t.tenantId, { url: rx.url });
+    const { endpoint } = await t.engine.endpoints.create(t.tenantId, { url: rx.url });
     const t0 = t.clock.now();
-    await t.engine.acceptEvent(t.tenantId, { event_id: 'first', type: 'a.b', data: {} });
+    await t.engine.events.accept(t.tenantId, { event_id: 'first', type: 'a.b', data: {} });
     await settle(t.engine, t.clock); // fails for good after ≈ 27.5 h; the endpoint stays degraded
     t.clock.set(t0 + 5 * DAY - MIN);
-    const ids = deliveryIds(await t.engine.acceptEvents(t.tenantId, [{ event_id: 'recent', type: 'a.b', data: {} }]));
-    await t.engine.dispatcher.runDue();
+    const ids = deliveryIds(await t.engine.events.acceptMany(t.tenantId, [{ event_id: 'recent', type: 'a.b', data: {} }]));
+    await t.engine.runDue();
     assert.deepEqual((await statuses(t, ids)).map(([s]) => s), ['pending']);
-    await t.engine.runMaintenance(t0 + 5 * DAY + S);
-    assert.equal((await t.engine.getEndpoint(t.tenantId, endpoint.id)).pauseReason, 'failing');
+    await t.engine.maintenance.run(t0 + 5 * DAY + S);
+    assert.equal((await t.engine.endpoints.get(t.tenantId, endpoint.id)).pauseReason, 'failing');
     t.clock.set(t0 + 5 * DAY + S);
     const before = rx.received.length;
     await settle(t.engine, t.clock);
@@ -152,19 +152,19 @@ test('held behind an open breaker when the endpoint is paused: failed (endpoint_
   let answer = 500;
   const rx = await startReceiver(() => answer, t.clock);
   try {
-    const { endpoint } = await t.engine.createEndpoint(t.tenantId, { url: rx.url, policy: 'payments' });
-    const ids = deliveryIds(await t.engine.acceptEvents(t.tenantId, Array.from({ length: 5 }, (_, i) => ({ event_id: `h${i}`, type: 'subscription.renewed', data: { i } }))));
-    await t.engine.dispatcher.runDue();
+    const { endpoint } = await t.engine.endpoints.create(t.tenantId, { url: rx.url, policy: 'payments' });
+    const ids = deliveryIds(await t.engine.events.acceptMany(t.tenantId, Array.from({ length: 5 }, (_, i) => ({ event_id: `h${i}`, type: 'subscription.renewed', data: { i } }))));
+    await t.engine.runDue();
     t.clock.advance(1 * S);
-    await t.engine.dispatcher.runDue();
+    await t.engine.runDue();
     assert.deepEqual((await statuses(t, ids)).map(([s]) => s), Array(5).fill('held'));
-    await t.engine.updateEndpoint(t.tenantId, endpoint.id, { status: 'paused' });
+    await t.engine.endpoints.update(t.tenantId, endpoint.id, { status: 'paused' });
     await settle(t.engine, t.clock);
     assert.equal(rx.received.length, 5);
     assert.deepEqual(await statuses(t, ids), Array(5).fill(['failed', ENDPOINT_PAUSED]));
 
     answer = 200;
-    await t.engine.breaker.reset({ tenantId: t.tenantId });
+    await t.engine.breakers.reset({ tenantId: t.tenantId });
     const { replay, after } = await reactivateAndReplay(t, endpoint.id);
     assert.equal(replay.selected, 5);
     assert.equal(after?.succeeded, 5);

@@ -141,7 +141,7 @@ test(`3 workers + 1 API process on one database: ${EVENTS} events, connections c
     await store.createTenant({ id: tenantId, name: 'MP', ownerEmails: [], operationsEndpointId: null, notifyEmail: false, createdAt: started, updatedAt: started });
     const endpointOf = new Map<string, string>();
     for (const rx of rxs) {
-      const { endpoint } = await api.createEndpoint(tenantId, { url: rx.url, policy: rx.name === 'e' ? 'mp-breaker' : 'mp-fast', max_concurrency: rx.cap, event_types: [`${rx.name}.*`] });
+      const { endpoint } = await api.endpoints.create(tenantId, { url: rx.url, policy: rx.name === 'e' ? 'mp-breaker' : 'mp-fast', max_concurrency: rx.cap, event_types: [`${rx.name}.*`] });
       endpointOf.set(rx.name, endpoint.id);
     }
     for (let i = 1; i <= 3; i++) workers.push(await startWorker(url, `wrk_${i}`, masterKey, t.after.bind(t)));
@@ -190,7 +190,7 @@ test(`3 workers + 1 API process on one database: ${EVENTS} events, connections c
       const batch = types.slice(i, i + 500).map((type, k) => ({ event_id: `mp-${i + k}`, type, data: { n: i + k } }));
       for (let tries = 1; ; tries++) {
         try {
-          const out = await api.acceptEvents(tenantId, batch);
+          const out = await api.events.acceptMany(tenantId, batch);
           const bad = out.find((r) => r instanceof Error);
           if (bad) throw bad;
           break;

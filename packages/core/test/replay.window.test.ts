@@ -13,15 +13,15 @@ const H = 60 * MIN;
 async function failingEndpoint(start: number) {
   const t = await testEngine({ clock: new VirtualClock(start) });
   const rx = await startReceiver(() => 400, t.clock);
-  const { endpoint } = await t.engine.createEndpoint(t.tenantId, { url: rx.url, policy: 'strict' });
+  const { endpoint } = await t.engine.endpoints.create(t.tenantId, { url: rx.url, policy: 'strict' });
   return {
     ...t,
     endpoint,
     rx,
     /** Accepts one event and runs it: a `failed` delivery whose last attempt is now. */
     async failedDelivery(eventId: string): Promise<string> {
-      const r = await t.engine.acceptEvent(t.tenantId, { event_id: eventId, type: 'order.created', data: {} });
-      await t.engine.dispatcher.runDue();
+      const r = await t.engine.events.accept(t.tenantId, { event_id: eventId, type: 'order.created', data: {} });
+      await t.engine.runDue();
       const id = r.deliveries[0].id;
       assert.equal((await t.store.getDelivery(t.tenantId, id))?.status, 'failed');
       return id;
@@ -42,23 +42,23 @@ test('the window-replay quota is 20 per tenant per UTC day and resets at UTC mid
     // Each replay selects the delivery (it fails again, so it is selectable again): none is an empty replay.
     for (let i = 0; i < 20; i++) {
       t.clock.advance(MIN);
-      const rp = await t.engine.replayWindow(t.tenantId, t.endpoint.id);
+      const rp = await t.engine.replays.window(t.tenantId, t.endpoint.id);
       assert.equal(rp.selected, 1, `replay ${i + 1}`);
-      await t.engine.dispatcher.runDue();
+      await t.engine.runDue();
       assert.equal((await t.store.getDelivery(t.tenantId, id))?.status, 'failed');
     }
-    await assert.rejects(t.engine.replayWindow(t.tenantId, t.endpoint.id), quotaExceeded, 'the 21st of the day');
+    await assert.rejects(t.engine.replays.window(t.tenantId, t.endpoint.id), quotaExceeded, 'the 21st of the day');
     t.clock.set(Date.UTC(2026, 0, 6) - 1);
-    await assert.rejects(t.engine.replayWindow(t.tenantId, t.endpoint.id), quotaExceeded, 'still the same UTC day at 23:59:59.999');
+    await assert.rejects(t.engine.replays.window(t.tenantId, t.endpoint.id), quotaExceeded, 'still the same UTC day at 23:59:59.999');
     // 00:00:00.000 UTC: a new day, a new quota, though the day's 20 replays are all less than an hour old.
     t.clock.set(Date.UTC(2026, 0, 6));
-    assert.equal((await t.engine.replayWindow(t.tenantId, t.endpoint.id)).selected, 1);
-    await t.engine.dispatcher.runDue();
+    assert.equal((await t.engine.replays.window(t.tenantId, t.endpoint.id)).selected, 1);
+    await t.engine.runDue();
     for (let i = 1; i < 20; i++) {
-      assert.equal((await t.engine.replayWindow(t.tenantId, t.endpoint.id)).selected, 1, `new day, replay ${i + 1}`);
-      await t.engine.dispatcher.runDue();
+      assert.equal((await t.engine.replays.window(t.tenantId, t.endpoint.id)).selected, 1, `new day, replay ${i + 1}`);
+      await t.engine.runDue();
     }
-    await assert.rejects(t.engine.replayWindow(t.tenantId, t.endpoint.id), quotaExceeded, 'the new day has its own 20');
+    await assert.rejects(t.engine.replays.window(t.tenantId, t.endpoint.id), quotaExceeded, 'the new day has its own 20');
   } finally {
     await t.close();
   }
@@ -74,7 +74,7 @@ test('a window replay without since/until selects what failed in the last 24 h, 
     t.clock.set(t0 + H + 2 * H);
     const recent = await t.failedDelivery('recent');
     t.clock.set(t0 + H + 24 * H);
-    const rp = await t.engine.replayWindow(t.tenantId, t.endpoint.id);
+    const rp = await t.engine.replays.window(t.tenantId, t.endpoint.id);
     assert.equal(rp.sinceMs, t.clock.now() - 24 * H);
     assert.equal(rp.untilMs, t.clock.now());
     assert.equal(rp.selected, 2);
@@ -83,7 +83,7 @@ test('a window replay without since/until selects what failed in the last 24 h, 
     assert.equal(await status(edge), 'pending', 'exactly 24 h old: selected (since is inclusive)');
     assert.equal(await status(recent), 'pending');
     // The replay attempts exactly the two it selected.
-    await t.engine.dispatcher.runDue();
+    await t.engine.runDue();
     assert.equal(t.rx.received.filter((r) => r.headers['x-webhook-id'] === 'edge').length, 2);
     assert.equal(t.rx.received.filter((r) => r.headers['x-webhook-id'] === 'recent').length, 2);
     assert.equal(t.rx.received.filter((r) => r.headers['x-webhook-id'] === 'older').length, 1, 'the older one was never replayed');

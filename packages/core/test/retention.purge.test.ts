@@ -3,6 +3,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { settle } from '../src/settle.ts';
 import { purgeExpired } from '../src/maintenance/retention.ts';
+import { Ingest } from '../src/ingest.ts';
+import { DEFAULT_MONEY_RULES } from '../src/policy/money-rules.ts';
 import { startReceiver, testEngine } from './harness.ts';
 
 const DAY = 86_400_000;
@@ -11,11 +13,11 @@ test('purges only terminal deliveries (and their attempts, events) past retentio
   const t = await testEngine({ maintenance: { retention: { batch: 1 } } });
   const rx = await startReceiver((_n, req) => (JSON.parse(req.body.toString()).type === 'bad' ? 500 : 200), t.clock);
   try {
-    const { endpoint } = await t.engine.createEndpoint(t.tenantId, { url: rx.url, policy: 'brief' });
-    const ok = await t.engine.acceptEvent(t.tenantId, { event_id: 'old-ok', type: 'good', data: {} });
-    const bad = await t.engine.acceptEvent(t.tenantId, { event_id: 'old-bad', type: 'bad', data: {} });
+    const { endpoint } = await t.engine.endpoints.create(t.tenantId, { url: rx.url, policy: 'brief' });
+    const ok = await t.engine.events.accept(t.tenantId, { event_id: 'old-ok', type: 'good', data: {} });
+    const bad = await t.engine.events.accept(t.tenantId, { event_id: 'old-bad', type: 'bad', data: {} });
     // An old delivery that is still waiting (not terminal) must survive whatever its age.
-    const waiting = await t.engine.ingest.prepare(t.tenantId, { event_id: 'old-waiting', type: 'good', data: {} });
+    const waiting = await new Ingest({ store: t.store, clock: t.clock, moneyRules: () => DEFAULT_MONEY_RULES }).prepare(t.tenantId, { event_id: 'old-waiting', type: 'good', data: {} });
     waiting.deliveries = [{ id: 'dlv_WAITING', endpointId: endpoint.id, status: 'pending', nextAttemptAt: t.clock.now() + 365 * DAY }];
     await t.store.acceptEvents([waiting]);
     await settle(t.engine, t.clock, { until: t.clock.now() + DAY });
@@ -23,10 +25,10 @@ test('purges only terminal deliveries (and their attempts, events) past retentio
     assert.equal((await t.store.listAttempts(bad.deliveries[0].id)).length, 4);
 
     t.clock.advance(31 * DAY);
-    const fresh = await t.engine.acceptEvent(t.tenantId, { event_id: 'new-ok', type: 'good', data: {} });
-    await t.engine.dispatcher.runDue();
+    const fresh = await t.engine.events.accept(t.tenantId, { event_id: 'new-ok', type: 'good', data: {} });
+    await t.engine.runDue();
 
-    const r = await t.engine.runMaintenance();
+    const r = await t.engine.maintenance.run();
     assert.deepEqual({ d: r.purged.deliveries, e: r.purged.events }, { d: 2, e: 2 });
     assert.equal(await t.store.getDelivery(t.tenantId, ok.deliveries[0].id), null);
     assert.equal(await t.store.getDelivery(t.tenantId, bad.deliveries[0].id), null);
@@ -49,12 +51,12 @@ test('old breaker window rows are purged', async () => {
   const t = await testEngine();
   const rx = await startReceiver(() => 200, t.clock);
   try {
-    await t.engine.createEndpoint(t.tenantId, { url: rx.url, policy: 'payments' });
-    await t.engine.acceptEvent(t.tenantId, { type: 'x', data: {} });
-    await t.engine.dispatcher.runDue();
+    await t.engine.endpoints.create(t.tenantId, { url: rx.url, policy: 'payments' });
+    await t.engine.events.accept(t.tenantId, { type: 'x', data: {} });
+    await t.engine.runDue();
     assert.equal((await t.store.breakerWindow(`tenant:${t.tenantId}`, t.clock.now() - 60_000)).deliveries, 1);
     t.clock.advance(2 * DAY);
-    const r = await t.engine.runMaintenance();
+    const r = await t.engine.maintenance.run();
     assert.equal(r.purged.breakerWindow, 1);
   } finally {
     await rx.close();

@@ -18,8 +18,8 @@ async function rig(scheme: SignatureScheme) {
   // Whole seconds near the real time: the standardwebhooks library checks timestamps against Date (mocked below).
   const t = await testEngine({ clock: new VirtualClock(Math.floor(Date.now() / 1000) * 1000) });
   const rx = await startReceiver(() => 200, t.clock);
-  const { endpoint, secret } = await t.engine.createEndpoint(t.tenantId, { url: rx.url, policy: 'standard', scheme });
-  const [first] = await t.engine.endpointSecrets(t.tenantId, endpoint.id);
+  const { endpoint, secret } = await t.engine.endpoints.create(t.tenantId, { url: rx.url, policy: 'standard', scheme });
+  const [first] = await t.engine.endpointSecrets.list(t.tenantId, endpoint.id);
   assert.equal(first.secret, secret);
   let n = 0;
   return {
@@ -29,8 +29,8 @@ async function rig(scheme: SignatureScheme) {
     /** Accepts one event, runs the dispatcher once, returns the request the receiver got for it. */
     async send(): Promise<Received> {
       const eventId = `evt-${scheme}-${++n}`;
-      await t.engine.acceptEvent(t.tenantId, { event_id: eventId, type: 'order.created', data: { n } });
-      await t.engine.dispatcher.runDue();
+      await t.engine.events.accept(t.tenantId, { event_id: eventId, type: 'order.created', data: { n } });
+      await t.engine.runDue();
       const got = rx.received.filter((r) => r.headers['x-webhook-id'] === eventId || r.headers['webhook-id'] === eventId);
       assert.equal(got.length, 1, `one request for ${eventId}`);
       return got[0];
@@ -98,7 +98,7 @@ for (const scheme of ['hookline', 'standard'] as const) {
       if (scheme === 'standard') assert.ok(standardLibraryAccepts(r, before, r.original.secret));
 
       const rotatedAt = r.clock.now();
-      const live = await r.engine.rotateSecret(r.tenantId, r.endpoint.id, H);
+      const live = await r.engine.endpointSecrets.rotate(r.tenantId, r.endpoint.id, H);
       assert.equal(live.length, 2);
       const [fresh, old] = live;
       assert.equal(old.kid, r.original.kid);
@@ -133,10 +133,10 @@ for (const scheme of ['hookline', 'standard'] as const) {
         assert.ok(standardLibraryAccepts(r, afterwards, fresh.secret));
         assert.equal(standardLibraryAccepts(r, afterwards, old.secret), false, 'standardwebhooks refuses the retired secret');
       }
-      assert.deepEqual((await r.engine.endpointSecrets(r.tenantId, r.endpoint.id)).map((s) => s.kid), [fresh.kid]);
+      assert.deepEqual((await r.engine.endpointSecrets.list(r.tenantId, r.endpoint.id)).map((s) => s.kid), [fresh.kid]);
 
       // Switching the endpoint's scheme changes what the very next attempt carries, with the same secret.
-      await r.engine.updateEndpoint(r.tenantId, r.endpoint.id, { scheme: other });
+      await r.engine.endpoints.update(r.tenantId, r.endpoint.id, { scheme: other });
       const switched = await r.send();
       assert.equal(switched.headers[SIGNATURE_HEADER[scheme]], undefined);
       verifyWith(r, switched, other, [fresh]);

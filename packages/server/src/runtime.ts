@@ -46,7 +46,7 @@ export interface Runtime {
   addObserver(observer: DispatchObserver): void;
   /** sha256 of the admin token; requests are compared against it in constant time. */
   readonly adminTokenHash: Buffer;
-  /** API keys and tenants as authentication reads them, remembered briefly (forget() after revoke/delete). */
+  /** API keys and tenants as authentication reads them (a narrow read-only port on the store), remembered briefly; forgotten on every revocation through the engine. */
   readonly authLookups: AuthLookups;
   /** Set only on the start that generated the admin token: print it once, it is not stored. */
   readonly adminTokenPlaintext?: string;
@@ -160,7 +160,6 @@ export async function openRuntime(config: HooklineConfig, overrides: RuntimeOver
     await store.migrate();
     await checkMasterKey(store, masterKey);
     const admin = await bootstrapAdminToken(store, config);
-    const eventTypes = new EventTypeRegistry(store);
     const metrics = new ServerMetrics(store, { refreshMs: config.metricsRefreshMs });
     const observers: DispatchObserver[] = [metrics.observer];
     const engine = createHookline({
@@ -178,9 +177,14 @@ export async function openRuntime(config: HooklineConfig, overrides: RuntimeOver
       dispatcher: { batchSize: config.dispatcher.batchSize, maxInFlight: config.dispatcher.maxInFlight, leaseMs: config.dispatcher.leaseMs },
       rotationOverlapMs: config.rotationOverlapMs,
       replayQuotaPerDay: config.replayQuotaPerDay,
-      isMoneyOverride: eventTypes.moneyOverride,
+      // The registry is built over the engine's event-type operations below; it is in place before any event is accepted.
+      isMoneyOverride: (type, data) => eventTypes.moneyOverride(type, data),
       maintenance: { retention: { deliveriesMs: config.retentionMs } },
     });
+    const eventTypes = new EventTypeRegistry(engine.eventTypes);
+    // API keys and tenants as authentication reads them; a revocation or tenant deletion in this process forgets them at once.
+    const authLookups = new AuthLookups(store);
+    engine.onCredentialsRevoked(() => authLookups.forget());
     // Notices, operational webhooks and owner mail on every health and breaker transition (docs/rules.md#notifications, issue 4).
     const smtp = config.smtp;
     const notifier = createNotifier({
@@ -216,7 +220,7 @@ export async function openRuntime(config: HooklineConfig, overrides: RuntimeOver
       observers,
       addObserver: (o) => {
         observers.push(o);
-        engine.dispatcher.addObserver(o);
+        engine.addObserver(o);
       },
       get fatal() {
         return fatal;
@@ -226,7 +230,7 @@ export async function openRuntime(config: HooklineConfig, overrides: RuntimeOver
         else fatalListeners.push(listener);
       },
       adminTokenHash: admin.hash,
-      authLookups: new AuthLookups(store),
+      authLookups,
       ...(admin.plaintext ? { adminTokenPlaintext: admin.plaintext } : {}),
       async close() {
         if (closed) return;

@@ -60,11 +60,11 @@ test('tenants, endpoints, send, deliveries, replay, tail and breaker against a l
     const sent = json(await ok('send', ...t, '--type', 'order.created', '--data', '{"n":1}', '--event-id', 'o-1', '--json'));
     assert.equal(sent.deliveries.length, 1);
     const good = sent.deliveries[0].id as string;
-    await (srv.server.runtime.engine.store.getDelivery(tenant, good).then((d) => (d?.status === 'succeeded' ? null : attemptOf(good))));
+    await (srv.server.runtime.engine.deliveries.find(tenant, good).then((d) => (d?.status === 'succeeded' ? null : attemptOf(good))));
 
     // A bad one: strict makes a 400 permanent, so it is failed at once — the dead letter.
     const bad = json(await ok('send', ...t, '--type', 'order.bad', '--data', '{"n":2}', '--json')).deliveries[0].id as string;
-    await (srv.server.runtime.engine.store.getDelivery(tenant, bad).then((d) => (d?.status === 'failed' ? null : attemptOf(bad))));
+    await (srv.server.runtime.engine.deliveries.find(tenant, bad).then((d) => (d?.status === 'failed' ? null : attemptOf(bad))));
     const all = json(await ok('deliveries', 'list', ...t, '--json'));
     assert.deepEqual(all.items.map((d: { id: string; status: string }) => [d.id, d.status]), [[bad, 'failed'], [good, 'succeeded']]);
     const failed = json(await okHere('deliveries', 'list', ...t, '--status', 'failed', '--json'));

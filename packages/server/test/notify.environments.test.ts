@@ -19,11 +19,11 @@ test('a test tenant\'s mail, operational webhook and notice say test; a live ten
     for (const [environment, id] of Object.entries(tenants) as Array<[Environment, string]>) {
       const now = t.clock.now();
       await t.store.createTenant({ id, name: id, environment, ownerEmails: [`${environment}@example.test`], operationsEndpointId: null, notifyEmail: true, createdAt: now, updatedAt: now });
-      const ops = await t.engine.createEndpoint(id, { url: opsRx[environment].url, policy: 'standard', event_types: ['ops.never'] });
+      const ops = await t.engine.endpoints.create(id, { url: opsRx[environment].url, policy: 'standard', event_types: ['ops.never'] });
       await t.store.updateTenant(id, { operationsEndpointId: ops.endpoint.id }, now);
-      await t.engine.createEndpoint(id, { url: failing.url, policy: 'brief', event_types: ['refund.*'] });
+      await t.engine.endpoints.create(id, { url: failing.url, policy: 'brief', event_types: ['refund.*'] });
       // A money event: its dead letter is mailed as well as noticed and sent to the operations endpoint.
-      await t.engine.acceptEvent(id, { event_id: `rf-${environment}`, type: 'refund.completed', data: { amount: 10 } });
+      await t.engine.events.accept(id, { event_id: `rf-${environment}`, type: 'refund.completed', data: { amount: 10 } });
     }
     for (let i = 0; i < 20; i++) {
       await settle(t.engine, t.clock);

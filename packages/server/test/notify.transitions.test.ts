@@ -41,7 +41,7 @@ async function drain(engine: Hookline, clock: VirtualClock, notifier: Notifier, 
   for (let i = 0; i < 20; i++) {
     await settle(engine, clock, { until });
     await notifier.idle();
-    const next = await engine.store.nextDueAt();
+    const next = await engine.nextDueAt();
     if (next === null || (until !== undefined && next > until)) return;
   }
 }
@@ -53,7 +53,7 @@ async function setup(opts: { ops?: boolean } = {}) {
   const opsRx = await startReceiver(() => 200, t.clock);
   let opsId: string | null = null;
   if (opts.ops) {
-    const { endpoint } = await t.engine.createEndpoint(t.tenantId, { url: opsRx.url, policy: 'standard', event_types: ['ops.never'] });
+    const { endpoint } = await t.engine.endpoints.create(t.tenantId, { url: opsRx.url, policy: 'standard', event_types: ['ops.never'] });
     opsId = endpoint.id;
     await t.store.updateTenant(t.tenantId, { operationsEndpointId: opsId }, t.clock.now());
   }
@@ -79,8 +79,8 @@ test('the degradation mail is sent once across many failures; recovery is told o
   let answer = 500;
   const rx = await startReceiver(() => answer, s.clock);
   try {
-    const { endpoint } = await s.engine.createEndpoint(s.tenantId, { url: rx.url });
-    await s.engine.acceptEvents(s.tenantId, Array.from({ length: 3 }, (_, i) => ({ type: 'order.created', data: { i } })));
+    const { endpoint } = await s.engine.endpoints.create(s.tenantId, { url: rx.url });
+    await s.engine.events.acceptMany(s.tenantId, Array.from({ length: 3 }, (_, i) => ({ type: 'order.created', data: { i } })));
     await drain(s.engine, s.clock, s.notifier);
     assert.equal(rx.received.length, 24, '3 events × 8 attempts');
     const degradedMails = s.sink.mails.filter((m) => m.subject.includes('Endpoint failing'));
@@ -92,8 +92,8 @@ test('the degradation mail is sent once across many failures; recovery is told o
     assert.deepEqual(kinds, ['endpoint.degraded', 'delivery.failed', 'delivery.failed', 'delivery.failed']);
 
     answer = 200;
-    await s.engine.acceptEvent(s.tenantId, { type: 'order.created', data: {} });
-    await s.engine.acceptEvent(s.tenantId, { type: 'order.created', data: {} });
+    await s.engine.events.accept(s.tenantId, { type: 'order.created', data: {} });
+    await s.engine.events.accept(s.tenantId, { type: 'order.created', data: {} });
     await drain(s.engine, s.clock, s.notifier);
     assert.deepEqual((await s.notices()).map((n) => n.kind).slice(4), ['endpoint.recovered']);
     assert.equal(s.sink.mails.filter((m) => m.subject.includes('Endpoint recovered')).length, 1);
@@ -107,8 +107,8 @@ test('delivery.failed reaches the operations endpoint as an operational webhook,
   const s = await setup({ ops: true });
   const rx = await startReceiver(() => 503, s.clock);
   try {
-    const { endpoint } = await s.engine.createEndpoint(s.tenantId, { url: rx.url, policy: 'brief', event_types: ['refund.*'] });
-    await s.engine.acceptEvent(s.tenantId, { event_id: 'rf-1', type: 'refund.completed', data: { amount: 10 } });
+    const { endpoint } = await s.engine.endpoints.create(s.tenantId, { url: rx.url, policy: 'brief', event_types: ['refund.*'] });
+    await s.engine.events.accept(s.tenantId, { event_id: 'rf-1', type: 'refund.completed', data: { amount: 10 } });
     await drain(s.engine, s.clock, s.notifier);
     assert.equal(rx.received.length, 4);
     const ops = s.opsEvents();
@@ -134,9 +134,9 @@ test('the operations endpoint\'s own trouble is never reported through itself', 
   const s = await setup();
   const rx = await startReceiver(() => 500, s.clock);
   try {
-    const { endpoint } = await s.engine.createEndpoint(s.tenantId, { url: rx.url, policy: 'brief' });
+    const { endpoint } = await s.engine.endpoints.create(s.tenantId, { url: rx.url, policy: 'brief' });
     await s.store.updateTenant(s.tenantId, { operationsEndpointId: endpoint.id }, s.clock.now());
-    await s.engine.acceptEvent(s.tenantId, { type: 'order.created', data: {} });
+    await s.engine.events.accept(s.tenantId, { type: 'order.created', data: {} });
     await drain(s.engine, s.clock, s.notifier);
     assert.equal(rx.received.length, 4, 'only the one event\'s attempts: no notification loop');
     assert.deepEqual((await s.notices()).map((n) => n.kind), ['endpoint.degraded', 'delivery.failed']);
@@ -151,14 +151,14 @@ test('breaker opened and closed are noticed once each, not per failed probe', as
   const s = await setup({ ops: true });
   const rx = await startReceiver(() => 500, s.clock);
   try {
-    await s.engine.createEndpoint(s.tenantId, { url: rx.url, policy: 'payments', event_types: ['subscription.*'] });
+    await s.engine.endpoints.create(s.tenantId, { url: rx.url, policy: 'payments', event_types: ['subscription.*'] });
     const t0 = s.clock.now();
-    await s.engine.acceptEvents(s.tenantId, Array.from({ length: 5 }, (_, i) => ({ type: 'subscription.renewed', data: { i } })));
+    await s.engine.events.acceptMany(s.tenantId, Array.from({ length: 5 }, (_, i) => ({ type: 'subscription.renewed', data: { i } })));
     await drain(s.engine, s.clock, s.notifier, t0 + 40 * 60_000);
     let kinds = (await s.notices()).map((n) => n.kind);
     assert.equal(kinds.filter((k) => k === 'breaker.opened').length, 1, kinds.join());
     assert.equal(kinds.filter((k) => k === 'endpoint.degraded').length, 1);
-    await s.engine.breaker.reset({ tenantId: s.tenantId });
+    await s.engine.breakers.reset({ tenantId: s.tenantId });
     await s.notifier.idle();
     kinds = (await s.notices()).map((n) => n.kind);
     assert.equal(kinds.filter((k) => k === 'breaker.closed').length, 1);
@@ -177,8 +177,8 @@ test('a mail relay that is down never blocks or fails delivery; the notice is st
   const notifier = createNotifier({ engine: t.engine, mailer: smtpMailer({ host: '127.0.0.1', port: 1, ignoreTLS: true, from: 'x@example.test', tries: 2, retryDelayMs: 5, timeoutMs: 500 }) });
   const rx = await startReceiver((n) => (n === 1 ? 500 : 200), t.clock);
   try {
-    await t.engine.createEndpoint(t.tenantId, { url: rx.url });
-    await t.engine.acceptEvent(t.tenantId, { type: 'a', data: {} });
+    await t.engine.endpoints.create(t.tenantId, { url: rx.url });
+    await t.engine.events.accept(t.tenantId, { type: 'a', data: {} });
     await settle(t.engine, t.clock);
     assert.equal(rx.received.length, 2);
     await notifier.idle();

@@ -4,10 +4,9 @@ import { DEFAULTS } from '../defaults.ts';
 import type { Attempt } from '../domain.ts';
 import { fail } from '../errors.ts';
 import type { Logger } from '../logger.ts';
-import { ageLimitReason, maxAgeExceeded } from '../policy/decide.ts';
 import type { BreakerRule, Policy } from '../policy/types.ts';
 import type { Admission, AdmissionGate } from '../dispatch/admission.ts';
-import type { BreakerTransition } from '../dispatch/dispatcher.ts';
+import type { BreakerTransition } from '../dispatch/observers.ts';
 import type { BreakerRow, ClaimedDelivery, Store } from '../store/store.ts';
 import * as rules from './breaker-rules.ts';
 import { Coalescer } from './coalesce.ts';
@@ -76,8 +75,7 @@ export class Breaker implements AdmissionGate {
   }
 
   async admit(c: ClaimedDelivery, policy: Policy, now: number): Promise<Admission> {
-    // The age limit applies whatever else happens, held deliveries included (docs/rules.md#age-limit).
-    if (maxAgeExceeded(policy, c.delivery, now)) return { kind: 'fail', reason: ageLimitReason(policy) };
+    // The age limit is the dispatcher's admission, before any gate (dispatch/admission.ts, docs/rules.md#age-limit).
     const rule = policy.breaker;
     if (!rule) return { kind: 'send', probe: false };
     const key = this.scopeKey(c, policy)!;
@@ -88,10 +86,10 @@ export class Breaker implements AdmissionGate {
       const row = await this.#read(key);
       const a = rules.admit(rule, row, c.delivery.id, now, this.#staleProbeMs);
       if (a.kind === 'send') return { kind: 'send', probe: false };
-      if (a.kind === 'hold') return { kind: 'hold', until: holdUntil(policy, c, a.until) };
+      if (a.kind === 'hold') return { kind: 'hold', until: a.until };
       if (await this.#save(a.change, row, now)) return { kind: 'send', probe: true };
     }
-    return { kind: 'hold', until: holdUntil(policy, c, now + rule.recheckMs) };
+    return { kind: 'hold', until: now + rule.recheckMs };
   }
 
   async afterAttempt(c: ClaimedDelivery, policy: Policy, attempt: Attempt, probe: boolean, now: number): Promise<void> {
@@ -261,10 +259,4 @@ export class Breaker implements AdmissionGate {
     }
     return true;
   }
-}
-
-/** Never hold past the age limit: the delivery comes back just in time to fail with the age reason. */
-function holdUntil(policy: Policy, c: ClaimedDelivery, until: number): number {
-  if (policy.maxAgeMs === undefined) return until;
-  return Math.min(until, c.delivery.createdAt + policy.maxAgeMs + 1);
 }

@@ -1,5 +1,7 @@
-// The gate a claimed delivery passes before it is sent: the circuit breaker plugs in here (docs/rules.md#breaker-hold).
+// The gate a claimed delivery passes before it is sent: the circuit breaker plugs in here (docs/rules.md#breaker-hold),
+// behind the age limit (docs/rules.md#age-limit), which the dispatcher applies whatever the gate.
 import type { Attempt } from '../domain.ts';
+import { ageLimitReason, maxAgeExceeded } from '../policy/decide.ts';
 import type { Policy } from '../policy/types.ts';
 import type { ClaimedDelivery } from '../store/store.ts';
 
@@ -24,3 +26,14 @@ export const openGate: AdmissionGate = {
   afterAttempt: async () => {},
   scopeKey: () => null,
 };
+
+/**
+ * The dispatcher's admission: a delivery past its policy's age limit fails here, held or not, and a gate's hold never
+ * outlasts the limit (the delivery comes back just in time to fail with the age reason). A custom gate cannot lose it.
+ */
+export async function admitWithAgeLimit(gate: AdmissionGate, claimed: ClaimedDelivery, policy: Policy, now: number): Promise<Admission> {
+  if (maxAgeExceeded(policy, claimed.delivery, now)) return { kind: 'fail', reason: ageLimitReason(policy) };
+  const a = await gate.admit(claimed, policy, now);
+  if (a.kind !== 'hold' || policy.maxAgeMs === undefined) return a;
+  return { kind: 'hold', until: Math.min(a.until, claimed.delivery.createdAt + policy.maxAgeMs + 1) };
+}

@@ -11,10 +11,11 @@ import type { PolicyRegistry } from '../policy/registry.ts';
 import type { Policy } from '../policy/types.ts';
 import { signHeaders } from '../signing/sign-headers.ts';
 import type { AttemptRecord, ClaimedDelivery, HealthTransition, Store } from '../store/store.ts';
-import { openGate, type AdmissionGate } from './admission.ts';
+import { admitWithAgeLimit, openGate, type AdmissionGate } from './admission.ts';
 import { nextState } from './next-state.ts';
 import { attemptFromResult } from './attempt-from-result.ts';
 import type { SecretCache } from './secret-cache.ts';
+import type { DispatchObserver } from './observers.ts';
 
 /** What the dispatcher needs from an HTTP client; `simulatedDurationMs` lets a scripted sender spend virtual time. */
 export interface DeliverySender {
@@ -27,37 +28,6 @@ export interface DeliverySender {
     endpointId?: string;
     maxConcurrency?: number;
   }): Promise<SendResult & { simulatedDurationMs?: number }>;
-}
-
-export interface AttemptEvent {
-  attempt: Attempt;
-  claimed: ClaimedDelivery;
-  next: AttemptRecord['next'];
-  probe: boolean;
-}
-
-/** A circuit-breaker state change (docs/rules.md#breaker-scope), for notifications and `hookline simulate --scenario`. */
-export interface BreakerTransition {
-  at: number;
-  scope: 'tenant' | 'endpoint';
-  scopeKey: string;
-  tenantId: string;
-  from: 'closed' | 'open' | 'probing';
-  to: 'closed' | 'open' | 'probing';
-  /** failure_ratio | probe_claimed | probe_failed | probe_succeeded | probe_stale | manual_reset */
-  reason: string;
-  /** The current pause (0 once closed). */
-  pauseMs: number;
-  nextProbeAt: number | null;
-  probeDeliveryId: string | null;
-}
-
-export interface DispatchObserver {
-  attempt?(e: AttemptEvent): void;
-  health?(t: HealthTransition): void;
-  held?(claimed: ClaimedDelivery, until: number): void;
-  ended?(claimed: ClaimedDelivery, status: 'failed' | 'skipped', reason: string): void;
-  breaker?(t: BreakerTransition): void;
 }
 
 export interface DispatcherOptions {
@@ -438,7 +408,7 @@ export class Dispatcher {
     }
     let probe = false;
     if (!isReplay) {
-      const admission = await o.gate.admit(c, policy, now);
+      const admission = await admitWithAgeLimit(o.gate, c, policy, now);
       if (admission.kind === 'hold') {
         await this.#holds.submit({ id: c.delivery.id, until: admission.until });
         for (const ob of this.#observers) ob.held?.(c, admission.until);

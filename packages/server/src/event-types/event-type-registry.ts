@@ -2,7 +2,7 @@
 import { createHash } from 'node:crypto';
 import { Ajv, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
-import { HooklineError, isMoneyEvent, type Store } from '@hookline/core';
+import { HooklineError, isMoneyEvent, type EventTypeRow } from '@hookline/core';
 import { fieldError, pointerToken } from '../http/validation.ts';
 
 // ajv-formats is CommonJS; under NodeNext its default import is the module object.
@@ -25,6 +25,13 @@ export interface EventTypeView extends EventTypeDefinition {
   updatedAt: number;
 }
 
+/** Where definitions are kept: the engine's event-type operations (`engine.eventTypes`). */
+export interface EventTypeRows {
+  put(row: EventTypeRow): Promise<void>;
+  get(name: string): Promise<EventTypeRow | null>;
+  list(): Promise<EventTypeRow[]>;
+}
+
 /** How long a definition read from the store is reused; other API processes may change it. */
 const CACHE_MS = 1000;
 
@@ -33,7 +40,7 @@ export class EventTypeRegistry {
   readonly #validators = new Map<string, ValidateFunction>();
   readonly #cache = new Map<string, { at: number; view: EventTypeView | null }>();
 
-  constructor(private readonly store: Store) {
+  constructor(private readonly rows: EventTypeRows) {
     this.#ajv = new Ajv({ allErrors: false, strict: false });
     addFormats(this.#ajv);
   }
@@ -41,14 +48,14 @@ export class EventTypeRegistry {
   async get(name: string): Promise<EventTypeView | null> {
     const hit = this.#cache.get(name);
     if (hit && Date.now() - hit.at < CACHE_MS) return hit.view;
-    const row = await this.store.getEventType(name);
+    const row = await this.rows.get(name);
     const view = row ? { name: row.name, updatedAt: row.updatedAt, ...(row.definition as EventTypeDefinition), description: row.description } : null;
     this.#cache.set(name, { at: Date.now(), view });
     return view;
   }
 
   async list(): Promise<EventTypeView[]> {
-    return (await this.store.listEventTypes()).map((row) => ({ name: row.name, updatedAt: row.updatedAt, ...(row.definition as EventTypeDefinition), description: row.description }));
+    return (await this.rows.list()).map((row) => ({ name: row.name, updatedAt: row.updatedAt, ...(row.definition as EventTypeDefinition), description: row.description }));
   }
 
   /** Checks a definition (every schema compiles, every example matches) and stores it. */
@@ -68,7 +75,7 @@ export class EventTypeRegistry {
       }
     }
     const definition: EventTypeDefinition = { description: def.description, versions: def.versions, ...(def.money !== undefined ? { money: def.money } : {}) };
-    await this.store.putEventType({ name, description: def.description, definition, updatedAt: now });
+    await this.rows.put({ name, description: def.description, definition, updatedAt: now });
     const view: EventTypeView = { name, updatedAt: now, ...definition };
     this.#cache.set(name, { at: Date.now(), view });
     return view;

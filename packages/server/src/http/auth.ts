@@ -42,6 +42,9 @@ function bearer(header: string | undefined): string | null {
  * tenant in this process forgets everything at once; another process (a separate api role) sees it within `ttlMs`,
  * like the fan-out endpoint cache. Only positive answers are kept, so a tenant or key created anywhere works at once.
  */
+/** The one read-only port authentication keeps on the store: a key by its hash, a tenant by id. */
+export type AuthReads = Pick<Store, 'findApiKeyByHash' | 'getTenant'>;
+
 export class AuthLookups {
   readonly #keys = new Map<string, { until: number; key: ApiKeyRecord }>();
   readonly #tenants = new Map<string, { until: number; environment: Environment }>();
@@ -49,7 +52,7 @@ export class AuthLookups {
   #generation = 0;
 
   constructor(
-    private readonly store: Store,
+    private readonly store: AuthReads,
     private readonly ttlMs = 1000,
     private readonly now: () => number = () => performance.now(),
     private readonly maxEntries = 10_000,

@@ -28,7 +28,7 @@ export class Notifier implements DispatchObserver {
 
   /** Subscribes to the engine's dispatcher; returns this. */
   attach(): this {
-    this.#o.engine.dispatcher.addObserver(this);
+    this.#o.engine.addObserver(this);
     return this;
   }
 
@@ -36,7 +36,7 @@ export class Notifier implements DispatchObserver {
 
   health(t: HealthTransition): void {
     this.#track(async () => {
-      const ep = await this.#o.engine.store.getEndpoint(t.tenantId, t.endpointId);
+      const ep = await this.#o.engine.endpoints.find(t.tenantId, t.endpointId);
       const draft = healthNotice(t, ep);
       if (draft) await this.#notify(draft);
     });
@@ -88,16 +88,16 @@ export class Notifier implements DispatchObserver {
     const engine = this.#o.engine;
     const now = engine.clock.now();
     const id = newId('ntc', now);
-    const tenant = await engine.store.getTenant(n.tenantId);
+    const tenant = await engine.tenants.find(n.tenantId);
     if (!tenant) return; // deleted meanwhile: nobody left to tell
     // The notice is the durable record (console, API; it reads its environment from the tenant); the webhook is
     // durable once accepted; mail is best effort. Both name the environment (docs/rules.md#environments).
-    await engine.store.addNotice({ id, tenantId: n.tenantId, kind: n.kind, subjectId: n.subjectId, message: n.message, data: n.data, createdAt: now });
+    await engine.notices.add({ id, tenantId: n.tenantId, kind: n.kind, subjectId: n.subjectId, message: n.message, data: n.data, createdAt: now });
     const ops = tenant.operationsEndpointId;
     // Never report the operations endpoint's own trouble through itself: that would feed on itself.
     if (ops && ops !== n.endpointId) {
       try {
-        await engine.acceptEventFor(n.tenantId, ops, { event_id: id, type: n.kind, data: { notice_id: id, environment: tenant.environment, message: n.message, ...n.data } });
+        await engine.events.acceptFor(n.tenantId, ops, { event_id: id, type: n.kind, data: { notice_id: id, environment: tenant.environment, message: n.message, ...n.data } });
       } catch (err) {
         this.#logger.log('warn', 'operational webhook not accepted', { tenant_id: n.tenantId, kind: n.kind, error: (err as Error).message });
       }

@@ -1,5 +1,4 @@
 // Tenant API keys: `hk_test_…` or `hk_live_…` by the tenant's environment, shown once at creation, stored as sha256, revocable.
-import { fail, newId } from '@hookline/core';
 import type { FastifyInstance } from 'fastify';
 import { generateApiKey } from '../http/auth.ts';
 import { addRoute, paramsSchema } from '../http/route.ts';
@@ -9,7 +8,7 @@ import type { Runtime } from '../runtime.ts';
 const tag = 'api-keys';
 
 export function apiKeyRoutes(app: FastifyInstance, rt: Runtime): void {
-  const { store, clock } = rt;
+  const { engine } = rt;
 
   addRoute<{ tenant: string }, unknown, { name?: string }>(app, {
     method: 'POST', url: '/v1/tenants/:tenant/api-keys', operationId: 'createApiKey', summary: 'Create an API key (the key is shown only in this response)', tag, auth: 'tenant',
@@ -23,10 +22,8 @@ export function apiKeyRoutes(app: FastifyInstance, rt: Runtime): void {
       },
     },
     handler: async (req, reply) => {
-      const now = clock.now();
       const { key, hash, prefix } = generateApiKey(await rt.authLookups.environmentOf(req.params.tenant));
-      const record = { id: newId('key', now), tenantId: req.params.tenant, name: req.body?.name ?? '', prefix, hash, createdAt: now, lastUsedAt: null, revokedAt: null };
-      await store.createApiKey(record);
+      const record = await engine.apiKeys.create(req.params.tenant, { name: req.body?.name, hash, prefix });
       return reply.code(201).send({ ...apiKeyView(record), key });
     },
   });
@@ -35,7 +32,7 @@ export function apiKeyRoutes(app: FastifyInstance, rt: Runtime): void {
     method: 'GET', url: '/v1/tenants/:tenant/api-keys', operationId: 'listApiKeys', summary: 'List API keys (never the keys themselves)', tag, auth: 'tenant',
     params: paramsSchema('tenant'),
     response: { 200: { type: 'object', required: ['items'], properties: { items: { type: 'array', items: ApiKeySchema } } } },
-    handler: async (req) => ({ items: (await store.listApiKeys(req.params.tenant)).map(apiKeyView) }),
+    handler: async (req) => ({ items: (await engine.apiKeys.list(req.params.tenant)).map(apiKeyView) }),
   });
 
   addRoute<{ tenant: string; key: string }>(app, {
@@ -43,8 +40,8 @@ export function apiKeyRoutes(app: FastifyInstance, rt: Runtime): void {
     params: paramsSchema('tenant', 'key'),
     response: { 204: { type: 'null', description: 'Revoked' } },
     handler: async (req, reply) => {
-      if (!(await store.revokeApiKey(req.params.tenant, req.params.key, clock.now()))) throw fail('api_key_not_found');
-      rt.authLookups.forget();
+      // The key stops working in this process at once: the runtime's auth cache listens to the revocation.
+      await engine.apiKeys.revoke(req.params.tenant, req.params.key);
       return reply.code(204).send();
     },
   });

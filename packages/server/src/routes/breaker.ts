@@ -7,7 +7,7 @@ import type { Runtime } from '../runtime.ts';
 const tag = 'breakers';
 
 export function breakerRoutes(app: FastifyInstance, rt: Runtime): void {
-  const { breaker } = rt.engine;
+  const { breakers } = rt.engine;
 
   addRoute<{ tenant: string }>(app, {
     method: 'GET', url: '/v1/tenants/:tenant/breaker', operationId: 'getTenantBreaker', tag, auth: 'tenant',
@@ -15,9 +15,8 @@ export function breakerRoutes(app: FastifyInstance, rt: Runtime): void {
     params: paramsSchema('tenant'),
     response: { 200: { type: 'object', required: ['breaker', 'endpoints'], properties: { breaker: BreakerSchema, endpoints: { type: 'array', items: BreakerSchema } } } },
     handler: async (req) => {
-      const tenantId = req.params.tenant;
-      const [own, all] = await Promise.all([breaker.status({ tenantId }), breaker.list(tenantId)]);
-      return { breaker: breakerView(own), endpoints: all.filter((b) => b.scope === 'endpoint').map(breakerView) };
+      const b = await breakers.ofTenant(req.params.tenant);
+      return { breaker: breakerView(b.breaker), endpoints: b.endpoints.map(breakerView) };
     },
   });
 
@@ -27,7 +26,7 @@ export function breakerRoutes(app: FastifyInstance, rt: Runtime): void {
     params: paramsSchema('tenant'),
     body: { type: 'object', required: ['state'], additionalProperties: false, properties: { state: { type: 'string', enum: ['closed'] } } },
     response: { 200: BreakerSchema },
-    handler: async (req) => breakerView(await breaker.reset({ tenantId: req.params.tenant })),
+    handler: async (req) => breakerView(await breakers.reset({ tenantId: req.params.tenant })),
   });
 
   addRoute<{ tenant: string }>(app, {
@@ -35,7 +34,7 @@ export function breakerRoutes(app: FastifyInstance, rt: Runtime): void {
     summary: 'Close the tenant breaker now; every held delivery becomes due at once',
     params: paramsSchema('tenant'),
     response: { 200: BreakerSchema },
-    handler: async (req) => breakerView(await breaker.reset({ tenantId: req.params.tenant })),
+    handler: async (req) => breakerView(await breakers.reset({ tenantId: req.params.tenant })),
   });
 
   addRoute<{ tenant: string; endpoint: string }>(app, {
@@ -43,7 +42,7 @@ export function breakerRoutes(app: FastifyInstance, rt: Runtime): void {
     summary: 'The endpoint-scope breaker (policies with breaker scope "endpoint")',
     params: paramsSchema('tenant', 'endpoint'),
     response: { 200: BreakerSchema },
-    handler: async (req) => breakerView(await breaker.status({ tenantId: req.params.tenant, endpointId: req.params.endpoint })),
+    handler: async (req) => breakerView(await breakers.status({ tenantId: req.params.tenant, endpointId: req.params.endpoint })),
   });
 
   addRoute<{ tenant: string; endpoint: string }>(app, {
@@ -51,6 +50,6 @@ export function breakerRoutes(app: FastifyInstance, rt: Runtime): void {
     summary: 'Close the endpoint breaker now; its held deliveries become due at once',
     params: paramsSchema('tenant', 'endpoint'),
     response: { 200: BreakerSchema },
-    handler: async (req) => breakerView(await breaker.reset({ tenantId: req.params.tenant, endpointId: req.params.endpoint })),
+    handler: async (req) => breakerView(await breakers.reset({ tenantId: req.params.tenant, endpointId: req.params.endpoint })),
   });
 }

@@ -1,5 +1,5 @@
 // Deliveries: filter and page through them (the dead letter is status=failed), read one with every attempt.
-import { fail, type DeliveryStatus } from '@hookline/core';
+import type { DeliveryStatus } from '@hookline/core';
 import type { FastifyInstance } from 'fastify';
 import { parseCursor, parseTime } from '../http/query.ts';
 import { addRoute, pagingQuery, paramsSchema } from '../http/route.ts';
@@ -19,7 +19,7 @@ interface ListQuery {
 }
 
 export function deliveryRoutes(app: FastifyInstance, rt: Runtime): void {
-  const { store } = rt;
+  const { engine } = rt;
 
   addRoute<{ tenant: string }, ListQuery>(app, {
     method: 'GET', url: '/v1/tenants/:tenant/deliveries', operationId: 'listDeliveries', summary: 'List deliveries, newest first', tag, auth: 'tenant',
@@ -43,7 +43,7 @@ export function deliveryRoutes(app: FastifyInstance, rt: Runtime): void {
       const since = parseTime(q.since, 'query', '/since');
       const until = parseTime(q.until, 'query', '/until');
       const environment = await rt.authLookups.environmentOf(req.params.tenant);
-      const page = await store.listDeliveries(
+      const page = await engine.deliveries.list(
         {
           tenantId: req.params.tenant,
           ...(q.status ? { status: q.status } : {}),
@@ -64,12 +64,13 @@ export function deliveryRoutes(app: FastifyInstance, rt: Runtime): void {
     params: paramsSchema('tenant', 'delivery'),
     response: { 200: DeliveryDetailSchema },
     handler: async (req) => {
-      const d = await store.getDelivery(req.params.tenant, req.params.delivery);
-      if (!d) throw fail('delivery_not_found');
-      const [event, attempts, environment] = await Promise.all([store.getEvent(req.params.tenant, d.eventId), store.listAttempts(d.id), rt.authLookups.environmentOf(req.params.tenant)]);
+      const [{ delivery, body, attempts }, environment] = await Promise.all([
+        engine.deliveries.detail(req.params.tenant, req.params.delivery),
+        rt.authLookups.environmentOf(req.params.tenant),
+      ]);
       return {
-        ...deliveryView(d, environment),
-        payload: event ? (JSON.parse(event.event.body.toString('utf8')) as unknown) : null,
+        ...deliveryView(delivery, environment),
+        payload: body ? (JSON.parse(body.toString('utf8')) as unknown) : null,
         attempts: attempts.map(attemptView),
       };
     },

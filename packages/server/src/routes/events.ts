@@ -56,7 +56,7 @@ function accepted(r: Exclude<AcceptResult, { kind: 'conflict' }>, environment: E
 }
 
 export function eventRoutes(app: FastifyInstance, rt: Runtime): void {
-  const { engine, eventTypes, config, store } = rt;
+  const { engine, eventTypes, config } = rt;
   // Batch items are checked one by one so one bad item does not refuse its neighbours; strictly, as a single event's
   // body is (`"version": 2` is refused, not turned into "2").
   const checkItem = bodyAjv.compile(EventInputSchema);
@@ -80,7 +80,7 @@ export function eventRoutes(app: FastifyInstance, rt: Runtime): void {
       await check(req.body);
       // Read before the commit (authorize has just cached it): nothing after the commit may turn a stored event into an error.
       const environment = await rt.authLookups.environmentOf(req.params.tenant);
-      const r = await engine.acceptEvent(req.params.tenant, req.body);
+      const r = await engine.events.accept(req.params.tenant, req.body);
       return reply.code(202).send(accepted(r, environment));
     },
   });
@@ -128,7 +128,7 @@ export function eventRoutes(app: FastifyInstance, rt: Runtime): void {
       }
       const environment = await rt.authLookups.environmentOf(req.params.tenant);
       // Submitted together, the items share the ingest's group commits; each settles on its own.
-      const outcomes = await engine.acceptEvents(req.params.tenant, valid.map((v) => v.input));
+      const outcomes = await engine.events.acceptMany(req.params.tenant, valid.map((v) => v.input));
       outcomes.forEach((r, k) => {
         const { index } = valid[k];
         if (r instanceof Error) return errorOf(index, r);
@@ -146,8 +146,7 @@ export function eventRoutes(app: FastifyInstance, rt: Runtime): void {
     params: paramsSchema('tenant', 'event_id'),
     response: { 200: { type: 'object', required: ['event', 'deliveries'], properties: { event: EventSchema, deliveries: { type: 'array', items: DeliverySchema } } } },
     handler: async (req) => {
-      const [found, environment] = await Promise.all([store.getEvent(req.params.tenant, req.params.event_id), rt.authLookups.environmentOf(req.params.tenant)]);
-      if (!found) throw fail('event_not_found');
+      const [found, environment] = await Promise.all([engine.events.get(req.params.tenant, req.params.event_id), rt.authLookups.environmentOf(req.params.tenant)]);
       return { event: eventView(found.event), deliveries: found.deliveries.map((d) => deliveryView(d, environment)) };
     },
   });

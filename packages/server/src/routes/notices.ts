@@ -12,7 +12,7 @@ export function noticeRoutes(app: FastifyInstance, rt: Runtime): void {
     querystring: { type: 'object', additionalProperties: false, properties: pagingQuery },
     response: { 200: pageSchema(NoticeSchema) },
     handler: async (req) => {
-      const page = await rt.store.listNotices(req.params.tenant, parseCursor(req.query.cursor), req.query.limit);
+      const page = await rt.engine.notices.list(req.params.tenant, parseCursor(req.query.cursor), req.query.limit);
       return { items: page.items.map(noticeView), next_cursor: page.nextCursor };
     },
   });

@@ -27,11 +27,9 @@ export function operationRoutes(app: FastifyInstance, rt: Runtime, openapi: () =
     summary: 'Readiness: the store answers and can take writes (503 storage_unavailable while the disk is full, writes or checkpoints fail, or after a fatal store failure)',
     response: { 200: Status },
     handler: async (req) => {
-      const problem = await rt.store.problem?.().catch((err: Error) => ({ fatal: false, reason: err.message }));
-      const ok = !problem && (await rt.store.ping().catch(() => false));
-      if (!ok) {
+      const reason = await rt.engine.maintenance.notReadyReason();
+      if (reason !== null) {
         // Logged once per change of reason, not on every probe.
-        const reason = problem?.reason ?? 'the store does not answer';
         if (reason !== lastReason) rt.logger.log('warn', 'not ready', { request_id: req.id, reason });
         lastReason = reason;
         throw fail('storage_unavailable');

@@ -1,5 +1,4 @@
 // Replays (docs/rules.md#replay): one failed or skipped delivery, or an endpoint's window; progress readable by id.
-import { fail } from '@hookline/core';
 import type { FastifyInstance } from 'fastify';
 import { parseTime } from '../http/query.ts';
 import { addRoute, paramsSchema } from '../http/route.ts';
@@ -9,7 +8,7 @@ import type { Runtime } from '../runtime.ts';
 const tag = 'replays';
 
 export function replayRoutes(app: FastifyInstance, rt: Runtime): void {
-  const { engine, store } = rt;
+  const { engine } = rt;
 
   addRoute<{ tenant: string; delivery: string }>(app, {
     method: 'POST', url: '/v1/tenants/:tenant/deliveries/:delivery/replay', operationId: 'replayDelivery', tag, auth: 'tenant',
@@ -17,7 +16,7 @@ export function replayRoutes(app: FastifyInstance, rt: Runtime): void {
     params: paramsSchema('tenant', 'delivery'),
     response: { 202: ReplayAcceptedSchema },
     handler: async (req, reply) => {
-      const r = await engine.replayDelivery(req.params.tenant, req.params.delivery);
+      const r = await engine.replays.delivery(req.params.tenant, req.params.delivery);
       return reply.code(202).send({ replay_id: r.id, replay: replayView(r) });
     },
   });
@@ -39,7 +38,7 @@ export function replayRoutes(app: FastifyInstance, rt: Runtime): void {
       const b = req.body ?? {};
       const since = parseTime(b.since, 'body', '/since');
       const until = parseTime(b.until, 'body', '/until');
-      const r = await engine.replayWindow(req.params.tenant, req.params.endpoint, {
+      const r = await engine.replays.window(req.params.tenant, req.params.endpoint, {
         ...(since !== undefined ? { since } : {}),
         ...(until !== undefined ? { until } : {}),
         includeSkipped: b.include_skipped === true,
@@ -52,10 +51,6 @@ export function replayRoutes(app: FastifyInstance, rt: Runtime): void {
     method: 'GET', url: '/v1/tenants/:tenant/replays/:replay', operationId: 'getReplay', summary: 'A replay\'s progress: selected, attempted, succeeded, failed', tag, auth: 'tenant',
     params: paramsSchema('tenant', 'replay'),
     response: { 200: ReplaySchema },
-    handler: async (req) => {
-      const r = await store.getReplay(req.params.tenant, req.params.replay);
-      if (!r) throw fail('replay_not_found');
-      return replayView(r);
-    },
+    handler: async (req) => replayView(await engine.replays.get(req.params.tenant, req.params.replay)),
   });
 }

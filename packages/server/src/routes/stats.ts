@@ -48,7 +48,7 @@ export function statsRoutes(app: FastifyInstance, rt: Runtime): void {
     method: 'GET', url: '/v1/stats', operationId: 'getStats', tag, auth: 'admin',
     summary: 'Every tenant\'s queue depth by status and how long the oldest due delivery has waited (workers falling behind)',
     response: { 200: QueueStatsSchema },
-    handler: async () => queueView(await rt.engine.queueStats()),
+    handler: async () => queueView(await rt.engine.stats.queue()),
   });
 
   addRoute<{ tenant: string }, { since?: string }>(app, {
@@ -59,7 +59,7 @@ export function statsRoutes(app: FastifyInstance, rt: Runtime): void {
     response: { 200: { ...QueueStatsSchema, required: [...QueueStatsSchema.required, 'since', 'endpoints'], properties: { ...QueueStatsSchema.properties, since: { type: 'string', format: 'date-time' }, endpoints: { type: 'array', items: EndpointStatsSchema } } } },
     handler: async (req) => {
       const since = parseTime(req.query.since, 'query', '/since');
-      return tenantView(await rt.engine.tenantStats(req.params.tenant, since === undefined ? {} : { since }));
+      return tenantView(await rt.engine.stats.tenant(req.params.tenant, since === undefined ? {} : { since }));
     },
   });
 }

@@ -1,9 +1,8 @@
 // Tenants: the provider's customers; created and deleted by the admin, read and edited by their own keys.
-import { ENVIRONMENTS, fail, newId, type Environment, type Tenant, type TenantPatch } from '@hookline/core';
+import { ENVIRONMENTS, type Environment } from '@hookline/core';
 import type { FastifyInstance } from 'fastify';
 import { addRoute, pagingQuery, paramsSchema } from '../http/route.ts';
 import { parseCursor } from '../http/query.ts';
-import { fieldError } from '../http/validation.ts';
 import { pageSchema, TenantSchema, tenantView } from '../http/views.ts';
 import type { Runtime } from '../runtime.ts';
 
@@ -20,7 +19,7 @@ interface TenantBody {
 }
 
 export function tenantRoutes(app: FastifyInstance, rt: Runtime): void {
-  const { store, clock } = rt;
+  const { engine } = rt;
 
   addRoute<Record<string, never>, unknown, TenantBody>(app, {
     method: 'POST', url: '/v1/tenants', operationId: 'createTenant', summary: 'Create a tenant', tag, auth: 'admin',
@@ -35,18 +34,8 @@ export function tenantRoutes(app: FastifyInstance, rt: Runtime): void {
     },
     response: { 201: TenantSchema },
     handler: async (req, reply) => {
-      const now = clock.now();
-      const tenant: Tenant = {
-        id: newId('ten', now),
-        name: req.body.name!,
-        environment: req.body.environment ?? 'live',
-        ownerEmails: req.body.owner_emails ?? [],
-        operationsEndpointId: null,
-        notifyEmail: req.body.notify_email ?? true,
-        createdAt: now,
-        updatedAt: now,
-      };
-      await store.createTenant(tenant);
+      const { name, environment, owner_emails, notify_email } = req.body;
+      const tenant = await engine.tenants.create({ name: name!, environment, owner_emails, notify_email });
       return reply.code(201).send(tenantView(tenant));
     },
   });
@@ -56,8 +45,7 @@ export function tenantRoutes(app: FastifyInstance, rt: Runtime): void {
     querystring: { type: 'object', additionalProperties: false, properties: { environment: { ...environment, description: 'Only the tenants of this environment.' }, ...pagingQuery } },
     response: { 200: pageSchema(TenantSchema) },
     handler: async (req) => {
-      const filter = req.query.environment ? { environment: req.query.environment } : {};
-      const page = await store.listTenants(parseCursor(req.query.cursor), req.query.limit, filter);
+      const page = await engine.tenants.list(parseCursor(req.query.cursor), req.query.limit, req.query.environment ? { environment: req.query.environment } : {});
       return { items: page.items.map(tenantView), next_cursor: page.nextCursor };
     },
   });
@@ -66,11 +54,7 @@ export function tenantRoutes(app: FastifyInstance, rt: Runtime): void {
     method: 'GET', url: '/v1/tenants/:tenant', operationId: 'getTenant', summary: 'Get a tenant', tag, auth: 'tenant',
     params: paramsSchema('tenant'),
     response: { 200: TenantSchema },
-    handler: async (req) => {
-      const t = await store.getTenant(req.params.tenant);
-      if (!t) throw fail('tenant_not_found');
-      return tenantView(t);
-    },
+    handler: async (req) => tenantView(await engine.tenants.get(req.params.tenant)),
   });
 
   addRoute<{ tenant: string }, unknown, TenantBody>(app, {
@@ -87,27 +71,7 @@ export function tenantRoutes(app: FastifyInstance, rt: Runtime): void {
       },
     },
     response: { 200: TenantSchema },
-    handler: async (req) => {
-      const b = req.body;
-      if (b.environment !== undefined) {
-        // Test and live stay apart (docs/rules.md#environments): a tenant never moves between them.
-        const current = await rt.authLookups.environmentOf(req.params.tenant);
-        if (current !== b.environment) throw fail('environment_immutable', { environment: current, requested: b.environment });
-      }
-      const patch: TenantPatch = {};
-      if (b.name !== undefined) patch.name = b.name;
-      if (b.owner_emails !== undefined) patch.ownerEmails = b.owner_emails;
-      if (b.notify_email !== undefined) patch.notifyEmail = b.notify_email;
-      if (b.operations_endpoint_id !== undefined) {
-        if (b.operations_endpoint_id !== null && !(await store.getEndpoint(req.params.tenant, b.operations_endpoint_id))) {
-          throw fieldError('body', '/operations_endpoint_id', 'is not an endpoint of this tenant');
-        }
-        patch.operationsEndpointId = b.operations_endpoint_id;
-      }
-      const t = await store.updateTenant(req.params.tenant, patch, clock.now());
-      if (!t) throw fail('tenant_not_found');
-      return tenantView(t);
-    },
+    handler: async (req) => tenantView(await engine.tenants.update(req.params.tenant, req.body)),
   });
 
   addRoute<{ tenant: string }>(app, {
@@ -115,8 +79,8 @@ export function tenantRoutes(app: FastifyInstance, rt: Runtime): void {
     params: paramsSchema('tenant'),
     response: { 204: { type: 'null', description: 'Deleted' } },
     handler: async (req, reply) => {
-      if (!(await rt.engine.deleteTenant(req.params.tenant))) throw fail('tenant_not_found');
-      rt.authLookups.forget();
+      // Its keys stop working in this process at once: the runtime's auth cache listens to the revocation.
+      await engine.tenants.delete(req.params.tenant);
       return reply.code(204).send();
     },
   });

@@ -66,7 +66,7 @@ export async function runScenario(scenario: Scenario, seed: number): Promise<Sce
       if (clock.now() < start + atMs) clock.set(start + atMs);
       for (const action of actions) done.push({ action, ...(await act(sim.engine, sim.tenantId, sim.endpointId, action)) });
       for (let i = 0; i < group.length; i += ACCEPT_CHUNK) {
-        const results = await sim.engine.acceptEvents(sim.tenantId, group.slice(i, i + ACCEPT_CHUNK));
+        const results = await sim.engine.events.acceptMany(sim.tenantId, group.slice(i, i + ACCEPT_CHUNK));
         for (const r of results) {
           if (r instanceof Error) throw r;
           for (const d of r.deliveries) accepted.push({ eventId: r.event.eventId, deliveryId: d.id, acceptedAtMs: atMs });
@@ -80,7 +80,7 @@ export async function runScenario(scenario: Scenario, seed: number): Promise<Sce
     for (const a of log.attempts) if (a.outcome === 'success') deliveredAt.set(a.deliveryId, a.atMs);
     const deliveries: ScenarioDelivery[] = [];
     for (const a of accepted) {
-      const d = await sim.engine.store.getDelivery(sim.tenantId, a.deliveryId);
+      const d = await sim.engine.deliveries.find(sim.tenantId, a.deliveryId);
       if (!d) throw new Error(`simulate: delivery ${a.deliveryId} vanished from the store`);
       deliveries.push({
         ...a,
@@ -92,7 +92,7 @@ export async function runScenario(scenario: Scenario, seed: number): Promise<Sce
     }
     const actions: ScenarioActionResult[] = [];
     for (const d of done) {
-      const row = d.replayId ? await sim.engine.store.getReplay(sim.tenantId, d.replayId) : null;
+      const row = d.replayId ? await sim.engine.replays.find(sim.tenantId, d.replayId) : null;
       actions.push({
         atMs: d.action.atMs,
         do: d.action.do,
@@ -100,7 +100,7 @@ export async function runScenario(scenario: Scenario, seed: number): Promise<Sce
         replay: row ? { selected: row.selected, attempted: row.attempted, succeeded: row.succeeded, failed: row.failed } : null,
       });
     }
-    const ep = await sim.engine.store.getEndpoint(sim.tenantId, sim.endpointId);
+    const ep = await sim.engine.endpoints.find(sim.tenantId, sim.endpointId);
     const lastAttempt = log.attempts.reduce((m, a) => Math.max(m, a.atMs + a.durationMs), 0);
     return {
       policy: scenario.policy,
@@ -123,8 +123,8 @@ type Engine = Awaited<ReturnType<typeof openSimEngine>>['engine'];
 /** Runs one operator action through the engine's own operations; a refusal is reported, not thrown. */
 async function act(engine: Engine, tenantId: string, endpointId: string, a: ScenarioAction): Promise<{ error: string | null; replayId: string | null }> {
   try {
-    if (a.do === 'replay') return { error: null, replayId: (await engine.replayWindow(tenantId, endpointId, { includeSkipped: a.includeSkipped })).id };
-    await engine.updateEndpoint(tenantId, endpointId, { status: a.do === 'pause' ? 'paused' : 'active' });
+    if (a.do === 'replay') return { error: null, replayId: (await engine.replays.window(tenantId, endpointId, { includeSkipped: a.includeSkipped })).id };
+    await engine.endpoints.update(tenantId, endpointId, { status: a.do === 'pause' ? 'paused' : 'active' });
     return { error: null, replayId: null };
   } catch (err) {
     if (isHooklineError(err)) return { error: err.code, replayId: null };

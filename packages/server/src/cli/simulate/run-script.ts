@@ -38,11 +38,11 @@ export async function runScript(run: ScriptRun): Promise<ScriptResult> {
   });
   try {
     log.setStart(sim.clock.now());
-    const accepted = await sim.engine.acceptEvent(sim.tenantId, { ...(run.eventId ? { event_id: run.eventId } : {}), type: run.type, data: run.data });
+    const accepted = await sim.engine.events.accept(sim.tenantId, { ...(run.eventId ? { event_id: run.eventId } : {}), type: run.type, data: run.data });
     const delivery = accepted.deliveries[0];
     await settle(sim.engine, sim.clock, { onStep: sim.step });
     sim.assertClean();
-    const d = await sim.engine.store.getDelivery(sim.tenantId, delivery.id);
+    const d = await sim.engine.deliveries.find(sim.tenantId, delivery.id);
     if (!d) throw new Error('simulate: the delivery vanished from the store');
     const last = log.attempts.at(-1);
     const ended = log.ended.find((e) => e.deliveryId === d.id);

@@ -83,7 +83,7 @@ export async function openSimEngine(o: SimEngineOptions): Promise<SimEngine> {
   const step = async (now: number) => {
     if (now - lastSweep < SWEEP_EVERY_MS) return;
     lastSweep = now;
-    await engine.runMaintenance(now);
+    await engine.maintenance.run(now);
   };
   const close = async () => {
     await engine.stop();
@@ -92,8 +92,8 @@ export async function openSimEngine(o: SimEngineOptions): Promise<SimEngine> {
   };
   try {
     const now = clock.now();
-    await store.createTenant({ id: SIM_TENANT_ID, name: 'Simulation', ownerEmails: [], operationsEndpointId: null, notifyEmail: false, createdAt: now, updatedAt: now });
-    const { endpoint } = await engine.createEndpoint(SIM_TENANT_ID, { url: SIM_ENDPOINT_URL, policy: o.policy, description: 'hookline simulate' });
+    await engine.tenants.create({ id: SIM_TENANT_ID, name: 'Simulation', notify_email: false });
+    const { endpoint } = await engine.endpoints.create(SIM_TENANT_ID, { url: SIM_ENDPOINT_URL, policy: o.policy, description: 'hookline simulate' });
     const assertClean = () => {
       if (errors.length) throw new Error(`the engine reported ${errors.length} error(s) during the simulation; first: ${errors[0]}`);
     };

@@ -10,7 +10,7 @@ import { endpointFields } from './endpoint-schemas.ts';
 const tag = 'endpoints';
 
 export function endpointCrudRoutes(app: FastifyInstance, rt: Runtime): void {
-  const { engine, store } = rt;
+  const { engine } = rt;
 
   addRoute<{ tenant: string }, unknown, EndpointInput>(app, {
     method: 'POST', url: '/v1/tenants/:tenant/endpoints', operationId: 'createEndpoint', summary: 'Create an endpoint (its first signing secret is returned once here, and by GET …/secret)', tag, auth: 'tenant',
@@ -24,7 +24,7 @@ export function endpointCrudRoutes(app: FastifyInstance, rt: Runtime): void {
       },
     },
     handler: async (req, reply) => {
-      const { endpoint, secret } = await engine.createEndpoint(req.params.tenant, req.body);
+      const { endpoint, secret } = await engine.endpoints.create(req.params.tenant, req.body);
       return reply.code(201).send({ ...endpointView(endpoint), secret });
     },
   });
@@ -35,7 +35,7 @@ export function endpointCrudRoutes(app: FastifyInstance, rt: Runtime): void {
     querystring: { type: 'object', additionalProperties: false, properties: pagingQuery },
     response: { 200: pageSchema(EndpointSchema) },
     handler: async (req) => {
-      const page = await store.listEndpoints(req.params.tenant, parseCursor(req.query.cursor), req.query.limit);
+      const page = await engine.endpoints.list(req.params.tenant, parseCursor(req.query.cursor), req.query.limit);
       return { items: page.items.map(endpointView), next_cursor: page.nextCursor };
     },
   });
@@ -44,7 +44,7 @@ export function endpointCrudRoutes(app: FastifyInstance, rt: Runtime): void {
     method: 'GET', url: '/v1/tenants/:tenant/endpoints/:endpoint', operationId: 'getEndpoint', summary: 'Get an endpoint', tag, auth: 'tenant',
     params: paramsSchema('tenant', 'endpoint'),
     response: { 200: EndpointSchema },
-    handler: async (req) => endpointView(await engine.getEndpoint(req.params.tenant, req.params.endpoint)),
+    handler: async (req) => endpointView(await engine.endpoints.get(req.params.tenant, req.params.endpoint)),
   });
 
   addRoute<{ tenant: string; endpoint: string }, unknown, Partial<EndpointInput>>(app, {
@@ -53,7 +53,7 @@ export function endpointCrudRoutes(app: FastifyInstance, rt: Runtime): void {
     params: paramsSchema('tenant', 'endpoint'),
     body: { type: 'object', additionalProperties: false, minProperties: 1, properties: endpointFields },
     response: { 200: EndpointSchema },
-    handler: async (req) => endpointView(await engine.updateEndpoint(req.params.tenant, req.params.endpoint, req.body)),
+    handler: async (req) => endpointView(await engine.endpoints.update(req.params.tenant, req.params.endpoint, req.body)),
   });
 
   addRoute<{ tenant: string; endpoint: string }>(app, {
@@ -61,7 +61,7 @@ export function endpointCrudRoutes(app: FastifyInstance, rt: Runtime): void {
     params: paramsSchema('tenant', 'endpoint'),
     response: { 204: { type: 'null', description: 'Deleted' } },
     handler: async (req, reply) => {
-      await engine.deleteEndpoint(req.params.tenant, req.params.endpoint);
+      await engine.endpoints.delete(req.params.tenant, req.params.endpoint);
       return reply.code(204).send();
     },
   });

@@ -1,5 +1,5 @@
 // The receiver doctor over HTTP: runs the article's ugly cases against the endpoint's URL with its secrets and contract.
-import { fail, subscribes, type DoctorEndpointOptions, type Endpoint } from '@hookline/core';
+import { fail, subscribes, type DoctorContract, type Endpoint } from '@hookline/core';
 import type { FastifyInstance } from 'fastify';
 import type { EventTypeView } from '../../event-types/event-type-registry.ts';
 import { DoctorReportSchema, doctorView } from '../../http/doctor-view.ts';
@@ -30,15 +30,14 @@ export function endpointDoctorRoutes(app: FastifyInstance, rt: Runtime): void {
     response: { 200: DoctorReportSchema },
     handler: async (req) => {
       const { tenant, endpoint } = req.params;
-      const ep = await rt.engine.getEndpoint(tenant, endpoint);
-      const contract = await contractFor(rt, ep, req.body ?? {});
-      return doctorView(await rt.engine.doctorEndpoint(tenant, endpoint, contract ? { contract } : {}));
+      // The contract is looked up once the endpoint is known, before the paused check: its errors come first.
+      return doctorView(await rt.engine.doctor.run(tenant, endpoint, { contract: (ep) => contractFor(rt, ep, req.body ?? {}) }));
     },
   });
 }
 
 /** The registered contract the doctor's events follow, or none (then case 6 is skipped). */
-async function contractFor(rt: Runtime, ep: Endpoint, body: NonNullable<DoctorBody> | Record<string, never>): Promise<DoctorEndpointOptions['contract']> {
+async function contractFor(rt: Runtime, ep: Endpoint, body: NonNullable<DoctorBody> | Record<string, never>): Promise<DoctorContract | undefined> {
   const requested = 'type' in body ? body.type : undefined;
   const version = 'version' in body ? body.version : undefined;
   let def: EventTypeView | null = null;

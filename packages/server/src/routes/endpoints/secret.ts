@@ -13,7 +13,7 @@ export function endpointSecretRoutes(app: FastifyInstance, rt: Runtime): void {
     method: 'GET', url: '/v1/tenants/:tenant/endpoints/:endpoint/secret', operationId: 'getEndpointSecret', summary: 'The current signing secret and every live one', tag, auth: 'tenant',
     params: paramsSchema('tenant', 'endpoint'),
     response: { 200: SecretsSchema },
-    handler: async (req) => secretsView(await engine.endpointSecrets(req.params.tenant, req.params.endpoint)),
+    handler: async (req) => secretsView(await engine.endpointSecrets.list(req.params.tenant, req.params.endpoint)),
   });
 
   addRoute<{ tenant: string; endpoint: string }, unknown, { overlap_seconds?: number } | undefined>(app, {
@@ -24,7 +24,7 @@ export function endpointSecretRoutes(app: FastifyInstance, rt: Runtime): void {
     response: { 200: SecretsSchema },
     handler: async (req) => {
       const overlap = req.body?.overlap_seconds;
-      return secretsView(await engine.rotateSecret(req.params.tenant, req.params.endpoint, overlap === undefined ? undefined : overlap * 1000));
+      return secretsView(await engine.endpointSecrets.rotate(req.params.tenant, req.params.endpoint, overlap === undefined ? undefined : overlap * 1000));
     },
   });
 }

@@ -10,6 +10,6 @@ export function endpointTestRoutes(app: FastifyInstance, rt: Runtime): void {
     summary: 'Send one test delivery now; success clears degradation', tag: 'endpoints', auth: 'tenant',
     params: paramsSchema('tenant', 'endpoint'),
     response: { 200: AttemptSchema },
-    handler: async (req) => attemptView(await rt.engine.testEndpoint(req.params.tenant, req.params.endpoint)),
+    handler: async (req) => attemptView(await rt.engine.endpoints.test(req.params.tenant, req.params.endpoint)),
   });
 }

@@ -1,0 +1,32 @@
+// Circuit breakers (docs/rules.md#breaker): read one scope or a tenant's, reset one by hand.
+import type { BreakerScopeRef, BreakerStatus } from '../breaker/breaker-gate.ts';
+import type { EngineParts } from './parts.ts';
+
+export class BreakerOperations {
+  readonly #p: EngineParts;
+
+  constructor(parts: EngineParts) {
+    this.#p = parts;
+  }
+
+  /** One scope's breaker (a scope key, or a tenant with an optional endpoint). */
+  status(scope: string | BreakerScopeRef, windowMs?: number): Promise<BreakerStatus> {
+    return this.#p.breaker.status(scope, windowMs);
+  }
+
+  /** Every breaker row of the tenant, tenant scope and endpoint scopes. */
+  list(tenantId: string, windowMs?: number): Promise<BreakerStatus[]> {
+    return this.#p.breaker.list(tenantId, windowMs);
+  }
+
+  /** The tenant-scope breaker and every endpoint-scope breaker of the tenant. */
+  async ofTenant(tenantId: string): Promise<{ breaker: BreakerStatus; endpoints: BreakerStatus[] }> {
+    const [own, all] = await Promise.all([this.status({ tenantId }), this.list(tenantId)]);
+    return { breaker: own, endpoints: all.filter((b) => b.scope === 'endpoint') };
+  }
+
+  /** Closes the breaker now (a manual reset); its held deliveries become due at once. */
+  reset(scope: string | BreakerScopeRef): Promise<BreakerStatus> {
+    return this.#p.breaker.reset(scope);
+  }
+}

@@ -1,0 +1,31 @@
+// Deliveries: filtered pages (the dead letter is status=failed) and one delivery with its payload and every attempt.
+import type { Attempt, Delivery } from '../domain.ts';
+import { fail } from '../errors.ts';
+import type { DeliveryFilter, Page } from '../store/store.ts';
+import type { EngineParts } from './parts.ts';
+
+export class DeliveryOperations {
+  readonly #p: EngineParts;
+
+  constructor(parts: EngineParts) {
+    this.#p = parts;
+  }
+
+  list(filter: DeliveryFilter, cursor: string | null, limit: number): Promise<Page<Delivery>> {
+    return this.#p.store.listDeliveries(filter, cursor, limit);
+  }
+
+  /** The delivery, or null when the tenant has none by that id. */
+  find(tenantId: string, id: string): Promise<Delivery | null> {
+    return this.#p.store.getDelivery(tenantId, id);
+  }
+
+  /** The delivery with its event's body (null once purged) and every attempt; 404 `delivery_not_found`. */
+  async detail(tenantId: string, id: string): Promise<{ delivery: Delivery; body: Buffer | null; attempts: Attempt[] }> {
+    const store = this.#p.store;
+    const d = await store.getDelivery(tenantId, id);
+    if (!d) throw fail('delivery_not_found');
+    const [event, attempts] = await Promise.all([store.getEvent(tenantId, d.eventId), store.listAttempts(d.id)]);
+    return { delivery: d, body: event ? event.event.body : null, attempts };
+  }
+}

@@ -1,0 +1,193 @@
+// Endpoints: create (with a first signing secret), read, edit, delete mid-flight, and one test delivery now.
+import type { Attempt, Endpoint, EndpointStatus, Scheme } from '../domain.ts';
+import { fail, HooklineError } from '../errors.ts';
+import { checkEndpointUrl } from '../http/address-guard.ts';
+import { newId } from '../ids.ts';
+import { generateSecret } from '../signing/signing-keys.ts';
+import { signHeaders } from '../signing/sign-headers.ts';
+import type { DeliverySender } from '../dispatch/dispatcher.ts';
+import { attemptFromResult } from '../dispatch/attempt-from-result.ts';
+import type { EndpointPatch, Page } from '../store/store.ts';
+import type { EngineParts } from './parts.ts';
+
+export interface EndpointInput {
+  url: string;
+  description?: string;
+  event_types?: string[];
+  policy?: string;
+  scheme?: Scheme;
+  timeout_ms?: number | null;
+  max_concurrency?: number | null;
+  status?: EndpointStatus;
+}
+
+/** A test send's timeout is capped like the dispatcher's; its lease outlives the send by this margin. */
+const TEST_MAX_TIMEOUT_MS = 60_000;
+const TEST_LEASE_MARGIN_MS = 30_000;
+
+/** An endpoint as stored: `version` counts its edits (signing secrets are cached by it). */
+type StoredEndpoint = Endpoint & { version: number };
+
+export class EndpointOperations {
+  readonly #p: EngineParts;
+
+  constructor(parts: EngineParts) {
+    this.#p = parts;
+  }
+
+  /** The normalised URL, or 400 with the SSRF rule it breaks. */
+  checkUrl(url: string): string {
+    const check = checkEndpointUrl(url, { allowHttp: this.#p.settings.allowHttp, allowPrivateTargets: this.#p.settings.allowPrivateTargets });
+    if (!check.ok) throw fail(check.code);
+    return check.url.toString();
+  }
+
+  #policyName(name: string | undefined): string {
+    const policies = this.#p.policies;
+    if (name === undefined) return policies.default().name;
+    if (!policies.has(name)) throw fail('unknown_policy', { name });
+    return name;
+  }
+
+  async create(tenantId: string, input: EndpointInput): Promise<{ endpoint: Endpoint; secret: string }> {
+    const p = this.#p;
+    const now = p.clock.now();
+    const url = this.checkUrl(input.url);
+    const policyName = this.#policyName(input.policy);
+    const policy = p.policies.get(policyName)!;
+    const endpoint: Endpoint = {
+      id: newId('ep', now),
+      tenantId,
+      url,
+      description: input.description ?? '',
+      eventTypes: input.event_types ?? [],
+      policy: policyName,
+      scheme: input.scheme ?? 'hookline',
+      timeoutMs: input.timeout_ms ?? null,
+      maxConcurrency: input.max_concurrency ?? policy.maxConcurrency,
+      status: input.status === 'paused' ? 'paused' : 'active',
+      pauseReason: input.status === 'paused' ? 'manual' : null,
+      failingSince: null,
+      consecutiveFailedEvents: 0,
+      lastSuccessAt: null,
+      createdAt: now,
+      updatedAt: now,
+    };
+    const secret = generateSecret();
+    await p.store.createEndpoint(endpoint, { kid: newId('sec', now), endpointId: endpoint.id, sealed: p.box.seal(secret, endpoint.id), createdAt: now, expiresAt: null });
+    p.ingest.invalidate(tenantId);
+    return { endpoint, secret };
+  }
+
+  list(tenantId: string, cursor: string | null, limit: number): Promise<Page<Endpoint>> {
+    return this.#p.store.listEndpoints(tenantId, cursor, limit);
+  }
+
+  /** The endpoint, or null when the tenant has none by that id. */
+  find(tenantId: string, id: string): Promise<StoredEndpoint | null> {
+    return this.#p.store.getEndpoint(tenantId, id);
+  }
+
+  async get(tenantId: string, id: string): Promise<StoredEndpoint> {
+    const ep = await this.#p.store.getEndpoint(tenantId, id);
+    if (!ep) throw fail('endpoint_not_found');
+    return ep;
+  }
+
+  /**
+   * Edits an endpoint. A URL change clears degradation and the failure streak; description and subscription
+   * edits do not (docs/rules.md#health-clear). `status: 'active'` reactivates a paused endpoint; `paused` pauses it manually.
+   */
+  async update(tenantId: string, id: string, input: Partial<EndpointInput>): Promise<StoredEndpoint> {
+    const p = this.#p;
+    const cur = await this.get(tenantId, id);
+    const patch: EndpointPatch = {};
+    if (input.url !== undefined) {
+      patch.url = this.checkUrl(input.url);
+      if (patch.url !== cur.url) patch.clearHealth = true;
+    }
+    if (input.description !== undefined) patch.description = input.description;
+    if (input.event_types !== undefined) patch.eventTypes = input.event_types;
+    if (input.policy !== undefined) patch.policy = this.#policyName(input.policy);
+    if (input.scheme !== undefined) patch.scheme = input.scheme;
+    if (input.timeout_ms !== undefined) patch.timeoutMs = input.timeout_ms;
+    if (input.max_concurrency !== undefined) {
+      patch.maxConcurrency = input.max_concurrency ?? p.policies.get(patch.policy ?? cur.policy)!.maxConcurrency;
+    }
+    if (input.status !== undefined && input.status !== cur.status) {
+      if (input.status === 'paused') {
+        patch.status = 'paused';
+        patch.pauseReason = 'manual';
+      } else if (input.status === 'active') {
+        // Reactivation starts a clean slate: only this resumes a paused endpoint.
+        patch.status = 'active';
+        patch.pauseReason = null;
+        patch.clearHealth = true;
+      } else {
+        throw new HooklineError('invalid_request', { detail: 'status can be set to active or paused' });
+      }
+    }
+    const next = await p.store.updateEndpoint(tenantId, id, patch, p.clock.now());
+    if (!next) throw fail('endpoint_not_found');
+    p.ingest.invalidate(tenantId);
+    if (patch.status === 'active') p.dispatcher.wake();
+    return next;
+  }
+
+  /**
+   * Deletes an endpoint with its deliveries, mid-flight or not: this process's dispatcher drops its queued work at
+   * once (another process's within about a second), sends already on the wire finish and record nothing, and no
+   * other endpoint's records are touched.
+   */
+  async delete(tenantId: string, id: string): Promise<void> {
+    const p = this.#p;
+    if (!(await p.store.deleteEndpoint(tenantId, id))) throw fail('endpoint_not_found');
+    p.dispatcher.forgetEndpoint(id);
+    p.ingest.invalidate(tenantId);
+    p.secrets.forget(id);
+    // Its HTTP pool goes too (a send still in flight finishes on it).
+    p.sender.closeEndpoint?.(id);
+  }
+
+  /**
+   * One test delivery now (event type `hookline.test`); returns its attempt. Success clears degradation.
+   * The delivery is inserted leased by this process for the send's timeout and a margin, so it always ends: by its
+   * recorded attempt here, or, when this process dies or the record fails, by the dispatcher once the lease lapses.
+   */
+  async test(tenantId: string, id: string): Promise<Attempt> {
+    const p = this.#p;
+    const ep = await this.get(tenantId, id);
+    const tenant = await p.store.getTenant(tenantId);
+    if (!tenant) throw fail('tenant_not_found');
+    const policy = p.policies.get(ep.policy) ?? p.policies.default();
+    const timeoutMs = Math.min(ep.timeoutMs ?? policy.timeoutMs, TEST_MAX_TIMEOUT_MS);
+    const prepared = await p.ingest.prepare(tenantId, { type: 'hookline.test', data: { endpoint_id: id, message: 'test delivery from Hookline' } });
+    const now = p.clock.now();
+    const deliveryId = newId('dlv', now);
+    const workerId = p.dispatcher.workerId;
+    prepared.deliveries = [{ id: deliveryId, endpointId: id, status: 'pending', nextAttemptAt: now, lease: { workerId, until: now + timeoutMs + TEST_LEASE_MARGIN_MS } }];
+    await p.store.acceptEvents([prepared]);
+    const startedAt = p.clock.now();
+    let headers: Record<string, string>;
+    let result: Awaited<ReturnType<DeliverySender['send']>>;
+    try {
+      headers = signHeaders({
+        scheme: ep.scheme,
+        eventId: prepared.event.eventId,
+        deliveryId,
+        timestampSec: Math.floor(startedAt / 1000),
+        body: prepared.event.body,
+        secrets: await p.secrets.live(id, ep.version, startedAt),
+      });
+      result = await p.sender.send({ url: ep.url, headers, body: prepared.event.body, timeoutMs, endpointId: id, maxConcurrency: ep.maxConcurrency });
+    } catch (err) {
+      // Not sent at all (no live secret, a sender fault): the delivery ends failed with the reason, never stays open.
+      await p.store.endDeliveries([deliveryId], workerId, 'failed', `test delivery failed: ${(err as Error).message}`, p.clock.now());
+      throw err;
+    }
+    const attempt = attemptFromResult({ deliveryId, tenantId, environment: tenant.environment, endpointId: id, n: 1, trigger: 'test', startedAt, requestHeaders: headers }, result);
+    const transitions = await p.store.recordTestAttempt(attempt, { rule: policy.health, countsFailure: false, countsSuccess: true }, p.clock.now(), workerId);
+    p.emitHealth(transitions);
+    return attempt;
+  }
+}

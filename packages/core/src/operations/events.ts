@@ -1,0 +1,53 @@
+// Events: accept one (durably, 202 semantics) or many in one group commit, an operational event for one endpoint, read one back.
+import type { Delivery, EventRecord } from '../domain.ts';
+import { fail } from '../errors.ts';
+import { newId } from '../ids.ts';
+import { expectAccepted, type EventInput } from '../ingest.ts';
+import type { EngineParts } from './parts.ts';
+
+export class EventOperations {
+  readonly #p: EngineParts;
+
+  constructor(parts: EngineParts) {
+    this.#p = parts;
+  }
+
+  /** Accepts an event durably and wakes the dispatcher; 409 `event_conflict` on a different body. */
+  async accept(tenantId: string, input: EventInput) {
+    const r = expectAccepted(await this.#p.ingest.accept(tenantId, input));
+    if (r.kind === 'created' && r.deliveries.length) this.#p.dispatcher.wake();
+    return r;
+  }
+
+  /** Accepts many events in one group commit; each result is the event, or that item's error (event_conflict, …). */
+  async acceptMany(tenantId: string, inputs: EventInput[]) {
+    const results = await this.#p.ingest.acceptMany(tenantId, inputs);
+    this.#p.dispatcher.wake();
+    return results.map((r) => (r instanceof Error ? r : r.kind === 'conflict' ? fail('event_conflict', { event_id: r.eventId }) : r));
+  }
+
+  /**
+   * An event for exactly one endpoint of the tenant, not fanned out by subscriptions: operational notifications
+   * (endpoint.degraded, breaker.opened, …) to the tenant's operations endpoint. Idempotent on `event_id`.
+   */
+  async acceptFor(tenantId: string, endpointId: string, input: EventInput) {
+    const p = this.#p;
+    const ep = await p.store.getEndpoint(tenantId, endpointId);
+    if (!ep) throw fail('endpoint_not_found');
+    const prepared = await p.ingest.prepare(tenantId, input);
+    const at = prepared.event.createdAt;
+    const paused = ep.status === 'paused';
+    prepared.deliveries = [{ id: newId('dlv', at), endpointId, status: paused ? 'skipped' : 'pending', nextAttemptAt: paused ? null : at }];
+    const [r] = await p.store.acceptEvents([prepared]);
+    const accepted = expectAccepted(r);
+    if (accepted.kind === 'created' && !paused) p.dispatcher.wake();
+    return accepted;
+  }
+
+  /** The event by the sender's event_id, with its deliveries; 404 `event_not_found`. */
+  async get(tenantId: string, eventId: string): Promise<{ event: EventRecord; deliveries: Delivery[] }> {
+    const found = await this.#p.store.getEvent(tenantId, eventId);
+    if (!found) throw fail('event_not_found');
+    return found;
+  }
+}

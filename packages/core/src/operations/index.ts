@@ -1,0 +1,14 @@
+// The engine's operations, one class per resource; the engine exposes one instance of each (engine.tenants, …).
+export { TenantOperations } from './tenants.ts';
+export { ApiKeyOperations } from './api-keys.ts';
+export { EndpointOperations } from './endpoints.ts';
+export { EndpointSecretOperations } from './endpoint-secrets.ts';
+export { EventOperations } from './events.ts';
+export { DeliveryOperations } from './deliveries.ts';
+export { ReplayOperations } from './replays.ts';
+export { BreakerOperations } from './breakers.ts';
+export { NoticeOperations } from './notices.ts';
+export { EventTypeOperations } from './event-types.ts';
+export { StatsOperations } from './stats.ts';
+export { DoctorOperations } from './doctor.ts';
+export { MaintenanceOperations } from './maintenance.ts';

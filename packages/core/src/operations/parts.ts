@@ -1,0 +1,36 @@
+// What the operations work on: the engine's parts, shared by reference and private to the engine and this folder.
+import type { Clock } from '../clock.ts';
+import type { Breaker } from '../breaker/breaker-gate.ts';
+import type { DeliverySender, Dispatcher } from '../dispatch/dispatcher.ts';
+import type { SecretCache } from '../dispatch/secret-cache.ts';
+import type { Ingest } from '../ingest.ts';
+import type { Logger } from '../logger.ts';
+import type { Maintenance } from '../maintenance/runner.ts';
+import type { PolicyRegistry } from '../policy/registry.ts';
+import type { SecretBox } from '../secret-box.ts';
+import type { HealthTransition, Store } from '../store/store.ts';
+
+export interface EngineParts {
+  readonly store: Store;
+  readonly clock: Clock;
+  readonly policies: PolicyRegistry;
+  readonly box: SecretBox;
+  readonly logger: Logger;
+  readonly ingest: Ingest;
+  readonly dispatcher: Dispatcher;
+  readonly sender: DeliverySender & { close?: () => Promise<void>; closeEndpoint?: (endpointId: string) => void };
+  readonly secrets: SecretCache;
+  readonly breaker: Breaker;
+  readonly maintenance: Maintenance;
+  readonly settings: {
+    allowHttp?: boolean;
+    allowPrivateTargets?: boolean;
+    rotationOverlapMs?: number;
+    replayQuotaPerDay?: number;
+    replayMaxDeliveries?: number;
+  };
+  /** Tells every observer about health transitions made outside an attempt (test deliveries, the health sweep). */
+  emitHealth(transitions: HealthTransition[]): void;
+}
+
+export const DAY_MS = 86_400_000;

@@ -1,0 +1,66 @@
+// Replays (docs/rules.md#replay): one failed or skipped delivery, or an endpoint's window under a daily quota; progress by id.
+import { fail, HooklineError } from '../errors.ts';
+import { newId } from '../ids.ts';
+import type { ReplayRow } from '../store/store.ts';
+import { DEFAULTS } from '../defaults.ts';
+import { DAY_MS, type EngineParts } from './parts.ts';
+
+export class ReplayOperations {
+  readonly #p: EngineParts;
+
+  constructor(parts: EngineParts) {
+    this.#p = parts;
+  }
+
+  async #activeEndpoint(tenantId: string, id: string): Promise<void> {
+    const ep = await this.#p.store.getEndpoint(tenantId, id);
+    if (!ep) throw fail('endpoint_not_found');
+    if (ep.status === 'paused') throw fail('endpoint_paused');
+  }
+
+  /** One attempt now for a failed or skipped delivery, same ids. */
+  async delivery(tenantId: string, deliveryId: string): Promise<ReplayRow> {
+    const p = this.#p;
+    const d = await p.store.getDelivery(tenantId, deliveryId);
+    if (!d) throw fail('delivery_not_found');
+    if (d.status !== 'failed' && d.status !== 'skipped') throw fail('delivery_not_replayable', { status: d.status });
+    await this.#activeEndpoint(tenantId, d.endpointId);
+    const now = p.clock.now();
+    const replay: ReplayRow = { id: newId('rpl', now), tenantId, endpointId: d.endpointId, kind: 'single', sinceMs: null, untilMs: null, includeSkipped: d.status === 'skipped', selected: 1, attempted: 0, succeeded: 0, failed: 0, createdAt: now };
+    if (!(await p.store.scheduleSingleReplay(replay, deliveryId, now))) throw fail('delivery_not_replayable', { status: 'changed' });
+    p.dispatcher.wake();
+    return replay;
+  }
+
+  /** Replays the endpoint's failed (and optionally skipped) deliveries attempted within [since, until]. */
+  async window(tenantId: string, endpointId: string, opts: { since?: number; until?: number; includeSkipped?: boolean } = {}): Promise<ReplayRow> {
+    const p = this.#p;
+    await this.#activeEndpoint(tenantId, endpointId);
+    const now = p.clock.now();
+    const until = opts.until ?? now;
+    const since = opts.since ?? now - DEFAULTS.replay.windowMs;
+    if (since > until) throw new HooklineError('invalid_request', { detail: 'since must not be after until' });
+    const max = p.settings.replayQuotaPerDay ?? DEFAULTS.replay.quotaPerDay;
+    const dayStart = now - (now % DAY_MS); // UTC midnight
+    const replay: ReplayRow = { id: newId('rpl', now), tenantId, endpointId, kind: 'window', sinceMs: since, untilMs: until, includeSkipped: opts.includeSkipped === true, selected: 0, attempted: 0, succeeded: 0, failed: 0, createdAt: now };
+    const result = await p.store.scheduleWindowReplay(replay, p.settings.replayMaxDeliveries ?? DEFAULTS.replay.maxDeliveries, now, { max, since: dayStart });
+    if (result.kind === 'quota_exceeded') {
+      throw new HooklineError('replay_quota_exceeded', { max }, { retryAfterSec: Math.ceil((dayStart + DAY_MS - now) / 1000) });
+    }
+    replay.selected = result.selected;
+    if (replay.selected > 0) p.dispatcher.wake();
+    return replay;
+  }
+
+  /** A replay's progress; 404 `replay_not_found`. */
+  async get(tenantId: string, id: string): Promise<ReplayRow> {
+    const r = await this.#p.store.getReplay(tenantId, id);
+    if (!r) throw fail('replay_not_found');
+    return r;
+  }
+
+  /** The replay, or null when the tenant has none by that id. */
+  find(tenantId: string, id: string): Promise<ReplayRow | null> {
+    return this.#p.store.getReplay(tenantId, id);
+  }
+}

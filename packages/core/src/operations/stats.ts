@@ -1,0 +1,48 @@
+// What an operator watches (docs/scaling.md "What to watch"): queue depth, the oldest due delivery's wait, success rates.
+import { HooklineError } from '../errors.ts';
+import type { EndpointStats } from '../store/store.ts';
+import { DAY_MS, type EngineParts } from './parts.ts';
+
+export interface QueueStats {
+  at: number;
+  queued: { pending: number; delivering: number; held: number };
+  /** now − the oldest due pending delivery's next_attempt_at; null when nothing due waits. */
+  oldestDueAgeMs: number | null;
+}
+
+export interface TenantStats extends QueueStats {
+  since: number;
+  endpoints: Array<EndpointStats & { oldestDueAgeMs: number | null; successRate: number | null }>;
+}
+
+export class StatsOperations {
+  readonly #p: EngineParts;
+
+  constructor(parts: EngineParts) {
+    this.#p = parts;
+  }
+
+  /** Deliveries not yet terminal over every tenant, and how long the oldest due one has waited. */
+  async queue(): Promise<QueueStats> {
+    const store = this.#p.store;
+    const now = this.#p.clock.now();
+    const [queued, oldestDueAt] = await Promise.all([store.countQueued(), store.oldestDueAt(now)]);
+    return { at: now, queued, oldestDueAgeMs: oldestDueAt === null ? null : now - oldestDueAt };
+  }
+
+  /** The tenant's queue per endpoint and each endpoint's success rate over deliveries that ended since `since` (default 24 h). */
+  async tenant(tenantId: string, opts: { since?: number } = {}): Promise<TenantStats> {
+    const now = this.#p.clock.now();
+    const since = opts.since ?? now - DAY_MS;
+    if (since > now) throw new HooklineError('invalid_request', { detail: 'since must not be in the future' });
+    const endpoints = (await this.#p.store.endpointStats(tenantId, since, now)).map((e) => ({
+      ...e,
+      oldestDueAgeMs: e.oldestDueAt === null ? null : now - e.oldestDueAt,
+      successRate: e.succeeded + e.failed === 0 ? null : e.succeeded / (e.succeeded + e.failed),
+    }));
+    const queued = { pending: 0, delivering: 0, held: 0 };
+    for (const e of endpoints) for (const k of ['pending', 'delivering', 'held'] as const) queued[k] += e.queued[k];
+    const ages = endpoints.map((e) => e.oldestDueAgeMs).filter((a): a is number => a !== null);
+    return { at: now, since, queued, oldestDueAgeMs: ages.length === 0 ? null : Math.max(...ages), endpoints };
+  }
+}

@@ -1,0 +1,109 @@
+// Tenants: create, read, edit and delete (with everything they own); every tenant write goes through here.
+import { DEFAULT_ENVIRONMENT, type Environment, type Tenant } from '../domain.ts';
+import { fail, HooklineError } from '../errors.ts';
+import { newId } from '../ids.ts';
+import type { Page } from '../store/store.ts';
+import type { EngineParts } from './parts.ts';
+
+export interface TenantInput {
+  /** A fixed id (`hookline simulate`'s tenant); default a new `ten_` id. Never taken from a request. */
+  id?: string;
+  name: string;
+  /** `test` or `live` (default live), fixed at creation (docs/rules.md#environments). */
+  environment?: Environment;
+  owner_emails?: string[];
+  notify_email?: boolean;
+}
+
+export interface TenantPatch {
+  /** Accepted only when it names the tenant's own environment: a tenant never moves between test and live. */
+  environment?: Environment;
+  name?: string;
+  owner_emails?: string[];
+  notify_email?: boolean;
+  /** An endpoint of this tenant, or null for none. */
+  operations_endpoint_id?: string | null;
+}
+
+export class TenantOperations {
+  readonly #p: EngineParts;
+  readonly #onRevoke: () => void;
+
+  /** `onRevoke` runs after a tenant is deleted: whatever remembers credentials forgets them. */
+  constructor(parts: EngineParts, onRevoke: () => void) {
+    this.#p = parts;
+    this.#onRevoke = onRevoke;
+  }
+
+  async create(input: TenantInput): Promise<Tenant> {
+    const now = this.#p.clock.now();
+    const tenant: Tenant = {
+      id: input.id ?? newId('ten', now),
+      name: input.name,
+      environment: input.environment ?? DEFAULT_ENVIRONMENT,
+      ownerEmails: input.owner_emails ?? [],
+      operationsEndpointId: null,
+      notifyEmail: input.notify_email ?? true,
+      createdAt: now,
+      updatedAt: now,
+    };
+    await this.#p.store.createTenant(tenant);
+    return tenant;
+  }
+
+  /** Oldest first; with `environment`, only that environment's tenants. */
+  list(cursor: string | null, limit: number, filter: { environment?: Environment } = {}): Promise<Page<Tenant>> {
+    return this.#p.store.listTenants(cursor, limit, filter);
+  }
+
+  /** The tenant, or null when absent. */
+  find(id: string): Promise<Tenant | null> {
+    return this.#p.store.getTenant(id);
+  }
+
+  async get(id: string): Promise<Tenant> {
+    const t = await this.#p.store.getTenant(id);
+    if (!t) throw fail('tenant_not_found');
+    return t;
+  }
+
+  /** Edits a tenant; an operations endpoint must be one of its own (400 naming the field otherwise). */
+  async update(id: string, input: TenantPatch): Promise<Tenant> {
+    if (input.environment !== undefined) {
+      // Test and live stay apart (docs/rules.md#environments): a tenant never moves between them.
+      const current = (await this.get(id)).environment;
+      if (current !== input.environment) throw fail('environment_immutable', { environment: current, requested: input.environment });
+    }
+    const patch: Partial<Omit<Tenant, 'id' | 'createdAt' | 'environment'>> = {};
+    if (input.name !== undefined) patch.name = input.name;
+    if (input.owner_emails !== undefined) patch.ownerEmails = input.owner_emails;
+    if (input.notify_email !== undefined) patch.notifyEmail = input.notify_email;
+    if (input.operations_endpoint_id !== undefined) {
+      if (input.operations_endpoint_id !== null && !(await this.#p.store.getEndpoint(id, input.operations_endpoint_id))) {
+        const message = 'is not an endpoint of this tenant';
+        throw new HooklineError('invalid_request', { detail: `/operations_endpoint_id ${message}` }, { details: [{ in: 'body', path: '/operations_endpoint_id', message }] });
+      }
+      patch.operationsEndpointId = input.operations_endpoint_id;
+    }
+    const t = await this.#p.store.updateTenant(id, patch, this.#p.clock.now());
+    if (!t) throw fail('tenant_not_found');
+    return t;
+  }
+
+  /**
+   * Deletes a tenant and everything it owns, as endpoints.delete does for each of its endpoints; 404
+   * `tenant_not_found` when absent. Its API keys stop working in this process at once.
+   */
+  async delete(id: string): Promise<void> {
+    const p = this.#p;
+    const endpoints = await p.store.listTenantEndpoints(id);
+    if (!(await p.store.deleteTenant(id))) throw fail('tenant_not_found');
+    p.dispatcher.forgetTenant(id);
+    p.ingest.invalidate(id);
+    for (const ep of endpoints) {
+      p.secrets.forget(ep.id);
+      p.sender.closeEndpoint?.(ep.id);
+    }
+    this.#onRevoke();
+  }
+}
