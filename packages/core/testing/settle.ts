@@ -1,29 +1,3 @@
-// Drives an engine on a virtual clock: run what is due, jump to the next due time, repeat until nothing is left.
-import type { VirtualClock } from './clock.ts';
-import type { Hookline } from './hookline.ts';
-
-export interface SettleOptions {
-  /** Stop once the clock passes this time (ms since epoch) even if work remains. */
-  until?: number;
-  /** Upper bound on loop rounds: a runaway schedule fails loudly instead of spinning. */
-  maxRounds?: number;
-  /** Called at each step, before due work runs (maintenance jobs hook in here). */
-  onStep?: (now: number) => Promise<void>;
-}
-
-/** Returns the number of rounds it took. Every accepted delivery ends terminal unless `until` cut it short. */
-export async function settle(engine: Hookline, clock: VirtualClock, options: SettleOptions = {}): Promise<number> {
-  const maxRounds = options.maxRounds ?? 100_000;
-  for (let round = 1; round <= maxRounds; round++) {
-    await options.onStep?.(clock.now());
-    await engine.dispatcher.runDue();
-    const next = await engine.store.nextDueAt();
-    if (next === null) return round;
-    if (options.until !== undefined && next > options.until) {
-      clock.set(Math.max(clock.now(), options.until));
-      return round;
-    }
-    if (next > clock.now()) clock.set(next);
-  }
-  throw new Error(`settle: still busy after ${maxRounds} rounds`);
-}
+// Tests' name for running an engine's due work on a virtual clock until nothing is left: the runtime loop itself
+// (src/dispatch/run-until-idle.ts, which `hookline simulate` also runs), so tests and simulate share one loop.
+export { runUntilIdle as settle, type RunUntilIdleOptions as SettleOptions } from '../src/dispatch/run-until-idle.ts';
