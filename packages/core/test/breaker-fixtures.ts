@@ -4,7 +4,7 @@ import type { HooklineOptions } from '../src/hookline.ts';
 import { PAYMENTS } from '../src/policy/presets.ts';
 import { PolicyRegistry } from '../src/policy/registry.ts';
 import type { Policy } from '../src/policy/types.ts';
-import { testEngine } from './harness.ts';
+import { testEngine } from '../testing/harness.ts';
 
 export const S = 1000;
 export const MIN = 60 * S;

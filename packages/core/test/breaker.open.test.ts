@@ -2,8 +2,8 @@
 // the 80 % ratio, client errors never opening it, and held deliveries spending no attempts.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { settle } from '../src/settle.ts';
-import { startReceiver } from './harness.ts';
+import { settle } from '../testing/settle.ts';
+import { startReceiver } from '../testing/harness.ts';
 import { breakerEngine, events, MIN, S } from './breaker-fixtures.ts';
 
 test('5 deliveries with 4 delivery failures (80 %) open the tenant breaker; due deliveries are then held without attempts', async () => {

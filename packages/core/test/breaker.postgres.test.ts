@@ -3,9 +3,9 @@ import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import pg from 'pg';
 import { openPostgresStore } from '../src/store/postgres/postgres-store.ts';
-import { settle } from '../src/settle.ts';
+import { settle } from '../testing/settle.ts';
 import { pgTestDb } from './fixtures/pg-test-db.ts';
-import { startReceiver } from './harness.ts';
+import { startReceiver } from '../testing/harness.ts';
 import { breakerEngine, DAY, events, MIN } from './breaker-fixtures.ts';
 
 const db = await pgTestDb();

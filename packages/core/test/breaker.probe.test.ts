@@ -2,11 +2,11 @@
 // release of every held delivery at once, manual reset, and the 30-day age limit for held deliveries.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { settle } from '../src/settle.ts';
+import { settle } from '../testing/settle.ts';
 import { Breaker } from '../src/breaker/breaker-gate.ts';
 import { silentLogger } from '../src/logger.ts';
 import { PAYMENTS } from '../src/policy/presets.ts';
-import { startReceiver } from './harness.ts';
+import { startReceiver } from '../testing/harness.ts';
 import { breakerEngine, DAY, events, MIN, S } from './breaker-fixtures.ts';
 
 test('with 50 deliveries due, each cycle attempts exactly one probe; pauses are 5, 10, 20, 30, 30 min', async () => {

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { breakerEngine } from './breaker-fixtures.ts';
-import { startReceiver } from './harness.ts';
+import { startReceiver } from '../testing/harness.ts';
 
 /**
  * Sends `ok` deliveries that succeed, then `failing` that get a 500, each a distinct event attempted once

@@ -2,8 +2,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { AdmissionGate } from '../src/dispatch/admission.ts';
-import { settle } from '../src/settle.ts';
-import { startReceiver, testEngine } from './harness.ts';
+import { settle } from '../testing/settle.ts';
+import { startReceiver, testEngine } from '../testing/harness.ts';
 
 const DAY = 86_400_000;
 

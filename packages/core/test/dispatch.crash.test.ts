@@ -9,9 +9,9 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { generateMasterKey } from '../src/secret-box.ts';
 import { createHookline } from '../src/hookline.ts';
-import { ownChild } from './fixtures/children.ts';
-import { within } from './fixtures/deadline.ts';
-import { tempStore } from './harness.ts';
+import { ownChild } from '../testing/children.ts';
+import { within } from '../testing/deadline.ts';
+import { tempStore } from '../testing/harness.ts';
 
 const worker = fileURLToPath(new URL('./fixtures/crash-worker.ts', import.meta.url));
 const EVENTS = 1500;

@@ -8,7 +8,7 @@ import { test } from 'node:test';
 import type { AttemptEvent } from '../src/dispatch/observers.ts';
 import { createHookline } from '../src/hookline.ts';
 import { generateMasterKey } from '../src/secret-box.ts';
-import { tempStore } from './harness.ts';
+import { tempStore } from '../testing/harness.ts';
 
 const TIMEOUT_MS = 1000;
 const GB = 1024 ** 3;

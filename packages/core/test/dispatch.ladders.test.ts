@@ -1,8 +1,8 @@
 // Whole ladders on a virtual clock against a real receiver on 127.0.0.1.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { settle } from '../src/settle.ts';
-import { startReceiver, testEngine } from './harness.ts';
+import { settle } from '../testing/settle.ts';
+import { startReceiver, testEngine } from '../testing/harness.ts';
 
 const S = 1000;
 const MIN = 60 * S;

@@ -5,7 +5,7 @@ import { createServer, type ServerResponse } from 'node:http';
 import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import { systemClock } from '../src/clock.ts';
-import { testEngine } from './harness.ts';
+import { testEngine } from '../testing/harness.ts';
 
 /** A loopback receiver that holds requests open per path until released; counts concurrency per path. */
 async function gatedReceiver() {

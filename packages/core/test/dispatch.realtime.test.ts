@@ -5,8 +5,8 @@ import { createServer } from 'node:http';
 import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import { systemClock } from '../src/clock.ts';
-import { waitUntil, within } from './fixtures/deadline.ts';
-import { testEngine } from './harness.ts';
+import { waitUntil, within } from '../testing/deadline.ts';
+import { testEngine } from '../testing/harness.ts';
 
 async function slowReceiver(delayMs: number) {
   let active = 0;

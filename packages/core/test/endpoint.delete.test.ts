@@ -10,7 +10,7 @@ import { generateMasterKey } from '../src/secret-box.ts';
 import { openPostgresStore } from '../src/store/postgres/postgres-store.ts';
 import type { Store } from '../src/store/store.ts';
 import { pgTestDb } from './fixtures/pg-test-db.ts';
-import { tempStore } from './harness.ts';
+import { tempStore } from '../testing/harness.ts';
 
 const EVENTS = 150;
 /** The deleted endpoints' cap: at most this many of their sends can be on the wire at the moment of deletion. */

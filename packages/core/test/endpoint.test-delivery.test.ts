@@ -3,8 +3,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { DeliverySender } from '../src/dispatch/dispatcher.ts';
-import { settle } from '../src/settle.ts';
-import { testEngine } from './harness.ts';
+import { settle } from '../testing/settle.ts';
+import { testEngine } from '../testing/harness.ts';
 
 type Mode = 'ok' | 'throw' | 'hang';
 

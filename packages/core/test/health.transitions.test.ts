@@ -2,11 +2,11 @@
 // 50 failed events, 410 Gone), what clears it and what does not, and skipped events replayed after reactivation.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { settle } from '../src/settle.ts';
+import { settle } from '../testing/settle.ts';
 import { PolicyRegistry } from '../src/policy/registry.ts';
 import { STANDARD } from '../src/policy/presets.ts';
 import type { HealthTransition } from '../src/store/store.ts';
-import { startReceiver, testEngine } from './harness.ts';
+import { startReceiver, testEngine } from '../testing/harness.ts';
 
 const S = 1000;
 const MIN = 60 * S;

@@ -3,9 +3,9 @@
 // after reactivation recovers it; only events that arrive while paused are `skipped`.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { settle } from '../src/settle.ts';
+import { settle } from '../testing/settle.ts';
 import { ENDPOINT_PAUSED } from '../src/dispatch/dispatcher.ts';
-import { startReceiver, testEngine } from './harness.ts';
+import { startReceiver, testEngine } from '../testing/harness.ts';
 
 const S = 1000;
 const MIN = 60 * S;

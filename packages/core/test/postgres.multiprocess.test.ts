@@ -13,8 +13,8 @@ import { createHookline } from '../src/hookline.ts';
 import { PolicyRegistry } from '../src/policy/registry.ts';
 import { generateMasterKey } from '../src/secret-box.ts';
 import { openPostgresStore } from '../src/store/postgres/postgres-store.ts';
-import { ownChild } from './fixtures/children.ts';
-import { waitUntil, within } from './fixtures/deadline.ts';
+import { ownChild } from '../testing/children.ts';
+import { waitUntil, within } from '../testing/deadline.ts';
 import { adminQuery, pgTestDb, withDatabase } from './fixtures/pg-test-db.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { VirtualClock } from '../src/clock.ts';
 import { isHooklineError } from '../src/errors.ts';
-import { startReceiver, testEngine } from './harness.ts';
+import { startReceiver, testEngine } from '../testing/harness.ts';
 
 const MIN = 60_000;
 const H = 60 * MIN;

@@ -1,11 +1,11 @@
 // Retention (docs/rules.md#retention): old terminal deliveries and their attempts are purged in small batches; nothing else is.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { settle } from '../src/settle.ts';
+import { settle } from '../testing/settle.ts';
 import { purgeExpired } from '../src/maintenance/retention.ts';
 import { Ingest } from '../src/ingest.ts';
 import { DEFAULT_MONEY_RULES } from '../src/policy/money-rules.ts';
-import { startReceiver, testEngine } from './harness.ts';
+import { startReceiver, testEngine } from '../testing/harness.ts';
 
 const DAY = 86_400_000;
 

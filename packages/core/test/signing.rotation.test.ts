@@ -6,7 +6,7 @@ import { mock, test } from 'node:test';
 import { createVerifier, ReceiverError, type SignatureScheme } from '@hookline/receiver';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { VirtualClock } from '../src/clock.ts';
-import { startReceiver, testEngine, type Received } from './harness.ts';
+import { startReceiver, testEngine, type Received } from '../testing/harness.ts';
 
 const MIN = 60_000;
 const H = 60 * MIN;

@@ -6,11 +6,11 @@ import { readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
 import pg from 'pg';
-import { storeConformance } from '../src/store/store-conformance.ts';
+import { storeConformance } from '../testing/store-conformance/index.ts';
 import { openPostgresStore, type PostgresStore } from '../src/store/postgres/postgres-store.ts';
 import type { PostgresOptions } from '../src/store/postgres/postgres-driver.ts';
 import { loadStatements } from '../src/store/sql-files.ts';
-import { within } from './fixtures/deadline.ts';
+import { within } from '../testing/deadline.ts';
 import { pgTestDb } from './fixtures/pg-test-db.ts';
 
 const db = await pgTestDb();

@@ -1,7 +1,7 @@
 // The store conformance suite on SQLite: a fresh database file per check, with the connection on the event loop
 // and on its own store thread (what `hookline serve` runs).
-import { storeConformance } from '../src/store/store-conformance.ts';
-import { tempStore } from './harness.ts';
+import { storeConformance } from '../testing/store-conformance/index.ts';
+import { tempStore } from '../testing/harness.ts';
 
 storeConformance('sqlite', async () => {
   const t = await tempStore();

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { memoryInbox } from '../src/inbox/memory-inbox.ts';
 import { sqliteInbox } from '../src/inbox/sqlite-inbox.ts';
-import { runInboxConformance } from './inbox-conformance.ts';
+import { runInboxConformance } from '../testing/inbox-conformance.ts';
 
 runInboxConformance('memory', async () => {
   const store = memoryInbox();

@@ -2,7 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { postgresInbox } from '../src/inbox/postgres-inbox.ts';
-import { runInboxConformance } from './inbox-conformance.ts';
+import { runInboxConformance } from '../testing/inbox-conformance.ts';
 import { skipUnlessReachable } from './service-probe.ts';
 
 const host = '127.0.0.1';

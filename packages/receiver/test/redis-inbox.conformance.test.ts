@@ -2,7 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { redisInbox } from '../src/inbox/redis-inbox.ts';
-import { runInboxConformance } from './inbox-conformance.ts';
+import { runInboxConformance } from '../testing/inbox-conformance.ts';
 import { skipUnlessReachable } from './service-probe.ts';
 
 const host = '127.0.0.1';

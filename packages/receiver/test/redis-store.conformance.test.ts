@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { redisStore } from '../src/stores/redis-store.ts';
-import { runStoreConformance } from '../src/stores/store-conformance.ts';
+import { runStoreConformance } from '../testing/store-conformance.ts';
 import { skipUnlessReachable } from './service-probe.ts';
 
 const host = '127.0.0.1';

@@ -1,7 +1,7 @@
 // Runs the real `hookline` executable as a child process and collects its exit code and output.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { ownChild } from '../../core/test/fixtures/children.ts';
+import { ownChild } from '@hookline/core/testing';
 import { main } from '../src/cli/main.ts';
 
 export const BIN = fileURLToPath(new URL('../bin/hookline.js', import.meta.url));

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it, test } from 'node:test';
 import Database from 'better-sqlite3';
-import { ownChild } from '../../core/test/fixtures/children.ts';
+import { ownChild } from '@hookline/core/testing';
 import { runCli, runMain } from './cli-harness.ts';
 import { killHard, startServe, type ServeProcess } from './fixtures/serve-process.ts';
 

@@ -3,8 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Environment } from '@hookline/core';
-import { settle } from '@hookline/core/settle.ts';
-import { startReceiver, testEngine } from '../../core/test/harness.ts';
+import { settle, startReceiver, testEngine } from '@hookline/core/testing';
 import { createNotifier, smtpMailer } from '../src/notify/index.ts';
 import { smtpSink } from './fixtures/smtp-sink.ts';
 

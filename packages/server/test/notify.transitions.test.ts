@@ -5,8 +5,7 @@ import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
 import type { VirtualClock, Hookline } from '@hookline/core';
-import { settle } from '@hookline/core/settle.ts';
-import { startReceiver, testEngine } from '../../core/test/harness.ts';
+import { settle, startReceiver, testEngine } from '@hookline/core/testing';
 import { createNotifier, smtpMailer, type Notifier } from '../src/notify/index.ts';
 
 interface Mail {

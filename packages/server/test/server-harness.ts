@@ -8,7 +8,7 @@ import { memoryLogger, type Clock, type LookupAll } from '@hookline/core';
 import { resolveConfig } from '../src/config.ts';
 import { startServer, type RunningServer } from '../src/server.ts';
 // One deadline helper for every package's tests.
-export { within } from '../../core/test/fixtures/deadline.ts';
+export { within } from '@hookline/core/testing';
 
 export const ADMIN_TOKEN = 'test-admin-token-0123456789';
 

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { buildFaultFs } from '../../core/test/fixtures/fault-fs/build.ts';
+import { buildFaultFs } from '@hookline/core/testing';
 import { startCli } from './cli-harness.ts';
 
 const TOKEN = 'test-admin-token-0123456789';

@@ -10,7 +10,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { VirtualClock } from '../clock.ts';
 import { createSender, DEFAULT_USER_AGENT, type SenderOptions } from './sender.ts';
 import type { LookupAll } from './guarded-lookup.ts';
-import { within } from '../../test/fixtures/deadline.ts';
+import { within } from '../../testing/deadline.ts';
 
 type Handler = (req: IncomingMessage, res: ServerResponse, body: Buffer) => void;
 

@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import Database from 'better-sqlite3';
 import { sqliteStore } from './sqlite-store.ts';
-import { runStoreConformance } from './store-conformance.ts';
+import { runStoreConformance } from '../../testing/store-conformance.ts';
 
 runStoreConformance(
   'sqlite',

@@ -1,7 +1,7 @@
 // `hookline simulate --scenario`: many events against a receiver whose behaviour changes over time, on the real
 // engine and a virtual clock; events are accepted when the clock reaches their time.
 import { isHooklineError, VirtualClock, type EventInput } from '@hookline/core';
-import { settle } from '@hookline/core/settle.ts';
+import { runUntilIdle } from '@hookline/core/dispatch/run-until-idle.ts';
 import { AttemptLog, type SimAttempt, type SimTransition } from './attempt-log.ts';
 import { receiverPicker, type Scenario, type ScenarioAction } from './scenario.ts';
 import { createScriptedSender } from './scripted-sender.ts';
@@ -62,7 +62,7 @@ export async function runScenario(scenario: Scenario, seed: number): Promise<Sce
     const done: Array<{ action: ScenarioAction; error: string | null; replayId: string | null }> = [];
 
     for (const [atMs, actions, group] of timeline(scenario)) {
-      await settle(sim.engine, clock, { ...step, until: start + atMs });
+      await runUntilIdle(sim.engine, clock, { ...step, until: start + atMs });
       if (clock.now() < start + atMs) clock.set(start + atMs);
       for (const action of actions) done.push({ action, ...(await act(sim.engine, sim.tenantId, sim.endpointId, action)) });
       for (let i = 0; i < group.length; i += ACCEPT_CHUNK) {
@@ -73,7 +73,7 @@ export async function runScenario(scenario: Scenario, seed: number): Promise<Sce
         }
       }
     }
-    await settle(sim.engine, clock, step);
+    await runUntilIdle(sim.engine, clock, step);
     sim.assertClean();
 
     const deliveredAt = new Map<string, number>();

@@ -1,6 +1,6 @@
 // `hookline simulate --responses …`: one event through the real engine against a scripted receiver, on a virtual clock.
 import { VirtualClock, type PolicyRegistry } from '@hookline/core';
-import { settle } from '@hookline/core/settle.ts';
+import { runUntilIdle } from '@hookline/core/dispatch/run-until-idle.ts';
 import { AttemptLog, type SimAttempt, type SimTransition } from './attempt-log.ts';
 import { createScriptedSender, scriptPicker } from './scripted-sender.ts';
 import type { ScriptedResponse } from './scripted-response.ts';
@@ -40,7 +40,7 @@ export async function runScript(run: ScriptRun): Promise<ScriptResult> {
     log.setStart(sim.clock.now());
     const accepted = await sim.engine.events.accept(sim.tenantId, { ...(run.eventId ? { event_id: run.eventId } : {}), type: run.type, data: run.data });
     const delivery = accepted.deliveries[0];
-    await settle(sim.engine, sim.clock, { onStep: sim.step });
+    await runUntilIdle(sim.engine, sim.clock, { onStep: sim.step });
     sim.assertClean();
     const d = await sim.engine.deliveries.find(sim.tenantId, delivery.id);
     if (!d) throw new Error('simulate: the delivery vanished from the store');

@@ -1,8 +1,14 @@
 // Drives an engine on a virtual clock: run what is due, jump to the next due time, repeat until nothing is left.
-import type { VirtualClock } from './clock.ts';
-import type { Hookline } from './hookline.ts';
+// `hookline simulate` runs its scripts on it; tests reach it as `settle` (packages/core/testing/settle.ts).
+import type { VirtualClock } from '../clock.ts';
 
-export interface SettleOptions {
+/** What the loop needs of an engine (a Hookline has both): run its due work, and tell when more is due. */
+export interface IdleTarget {
+  runDue(): Promise<unknown>;
+  nextDueAt(): Promise<number | null>;
+}
+
+export interface RunUntilIdleOptions {
   /** Stop once the clock passes this time (ms since epoch) even if work remains. */
   until?: number;
   /** Upper bound on loop rounds: a runaway schedule fails loudly instead of spinning. */
@@ -12,7 +18,7 @@ export interface SettleOptions {
 }
 
 /** Returns the number of rounds it took. Every accepted delivery ends terminal unless `until` cut it short. */
-export async function settle(engine: Hookline, clock: VirtualClock, options: SettleOptions = {}): Promise<number> {
+export async function runUntilIdle(engine: IdleTarget, clock: VirtualClock, options: RunUntilIdleOptions = {}): Promise<number> {
   const maxRounds = options.maxRounds ?? 100_000;
   for (let round = 1; round <= maxRounds; round++) {
     await options.onStep?.(clock.now());
@@ -25,5 +31,5 @@ export async function settle(engine: Hookline, clock: VirtualClock, options: Set
     }
     if (next > clock.now()) clock.set(next);
   }
-  throw new Error(`settle: still busy after ${maxRounds} rounds`);
+  throw new Error(`run until idle: still busy after ${maxRounds} rounds`);
 }

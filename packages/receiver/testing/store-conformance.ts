@@ -1,8 +1,8 @@
 // The one conformance suite every DedupStore must pass (memory, SQLite, PostgreSQL, Redis).
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import type { DedupStore } from '../dedup-store.ts';
-import { StorageUnavailable } from '../errors.ts';
+import type { DedupStore } from '../src/dedup-store.ts';
+import { StorageUnavailable } from '../src/errors.ts';
 
 export interface StoreUnderTest {
   store: DedupStore;

@@ -1,0 +1,49 @@
+// The one conformance suite every Store must pass: each method, then the engine's rules run on top of the store.
+// store.sqlite.test.ts and store.postgres.test.ts call it with their factory; nothing here knows the dialect.
+// Each area is a file of its own; this entry gives every check a fresh store and groups the areas.
+import { describe, test } from 'node:test';
+import type { Store } from '../../src/store/store.ts';
+import { administrationConformance } from './administration.ts';
+import { breakersConformance } from './breakers.ts';
+import { claimsLeasesConformance } from './claims-leases.ts';
+import { engineRulesConformance } from './engine-rules.ts';
+import { eventsDeliveriesConformance } from './events-deliveries.ts';
+import type { WithStore } from './fixtures.ts';
+import { healthRetentionConformance } from './health-retention.ts';
+import { recordsConformance } from './records.ts';
+import { replaysConformance } from './replays.ts';
+import { statsConformance } from './stats.ts';
+
+export interface StoreUnderTest {
+  store: Store;
+  /** Closes the store and removes what it created. */
+  cleanup(): Promise<void>;
+}
+
+/** A fresh, empty, migrated store per call. */
+export type StoreFactory = () => Promise<StoreUnderTest>;
+
+/** Runs every check against stores made by `factory`; `name` labels the suite (e.g. 'sqlite'); `skip` says why not. */
+export function storeConformance(name: string, factory: StoreFactory, options: { skip?: string | false } = {}): void {
+  const withStore: WithStore = (title, fn) =>
+    test(title, async (t) => {
+      const s = await factory();
+      try {
+        await fn(s.store, t);
+      } finally {
+        await s.cleanup();
+      }
+    });
+
+  describe(`store conformance: ${name}`, { skip: options.skip || false }, () => {
+    describe('administration', () => administrationConformance(withStore));
+    describe('events and deliveries', () => eventsDeliveriesConformance(withStore));
+    describe('claims and leases', () => claimsLeasesConformance(withStore));
+    describe('attempt records', () => recordsConformance(withStore));
+    describe('replays', () => replaysConformance(withStore));
+    describe('stats', () => statsConformance(withStore));
+    describe('breakers', () => breakersConformance(withStore));
+    describe('health sweeps and retention', () => healthRetentionConformance(withStore));
+    describe('engine rules on this store', () => engineRulesConformance(withStore));
+  });
+}
