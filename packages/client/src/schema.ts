@@ -971,7 +971,7 @@ export interface components {
             /** @description By version ("1", "2", …): a JSON Schema for data and an example that must match it. */
             versions: {
                 [key: string]: {
-                    schema: Record<string, never> | boolean;
+                    schema: Record<string, unknown> | boolean;
                     example?: unknown;
                 };
             };
@@ -1028,7 +1028,7 @@ export interface components {
             overlap_seconds?: number;
         } | null;
         SendEventsRequest: {
-            events: Record<string, never>[];
+            events: Record<string, unknown>[];
         };
         SendEventsResponse: {
             accepted: number;

@@ -56,6 +56,14 @@ test('create a tenant, an endpoint and an event, then read the delivery until it
   const page = unwrap(await hookline.GET('/v1/tenants/{tenant}/deliveries', { params: { path: { tenant: tenant.id }, query: { limit: 10 } } }));
   assert.deepEqual(page.items.map((d) => [d.id, d.status]), [[first.id, 'succeeded']]);
   assert.equal(page.next_cursor, null);
+
+  // A batch's items are free-form objects in the document (each is checked on its own): typed as any object.
+  const batch = unwrap(await hookline.POST('/v1/tenants/{tenant}/events/batch', {
+    params: { path: { tenant: tenant.id } },
+    body: { events: [{ type: 'order.paid', data: { order: 1001 } }, { data: {} }] },
+  }));
+  assert.deepEqual([batch.accepted, batch.failed], [1, 1]);
+  assert.equal(batch.results[1].error?.code, 'invalid_request');
 });
 
 test('errors arrive as the typed Error body, and unwrap throws them as HooklineApiError', async (t) => {
