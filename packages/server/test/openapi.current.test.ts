@@ -24,3 +24,29 @@ test('the document covers every route with a schema and marks itself generated',
   for (const { op } of ops) assert.ok('4XX' in op.responses && '5XX' in op.responses);
   assert.ok(doc.paths['/v1/tenants/{tenant}/endpoints/{endpoint}'].patch.parameters.some((p: { name: string }) => p.name === 'endpoint'));
 });
+
+test('bodies are named component schemas: every JSON body is a $ref, every $ref resolves, the error body is one Error', async () => {
+  const doc = JSON.parse(await generateOpenApi());
+  const schemas = doc.components.schemas as Record<string, Record<string, unknown>>;
+  for (const name of ['Tenant', 'ApiKey', 'Endpoint', 'Event', 'Delivery', 'DeliveryDetail', 'Attempt', 'Replay', 'Notice', 'Breaker', 'Error', 'ErrorDetail', 'EventInput']) {
+    assert.equal(schemas[name]?.type, 'object', name);
+  }
+  assert.deepEqual(Object.keys(schemas), Object.keys(schemas).sort(), 'components are sorted');
+  const refs: string[] = [];
+  (function walk(v: unknown): void {
+    if (Array.isArray(v)) v.forEach(walk);
+    else if (v && typeof v === 'object') for (const [k, x] of Object.entries(v)) k === '$ref' ? refs.push(x as string) : walk(x);
+  })(doc);
+  for (const ref of refs) assert.ok(ref.startsWith('#/components/schemas/') && ref.slice(21) in schemas, ref);
+  for (const name of Object.keys(schemas)) assert.ok(refs.includes(`#/components/schemas/${name}`), `${name} is used`);
+  for (const [path, methods] of Object.entries(doc.paths as Record<string, Record<string, { requestBody?: { content: Record<string, { schema: object }> }; responses: Record<string, { content?: Record<string, { schema: object }> }> }>>)) {
+    for (const [m, op] of Object.entries(methods)) {
+      const bodies = [op.requestBody?.content['application/json'], ...Object.values(op.responses).map((r) => r.content?.['application/json'])];
+      for (const b of bodies) if (b) assert.deepEqual(Object.keys(b.schema), ['$ref'], `${m} ${path}`);
+      assert.deepEqual(op.responses['4XX'].content?.['application/json'].schema, { $ref: '#/components/schemas/Error' }, `${m} ${path}`);
+    }
+  }
+  // The Delivery inside a page, an event's answer and a detail is the one component, not a copy.
+  assert.deepEqual((schemas.DeliveryPage.properties as { items: { items: object } }).items.items, { $ref: '#/components/schemas/Delivery' });
+  assert.deepEqual((schemas.DeliveryDetail.properties as { attempts: { items: object } }).attempts.items, { $ref: '#/components/schemas/Attempt' });
+});

@@ -1,5 +1,6 @@
 // The API's JSON representations (snake_case, ISO-8601 times, prefixed ids) and the JSON Schema of each.
 import type { ApiKeyRecord, Attempt, BreakerStatus, Delivery, Endpoint, Environment, EventRecord, Notice, ReplayRow, Tenant } from '@hookline/core';
+import { named, schemaName } from './schema-names.ts';
 
 type Schema = Record<string, unknown>;
 
@@ -21,14 +22,14 @@ function obj(properties: Record<string, unknown>, description?: string): Schema 
 }
 
 /** One problem with one field: `in` the body, query or path, at the JSON Pointer `path`. */
-export const ErrorDetailSchema = obj({
+export const ErrorDetailSchema = named('ErrorDetail', obj({
   in: { type: 'string', enum: ['body', 'query', 'path'] },
   path: { type: 'string', description: 'JSON Pointer (RFC 6901) into the part, e.g. /name or /events/0/type; empty for the part itself.' },
   message: str,
-});
+}));
 
 const errorObject = obj({ code: str, message: str, request_id: str });
-export const ErrorSchema = obj(
+export const ErrorSchema = named('Error', obj(
   {
     error: {
       ...errorObject,
@@ -39,15 +40,21 @@ export const ErrorSchema = obj(
     },
   },
   'An error from the catalog (docs/errors.md).',
-);
+));
 
+const pages = new Map<string, Schema>();
+/** One page of a list; a page of a named item is named too (`TenantPage`), once, whichever route asks first. */
 export function pageSchema(item: Schema): Schema {
-  return obj({ items: { type: 'array', items: item }, next_cursor: { ...nullableStr, description: 'Pass as `cursor` for the next page; null on the last page.' } });
+  const itemName = schemaName(item);
+  if (itemName !== undefined && pages.has(itemName)) return pages.get(itemName)!;
+  const page = obj({ items: { type: 'array', items: item }, next_cursor: { ...nullableStr, description: 'Pass as `cursor` for the next page; null on the last page.' } });
+  if (itemName !== undefined) pages.set(itemName, named(`${itemName}Page`, page));
+  return page;
 }
 
 // ---- tenants
 
-export const TenantSchema = obj({
+export const TenantSchema = named('Tenant', obj({
   id: str,
   name: str,
   environment,
@@ -56,7 +63,7 @@ export const TenantSchema = obj({
   operations_endpoint_id: nullableStr,
   created_at: time,
   updated_at: time,
-});
+}));
 export const tenantView = (t: Tenant) => ({
   id: t.id,
   name: t.name,
@@ -70,7 +77,7 @@ export const tenantView = (t: Tenant) => ({
 
 // ---- api keys
 
-export const ApiKeySchema = obj({ id: str, tenant_id: str, name: str, prefix: str, created_at: time, last_used_at: nullableTime, revoked_at: nullableTime });
+export const ApiKeySchema = named('ApiKey', obj({ id: str, tenant_id: str, name: str, prefix: str, created_at: time, last_used_at: nullableTime, revoked_at: nullableTime }));
 export const apiKeyView = (k: ApiKeyRecord) => ({
   id: k.id,
   tenant_id: k.tenantId,
@@ -83,7 +90,7 @@ export const apiKeyView = (k: ApiKeyRecord) => ({
 
 // ---- endpoints
 
-export const EndpointSchema = obj({
+export const EndpointSchema = named('Endpoint', obj({
   id: str,
   tenant_id: str,
   url: str,
@@ -100,7 +107,7 @@ export const EndpointSchema = obj({
   last_success_at: nullableTime,
   created_at: time,
   updated_at: time,
-});
+}));
 export const endpointView = (e: Endpoint) => ({
   id: e.id,
   tenant_id: e.tenantId,
@@ -120,12 +127,12 @@ export const endpointView = (e: Endpoint) => ({
   updated_at: iso(e.updatedAt),
 });
 
-export const SecretSchema = obj({ kid: str, secret: str, created_at: time, expires_at: nullableTime });
-export const SecretsSchema = obj({
+export const SecretSchema = named('SigningSecret', obj({ kid: str, secret: str, created_at: time, expires_at: nullableTime }));
+export const SecretsSchema = named('EndpointSecrets', obj({
   kid: { ...str, description: 'The current secret\'s key id.' },
   secret: { ...str, description: 'The current signing secret (`whsec_…`).' },
   secrets: { type: 'array', items: SecretSchema, description: 'Every live secret, newest first; older ones retire at expires_at.' },
-});
+}));
 export const secretsView = (list: Array<{ kid: string; secret: string; createdAt: number; expiresAt: number | null }>) => ({
   kid: list[0].kid,
   secret: list[0].secret,
@@ -136,8 +143,8 @@ export const secretsView = (list: Array<{ kid: string; secret: string; createdAt
 
 const eventFields = { id: str, event_id: str, type: str, version: str, occurred_at: str, is_money: bool, created_at: time };
 /** An accepted event as ingest answers it: the caller sent the data, so the envelope is not echoed back. */
-export const AcceptedEventSchema = obj(eventFields);
-export const EventSchema = obj({ ...eventFields, payload: { description: 'The exact envelope every attempt sends, as JSON.' } });
+export const AcceptedEventSchema = named('AcceptedEvent', obj(eventFields));
+export const EventSchema = named('Event', obj({ ...eventFields, payload: { description: 'The exact envelope every attempt sends, as JSON.' } }));
 export const acceptedEventView = (e: EventRecord) => ({
   id: e.id,
   event_id: e.eventId,
@@ -149,7 +156,7 @@ export const acceptedEventView = (e: EventRecord) => ({
 });
 export const eventView = (e: EventRecord) => ({ ...acceptedEventView(e), payload: JSON.parse(e.body.toString('utf8')) as unknown });
 
-export const DeliverySchema = obj({
+export const DeliverySchema = named('Delivery', obj({
   id: str,
   environment,
   event_id: str,
@@ -165,7 +172,7 @@ export const DeliverySchema = obj({
   terminal_reason: nullableStr,
   created_at: time,
   updated_at: time,
-});
+}));
 /** A delivery of a tenant in `environment` (a delivery stores none of its own: it is its tenant's). */
 export const deliveryView = (d: Delivery, environment: Environment) => ({
   id: d.id,
@@ -185,7 +192,7 @@ export const deliveryView = (d: Delivery, environment: Environment) => ({
   updated_at: iso(d.updatedAt),
 });
 
-export const AttemptSchema = obj({
+export const AttemptSchema = named('Attempt', obj({
   id: str,
   environment,
   delivery_id: str,
@@ -201,7 +208,7 @@ export const AttemptSchema = obj({
   response_body_excerpt: { ...nullableStr, description: 'The first few KB of the response body.' },
   error_class: { ...nullableStr, description: 'timeout, connection, dns, tls, status, refused_address, body_too_large' },
   error_message: nullableStr,
-});
+}));
 export const attemptView = (a: Attempt) => ({
   id: a.id,
   environment: a.environment,
@@ -220,7 +227,7 @@ export const attemptView = (a: Attempt) => ({
   error_message: a.errorMessage,
 });
 
-export const DeliveryDetailSchema: Schema = {
+export const DeliveryDetailSchema: Schema = named('DeliveryDetail', {
   ...DeliverySchema,
   required: [...(DeliverySchema.required as string[]), 'payload', 'attempts'],
   properties: {
@@ -228,11 +235,11 @@ export const DeliveryDetailSchema: Schema = {
     payload: { description: 'The exact envelope every attempt sends, as JSON.' },
     attempts: { type: 'array', items: AttemptSchema },
   },
-};
+});
 
 // ---- replays, notices, breakers
 
-export const ReplaySchema = obj({
+export const ReplaySchema = named('Replay', obj({
   id: str,
   endpoint_id: nullableStr,
   kind: { type: 'string', enum: ['window', 'single'] },
@@ -245,7 +252,7 @@ export const ReplaySchema = obj({
   failed: int,
   done: { ...bool, description: 'Every selected delivery has had its attempt.' },
   created_at: time,
-});
+}));
 export const replayView = (r: ReplayRow) => ({
   id: r.id,
   endpoint_id: r.endpointId,
@@ -260,12 +267,12 @@ export const replayView = (r: ReplayRow) => ({
   done: r.attempted >= r.selected,
   created_at: iso(r.createdAt),
 });
-export const ReplayAcceptedSchema = obj({ replay_id: str, replay: ReplaySchema });
+export const ReplayAcceptedSchema = named('ReplayAccepted', obj({ replay_id: str, replay: ReplaySchema }));
 
-export const NoticeSchema = obj({ id: str, environment, kind: str, subject_id: nullableStr, message: str, data: { type: 'object', additionalProperties: true }, created_at: time });
+export const NoticeSchema = named('Notice', obj({ id: str, environment, kind: str, subject_id: nullableStr, message: str, data: { type: 'object', additionalProperties: true }, created_at: time }));
 export const noticeView = (n: Notice) => ({ id: n.id, environment: n.environment, kind: n.kind, subject_id: n.subjectId, message: n.message, data: n.data, created_at: iso(n.createdAt) });
 
-export const BreakerSchema = obj({
+export const BreakerSchema = named('Breaker', obj({
   scope_key: str,
   scope: { type: 'string', enum: ['tenant', 'endpoint'] },
   state: { type: 'string', enum: ['closed', 'open', 'probing'] },
@@ -275,7 +282,7 @@ export const BreakerSchema = obj({
   probe_delivery_id: nullableStr,
   updated_at: nullableTime,
   window: obj({ deliveries: int, failures: int, since: time }, 'Distinct deliveries attempted in the current sliding window (each counted once, by its latest attempt) and how many of them failed.'),
-});
+}));
 export const breakerView = (b: BreakerStatus) => ({
   scope_key: b.scopeKey,
   scope: b.scope,

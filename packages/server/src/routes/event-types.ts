@@ -3,6 +3,7 @@ import { fail } from '@hookline/core';
 import type { FastifyInstance } from 'fastify';
 import type { EventTypeDefinition, EventTypeView } from '../event-types/event-type-registry.ts';
 import { addRoute } from '../http/route.ts';
+import { named } from '../http/schema-names.ts';
 import { iso } from '../http/views.ts';
 import type { Runtime } from '../runtime.ts';
 
@@ -30,11 +31,11 @@ const VersionsSchema = {
   },
 };
 
-const EventTypeSchema = {
+const EventTypeSchema = named('EventType', {
   type: 'object',
   required: ['name', 'description', 'versions', 'money', 'updated_at'],
   properties: { name: { type: 'string' }, description: { type: 'string' }, versions: { type: 'object', additionalProperties: true }, money: {}, updated_at: { type: 'string', format: 'date-time' } },
-};
+});
 
 const view = (t: EventTypeView) => ({ name: t.name, description: t.description, versions: t.versions, money: t.money ?? null, updated_at: iso(t.updatedAt) });
 

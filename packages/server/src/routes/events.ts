@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { isStorageUnavailable } from '../http/error-reply.ts';
 import { parseTime } from '../http/query.ts';
 import { addRoute, paramsSchema } from '../http/route.ts';
+import { named } from '../http/schema-names.ts';
 import { bodyAjv, detailsOf, fieldError, validationError } from '../http/validation.ts';
 import { AcceptedEventSchema, acceptedEventView, DeliverySchema, deliveryView, ErrorSchema, EventSchema, eventView } from '../http/views.ts';
 import type { Runtime } from '../runtime.ts';
@@ -11,7 +12,7 @@ import type { Runtime } from '../runtime.ts';
 const tag = 'events';
 export const MAX_BATCH = 1000;
 
-const EventInputSchema = {
+const EventInputSchema = named('EventInput', {
   type: 'object',
   required: ['type', 'data'],
   additionalProperties: false,
@@ -22,9 +23,9 @@ const EventInputSchema = {
     occurred_at: { type: 'string', maxLength: 64, description: 'ISO-8601; default: the time of acceptance.' },
     data: { description: 'Any JSON value; validated against the event type\'s schema when the type is registered.' },
   },
-} as const;
+} as const);
 
-const AcceptedSchema = {
+const AcceptedSchema = named('EventAccepted', {
   type: 'object',
   required: ['event', 'deliveries', 'duplicate'],
   properties: {
@@ -32,9 +33,9 @@ const AcceptedSchema = {
     deliveries: { type: 'array', items: DeliverySchema },
     duplicate: { type: 'boolean', description: 'true: this event_id was already accepted with the same body; nothing new was created.' },
   },
-};
+});
 
-const BatchItemSchema = {
+const BatchItemSchema = named('EventBatchItem', {
   type: 'object',
   required: ['index', 'ok'],
   properties: {
@@ -49,7 +50,7 @@ const BatchItemSchema = {
       properties: { code: { type: 'string' }, message: { type: 'string' }, details: (ErrorSchema.properties as { error: { properties: { details: object } } }).error.properties.details },
     },
   },
-};
+});
 
 function accepted(r: Exclude<AcceptResult, { kind: 'conflict' }>, environment: Environment) {
   return { event: acceptedEventView(r.event), deliveries: r.deliveries.map((d) => deliveryView(d, environment)), duplicate: r.kind === 'existing' };

@@ -3,10 +3,11 @@ import { timingSafeEqual } from 'node:crypto';
 import { fail } from '@hookline/core';
 import type { FastifyInstance } from 'fastify';
 import { addRoute } from '../http/route.ts';
+import { named } from '../http/schema-names.ts';
 import { sha256, type Runtime } from '../runtime.ts';
 
 const tag = 'operations';
-const Status = { type: 'object', required: ['status'], properties: { status: { type: 'string' }, role: { type: 'string' } } };
+const Status = named('ServiceStatus', { type: 'object', required: ['status'], properties: { status: { type: 'string' }, role: { type: 'string' } } });
 
 export function operationRoutes(app: FastifyInstance, rt: Runtime, openapi: () => Record<string, unknown>): void {
   let lastReason: string | null = null;

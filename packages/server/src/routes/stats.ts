@@ -3,18 +3,19 @@ import type { QueueStats, TenantStats } from '@hookline/core';
 import type { FastifyInstance } from 'fastify';
 import { parseTime } from '../http/query.ts';
 import { addRoute, paramsSchema } from '../http/route.ts';
+import { named } from '../http/schema-names.ts';
 import type { Runtime } from '../runtime.ts';
 
 const tag = 'operations';
 const iso = (ms: number) => new Date(ms).toISOString();
 const count = { type: 'integer', minimum: 0 };
-const Queue = { type: 'object', required: ['pending', 'delivering', 'held'], properties: { pending: count, delivering: count, held: count }, description: 'Deliveries not yet terminal, by status.' };
+const Queue = named('QueueDepth', { type: 'object', required: ['pending', 'delivering', 'held'], properties: { pending: count, delivering: count, held: count }, description: 'Deliveries not yet terminal, by status.' });
 const age = { type: ['integer', 'null'], description: 'Milliseconds the oldest due pending delivery has waited past its next_attempt_at; null when nothing due waits.' };
-const QueueStatsSchema = {
+const QueueStatsSchema = named('QueueStats', {
   type: 'object', required: ['at', 'queue', 'oldest_due_age_ms'],
   properties: { at: { type: 'string', format: 'date-time' }, queue: Queue, oldest_due_age_ms: age },
-};
-const EndpointStatsSchema = {
+});
+const EndpointStatsSchema = named('EndpointStats', {
   type: 'object', required: ['endpoint_id', 'endpoint_status', 'queue', 'oldest_due_age_ms', 'succeeded', 'failed', 'success_rate'],
   properties: {
     endpoint_id: { type: 'string' },
@@ -25,7 +26,7 @@ const EndpointStatsSchema = {
     failed: { ...count, description: 'Deliveries that ended failed (dead letter) with their last attempt in the window.' },
     success_rate: { type: ['number', 'null'], description: 'succeeded / (succeeded + failed); null when none ended in the window.' },
   },
-};
+});
 
 const queueView = (s: QueueStats) => ({ at: iso(s.at), queue: s.queued, oldest_due_age_ms: s.oldestDueAgeMs });
 

@@ -1,0 +1,2860 @@
+// Generated from packages/server/openapi.json by `npm run generate -w @hookline/client` (openapi-typescript); do not edit.
+// Every component schema also has a top-level alias (`Tenant`, `Endpoint`, …) so callers can name it.
+export interface paths {
+    "/healthz": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Liveness: the process answers and its store has not failed for good (a failed fsync, a dead store thread: 503 storage_unavailable, and the process exits) */
+        get: operations["healthz"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/metrics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Prometheus metrics: hookline_attempts_total, hookline_attempt_duration_seconds, hookline_delivery_latency_seconds (accept → successful attempt), hookline_queue_depth, hookline_breaker_open */
+        get: operations["metrics"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/openapi.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** This API's OpenAPI 3.1 document */
+        get: operations["openapi"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/readyz": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Readiness: the store answers and can take writes (503 storage_unavailable while the disk is full, writes or checkpoints fail, or after a fatal store failure) */
+        get: operations["readyz"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/event-types": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List event types */
+        get: operations["listEventTypes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/event-types/{type}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get an event type */
+        get: operations["getEventType"];
+        /** Define or replace an event type */
+        put: operations["putEventType"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/stats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every tenant's queue depth by status and how long the oldest due delivery has waited (workers falling behind) */
+        get: operations["getStats"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tenants": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List tenants (oldest first) */
+        get: operations["listTenants"];
+        put?: never;
+        /** Create a tenant */
+        post: operations["createTenant"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tenants/{tenant}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a tenant */
+        get: operations["getTenant"];
+        put?: never;
+        post?: never;
+        /** Delete a tenant and everything it owns */
+        delete: operations["deleteTenant"];
+        options?: never;
+        head?: never;
+        /** Edit a tenant */
+        patch: operations["updateTenant"];
+        trace?: never;
+    };
+    "/v1/tenants/{tenant}/api-keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List API keys (never the keys themselves) */
+        get: operations["listApiKeys"];
+        put?: never;
+        /** Create an API key (the key is shown only in this response) */
+        post: operations["createApiKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tenants/{tenant}/api-keys/{key}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Revoke an API key */
+        delete: operations["revokeApiKey"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tenants/{tenant}/breaker": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The tenant-scope breaker and every endpoint-scope breaker of the tenant */
+        get: operations["getTenantBreaker"];
+        put?: never;
+        /** Set the tenant breaker's state; only `closed` (a manual reset) can be set — breakers open by themselves */
+        post: operations["setTenantBreaker"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tenants/{tenant}/breaker/reset": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Close the tenant breaker now; every held delivery becomes due at once */
+        post: operations["resetTenantBreaker"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tenants/{tenant}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List deliveries, newest first
+         * @description since/until (ISO-8601, inclusive) bound the delivery's creation time.
+         */
+        get: operations["listDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tenants/{tenant}/deliveries/{delivery}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a delivery with its payload and every attempt */
+        get: operations["getDelivery"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tenants/{tenant}/deliveries/{delivery}/replay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Replay one failed or skipped delivery: a single attempt now, same ids */
+        post: operations["replayDelivery"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tenants/{tenant}/endpoints": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List endpoints */
+        get: operations["listEndpoints"];
+        put?: never;
+        /** Create an endpoint (its first signing secret is returned once here, and by GET …/secret) */
+        post: operations["createEndpoint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tenants/{tenant}/endpoints/{endpoint}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get an endpoint */
+        get: operations["getEndpoint"];
+        put?: never;
+        post?: never;
+        /** Delete an endpoint and its deliveries */
+        delete: operations["deleteEndpoint"];
+        options?: never;
+        head?: never;
+        /** Edit an endpoint; a URL change or status=active clears degradation */
+        patch: operations["updateEndpoint"];
+        trace?: never;
+    };
+    "/v1/tenants/{tenant}/endpoints/{endpoint}/breaker": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The endpoint-scope breaker (policies with breaker scope "endpoint") */
+        get: operations["getEndpointBreaker"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tenants/{tenant}/endpoints/{endpoint}/breaker/reset": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Close the endpoint breaker now; its held deliveries become due at once */
+        post: operations["resetEndpointBreaker"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tenants/{tenant}/endpoints/{endpoint}/doctor": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Check the receiver: signed ugly cases (duplicates, bad signatures, stale timestamps, bad JSON, …), graded
+         * @description Sends at most 30 requests within 60 s to the endpoint URL only (SSRF rules apply), marked X-Webhook-Doctor: 1 with event ids prefixed doctor_. The contract is the registered event type named by `type`, else the first registered type the endpoint subscribes to; its example is the data and its schema the required fields. Nothing is recorded; health is untouched. 409 endpoint_paused for a paused endpoint.
+         */
+        post: operations["doctorEndpoint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tenants/{tenant}/endpoints/{endpoint}/replays": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Replay the endpoint's failed (and optionally skipped) deliveries attempted within [since, until]
+         * @description Defaults: since = 24 h ago, until = now; both inclusive, compared with the attempt time. At most the 10,000 oldest; a limited number per tenant per UTC day (429 replay_quota_exceeded, Retry-After until the next UTC midnight; a replay that selects nothing does not count); 409 endpoint_paused on a paused endpoint.
+         */
+        post: operations["replayWindow"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tenants/{tenant}/endpoints/{endpoint}/secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The current signing secret and every live one */
+        get: operations["getEndpointSecret"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tenants/{tenant}/endpoints/{endpoint}/secret/rotate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Rotate the signing secret; the old ones keep signing until the overlap ends (default from config, 24 h) */
+        post: operations["rotateEndpointSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tenants/{tenant}/endpoints/{endpoint}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send one test delivery now; success clears degradation */
+        post: operations["testEndpoint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tenants/{tenant}/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Accept an event: answered 202 once it and its deliveries are on disk
+         * @description Idempotent on event_id: the same id and body returns the existing event (duplicate: true); a different body is 409 event_conflict.
+         */
+        post: operations["sendEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tenants/{tenant}/events/batch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Accept up to 1000 events at once; each gets its own result
+         * @description Valid items are committed together; an invalid or conflicting item gets an error object and does not affect the others. When storage fails and no item was stored, the answer is 503 storage_unavailable, not a 202.
+         */
+        post: operations["sendEvents"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tenants/{tenant}/events/{event_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get an event (by your event_id) with its deliveries */
+        get: operations["getEvent"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tenants/{tenant}/notices": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List notices, newest first */
+        get: operations["listNotices"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tenants/{tenant}/replays/{replay}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A replay's progress: selected, attempted, succeeded, failed */
+        get: operations["getReplay"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tenants/{tenant}/stats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The tenant's queue and, per endpoint, its queue, oldest due delivery and success rate over deliveries that ended since `since` (default 24 h ago) */
+        get: operations["getTenantStats"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
+export type webhooks = Record<string, never>;
+export interface components {
+    schemas: {
+        AcceptedEvent: {
+            id: string;
+            event_id: string;
+            type: string;
+            version: string;
+            occurred_at: string;
+            is_money: boolean;
+            /** Format: date-time */
+            created_at: string;
+        };
+        ApiKey: {
+            id: string;
+            tenant_id: string;
+            name: string;
+            prefix: string;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            last_used_at: string | null;
+            /** Format: date-time */
+            revoked_at: string | null;
+        };
+        Attempt: {
+            id: string;
+            /**
+             * @description The tenant's environment (test or live), fixed at its creation.
+             * @enum {string}
+             */
+            environment: "test" | "live";
+            delivery_id: string;
+            endpoint_id: string;
+            n: number;
+            /** @enum {string} */
+            trigger: "scheduled" | "replay" | "test" | "probe";
+            /** Format: date-time */
+            started_at: string;
+            duration_ms: number;
+            /** @enum {string} */
+            outcome: "success" | "delivery_failure" | "client_error";
+            request_headers: {
+                [key: string]: string;
+            };
+            response_status: number | null;
+            response_headers: {
+                [key: string]: string;
+            } | null;
+            /** @description The first few KB of the response body. */
+            response_body_excerpt: string | null;
+            /** @description timeout, connection, dns, tls, status, refused_address, body_too_large */
+            error_class: string | null;
+            error_message: string | null;
+        };
+        Breaker: {
+            scope_key: string;
+            /** @enum {string} */
+            scope: "tenant" | "endpoint";
+            /** @enum {string} */
+            state: "closed" | "open" | "probing";
+            pause_ms: number;
+            /** Format: date-time */
+            opened_at: string | null;
+            /** Format: date-time */
+            next_probe_at: string | null;
+            probe_delivery_id: string | null;
+            /** Format: date-time */
+            updated_at: string | null;
+            /** @description Distinct deliveries attempted in the current sliding window (each counted once, by its latest attempt) and how many of them failed. */
+            window: {
+                deliveries: number;
+                failures: number;
+                /** Format: date-time */
+                since: string;
+            };
+        };
+        CreateApiKeyRequest: {
+            name?: string;
+        };
+        CreateApiKeyResponse: {
+            id: string;
+            tenant_id: string;
+            name: string;
+            prefix: string;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            last_used_at: string | null;
+            /** Format: date-time */
+            revoked_at: string | null;
+            /** @description The secret key; store it now, it is never shown again. */
+            key: string;
+        };
+        CreateEndpointRequest: {
+            /** @description Absolute https URL (http only with --allow-http), at most 2048 characters, public address. */
+            url: string;
+            description?: string;
+            /** @description Exact names and `prefix.*` wildcards; empty means every type. */
+            event_types?: string[];
+            /** @description payments, standard (default), brief, strict, or a configured policy. */
+            policy?: string;
+            /** @enum {string} */
+            scheme?: "hookline" | "standard";
+            /** @description null: the policy's timeout. */
+            timeout_ms?: number | null;
+            /** @description null: the policy's. */
+            max_concurrency?: number | null;
+            /**
+             * @description paused stops attempts; active reactivates.
+             * @enum {string}
+             */
+            status?: "active" | "paused";
+        };
+        CreateEndpointResponse: {
+            id: string;
+            tenant_id: string;
+            url: string;
+            description: string;
+            event_types: string[];
+            policy: string;
+            /** @enum {string} */
+            scheme: "hookline" | "standard";
+            timeout_ms: number | null;
+            max_concurrency: number;
+            /** @enum {string} */
+            status: "active" | "degraded" | "paused";
+            pause_reason: string | null;
+            /** Format: date-time */
+            failing_since: string | null;
+            consecutive_failed_events: number;
+            /** Format: date-time */
+            last_success_at: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+            /** @description The signing secret (`whsec_…`). */
+            secret: string;
+        };
+        CreateTenantRequest: {
+            name: string;
+            /**
+             * @description test or live (docs/rules.md#environments); fixed at creation. Its API keys are hk_test_… or hk_live_….
+             * @default live
+             * @enum {string}
+             */
+            environment: "test" | "live";
+            owner_emails?: string[];
+            notify_email?: boolean;
+        };
+        Delivery: {
+            id: string;
+            /**
+             * @description The tenant's environment (test or live), fixed at its creation.
+             * @enum {string}
+             */
+            environment: "test" | "live";
+            event_id: string;
+            event_type: string;
+            endpoint_id: string;
+            /** @enum {string} */
+            status: "pending" | "delivering" | "held" | "succeeded" | "failed" | "skipped";
+            ladder: string;
+            is_money: boolean;
+            attempt_count: number;
+            /** Format: date-time */
+            first_attempt_at: string | null;
+            /** Format: date-time */
+            last_attempt_at: string | null;
+            /** Format: date-time */
+            next_attempt_at: string | null;
+            terminal_reason: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        DeliveryDetail: {
+            id: string;
+            /**
+             * @description The tenant's environment (test or live), fixed at its creation.
+             * @enum {string}
+             */
+            environment: "test" | "live";
+            event_id: string;
+            event_type: string;
+            endpoint_id: string;
+            /** @enum {string} */
+            status: "pending" | "delivering" | "held" | "succeeded" | "failed" | "skipped";
+            ladder: string;
+            is_money: boolean;
+            attempt_count: number;
+            /** Format: date-time */
+            first_attempt_at: string | null;
+            /** Format: date-time */
+            last_attempt_at: string | null;
+            /** Format: date-time */
+            next_attempt_at: string | null;
+            terminal_reason: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+            /** @description The exact envelope every attempt sends, as JSON. */
+            payload: unknown;
+            attempts: components["schemas"]["Attempt"][];
+        };
+        DeliveryPage: {
+            items: components["schemas"]["Delivery"][];
+            /** @description Pass as `cursor` for the next page; null on the last page. */
+            next_cursor: string | null;
+        };
+        DoctorEndpointRequest: {
+            /** @description a registered event type (default: the first one the endpoint subscribes to) */
+            type?: string;
+            /** @description the type's version (default: its latest) */
+            version?: string;
+        } | null;
+        DoctorEndpointResponse: {
+            url: string;
+            /** @enum {string} */
+            scheme: "hookline" | "standard";
+            event_type: string;
+            /** Format: date-time */
+            started_at: string;
+            duration_ms: number;
+            requests_sent: number;
+            limits: {
+                max_requests: number;
+                max_duration_ms: number;
+                timeout_ms: number;
+            };
+            /**
+             * @description why the run ended before every case ran
+             * @enum {string|null}
+             */
+            stopped_by: "max_requests" | "max_duration" | "refused_address" | null;
+            /** @description passed of applicable cases (cases 6 and 9 are not applicable without a schema or a previous secret) */
+            score: {
+                passed: number;
+                applicable: number;
+                warned: number;
+                failed: number;
+                skipped: number;
+            };
+            cases: {
+                id: string;
+                number: string;
+                title: string;
+                /** @enum {string} */
+                grade: "pass" | "warn" | "fail" | "skip";
+                explanation: string;
+                applicable: boolean;
+                advice: string | null;
+                requests: {
+                    event_id: string;
+                    status: number | null;
+                    duration_ms: number;
+                    error: string | null;
+                }[];
+            }[];
+            fixes: {
+                number: string;
+                title: string;
+                /** @enum {string} */
+                grade: "fail" | "warn";
+                advice: string;
+            }[];
+        };
+        Endpoint: {
+            id: string;
+            tenant_id: string;
+            url: string;
+            description: string;
+            event_types: string[];
+            policy: string;
+            /** @enum {string} */
+            scheme: "hookline" | "standard";
+            timeout_ms: number | null;
+            max_concurrency: number;
+            /** @enum {string} */
+            status: "active" | "degraded" | "paused";
+            pause_reason: string | null;
+            /** Format: date-time */
+            failing_since: string | null;
+            consecutive_failed_events: number;
+            /** Format: date-time */
+            last_success_at: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        EndpointPage: {
+            items: components["schemas"]["Endpoint"][];
+            /** @description Pass as `cursor` for the next page; null on the last page. */
+            next_cursor: string | null;
+        };
+        EndpointSecrets: {
+            /** @description The current secret's key id. */
+            kid: string;
+            /** @description The current signing secret (`whsec_…`). */
+            secret: string;
+            /** @description Every live secret, newest first; older ones retire at expires_at. */
+            secrets: components["schemas"]["SigningSecret"][];
+        };
+        EndpointStats: {
+            endpoint_id: string;
+            /** @enum {string} */
+            endpoint_status: "active" | "degraded" | "paused";
+            queue: components["schemas"]["QueueDepth"];
+            /** @description Milliseconds the oldest due pending delivery has waited past its next_attempt_at; null when nothing due waits. */
+            oldest_due_age_ms: number | null;
+            /** @description Deliveries that ended succeeded with their last attempt in the window. */
+            succeeded: number;
+            /** @description Deliveries that ended failed (dead letter) with their last attempt in the window. */
+            failed: number;
+            /** @description succeeded / (succeeded + failed); null when none ended in the window. */
+            success_rate: number | null;
+        };
+        /** @description An error from the catalog (docs/errors.md). */
+        Error: {
+            error: {
+                code: string;
+                message: string;
+                request_id: string;
+                /** @description Every problem found, on errors about specific fields (validation); absent otherwise. */
+                details?: components["schemas"]["ErrorDetail"][];
+            };
+        };
+        ErrorDetail: {
+            /** @enum {string} */
+            in: "body" | "query" | "path";
+            /** @description JSON Pointer (RFC 6901) into the part, e.g. /name or /events/0/type; empty for the part itself. */
+            path: string;
+            message: string;
+        };
+        Event: {
+            id: string;
+            event_id: string;
+            type: string;
+            version: string;
+            occurred_at: string;
+            is_money: boolean;
+            /** Format: date-time */
+            created_at: string;
+            /** @description The exact envelope every attempt sends, as JSON. */
+            payload: unknown;
+        };
+        EventAccepted: {
+            event: components["schemas"]["AcceptedEvent"];
+            deliveries: components["schemas"]["Delivery"][];
+            /** @description true: this event_id was already accepted with the same body; nothing new was created. */
+            duplicate: boolean;
+        };
+        EventBatchItem: {
+            index: number;
+            ok: boolean;
+            event?: components["schemas"]["AcceptedEvent"];
+            deliveries?: components["schemas"]["Delivery"][];
+            duplicate?: boolean;
+            error?: {
+                code: string;
+                message: string;
+                /** @description Every problem found, on errors about specific fields (validation); absent otherwise. */
+                details?: components["schemas"]["ErrorDetail"][];
+            };
+        };
+        EventInput: {
+            /** @description Your id; the same id with the same body is accepted once. Default: a generated evt_ id. */
+            event_id?: string;
+            type: string;
+            /** @description Default "1". */
+            version?: string;
+            /** @description ISO-8601; default: the time of acceptance. */
+            occurred_at?: string;
+            /** @description Any JSON value; validated against the event type's schema when the type is registered. */
+            data: unknown;
+        };
+        EventType: {
+            name: string;
+            description: string;
+            versions: {
+                [key: string]: unknown;
+            };
+            money: unknown;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        GetEventResponse: {
+            event: components["schemas"]["Event"];
+            deliveries: components["schemas"]["Delivery"][];
+        };
+        GetTenantBreakerResponse: {
+            breaker: components["schemas"]["Breaker"];
+            endpoints: components["schemas"]["Breaker"][];
+        };
+        GetTenantStatsResponse: {
+            /** Format: date-time */
+            at: string;
+            queue: components["schemas"]["QueueDepth"];
+            /** @description Milliseconds the oldest due pending delivery has waited past its next_attempt_at; null when nothing due waits. */
+            oldest_due_age_ms: number | null;
+            /** Format: date-time */
+            since: string;
+            endpoints: components["schemas"]["EndpointStats"][];
+        };
+        ListApiKeysResponse: {
+            items: components["schemas"]["ApiKey"][];
+        };
+        ListEventTypesResponse: {
+            items: components["schemas"]["EventType"][];
+        };
+        Notice: {
+            id: string;
+            /**
+             * @description The tenant's environment (test or live), fixed at its creation.
+             * @enum {string}
+             */
+            environment: "test" | "live";
+            kind: string;
+            subject_id: string | null;
+            message: string;
+            data: {
+                [key: string]: unknown;
+            };
+            /** Format: date-time */
+            created_at: string;
+        };
+        NoticePage: {
+            items: components["schemas"]["Notice"][];
+            /** @description Pass as `cursor` for the next page; null on the last page. */
+            next_cursor: string | null;
+        };
+        OpenapiResponse: {
+            [key: string]: unknown;
+        };
+        PutEventTypeRequest: {
+            /** @default  */
+            description: string;
+            /** @description By version ("1", "2", …): a JSON Schema for data and an example that must match it. */
+            versions: {
+                [key: string]: {
+                    schema: Record<string, unknown> | boolean;
+                    example?: unknown;
+                };
+            };
+            /** @description true/false: every event of the type is (not) money; {field, in}: money when data.<field> is one of in. Overrides the configured money rules. */
+            money?: boolean | {
+                field?: string;
+                in?: string[];
+            };
+        };
+        /** @description Deliveries not yet terminal, by status. */
+        QueueDepth: {
+            pending: number;
+            delivering: number;
+            held: number;
+        };
+        QueueStats: {
+            /** Format: date-time */
+            at: string;
+            queue: components["schemas"]["QueueDepth"];
+            /** @description Milliseconds the oldest due pending delivery has waited past its next_attempt_at; null when nothing due waits. */
+            oldest_due_age_ms: number | null;
+        };
+        Replay: {
+            id: string;
+            endpoint_id: string | null;
+            /** @enum {string} */
+            kind: "window" | "single";
+            /** Format: date-time */
+            since: string | null;
+            /** Format: date-time */
+            until: string | null;
+            include_skipped: boolean;
+            selected: number;
+            attempted: number;
+            succeeded: number;
+            failed: number;
+            /** @description Every selected delivery has had its attempt. */
+            done: boolean;
+            /** Format: date-time */
+            created_at: string;
+        };
+        ReplayAccepted: {
+            replay_id: string;
+            replay: components["schemas"]["Replay"];
+        };
+        ReplayWindowRequest: {
+            /** @description ISO-8601 */
+            since?: string;
+            /** @description ISO-8601 */
+            until?: string;
+            include_skipped?: boolean;
+        } | null;
+        RotateEndpointSecretRequest: {
+            overlap_seconds?: number;
+        } | null;
+        SendEventsRequest: {
+            events: Record<string, unknown>[];
+        };
+        SendEventsResponse: {
+            accepted: number;
+            failed: number;
+            results: components["schemas"]["EventBatchItem"][];
+        };
+        ServiceStatus: {
+            status: string;
+            role?: string;
+        };
+        SetTenantBreakerRequest: {
+            /** @enum {string} */
+            state: "closed";
+        };
+        SigningSecret: {
+            kid: string;
+            secret: string;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            expires_at: string | null;
+        };
+        Tenant: {
+            id: string;
+            name: string;
+            /**
+             * @description The tenant's environment (test or live), fixed at its creation.
+             * @enum {string}
+             */
+            environment: "test" | "live";
+            owner_emails: string[];
+            notify_email: boolean;
+            operations_endpoint_id: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        TenantPage: {
+            items: components["schemas"]["Tenant"][];
+            /** @description Pass as `cursor` for the next page; null on the last page. */
+            next_cursor: string | null;
+        };
+        UpdateEndpointRequest: {
+            /** @description Absolute https URL (http only with --allow-http), at most 2048 characters, public address. */
+            url?: string;
+            description?: string;
+            /** @description Exact names and `prefix.*` wildcards; empty means every type. */
+            event_types?: string[];
+            /** @description payments, standard (default), brief, strict, or a configured policy. */
+            policy?: string;
+            /** @enum {string} */
+            scheme?: "hookline" | "standard";
+            /** @description null: the policy's timeout. */
+            timeout_ms?: number | null;
+            /** @description null: the policy's. */
+            max_concurrency?: number | null;
+            /**
+             * @description paused stops attempts; active reactivates.
+             * @enum {string}
+             */
+            status?: "active" | "paused";
+        };
+        UpdateTenantRequest: {
+            name?: string;
+            /**
+             * @description Fixed at creation: accepted only when it is the tenant's own (409 environment_immutable otherwise).
+             * @enum {string}
+             */
+            environment?: "test" | "live";
+            owner_emails?: string[];
+            notify_email?: boolean;
+            /** @description An endpoint of this tenant that receives operational events (endpoint.degraded, …). */
+            operations_endpoint_id?: string | null;
+        };
+    };
+    responses: never;
+    parameters: never;
+    requestBodies: never;
+    headers: never;
+    pathItems: never;
+}
+export type AcceptedEvent = components['schemas']['AcceptedEvent'];
+export type ApiKey = components['schemas']['ApiKey'];
+export type Attempt = components['schemas']['Attempt'];
+export type Breaker = components['schemas']['Breaker'];
+export type CreateApiKeyRequest = components['schemas']['CreateApiKeyRequest'];
+export type CreateApiKeyResponse = components['schemas']['CreateApiKeyResponse'];
+export type CreateEndpointRequest = components['schemas']['CreateEndpointRequest'];
+export type CreateEndpointResponse = components['schemas']['CreateEndpointResponse'];
+export type CreateTenantRequest = components['schemas']['CreateTenantRequest'];
+export type Delivery = components['schemas']['Delivery'];
+export type DeliveryDetail = components['schemas']['DeliveryDetail'];
+export type DeliveryPage = components['schemas']['DeliveryPage'];
+export type DoctorEndpointRequest = components['schemas']['DoctorEndpointRequest'];
+export type DoctorEndpointResponse = components['schemas']['DoctorEndpointResponse'];
+export type Endpoint = components['schemas']['Endpoint'];
+export type EndpointPage = components['schemas']['EndpointPage'];
+export type EndpointSecrets = components['schemas']['EndpointSecrets'];
+export type EndpointStats = components['schemas']['EndpointStats'];
+export type Error = components['schemas']['Error'];
+export type ErrorDetail = components['schemas']['ErrorDetail'];
+export type Event = components['schemas']['Event'];
+export type EventAccepted = components['schemas']['EventAccepted'];
+export type EventBatchItem = components['schemas']['EventBatchItem'];
+export type EventInput = components['schemas']['EventInput'];
+export type EventType = components['schemas']['EventType'];
+export type GetEventResponse = components['schemas']['GetEventResponse'];
+export type GetTenantBreakerResponse = components['schemas']['GetTenantBreakerResponse'];
+export type GetTenantStatsResponse = components['schemas']['GetTenantStatsResponse'];
+export type ListApiKeysResponse = components['schemas']['ListApiKeysResponse'];
+export type ListEventTypesResponse = components['schemas']['ListEventTypesResponse'];
+export type Notice = components['schemas']['Notice'];
+export type NoticePage = components['schemas']['NoticePage'];
+export type OpenapiResponse = components['schemas']['OpenapiResponse'];
+export type PutEventTypeRequest = components['schemas']['PutEventTypeRequest'];
+export type QueueDepth = components['schemas']['QueueDepth'];
+export type QueueStats = components['schemas']['QueueStats'];
+export type Replay = components['schemas']['Replay'];
+export type ReplayAccepted = components['schemas']['ReplayAccepted'];
+export type ReplayWindowRequest = components['schemas']['ReplayWindowRequest'];
+export type RotateEndpointSecretRequest = components['schemas']['RotateEndpointSecretRequest'];
+export type SendEventsRequest = components['schemas']['SendEventsRequest'];
+export type SendEventsResponse = components['schemas']['SendEventsResponse'];
+export type ServiceStatus = components['schemas']['ServiceStatus'];
+export type SetTenantBreakerRequest = components['schemas']['SetTenantBreakerRequest'];
+export type SigningSecret = components['schemas']['SigningSecret'];
+export type Tenant = components['schemas']['Tenant'];
+export type TenantPage = components['schemas']['TenantPage'];
+export type UpdateEndpointRequest = components['schemas']['UpdateEndpointRequest'];
+export type UpdateTenantRequest = components['schemas']['UpdateTenantRequest'];
+export type $defs = Record<string, never>;
+export interface operations {
+    healthz: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServiceStatus"];
+                };
+            };
+            /** @description An error from the catalog (docs/errors.md). */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error from the catalog (docs/errors.md). */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    metrics: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Prometheus text exposition format 0.0.4 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+            /** @description An error from the catalog (docs/errors.md). */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error from the catalog (docs/errors.md). */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    openapi: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OpenAPI 3.1 document */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenapiResponse"];
+                };
+            };
+            /** @description An error from the catalog (docs/errors.md). */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error from the catalog (docs/errors.md). */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    readyz: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServiceStatus"];
+                };
+            };
+            /** @description An error from the catalog (docs/errors.md). */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error from the catalog (docs/errors.md). */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listEventTypes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListEventTypesResponse"];
+                };
+            };
+            /** @description An error from the catalog (docs/errors.md). */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error from the catalog (docs/errors.md). */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getEventType: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                type: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventType"];
+                };
+            };
+            /** @description An error from the catalog (docs/errors.md). */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error from the catalog (docs/errors.md). */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    putEventType: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                type: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PutEventTypeRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventType"];
+                };
+            };
+            /** @description An error from the catalog (docs/errors.md). */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error from the catalog (docs/errors.md). */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getStats: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QueueStats"];
+                };
+            };
+            /** @description An error from the catalog (docs/errors.md). */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error from the catalog (docs/errors.md). */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listTenants: {
+        parameters: {
+            query?: {
+                /** @description Only the tenants of this environment. */
+                environment?: "test" | "live";
+                limit?: number;
+                /** @description next_cursor of the previous page */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TenantPage"];
+                };
+            };
+            /** @description An error from the catalog (docs/errors.md). */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error from the catalog (docs/errors.md). */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createTenant: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateTenantRequest"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Tenant"];
+                };
+            };
+            /** @description An error from the catalog (docs/errors.md). */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error from the catalog (docs/errors.md). */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getTenant: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tenant: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Tenant"];
+                };
+            };
+            /** @description An error from the catalog (docs/errors.md). */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error from the catalog (docs/errors.md). */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteTenant: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tenant: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description An error from the catalog (docs/errors.md). */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error from the catalog (docs/errors.md). */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateTenant: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tenant: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateTenantRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Tenant"];
+                };
+            };
+            /** @description An error from the catalog (docs/errors.md). */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error from the catalog (docs/errors.md). */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listApiKeys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tenant: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListApiKeysResponse"];
+                };
+            };
+            /** @description An error from the catalog (docs/errors.md). */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error from the catalog (docs/errors.md). */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createApiKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tenant: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateApiKeyRequest"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreateApiKeyResponse"];
+                };
+            };
+            /** @description An error from the catalog (docs/errors.md). */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error from the catalog (docs/errors.md). */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    revokeApiKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tenant: string;
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Revoked */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description An error from the catalog (docs/errors.md). */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error from the catalog (docs/errors.md). */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getTenantBreaker: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tenant: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GetTenantBreakerResponse"];
+                };
+            };
+            /** @description An error from the catalog (docs/errors.md). */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error from the catalog (docs/errors.md). */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    setTenantBreaker: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tenant: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SetTenantBreakerRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Breaker"];
+                };
+            };
+            /** @description An error from the catalog (docs/errors.md). */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error from the catalog (docs/errors.md). */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    resetTenantBreaker: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tenant: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Breaker"];
+                };
+            };
+            /** @description An error from the catalog (docs/errors.md). */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error from the catalog (docs/errors.md). */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listDeliveries: {
+        parameters: {
+            query?: {
+                status?: "pending" | "delivering" | "held" | "succeeded" | "failed" | "skipped";
+                endpoint_id?: string;
+                event_type?: string;
+                /** @description ISO-8601, inclusive */
+                since?: string;
+                /** @description ISO-8601, inclusive */
+                until?: string;
+                limit?: number;
+                /** @description next_cursor of the previous page */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                tenant: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeliveryPage"];
+                };
+            };
+            /** @description An error from the catalog (docs/errors.md). */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error from the catalog (docs/errors.md). */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getDelivery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tenant: string;
+                delivery: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeliveryDetail"];
+                };
+            };
+            /** @description An error from the catalog (docs/errors.md). */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error from the catalog (docs/errors.md). */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    replayDelivery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tenant: string;
+                delivery: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Accepted */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReplayAccepted"];
+                };
+            };
+            /** @description An error from the catalog (docs/errors.md). */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error from the catalog (docs/errors.md). */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listEndpoints: {
+        parameters: {
+            query?: {
+                limit?: number;
+                /** @description next_cursor of the previous page */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                tenant: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EndpointPage"];
+                };
+            };
+            /** @description An error from the catalog (docs/errors.md). */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error from the catalog (docs/errors.md). */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tenant: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateEndpointRequest"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreateEndpointResponse"];
+                };
+            };
+            /** @description An error from the catalog (docs/errors.md). */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error from the catalog (docs/errors.md). */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tenant: string;
+                endpoint: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Endpoint"];
+                };
+            };
+            /** @description An error from the catalog (docs/errors.md). */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error from the catalog (docs/errors.md). */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tenant: string;
+                endpoint: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description An error from the catalog (docs/errors.md). */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error from the catalog (docs/errors.md). */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tenant: string;
+                endpoint: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateEndpointRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Endpoint"];
+                };
+            };
+            /** @description An error from the catalog (docs/errors.md). */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error from the catalog (docs/errors.md). */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getEndpointBreaker: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tenant: string;
+                endpoint: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Breaker"];
+                };
+            };
+            /** @description An error from the catalog (docs/errors.md). */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error from the catalog (docs/errors.md). */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    resetEndpointBreaker: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tenant: string;
+                endpoint: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Breaker"];
+                };
+            };
+            /** @description An error from the catalog (docs/errors.md). */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error from the catalog (docs/errors.md). */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    doctorEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tenant: string;
+                endpoint: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["DoctorEndpointRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DoctorEndpointResponse"];
+                };
+            };
+            /** @description An error from the catalog (docs/errors.md). */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error from the catalog (docs/errors.md). */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    replayWindow: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tenant: string;
+                endpoint: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["ReplayWindowRequest"];
+            };
+        };
+        responses: {
+            /** @description Accepted */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReplayAccepted"];
+                };
+            };
+            /** @description An error from the catalog (docs/errors.md). */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error from the catalog (docs/errors.md). */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getEndpointSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tenant: string;
+                endpoint: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EndpointSecrets"];
+                };
+            };
+            /** @description An error from the catalog (docs/errors.md). */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error from the catalog (docs/errors.md). */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    rotateEndpointSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tenant: string;
+                endpoint: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["RotateEndpointSecretRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EndpointSecrets"];
+                };
+            };
+            /** @description An error from the catalog (docs/errors.md). */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error from the catalog (docs/errors.md). */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    testEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tenant: string;
+                endpoint: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Attempt"];
+                };
+            };
+            /** @description An error from the catalog (docs/errors.md). */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error from the catalog (docs/errors.md). */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    sendEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tenant: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EventInput"];
+            };
+        };
+        responses: {
+            /** @description Accepted */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventAccepted"];
+                };
+            };
+            /** @description An error from the catalog (docs/errors.md). */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error from the catalog (docs/errors.md). */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    sendEvents: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tenant: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SendEventsRequest"];
+            };
+        };
+        responses: {
+            /** @description Accepted */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SendEventsResponse"];
+                };
+            };
+            /** @description An error from the catalog (docs/errors.md). */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error from the catalog (docs/errors.md). */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tenant: string;
+                event_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GetEventResponse"];
+                };
+            };
+            /** @description An error from the catalog (docs/errors.md). */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error from the catalog (docs/errors.md). */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listNotices: {
+        parameters: {
+            query?: {
+                limit?: number;
+                /** @description next_cursor of the previous page */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                tenant: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NoticePage"];
+                };
+            };
+            /** @description An error from the catalog (docs/errors.md). */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error from the catalog (docs/errors.md). */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getReplay: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tenant: string;
+                replay: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Replay"];
+                };
+            };
+            /** @description An error from the catalog (docs/errors.md). */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error from the catalog (docs/errors.md). */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getTenantStats: {
+        parameters: {
+            query?: {
+                /** @description ISO-8601; default 24 h ago */
+                since?: string;
+            };
+            header?: never;
+            path: {
+                tenant: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GetTenantStatsResponse"];
+                };
+            };
+            /** @description An error from the catalog (docs/errors.md). */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error from the catalog (docs/errors.md). */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+}
