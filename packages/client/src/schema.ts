@@ -696,11 +696,10 @@ export interface components {
         CreateTenantRequest: {
             name: string;
             /**
-             * @description test or live (docs/rules.md#environments); fixed at creation. Its API keys are hk_test_… or hk_live_….
-             * @default live
+             * @description test or live (default live; docs/rules.md#environments); fixed at creation. Its API keys are hk_test_… or hk_live_….
              * @enum {string}
              */
-            environment: "test" | "live";
+            environment?: "test" | "live";
             owner_emails?: string[];
             notify_email?: boolean;
         };

@@ -16,6 +16,8 @@ import {
 } from '@hookline/core';
 
 export type Role = 'all' | 'api' | 'worker';
+/** `auto`: readable lines (pino-pretty) when stdout is a terminal, JSON lines otherwise (pipes, files, collectors). */
+export type LogFormat = 'auto' | 'json' | 'pretty';
 
 export function isPostgresUrl(db: string): boolean {
   return /^postgres(ql)?:\/\//.test(db);
@@ -44,6 +46,8 @@ export interface HooklineConfig {
   allowHttp: boolean;
   allowPrivateTargets: boolean;
   logLevel: LogLevel;
+  /** `auto` (default): readable lines when stdout is a terminal, JSON lines otherwise; `json` or `pretty` forces one. */
+  logFormat: LogFormat;
   /** User policy definitions (see PolicyRegistry.fromConfig); validated here. */
   policies: readonly unknown[];
   /** Money rules; null keeps the built-in payment-hub list. */
@@ -97,6 +101,7 @@ export const DEFAULT_CONFIG: Readonly<HooklineConfig> = deepFreeze({
   allowHttp: false,
   allowPrivateTargets: false,
   logLevel: 'info',
+  logFormat: 'auto',
   policies: [],
   moneyRules: null,
   strictEventTypes: false,
@@ -119,7 +124,7 @@ export const DEFAULT_CONFIG: Readonly<HooklineConfig> = deepFreeze({
 /** Keys a config file or flags may set (derived *Ms fields are computed, never set). */
 const KEYS = [
   'port', 'host', 'db', 'role', 'adminToken', 'masterKey', 'dataDir', 'allowHttp', 'allowPrivateTargets', 'logLevel',
-  'policies', 'moneyRules', 'strictEventTypes', 'bodyLimitBytes', 'batchBodyLimitBytes', 'replayQuotaPerDay',
+  'logFormat', 'policies', 'moneyRules', 'strictEventTypes', 'bodyLimitBytes', 'batchBodyLimitBytes', 'replayQuotaPerDay',
   'rotationOverlap', 'retention', 'requestTimeoutMs', 'fatalExitDelayMs', 'smtp', 'dispatcher', 'metricsToken', 'metricsRefresh',
 ] as const;
 type Key = (typeof KEYS)[number];
@@ -137,6 +142,7 @@ const ENV: Record<string, Key | `smtp.${keyof SmtpConfig}` | `dispatcher.${'batc
   HOOKLINE_ALLOW_HTTP: 'allowHttp',
   HOOKLINE_ALLOW_PRIVATE_TARGETS: 'allowPrivateTargets',
   HOOKLINE_LOG_LEVEL: 'logLevel',
+  HOOKLINE_LOG_FORMAT: 'logFormat',
   HOOKLINE_POLICIES: 'policies',
   HOOKLINE_MONEY_RULES: 'moneyRules',
   HOOKLINE_STRICT_EVENT_TYPES: 'strictEventTypes',
@@ -292,6 +298,7 @@ function validate(m: Record<string, unknown>): HooklineConfig {
     allowHttp: bool(m.allowHttp, 'allowHttp'),
     allowPrivateTargets: bool(m.allowPrivateTargets, 'allowPrivateTargets'),
     logLevel: oneOf(m.logLevel, 'logLevel', ['debug', 'info', 'warn', 'error'] as const),
+    logFormat: oneOf(m.logFormat, 'logFormat', ['auto', 'json', 'pretty'] as const),
     policies: Object.freeze([...policies]),
     moneyRules: moneyRules ? Object.freeze(moneyRules) : null,
     strictEventTypes: bool(m.strictEventTypes, 'strictEventTypes'),

@@ -6,7 +6,6 @@ import {
   createHookline,
   createSecretBox,
   generateMasterKey,
-  jsonLogger,
   openSqliteThreadStore,
   PolicyRegistry,
   systemClock,
@@ -21,6 +20,7 @@ import {
 import { ConfigError, isPostgresUrl, type HooklineConfig } from './config.ts';
 import { AuthLookups } from './http/auth.ts';
 import { EventTypeRegistry } from './event-types/event-type-registry.ts';
+import { serverLogger } from './log-output.ts';
 import { ServerMetrics } from './metrics/server-metrics.ts';
 import { createNotifier, smtpMailer } from './notify/index.ts';
 import { openWithOwnerLock } from './sqlite-owner-lock.ts';
@@ -152,7 +152,7 @@ async function bootstrapAdminToken(store: Store, config: HooklineConfig): Promis
 }
 
 export async function openRuntime(config: HooklineConfig, overrides: RuntimeOverrides = {}): Promise<Runtime> {
-  const logger = overrides.logger ?? jsonLogger(config.logLevel);
+  const logger = overrides.logger ?? serverLogger(config.logLevel, config.logFormat);
   const clock = overrides.clock ?? systemClock;
   const masterKey = resolveMasterKey(config, logger);
   const store = await openStore(config.db);

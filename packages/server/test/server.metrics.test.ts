@@ -86,3 +86,29 @@ test('metricsToken and metricsRefresh are validated with one line naming the key
   assert.equal(c.metricsToken, null);
   assert.equal(c.metricsRefreshMs, 5000);
 });
+
+test('/metrics keeps Hookline\'s names and help texts and adds the process and event-loop metrics', async () => {
+  const t = await startTestServer();
+  try {
+    const r = await t.api('GET', '/metrics', { token: null });
+    assert.equal(r.status, 200);
+    assert.match(String(r.headers.get('content-type')), /^text\/plain; version=0\.0\.4/);
+    const help = Object.fromEntries((r.body as string).match(/^# HELP hookline_\S+ .*$/gm)!.map((l) => [l.split(' ')[2], l.slice(l.indexOf(' ', 7) + 1)]));
+    assert.deepEqual(help, {
+      hookline_attempts_total: 'Delivery attempts by outcome (success, delivery_failure, client_error) and trigger.',
+      hookline_attempt_duration_seconds: 'Duration of one delivery attempt (the HTTP request).',
+      hookline_delivery_latency_seconds: 'Time from accepting an event to the end of its delivery\'s successful attempt.',
+      hookline_deliveries_held_total: 'Times a due delivery was held by an open circuit breaker.',
+      hookline_deliveries_ended_without_attempt_total: 'Deliveries ended without an attempt (age limit while held, endpoint paused).',
+      hookline_http_requests_total: 'API requests by method, route and status class.',
+      hookline_queue_depth: 'Deliveries not yet terminal, by status (pending, delivering, held), read at most once per refresh interval.',
+      hookline_breaker_open: 'Circuit breakers currently open (state=open) or probing (state=probing).',
+    });
+    for (const name of ['process_cpu_seconds_total', 'process_resident_memory_bytes', 'nodejs_eventloop_lag_seconds', 'nodejs_eventloop_lag_p99_seconds', 'nodejs_heap_size_used_bytes']) {
+      assert.match(r.body, new RegExp(`^# TYPE ${name} (counter|gauge)$`, 'm'), name);
+      assert.match(r.body, new RegExp(`^${name} [0-9.e+-]+$`, 'm'), name);
+    }
+  } finally {
+    await t.close();
+  }
+});

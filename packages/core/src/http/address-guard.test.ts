@@ -91,3 +91,17 @@ test('guarded lookup refuses non-public answers before any socket exists, keeps 
   const dns = await run((h, _o, cb) => cb(Object.assign(new Error(`getaddrinfo ENOTFOUND ${h}`), { code: 'ENOTFOUND' }), []), 'nope.example');
   assert.equal(dns.err?.code, 'ENOTFOUND');
 });
+
+test('isPublicAddress judges an embedded IPv4 up to the edges of its range, in every form that embeds one', () => {
+  // [address, public?]: 100.64.0.0/10 and 198.18.0.0/15 edges, as 6to4, NAT64, IPv4-mapped and IPv4-compatible.
+  const cases: Array<[string, boolean]> = [
+    ['2002:6440::1', false], ['2002:647f:ffff::1', false], ['2002:643f:ffff::1', true], ['2002:6480::1', true],
+    ['64:ff9b::6440:1', false], ['64:ff9b::647f:ffff', false], ['64:ff9b::643f:ffff', true], ['64:ff9b::c0a8:1', false],
+    ['::ffff:c612:1', false], ['::ffff:c613:ffff', false], ['::ffff:c614:1', true], ['::ffff:c611:ffff', true],
+    ['::808:808', true], ['::c0a8:1', false], ['::ffff:0.0.0.1', false],
+    // Teredo and the rest of 2001::/23, and the edges of 2000::/3.
+    ['2001:0:4136:e378::1', false], ['2001:1ff:ffff::1', false], ['2001:200::1', true], ['1fff:ffff::1', false], ['4000::1', false],
+    ['2000::1', true], ['3fff:fff:ffff::1', false], ['3fff:1000::1', true], ['fe80::1%25eth0', false], ['2606:4700::1%eth0', true],
+  ];
+  for (const [ip, expected] of cases) assert.equal(isPublicAddress(ip), expected, ip);
+});

@@ -1,117 +1,72 @@
 // Decides which endpoint URLs and resolved addresses Hookline may connect to (docs/rules.md#endpoint-url: no private targets, SSRF).
-import { isIP } from 'node:net';
+import { BlockList, isIP } from 'node:net';
 import { ERROR_CATALOG } from '../errors.ts';
 
 export const MAX_URL_LENGTH = 2048;
 
 /** [network, prefix length] pairs of IPv4 space that is not globally reachable (IANA special-purpose registry). */
-const NON_PUBLIC_V4: ReadonlyArray<readonly [number, number]> = [
-  [v4('0.0.0.0'), 8], // "this network"
-  [v4('10.0.0.0'), 8], // private
-  [v4('100.64.0.0'), 10], // carrier-grade NAT
-  [v4('127.0.0.0'), 8], // loopback
-  [v4('169.254.0.0'), 16], // link-local, cloud metadata (169.254.169.254)
-  [v4('172.16.0.0'), 12], // private
-  [v4('192.0.0.0'), 24], // IETF protocol assignments
-  [v4('192.0.2.0'), 24], // TEST-NET-1
-  [v4('192.88.99.0'), 24], // deprecated 6to4 relay anycast
-  [v4('192.168.0.0'), 16], // private
-  [v4('198.18.0.0'), 15], // benchmarking
-  [v4('198.51.100.0'), 24], // TEST-NET-2
-  [v4('203.0.113.0'), 24], // TEST-NET-3
-  [v4('224.0.0.0'), 4], // multicast
-  [v4('240.0.0.0'), 4], // reserved, includes broadcast 255.255.255.255
+const NON_PUBLIC_V4: ReadonlyArray<readonly [string, number]> = [
+  ['0.0.0.0', 8], // "this network"
+  ['10.0.0.0', 8], // private
+  ['100.64.0.0', 10], // carrier-grade NAT
+  ['127.0.0.0', 8], // loopback
+  ['169.254.0.0', 16], // link-local, cloud metadata (169.254.169.254)
+  ['172.16.0.0', 12], // private
+  ['192.0.0.0', 24], // IETF protocol assignments
+  ['192.0.2.0', 24], // TEST-NET-1
+  ['192.88.99.0', 24], // deprecated 6to4 relay anycast
+  ['192.168.0.0', 16], // private
+  ['198.18.0.0', 15], // benchmarking
+  ['198.51.100.0', 24], // TEST-NET-2
+  ['203.0.113.0', 24], // TEST-NET-3
+  ['224.0.0.0', 4], // multicast
+  ['240.0.0.0', 4], // reserved, includes broadcast 255.255.255.255
 ];
 
-function v4(dotted: string): number {
-  const n = parseV4(dotted);
-  if (n === null) throw new Error(`bad IPv4 constant ${dotted}`);
-  return n;
+/**
+ * IPv6 prefixes whose low 32 bits are an IPv4 address the packet ends up at: judged by that IPv4 alone.
+ * IPv4-mapped ::ffff:0:0/96, deprecated IPv4-compatible ::/96 (covers :: and ::1), NAT64 well-known 64:ff9b::/96.
+ */
+const EMBEDS_V4_LOW: ReadonlyArray<readonly [string, (v4: string) => string]> = [
+  ['::ffff:0:0', (v4) => `::ffff:${v4}`],
+  ['::', (v4) => `::${v4}`],
+  ['64:ff9b::', (v4) => `64:ff9b::${v4}`],
+];
+
+/** The 32 bits of a dotted quad as two hex groups, for building 6to4 prefixes. */
+function hexGroups(v4: string): string {
+  const [a, b, c, d] = v4.split('.').map(Number);
+  return `${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
 }
 
-/** Strict dotted quad to an unsigned 32-bit number; null for anything else. */
-function parseV4(s: string): number | null {
-  const parts = s.split('.');
-  if (parts.length !== 4) return null;
-  let n = 0;
-  for (const p of parts) {
-    if (!/^\d{1,3}$/.test(p)) return null;
-    const octet = Number(p);
-    if (octet > 255) return null;
-    n = n * 256 + octet;
-  }
-  return n;
+/** Every address that is not public, as a net.BlockList (which also matches an IPv4 rule for its ::ffff: form). */
+const NON_PUBLIC = new BlockList();
+for (const [net, bits] of NON_PUBLIC_V4) {
+  NON_PUBLIC.addSubnet(net, bits, 'ipv4');
+  for (const [, embed] of EMBEDS_V4_LOW) NON_PUBLIC.addSubnet(embed(net), 96 + bits, 'ipv6');
+  NON_PUBLIC.addSubnet(`2002:${hexGroups(net)}::`, 16 + bits, 'ipv6'); // 6to4 embeds the IPv4 in bits 16..47
 }
+NON_PUBLIC.addSubnet('2001::', 23, 'ipv6'); // IETF assignments: Teredo, benchmarking, ORCHID
+NON_PUBLIC.addSubnet('2001:db8::', 32, 'ipv6'); // documentation
+NON_PUBLIC.addSubnet('3fff::', 20, 'ipv6'); // documentation
 
-function isPublicV4(n: number): boolean {
-  for (const [net, bits] of NON_PUBLIC_V4) {
-    // Division instead of >>> keeps everything in unsigned range for /4 networks.
-    const size = 2 ** (32 - bits);
-    if (Math.floor(n / size) === Math.floor(net / size)) return false;
-  }
-  return true;
-}
-
-/** Eight 16-bit groups, or null when `s` is not an IPv6 address. Accepts a trailing dotted IPv4 and drops a zone id. */
-function parseV6(s: string): number[] | null {
-  const zone = s.indexOf('%');
-  if (zone !== -1) s = s.slice(0, zone);
-  const halves = s.split('::');
-  if (halves.length > 2) return null;
-  const parseSide = (side: string): number[] | null => {
-    if (side === '') return [];
-    const out: number[] = [];
-    const groups = side.split(':');
-    for (let i = 0; i < groups.length; i++) {
-      const g = groups[i];
-      if (i === groups.length - 1 && g.includes('.')) {
-        const n = parseV4(g);
-        if (n === null) return null;
-        out.push(Math.floor(n / 65536), n % 65536);
-      } else {
-        if (!/^[0-9a-fA-F]{1,4}$/.test(g)) return null;
-        out.push(parseInt(g, 16));
-      }
-    }
-    return out;
-  };
-  const head = parseSide(halves[0]);
-  const tail = halves.length === 2 ? parseSide(halves[1]) : [];
-  if (head === null || tail === null) return null;
-  if (halves.length === 1) return head.length === 8 ? head : null;
-  const missing = 8 - head.length - tail.length;
-  if (missing < 1) return null;
-  return [...head, ...new Array<number>(missing).fill(0), ...tail];
-}
-
-function isPublicV6(g: number[]): boolean {
-  const v4At = (i: number) => g[i] * 65536 + g[i + 1];
-  const zeroUpTo = (end: number) => g.slice(0, end).every((x) => x === 0);
-  // IPv4-mapped ::ffff:a.b.c.d and deprecated IPv4-compatible ::a.b.c.d (covers :: and ::1): judge the embedded IPv4.
-  if (zeroUpTo(5) && (g[5] === 0xffff || g[5] === 0)) return isPublicV4(v4At(6));
-  // NAT64 well-known prefix 64:ff9b::/96 reaches the embedded IPv4 through a translator.
-  if (g[0] === 0x64 && g[1] === 0xff9b && g[2] === 0 && g[3] === 0 && g[4] === 0 && g[5] === 0) {
-    return isPublicV4(v4At(6));
-  }
-  // Only global unicast 2000::/3 is public; this excludes fc00::/7 unique-local, fe80::/10 link-local,
-  // fec0::/10 site-local, ff00::/8 multicast, 64:ff9b:1::/48 local NAT64 and the rest of ::/8.
-  if ((g[0] & 0xe000) !== 0x2000) return false;
-  if (g[0] === 0x2002) return isPublicV4(v4At(1)); // 6to4 embeds the IPv4 in bits 16..47
-  if (g[0] === 0x2001 && g[1] < 0x200) return false; // 2001::/23 IETF assignments: Teredo, benchmarking, ORCHID
-  if (g[0] === 0x2001 && g[1] === 0x0db8) return false; // documentation
-  if (g[0] === 0x3fff && g[1] < 0x1000) return false; // 3fff::/20 documentation
-  return true;
-}
+/**
+ * IPv6 that may be public: global unicast 2000::/3 (which excludes fc00::/7 unique-local, fe80::/10 link-local,
+ * fec0::/10 site-local, ff00::/8 multicast, 64:ff9b:1::/48 local NAT64 and the rest of ::/8), and the prefixes that
+ * embed an IPv4, whose non-public part NON_PUBLIC holds.
+ */
+const MAYBE_PUBLIC_V6 = new BlockList();
+MAYBE_PUBLIC_V6.addSubnet('2000::', 3, 'ipv6');
+for (const [prefix] of EMBEDS_V4_LOW) MAYBE_PUBLIC_V6.addSubnet(prefix, 96, 'ipv6');
 
 /** True only for a globally reachable unicast IPv4 or IPv6 address; anything unparsable is not public. */
 export function isPublicAddress(ip: string): boolean {
   if (ip.startsWith('[') && ip.endsWith(']')) ip = ip.slice(1, -1);
-  if (ip.includes(':')) {
-    const groups = parseV6(ip);
-    return groups !== null && isPublicV6(groups);
-  }
-  const n = parseV4(ip);
-  return n !== null && isPublicV4(n);
+  const version = isIP(ip);
+  if (version === 0) return false;
+  const family = version === 4 ? 'ipv4' : 'ipv6';
+  if (NON_PUBLIC.check(ip, family)) return false;
+  return family === 'ipv4' || MAYBE_PUBLIC_V6.check(ip, family);
 }
 
 export type UrlRefusalCode = 'url_invalid' | 'url_must_be_https' | 'url_too_long' | 'url_private_address';

@@ -1,7 +1,8 @@
-// Hookline's Prometheus metrics: attempts by outcome, attempt duration, accept-to-success latency, queue depth, breakers.
+// Hookline's Prometheus metrics on prom-client: attempts by outcome, attempt duration, accept-to-success latency, queue
+// depth, breakers, and prom-client's process and event-loop metrics.
 import { performance } from 'node:perf_hooks';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { fail, type DispatchObserver, type Store } from '@hookline/core';
-import { Counter, Histogram, renderGauge } from './prometheus.ts';
 
 const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300, 900, 3600, 14400, 86400];
 
@@ -16,15 +17,34 @@ export interface ServerMetricsOptions {
   refreshMs?: number;
 }
 
+let processRegistry: Registry | null = null;
+
+/**
+ * prom-client's default metrics (CPU, memory, handles, GC, event-loop lag) describe the process, and collecting them
+ * installs process-wide observers: one registry per process, shared by every ServerMetrics in it.
+ */
+function processMetrics(): Registry {
+  if (processRegistry === null) {
+    processRegistry = new Registry();
+    collectDefaultMetrics({ register: processRegistry });
+  }
+  return processRegistry;
+}
+
 export class ServerMetrics {
-  readonly attempts = new Counter('hookline_attempts_total', 'Delivery attempts by outcome (success, delivery_failure, client_error) and trigger.');
+  /** This server's own metrics; a registry per instance, so servers in one process (tests) do not share counts. */
+  readonly registry = new Registry();
+  readonly attempts = new Counter({ name: 'hookline_attempts_total', help: 'Delivery attempts by outcome (success, delivery_failure, client_error) and trigger.', labelNames: ['outcome', 'trigger'], registers: [this.registry] });
   /** One attempt's HTTP request, from send to response (or failure). */
-  readonly attemptDuration = new Histogram('hookline_attempt_duration_seconds', 'Duration of one delivery attempt (the HTTP request).', LATENCY_BUCKETS);
+  readonly attemptDuration = new Histogram({ name: 'hookline_attempt_duration_seconds', help: 'Duration of one delivery attempt (the HTTP request).', buckets: LATENCY_BUCKETS, registers: [this.registry] });
   /** From the event's acceptance to the end of the attempt that succeeded: what the receiver experiences. */
-  readonly deliveryLatency = new Histogram('hookline_delivery_latency_seconds', 'Time from accepting an event to the end of its delivery\'s successful attempt.', LATENCY_BUCKETS);
-  readonly ended = new Counter('hookline_deliveries_ended_without_attempt_total', 'Deliveries ended without an attempt (age limit while held, endpoint paused).');
-  readonly held = new Counter('hookline_deliveries_held_total', 'Times a due delivery was held by an open circuit breaker.');
-  readonly httpRequests = new Counter('hookline_http_requests_total', 'API requests by method, route and status class.');
+  readonly deliveryLatency = new Histogram({ name: 'hookline_delivery_latency_seconds', help: 'Time from accepting an event to the end of its delivery\'s successful attempt.', buckets: LATENCY_BUCKETS, registers: [this.registry] });
+  readonly held = new Counter({ name: 'hookline_deliveries_held_total', help: 'Times a due delivery was held by an open circuit breaker.', registers: [this.registry] });
+  readonly ended = new Counter({ name: 'hookline_deliveries_ended_without_attempt_total', help: 'Deliveries ended without an attempt (age limit while held, endpoint paused).', labelNames: ['status'], registers: [this.registry] });
+  readonly httpRequests = new Counter({ name: 'hookline_http_requests_total', help: 'API requests by method, route and status class.', labelNames: ['method', 'route', 'status'], registers: [this.registry] });
+  /** Set from the shared store read just before each render. */
+  readonly #queueDepth = new Gauge({ name: 'hookline_queue_depth', help: 'Deliveries not yet terminal, by status (pending, delivering, held), read at most once per refresh interval.', labelNames: ['status'], registers: [this.registry] });
+  readonly #breakerOpen = new Gauge({ name: 'hookline_breaker_open', help: 'Circuit breakers currently open (state=open) or probing (state=probing).', labelNames: ['state'], registers: [this.registry] });
   readonly #refreshMs: number;
   #gauges: StoreGauges | null = null;
   #readAt = -Infinity;
@@ -32,6 +52,7 @@ export class ServerMetrics {
 
   constructor(private readonly store: Store, options: ServerMetricsOptions = {}) {
     this.#refreshMs = options.refreshMs ?? 5000;
+    processMetrics();
   }
 
   readonly observer: DispatchObserver = {
@@ -74,20 +95,12 @@ export class ServerMetrics {
     return this.#gauges;
   }
 
+  /** The exposition text (format 0.0.4): this server's metrics, then the process's. */
   async render(): Promise<string> {
     const { queued, breakers } = await this.#storeGauges();
-    return [
-      this.attempts.render(),
-      this.attemptDuration.render(),
-      this.deliveryLatency.render(),
-      this.held.render(),
-      this.ended.render(),
-      this.httpRequests.render(),
-      renderGauge('hookline_queue_depth', 'Deliveries not yet terminal, by status (pending, delivering, held), read at most once per refresh interval.', Object.entries(queued).map(([status, value]) => ({ labels: { status }, value }))),
-      renderGauge('hookline_breaker_open', 'Circuit breakers currently open (state=open) or probing (state=probing).', [
-        { labels: { state: 'open' }, value: breakers.open },
-        { labels: { state: 'probing' }, value: breakers.probing },
-      ]),
-    ].join('');
+    for (const [status, value] of Object.entries(queued)) this.#queueDepth.set({ status }, value);
+    this.#breakerOpen.set({ state: 'open' }, breakers.open);
+    this.#breakerOpen.set({ state: 'probing' }, breakers.probing);
+    return (await this.registry.metrics()) + (await processMetrics().metrics());
   }
 }

@@ -27,7 +27,7 @@ export function tenantRoutes(app: FastifyInstance, rt: Runtime): void {
       type: 'object', required: ['name'], additionalProperties: false,
       properties: {
         name: { type: 'string', minLength: 1, maxLength: 200 },
-        environment: { ...environment, default: 'live', description: 'test or live (docs/rules.md#environments); fixed at creation. Its API keys are hk_test_… or hk_live_….' },
+        environment: { ...environment, description: 'test or live (default live; docs/rules.md#environments); fixed at creation. Its API keys are hk_test_… or hk_live_….' },
         owner_emails: emails,
         notify_email: { type: 'boolean' },
       },

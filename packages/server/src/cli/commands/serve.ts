@@ -10,7 +10,7 @@ export const serve: Command = {
   summary: 'run the HTTP API and the delivery workers',
   help: `Usage:
   hookline serve [--port 8080] [--host 127.0.0.1] [--db ./hookline.db | postgres://…] [--config hookline.json]
-                 [--role api|worker|all] [--allow-http] [--allow-private-targets]
+                 [--role api|worker|all] [--allow-http] [--allow-private-targets] [--log-format auto|json|pretty]
 
 Settings come from defaults, then the --config file, then HOOKLINE_* variables, then these flags.
 The first start prints a generated admin token once; keep it (HOOKLINE_TOKEN for the client commands).
@@ -23,6 +23,8 @@ ${SERVER_OPTIONS_HELP}
   --role <api|worker|all>    api: HTTP only; worker: deliveries only; all (default): both
   --allow-http               accept plain http:// endpoint URLs (development only)
   --allow-private-targets    accept loopback and private endpoint addresses (development only)
+  --log-format <f>           auto (default): readable lines on a terminal, JSON lines otherwise; json or pretty
+                             forces one (env HOOKLINE_LOG_FORMAT)
 
 Example:
   hookline serve --db ./hookline.db --port 8080`,
@@ -35,6 +37,7 @@ Example:
       role: { type: 'string' },
       'allow-http': { type: 'boolean' },
       'allow-private-targets': { type: 'boolean' },
+      'log-format': { type: 'string' },
     });
     const config = await serverConfig(ctx, values.config, {
       db: values.db,
@@ -43,6 +46,7 @@ Example:
       role: values.role,
       allowHttp: values['allow-http'],
       allowPrivateTargets: values['allow-private-targets'],
+      logFormat: values['log-format'],
     });
     const { startServer } = await import('../../index.ts');
     let server;

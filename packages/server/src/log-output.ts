@@ -1,0 +1,23 @@
+// Where the server's log lines go: pino's JSON lines on stdout, or pino-pretty's readable lines when stdout is a terminal.
+import { isColorSupported, prettyFactory } from 'pino-pretty';
+import { jsonLogger, pinoLogger, type Logger, type LogLevel } from '@hookline/core';
+import type { LogFormat } from './config.ts';
+
+interface Stdout {
+  write(chunk: string): unknown;
+  readonly isTTY?: boolean;
+}
+
+export function usesPrettyLogs(format: LogFormat, stdout: Stdout): boolean {
+  return format === 'pretty' || (format === 'auto' && stdout.isTTY === true);
+}
+
+/**
+ * The server's logger. Pretty lines are rendered synchronously from the JSON line (prettyFactory, not pino-pretty's
+ * stream), so a line written just before an exit is not lost and stays in order with the process's other output.
+ */
+export function serverLogger(level: LogLevel, format: LogFormat, stdout: Stdout = process.stdout): Logger {
+  if (!usesPrettyLogs(format, stdout)) return jsonLogger(level, (line) => stdout.write(line));
+  const prettify = prettyFactory({ translateTime: 'SYS:HH:MM:ss.l', colorize: stdout.isTTY === true && isColorSupported });
+  return pinoLogger(level, { write: (line: string) => stdout.write(prettify(line)) });
+}
