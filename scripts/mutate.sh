@@ -22,7 +22,7 @@ for g in "${groups[@]}"; do
   echo "mutate: $g"
   rm -f "reports/mutation/$g.json"
   HOOKLINE_MUTATE_GROUP="$g" npx stryker run stryker.config.mjs --concurrency "${MUTATE_CONCURRENCY:-2}" \
-    --logLevel warn --fileLogLevel off > "reports/mutation/$g.log" 2>&1 \
+    --logLevel info --fileLogLevel off > "reports/mutation/$g.log" 2>&1 \
     || { echo "mutate: $g failed, see reports/mutation/$g.log" >&2; tail -20 "reports/mutation/$g.log" >&2; exit 1; }
 done
 echo "mutate: wall time $(( $(date +%s) - start )) s"
