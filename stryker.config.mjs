@@ -60,7 +60,7 @@ export const groups = {
   // the engine's two replay methods, mutated by line range so the rest of hookline.ts is left alone.
   replay: {
     mutate: [lineRange('packages/core/src/hookline.ts', /^\s*\/\*\* One attempt now for a failed or skipped delivery/, /^\s*\/\/ ---- lifecycle/)],
-    tests: ['packages/core/test/replay.window.test.ts', 'packages/core/test/replay.single.test.ts'],
+    tests: ['packages/core/test/replay.window.test.ts', 'packages/core/test/replay.delivery.test.ts'],
   },
 };
 
