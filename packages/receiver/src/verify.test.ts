@@ -169,3 +169,28 @@ describe('standard scheme', () => {
     assert.equal(verifyWebhook(std, body, { secrets: whsec }).eventId, 'msg_1');
   });
 });
+
+describe('verifier options and scheme choice', () => {
+  test('toleranceSeconds must be a number ≥ 0; 0 accepts only the current second', () => {
+    for (const bad of [-1, Number.NaN]) {
+      assert.throws(() => createVerifier({ secrets: whsec, toleranceSeconds: bad }), { name: 'TypeError', message: 'toleranceSeconds must be >= 0' });
+    }
+    const exact = createVerifier({ secrets: whsec, toleranceSeconds: 0, now });
+    const sign = (ts: number) => signWebhook({ secrets: whsec, id: 'evt_1', timestamp: ts, body });
+    assert.equal(codeOf(() => exact.verify(sign(NOW_S), body)), 'valid');
+    assert.equal(codeOf(() => exact.verify(sign(NOW_S - 1), body)), 'timestamp_too_old');
+  });
+
+  test('a parsed object is refused before any signature work, with a message that says why', () => {
+    const verifier = createVerifier({ secrets: whsec, now });
+    assert.throws(() => verifier.verify({}, { a: 1 } as never), { name: 'TypeError', message: /raw body as Buffer, Uint8Array or string/ });
+  });
+
+  test('a pinned scheme reads only its own headers; auto with no signature at all is missing_signature', () => {
+    const std = signWebhook({ scheme: 'standard', secrets: whsec, id: 'msg_1', timestamp: NOW_S, body });
+    const both = { ...std, 'x-webhook-signature': `t=${NOW_S},v1=${'0'.repeat(64)}` };
+    assert.equal(createVerifier({ secrets: whsec, scheme: 'standard', now }).verify(both, body).scheme, 'standard');
+    assert.equal(codeOf(() => createVerifier({ secrets: whsec, now }).verify(both, body)), 'signature_mismatch', 'auto prefers the hookline header');
+    assert.throws(() => createVerifier({ secrets: whsec, now }).verify({ 'webhook-id': 'msg_1' }, body), { code: 'missing_signature', message: 'missing signature' });
+  });
+});

@@ -35,6 +35,7 @@ export const DEFAULT_TOLERANCE_SECONDS = 300;
  */
 export function createVerifier(options: VerifierOptions): Verifier {
   const keys = toSigningKeys(options.secrets);
+  // Stryker disable next-line StringLiteral: matchScheme treats every value but 'hookline' and 'standard' as auto, so '' is equivalent
   const scheme = options.scheme ?? 'auto';
   const toleranceSeconds = options.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS;
   const now = options.now ?? Date.now;

@@ -83,3 +83,56 @@ test('versions always move, even within one millisecond; reset closes from open 
   assert.deepEqual(rules.scopeOfKey('endpoint:ep_1'), { scope: 'endpoint', id: 'ep_1' });
   assert.throws(() => rules.scopeOfKey('nope'));
 });
+
+test('scope keys: "<scope>:<id>" round-trips, the id may hold colons, anything else is refused by name', () => {
+  assert.equal(rules.scopeKeyOf('tenant', 'ten_1'), 'tenant:ten_1');
+  assert.deepEqual(rules.scopeOfKey(rules.scopeKeyOf('tenant', 'ten_1')), { scope: 'tenant', id: 'ten_1' });
+  assert.deepEqual(rules.scopeOfKey('endpoint:ep:1'), { scope: 'endpoint', id: 'ep:1' });
+  for (const bad of ['tenantx', 'endpoint', ':ep_1', 'other:ep_1', 'Tenant:ten_1']) {
+    assert.throws(() => rules.scopeOfKey(bad), { message: `not a breaker scope key: ${bad}` }, bad);
+  }
+});
+
+test('no breaker row or a closed one admits at once; the first version of a row is the time itself', () => {
+  assert.deepEqual(rules.admit(rule, null, 'dlv_a', T, 120_000), { kind: 'send' });
+  assert.deepEqual(rules.admit(rule, closed, 'dlv_a', T, 120_000), { kind: 'send' });
+  assert.equal(rules.nextVersion(null, T), T);
+  assert.equal(rules.nextVersion(closed, T + 5), T + 5);
+  assert.equal(rules.nextVersion(closed, T - 5), T + 1, 'never behind the row it replaces');
+});
+
+test('probe claims and outcomes carry exact transitions and rows', () => {
+  const open = rules.afterWindow(rule, closed, { deliveries: 5, failures: 5 }, T)!.row;
+  const claimed = rules.admit(rule, open, 'dlv_a', T + 5 * MIN, 120_000);
+  assert.deepEqual(claimed.kind === 'claim_probe' && claimed.change.transition, { from: 'open', to: 'probing', reason: 'probe_claimed' });
+  const probing = claimed.kind === 'claim_probe' ? claimed.change.row : open;
+  assert.deepEqual(probing, { ...open, state: 'probing', probeDeliveryId: 'dlv_a', updatedAt: T + 5 * MIN });
+  const again = rules.admit(rule, probing, 'dlv_a', T + 6 * MIN, 120_000);
+  assert.deepEqual(again.kind === 'claim_probe' && again.change.transition, { from: 'probing', to: 'probing', reason: 'probe_claimed' });
+
+  const ok = rules.afterProbe(rule, probing, 'dlv_a', 'success', T + 6 * MIN)!;
+  assert.deepEqual(ok, {
+    row: { ...rules.closedRow(probing.scopeKey, probing.tenantId, T + 6 * MIN) },
+    transition: { from: 'probing', to: 'closed', reason: 'probe_succeeded' },
+  });
+  const bad = rules.afterProbe(rule, probing, 'dlv_a', 'delivery_failure', T + 6 * MIN)!;
+  assert.deepEqual(bad, {
+    row: { ...probing, state: 'open', pauseMs: 10 * MIN, nextProbeAt: T + 16 * MIN, probeDeliveryId: null, updatedAt: T + 6 * MIN },
+    transition: { from: 'probing', to: 'open', reason: 'probe_failed' },
+  });
+  // Only a probing row has a probe to report on.
+  assert.equal(rules.afterProbe(rule, null, 'dlv_a', 'success', T), null);
+  assert.equal(rules.afterProbe(rule, { ...open, probeDeliveryId: 'dlv_a' }, 'dlv_a', 'success', T), null);
+  assert.equal(rules.afterProbe(rule, closed, 'dlv_a', 'delivery_failure', T), null);
+});
+
+test('reset from probing closes with pause, probe and times cleared; nothing to reset without a row', () => {
+  const open = rules.afterWindow(rule, closed, { deliveries: 5, failures: 5 }, T)!.row;
+  const probing = { ...open, state: 'probing' as const, probeDeliveryId: 'dlv_a', pauseMs: 20 * MIN };
+  const r = rules.reset(probing, probing.scopeKey, probing.tenantId, T + MIN)!;
+  assert.deepEqual(r, {
+    row: { scopeKey: 'tenant:ten_1', tenantId: 'ten_1', state: 'closed', pauseMs: 0, openedAt: null, nextProbeAt: null, probeDeliveryId: null, updatedAt: T + MIN },
+    transition: { from: 'probing', to: 'closed', reason: 'manual_reset' },
+  });
+  assert.equal(rules.reset(null, 'tenant:ten_1', 'ten_1', T), null);
+});

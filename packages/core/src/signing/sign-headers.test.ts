@@ -116,6 +116,9 @@ test('bad inputs fail loudly', () => {
   assert.throws(() => signHeaders({ ...base, secrets: [] }), /at least one secret/);
   assert.throws(() => signHeaders({ ...base, timestampSec: 1.5, secrets: [{ kid: 'k', secret: 's' }] }), /whole/);
   assert.throws(() => signHeaders({ ...base, secrets: [{ kid: 'a,b', secret: 's' }] }), /kid/);
+  assert.throws(() => signHeaders({ ...base, secrets: [{ kid: '', secret: 's' }] }), /kid "" cannot appear/);
+  assert.throws(() => signHeaders({ ...base, timestampSec: -1, secrets: [{ kid: 'k', secret: 's' }] }), /non-negative/);
+  assert.equal(signHeaders({ ...base, timestampSec: 0, secrets: [{ kid: 'k', secret: 's' }] })['X-Webhook-Timestamp'], '0', 'the epoch itself is a valid time');
   assert.throws(() => signHeaders({ ...base, scheme: 'standard', secrets: [{ kid: 'k', secret: 'whsec_not base64!' }] }), /base64/);
   assert.throws(() => signHeaders({ ...base, secrets: [{ kid: 'k', secret: '' }] }), /empty/);
   assert.throws(() => signHeaders({ ...base, scheme: 'standard', secrets: [{ kid: 'k', secret: '' }] }), /empty/);

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { fstatSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { WalSync } from './wal-sync.ts';
@@ -76,6 +76,43 @@ test('the first failed fsync is latched: a later fsync that would succeed is nev
     assert.equal(calls, 2, 'no fsync after the failed one');
     assert.equal(failures.length, 1, 'told once');
     assert.equal(w.failed, failures[0]);
+  } finally {
+    await w.close();
+    f.cleanup();
+  }
+});
+
+test('one WAL descriptor for the syncer’s life: the directory is fsynced once per open and its descriptor closed', async () => {
+  const f = walFile();
+  const seen: number[] = [];
+  const w = new WalSync(f.path, { fsync: async (fd) => void seen.push(fd) });
+  try {
+    assert.equal(w.written, 0);
+    await w.syncTo(w.wrote());
+    await w.syncTo(w.wrote());
+    assert.equal(w.written, 2, 'the latest commit number');
+    assert.equal(w.syncs, 2);
+    assert.equal(seen.length, 3, 'directory once, then the WAL once per round');
+    const [dir, wal1, wal2] = seen;
+    assert.equal(wal1, wal2, 'the same WAL descriptor for both rounds');
+    assert.notEqual(dir, wal1);
+    assert.throws(() => fstatSync(dir), { code: 'EBADF' }, 'the directory descriptor is closed after its fsync');
+    assert.ok(fstatSync(wal1).isFile(), 'the WAL descriptor stays open');
+    await w.close();
+    assert.throws(() => fstatSync(wal1), { code: 'EBADF' }, 'close() closes the WAL descriptor');
+  } finally {
+    await w.close();
+    f.cleanup();
+  }
+});
+
+test('the latched failure carries the fsync error as its cause and names the WAL file', async () => {
+  const f = walFile();
+  const eio = Object.assign(new Error('EIO: i/o error, fsync'), { code: 'EIO' });
+  const w = new WalSync(f.path, { fsync: async () => { throw eio; } });
+  try {
+    await assert.rejects(w.syncTo(w.wrote()), (e: any) => e.cause === eio && e.message.includes(f.path));
+    assert.equal(w.failed?.cause, eio);
   } finally {
     await w.close();
     f.cleanup();
