@@ -18,6 +18,7 @@ import type { AdmissionGate } from './dispatch/admission.ts';
 import { Dispatcher, type DeliverySender, type DispatchObserver } from './dispatch/dispatcher.ts';
 import { Breaker } from './breaker/breaker-gate.ts';
 import { Maintenance } from './maintenance/runner.ts';
+import { OutboxDrainer } from './outbox/outbox-drainer.ts';
 import type { RetentionOptions } from './maintenance/retention.ts';
 import { newestFirst, SecretCache } from './dispatch/secret-cache.ts';
 import { attemptFromResult } from './dispatch/attempt-from-result.ts';
@@ -47,6 +48,8 @@ export interface HooklineOptions {
   /** Health sweep and retention (docs/rules.md#health-pause, docs/rules.md#retention); started by start() unless `enabled: false`. */
   maintenance?: { enabled?: boolean; intervalMs?: number; retention?: Partial<RetentionOptions> };
   dispatcher?: { batchSize?: number; maxInFlight?: number; leaseFactor?: number; pollMs?: number; sweepMs?: number; leaseMs?: number; workerId?: string; logAttempts?: boolean; random?: () => number };
+  /** The notification outbox's drainer (docs/rules.md#notifications); started by start(), sending once a handler is installed. */
+  notifications?: { summaryWindowMs?: number; pollMs?: number; leaseMs?: number; maxTries?: number };
   /** Default secret-rotation overlap (docs/rules.md#secret-rotation: 24 h). */
   rotationOverlapMs?: number;
   /** Window replays per tenant per UTC day (docs/rules.md#replay-quota: 20). */
@@ -96,6 +99,8 @@ export class Hookline {
   readonly breaker: Breaker;
   /** Health sweep and retention; `runMaintenance(now)` runs one pass. */
   readonly maintenance: Maintenance;
+  /** The notification outbox (docs/rules.md#notifications): `outbox.handle(send)` installs the sender (the server's notifier). */
+  readonly outbox: OutboxDrainer;
   moneyRules: readonly MoneyRule[];
   readonly #o: HooklineOptions;
   #offDue: (() => void) | null = null;
@@ -138,6 +143,18 @@ export class Hookline {
     });
     // A pause made while recording must make the next events `skipped` at once, not after the fan-out cache expires.
     this.dispatcher.addObserver({ health: (t) => this.ingest.invalidate(t.tenantId) });
+    this.outbox = new OutboxDrainer({ store: this.store, clock: this.clock, logger: this.logger, ...o.notifications });
+    // The notification is already committed with its transition; this only sends it sooner than the next poll.
+    this.dispatcher.addObserver({
+      health: () => this.outbox.wake(),
+      breaker: () => this.outbox.wake(),
+      attempt: (e) => {
+        if (e.next.status === 'failed') this.outbox.wake();
+      },
+      ended: (_c, status) => {
+        if (status === 'failed') this.outbox.wake();
+      },
+    });
     this.maintenance = new Maintenance({
       store: this.store,
       clock: this.clock,
@@ -330,7 +347,7 @@ export class Hookline {
       result = await this.sender.send({ url: ep.url, headers, body: prepared.event.body, timeoutMs, endpointId: id, maxConcurrency: ep.maxConcurrency });
     } catch (err) {
       // Not sent at all (no live secret, a sender fault): the delivery ends failed with the reason, never stays open.
-      await this.store.endDeliveries([deliveryId], workerId, 'failed', `test delivery failed: ${(err as Error).message}`, this.clock.now());
+      await this.store.endDeliveries([deliveryId], workerId, 'failed', `test delivery failed: ${(err as Error).message}`, this.clock.now(), { summarise: false });
       throw err;
     }
     const attempt = attemptFromResult({ deliveryId, tenantId, endpointId: id, n: 1, trigger: 'test', startedAt, requestHeaders: headers }, result);
@@ -467,6 +484,7 @@ export class Hookline {
     // that dispatch listen, so an API-only process holds no listening connection.
     this.#offDue ??= this.store.onDue?.(() => this.dispatcher.wake()) ?? null;
     this.dispatcher.start();
+    this.outbox.start();
     if (this.#o.maintenance?.enabled !== false) this.maintenance.start();
   }
 
@@ -475,6 +493,7 @@ export class Hookline {
     this.#offDue = null;
     await this.maintenance.stop();
     await this.dispatcher.stop();
+    await this.outbox.stop();
     await this.sender.close?.();
   }
 }

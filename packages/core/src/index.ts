@@ -26,5 +26,8 @@ export { scopeKeyOf, scopeOfKey, type BreakerState, type BreakerScope } from './
 export { Maintenance, type MaintenanceOptions, type MaintenanceResult } from './maintenance/runner.ts';
 export { purgeExpired, DEFAULT_RETENTION, type RetentionOptions, type PurgeCounts } from './maintenance/retention.ts';
 export { sweepHealth } from './maintenance/health-sweep.ts';
+export { OutboxDrainer, outboxRetryDelay, type OutboxHandler, type OutboxDrainerOptions, type DrainResult } from './outbox/outbox-drainer.ts';
+export { addFailures, summaryDueAt, takeSummary, emptySummaryState, SUMMARY_WINDOW_MS, SUMMARY_MAX_IDS, type FailedDelivery, type FailureSummary, type FailureSummaryState } from './outbox/failure-summary.ts';
+export { healthEntry, breakerEntry, summaryEntry } from './outbox/outbox-entries.ts';
 export { openGate, type Admission, type AdmissionGate } from './dispatch/admission.ts';
 export { Hookline, createHookline, type HooklineOptions, type EndpointInput, type DoctorEndpointOptions, type QueueStats, type TenantStats } from './hookline.ts';
