@@ -181,7 +181,7 @@ export async function openRuntime(config: HooklineConfig, overrides: RuntimeOver
       isMoneyOverride: eventTypes.moneyOverride,
       maintenance: { retention: { deliveriesMs: config.retentionMs } },
     });
-    // Notices, operational webhooks and owner mail on every health and breaker transition (docs/rules.md#notifications, issue 4).
+    // Sends the engine's notification outbox: notices, operational webhooks and owner mail (docs/rules.md#notifications).
     const smtp = config.smtp;
     const notifier = createNotifier({
       engine,
