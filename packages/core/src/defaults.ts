@@ -36,6 +36,8 @@ export const DEFAULTS = deepFreeze({
   retention: {
     /** Terminal deliveries, attempts included, are purged this long after they were last touched (docs/rules.md#retention). */
     deliveriesMs: 30 * DAY,
+    /** Sent and abandoned notification outbox rows are purged this long after they were created (docs/rules.md#notifications). */
+    outboxMs: 7 * DAY,
     /** Rows per purge statement. */
     batch: 500,
     /** Batches per purge run at most. */

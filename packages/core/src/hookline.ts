@@ -15,6 +15,7 @@ import { Dispatcher, type DeliverySender } from './dispatch/dispatcher.ts';
 import type { DispatchObserver } from './dispatch/observers.ts';
 import { Breaker } from './breaker/breaker-gate.ts';
 import { Maintenance } from './maintenance/runner.ts';
+import { OutboxDrainer } from './outbox/outbox-drainer.ts';
 import type { RetentionOptions } from './maintenance/retention.ts';
 import { SecretCache } from './dispatch/secret-cache.ts';
 import type { HealthTransition, Store } from './store/store.ts';
@@ -56,6 +57,8 @@ export interface HooklineOptions {
   /** Health sweep and retention (docs/rules.md#health-pause, docs/rules.md#retention); started by start() unless `enabled: false`. */
   maintenance?: { enabled?: boolean; intervalMs?: number; retention?: Partial<RetentionOptions> };
   dispatcher?: { batchSize?: number; maxInFlight?: number; leaseFactor?: number; pollMs?: number; sweepMs?: number; leaseMs?: number; workerId?: string; logAttempts?: boolean; random?: () => number };
+  /** The notification outbox's drainer (docs/rules.md#notifications); started by start(), sending once a handler is installed. */
+  notifications?: { summaryWindowMs?: number; pollMs?: number; leaseMs?: number; maxTries?: number };
   /** Default secret-rotation overlap (docs/rules.md#secret-rotation: 24 h). */
   rotationOverlapMs?: number;
   /** Window replays per tenant per UTC day (docs/rules.md#replay-quota: 20). */
@@ -86,6 +89,8 @@ export class Hookline {
   readonly stats: StatsOperations;
   readonly doctor: DoctorOperations;
   readonly maintenance: MaintenanceOperations;
+  /** The notification outbox (docs/rules.md#notifications): `outbox.handle(send)` installs the sender (the server's notifier). */
+  readonly outbox: OutboxDrainer;
 
   readonly #o: HooklineOptions;
   readonly #store: Store;
@@ -133,6 +138,18 @@ export class Hookline {
     }));
     // A pause made while recording must make the next events `skipped` at once, not after the fan-out cache expires.
     dispatcher.addObserver({ health: (t) => ingest.invalidate(t.tenantId) });
+    const outbox = (this.outbox = new OutboxDrainer({ store, clock: this.clock, logger: this.logger, ...o.notifications }));
+    // The notification is already committed with its transition; this only sends it sooner than the next poll.
+    dispatcher.addObserver({
+      health: () => outbox.wake(),
+      breaker: () => outbox.wake(),
+      attempt: (e) => {
+        if (e.next.status === 'failed') outbox.wake();
+      },
+      ended: (_c, status) => {
+        if (status === 'failed') outbox.wake();
+      },
+    });
     const maintenance = (this.#maintenance = new Maintenance({
       store,
       clock: this.clock,
@@ -221,6 +238,7 @@ export class Hookline {
     // that dispatch listen, so an API-only process holds no listening connection.
     this.#offDue ??= this.#store.onDue?.(() => this.#dispatcher.wake()) ?? null;
     this.#dispatcher.start();
+    this.outbox.start();
     if (this.#o.maintenance?.enabled !== false) this.#maintenance.start();
   }
 
@@ -237,6 +255,7 @@ export class Hookline {
     this.#offDue = null;
     await this.#maintenance.stop();
     await this.#dispatcher.stop();
+    await this.outbox.stop();
     await this.#sender.close?.();
   }
 }

@@ -29,6 +29,9 @@ export { scopeKeyOf, scopeOfKey, type BreakerState, type BreakerScope } from './
 export { Maintenance, type MaintenanceOptions, type MaintenanceResult } from './maintenance/runner.ts';
 export { purgeExpired, DEFAULT_RETENTION, type RetentionOptions, type PurgeCounts } from './maintenance/retention.ts';
 export { sweepHealth } from './maintenance/health-sweep.ts';
+export { OutboxDrainer, outboxRetryDelay, type OutboxHandler, type OutboxDrainerOptions, type DrainResult } from './outbox/outbox-drainer.ts';
+export { addFailures, summaryDueAt, takeSummary, emptySummaryState, SUMMARY_WINDOW_MS, SUMMARY_MAX_IDS, type FailedDelivery, type FailureSummary, type FailureSummaryState } from './outbox/failure-summary.ts';
+export { healthEntry, breakerEntry, summaryEntry } from './outbox/outbox-entries.ts';
 export { openGate, admitWithAgeLimit, type Admission, type AdmissionGate } from './dispatch/admission.ts';
 export { Hookline, createHookline, type HooklineOptions } from './hookline.ts';
 export type { EndpointInput } from './operations/endpoints.ts';

@@ -40,7 +40,7 @@ test('purges only terminal deliveries (and their attempts, events) past retentio
     assert.equal((await t.store.listAttempts(fresh.deliveries[0].id)).length, 1);
 
     // Retention is configurable; a second pass finds nothing more.
-    assert.deepEqual(await purgeExpired(t.store, t.clock.now(), { deliveriesMs: 40 * DAY }), { deliveries: 0, events: 0, breakerWindow: 0 });
+    assert.deepEqual(await purgeExpired(t.store, t.clock.now(), { deliveriesMs: 40 * DAY }), { deliveries: 0, events: 0, breakerWindow: 0, outbox: 0 });
   } finally {
     await rx.close();
     await t.close();

@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
 import pg from 'pg';
 import { storeConformance } from '../testing/store-conformance/index.ts';
+import { outboxConformance } from '../testing/outbox-conformance.ts';
 import { openPostgresStore, type PostgresStore } from '../src/store/postgres/postgres-store.ts';
 import type { PostgresOptions } from '../src/store/postgres/postgres-driver.ts';
 import { loadStatements } from '../src/store/sql-files.ts';
@@ -41,19 +42,17 @@ async function fresh(options: PostgresOptions = {}): Promise<{ store: PostgresSt
 
 // One migrated schema for the suite, emptied before each check: much faster than a schema (DDL) per check.
 const suiteSchema = schemaName();
-storeConformance(
-  'postgres',
-  async () => {
-    const store = await openPostgresStore(db.url!, { poolMax: 4, schema: suiteSchema });
-    // DELETE, not TRUNCATE: on these few rows it takes milliseconds where TRUNCATE's new files take ~0.4 s.
-    const { rows } = await store.pg.pool.query(`SELECT tablename FROM pg_tables WHERE schemaname = $1 AND tablename <> 'schema_migrations'`, [suiteSchema]);
-    const first = ['attempts', 'deliveries', 'events', 'endpoint_secrets', 'endpoints', 'api_keys'];
-    const tables = [...first, ...rows.map((r) => r.tablename as string).filter((t) => !first.includes(t))];
-    await store.pg.pool.query(tables.map((t) => `DELETE FROM ${suiteSchema}.${t}`).join('; '));
-    return { store, cleanup: () => store.close() };
-  },
-  { skip: db.skip ?? false },
-);
+const emptied = async () => {
+  const store = await openPostgresStore(db.url!, { poolMax: 4, schema: suiteSchema });
+  // DELETE, not TRUNCATE: on these few rows it takes milliseconds where TRUNCATE's new files take ~0.4 s.
+  const { rows } = await store.pg.pool.query(`SELECT tablename FROM pg_tables WHERE schemaname = $1 AND tablename <> 'schema_migrations'`, [suiteSchema]);
+  const first = ['attempts', 'deliveries', 'events', 'endpoint_secrets', 'endpoints', 'api_keys'];
+  const tables = [...first, ...rows.map((r) => r.tablename as string).filter((t) => !first.includes(t))];
+  await store.pg.pool.query(tables.map((t) => `DELETE FROM ${suiteSchema}.${t}`).join('; '));
+  return { store, cleanup: () => store.close() };
+};
+storeConformance('postgres', emptied, { skip: db.skip ?? false });
+outboxConformance('postgres', emptied, { skip: db.skip ?? false });
 after(async () => {
   if (db.url) await dropSchema(suiteSchema).catch(() => {});
   await db.cleanup();

@@ -185,7 +185,7 @@ export async function openRuntime(config: HooklineConfig, overrides: RuntimeOver
     // API keys and tenants as authentication reads them; a revocation or tenant deletion in this process forgets them at once.
     const authLookups = new AuthLookups(store);
     engine.onCredentialsRevoked(() => authLookups.forget());
-    // Notices, operational webhooks and owner mail on every health and breaker transition (docs/rules.md#notifications, issue 4).
+    // Sends the engine's notification outbox: notices, operational webhooks and owner mail (docs/rules.md#notifications).
     const smtp = config.smtp;
     const notifier = createNotifier({
       engine,

@@ -21,7 +21,7 @@ test('a test tenant\'s mail, operational webhook and notice say test; a live ten
       const ops = await t.engine.endpoints.create(id, { url: opsRx[environment].url, policy: 'standard', event_types: ['ops.never'] });
       await t.store.updateTenant(id, { operationsEndpointId: ops.endpoint.id }, now);
       await t.engine.endpoints.create(id, { url: failing.url, policy: 'brief', event_types: ['refund.*'] });
-      // A money event: its dead letter is mailed as well as noticed and sent to the operations endpoint.
+      // A money event: its dead letter's summary is mailed as well as noticed and sent to the operations endpoint.
       await t.engine.events.accept(id, { event_id: `rf-${environment}`, type: 'refund.completed', data: { amount: 10 } });
     }
     for (let i = 0; i < 20; i++) {
@@ -32,18 +32,18 @@ test('a test tenant\'s mail, operational webhook and notice say test; a live ten
 
     for (const [environment, id] of Object.entries(tenants) as Array<[Environment, string]>) {
       const mails = sink.mails.filter((m) => m.to.includes(`${environment}@example.test`));
-      const money = mails.find((m) => m.subject.includes('MONEY EVENT delivery failed'));
+      const money = mails.find((m) => m.subject.includes('MONEY EVENTS failed'));
       assert.ok(money, `${environment}: the money dead letter was mailed (${mails.map((m) => m.subject).join('; ')})`);
       assert.match(money.subject, new RegExp(`^\\[Hookline ${environment}\\] `), 'the subject names the environment first');
       assert.match(money.raw, new RegExp(`^Environment: ${environment}\\r?$`, 'm'), 'the body names it');
       assert.ok(mails.every((m) => m.subject.startsWith(`[Hookline ${environment}]`)), 'every mail of the tenant names it');
 
       const webhooks = opsRx[environment].received.map((r) => JSON.parse(r.body.toString()) as { type: string; data: Record<string, unknown> });
-      assert.deepEqual(webhooks.map((w) => w.type), ['endpoint.degraded', 'delivery.failed']);
+      assert.deepEqual(webhooks.map((w) => w.type), ['endpoint.degraded', 'deliveries.failed']);
       assert.ok(webhooks.every((w) => w.data.environment === environment), 'the operational webhook payload names it');
 
       const notices = (await t.store.listNotices(id, null, 100)).items;
-      assert.deepEqual(notices.map((n) => n.kind).sort(), ['delivery.failed', 'endpoint.degraded']);
+      assert.deepEqual(notices.map((n) => n.kind).sort(), ['deliveries.failed', 'endpoint.degraded']);
       assert.ok(notices.every((n) => n.environment === environment), 'the notices name it');
     }
   } finally {

@@ -1,5 +1,6 @@
-// Notifications once per transition, never per failure: notices, owner e-mail through a real SMTP sink on
-// 127.0.0.1, and operational webhooks delivered by Hookline itself to the tenant's operations endpoint.
+// Notifications once per transition, never per failure (docs/rules.md#notifications): notices, owner e-mail through a
+// real SMTP sink on 127.0.0.1, and operational webhooks delivered by Hookline itself to the tenant's operations
+// endpoint, all sent from the engine's outbox; deliveries that fail for good are summarised per endpoint.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
@@ -57,12 +58,14 @@ async function setup(opts: { ops?: boolean } = {}) {
     await t.store.updateTenant(t.tenantId, { operationsEndpointId: opsId }, t.clock.now());
   }
   const opsEvents = () => opsRx.received.map((r) => JSON.parse(r.body.toString()) as { type: string; data: Record<string, unknown> });
+  const opsBody = (i: number) => opsRx.received[i].body.toString();
   return {
     ...t,
     sink,
     notifier,
     opsId,
     opsEvents,
+    opsBody,
     notices: async () => (await t.store.listNotices(t.tenantId, null, 100)).items.reverse(),
     async closeAll() {
       await notifier.close();
@@ -87,14 +90,16 @@ test('the degradation mail is sent once across many failures; recovery is told o
     assert.deepEqual(degradedMails[0].to, ['owner@example.test']);
     assert.match(degradedMails[0].raw, new RegExp(endpoint.id));
     assert.equal(s.sink.mails.length, 1, 'non-money delivery failures are noticed, not mailed');
-    const kinds = (await s.notices()).map((n) => n.kind);
-    assert.deepEqual(kinds, ['endpoint.degraded', 'delivery.failed', 'delivery.failed', 'delivery.failed']);
+    const notices = await s.notices();
+    assert.deepEqual(notices.map((n) => n.kind), ['endpoint.degraded', 'deliveries.failed'], 'one summary, not one notice per delivery');
+    assert.equal(notices[1].data.count, 3);
+    assert.match(notices[1].message, /^3 deliveries to endpoint .* failed for good/);
 
     answer = 200;
     await s.engine.events.accept(s.tenantId, { type: 'order.created', data: {} });
     await s.engine.events.accept(s.tenantId, { type: 'order.created', data: {} });
     await drain(s.engine, s.clock, s.notifier);
-    assert.deepEqual((await s.notices()).map((n) => n.kind).slice(4), ['endpoint.recovered']);
+    assert.deepEqual((await s.notices()).map((n) => n.kind).slice(2), ['endpoint.recovered']);
     assert.equal(s.sink.mails.filter((m) => m.subject.includes('Endpoint recovered')).length, 1);
   } finally {
     await rx.close();
@@ -102,7 +107,7 @@ test('the degradation mail is sent once across many failures; recovery is told o
   }
 });
 
-test('delivery.failed reaches the operations endpoint as an operational webhook, a money event flagged and mailed', async () => {
+test('a failure summary reaches the operations endpoint as an operational webhook under its outbox id, a money event flagged and mailed', async () => {
   const s = await setup({ ops: true });
   const rx = await startReceiver(() => 503, s.clock);
   try {
@@ -111,16 +116,17 @@ test('delivery.failed reaches the operations endpoint as an operational webhook,
     await drain(s.engine, s.clock, s.notifier);
     assert.equal(rx.received.length, 4);
     const ops = s.opsEvents();
-    assert.deepEqual(ops.map((e) => e.type), ['endpoint.degraded', 'delivery.failed']);
+    assert.deepEqual(ops.map((e) => e.type), ['endpoint.degraded', 'deliveries.failed']);
     const failed = ops[1].data;
-    assert.equal(failed.event_id, 'rf-1');
-    assert.equal(failed.money, true);
-    assert.equal(failed.endpoint_id, endpoint.id);
-    assert.equal(failed.attempts, 4);
-    const moneyMail = s.sink.mails.filter((m) => m.subject.includes('MONEY EVENT delivery failed'));
+    assert.deepEqual([failed.count, failed.money, failed.more, failed.endpoint_id], [1, 1, 0, endpoint.id]);
+    assert.deepEqual(failed.deliveries, [{ delivery_id: (failed.deliveries as Array<{ delivery_id: string }>)[0].delivery_id, event_id: 'rf-1', event_type: 'refund.completed', money: true }]);
+    const notice = (await s.notices()).find((n) => n.kind === 'deliveries.failed');
+    assert.ok(notice);
+    assert.equal((JSON.parse(s.opsBody(1)) as { event_id: string }).event_id, notice.id, 'the operational event id is the outbox (and notice) id: a receiver dedupes a resend');
+    assert.match(notice.message, /^1 delivery \(1 money event\) to endpoint .* failed for good.*rf-1/);
+    const moneyMail = s.sink.mails.filter((m) => m.subject.includes('MONEY EVENTS failed'));
     assert.equal(moneyMail.length, 1);
-    const notice = (await s.notices()).find((n) => n.kind === 'delivery.failed');
-    assert.match(notice?.message ?? '', /^A money event/);
+    assert.match(moneyMail[0].raw, new RegExp(`^Message-ID: <${notice.id}@`, 'mi'), 'the mail\'s Message-ID is the outbox id');
     // The operational events went only to the operations endpoint, not to every endpoint by subscription.
     assert.equal(rx.received.length, 4);
   } finally {
@@ -138,7 +144,7 @@ test('the operations endpoint\'s own trouble is never reported through itself', 
     await s.engine.events.accept(s.tenantId, { type: 'order.created', data: {} });
     await drain(s.engine, s.clock, s.notifier);
     assert.equal(rx.received.length, 4, 'only the one event\'s attempts: no notification loop');
-    assert.deepEqual((await s.notices()).map((n) => n.kind), ['endpoint.degraded', 'delivery.failed']);
+    assert.deepEqual((await s.notices()).map((n) => n.kind), ['endpoint.degraded', 'deliveries.failed']);
     assert.equal(s.sink.mails.length, 1);
   } finally {
     await rx.close();
@@ -187,5 +193,82 @@ test('a mail relay that is down never blocks or fails delivery; the notice is st
     await notifier.close();
     await rx.close();
     await t.close();
+  }
+});
+
+test('an outage sends one summary per endpoint at most every 15 minutes, with the count and the first ids, never a mail per delivery', async () => {
+  const s = await setup({ ops: true });
+  // strict fails a 400 for good at once: each delivery's end is exactly when its event is sent.
+  const rx = await startReceiver(() => 400, s.clock);
+  try {
+    const { endpoint } = await s.engine.endpoints.create(s.tenantId, { url: rx.url, policy: 'strict', event_types: ['refund.*'] });
+    const refunds = (prefix: string, n: number) => s.engine.events.acceptMany(s.tenantId, Array.from({ length: n }, (_, i) => ({ event_id: `${prefix}-${i}`, type: 'refund.completed', data: { i } })));
+    const summaryMails = () => s.sink.mails.filter((m) => m.subject.includes('MONEY EVENTS failed'));
+    const summaries = async () => (await s.notices()).filter((n) => n.kind === 'deliveries.failed');
+
+    await refunds('rf', 30);
+    await drain(s.engine, s.clock, s.notifier);
+    assert.equal(summaryMails().length, 1, '30 money events failed: one mail');
+    let notices = await summaries();
+    assert.equal(notices.length, 1);
+    const first = notices[0].data as { count: number; money: number; more: number; deliveries: Array<{ event_id: string }> };
+    assert.deepEqual([first.count, first.money, first.more, first.deliveries.length], [30, 30, 10, 20], 'the count, the first 20 ids, the rest counted');
+    assert.equal(new Set(first.deliveries.map((d) => d.event_id)).size, 20);
+    assert.match(notices[0].message, /and 10 more/);
+    assert.equal(notices[0].subjectId, endpoint.id);
+    const firstAt = notices[0].createdAt;
+
+    // Five more fail 5 minutes later, within the window: collected, not sent.
+    s.clock.set(firstAt + 5 * 60_000);
+    await refunds('late', 5);
+    await drain(s.engine, s.clock, s.notifier);
+    assert.equal(rx.received.length, 35);
+    assert.equal((await summaries()).length, 1, 'nothing within 15 minutes of the last summary');
+    s.clock.set(firstAt + 15 * 60_000 - 1);
+    await s.notifier.idle();
+    assert.equal(summaryMails().length, 1);
+
+    // The window ends: one summary of the five.
+    s.clock.set(firstAt + 15 * 60_000);
+    await drain(s.engine, s.clock, s.notifier);
+    notices = await summaries();
+    assert.equal(notices.length, 2);
+    assert.deepEqual([notices[1].data.count, notices[1].data.more], [5, 0]);
+    assert.equal(summaryMails().length, 2);
+    assert.equal(s.opsEvents().filter((e) => e.type === 'deliveries.failed').length, 2);
+
+    // Quiet since: nothing more is sent.
+    s.clock.set(firstAt + 60 * 60_000);
+    await drain(s.engine, s.clock, s.notifier);
+    assert.equal((await summaries()).length, 2);
+  } finally {
+    await rx.close();
+    await s.closeAll();
+  }
+});
+
+test('a notification sent again (its worker died before marking it sent) is one notice and one operational event, its mail under the same Message-ID', async () => {
+  const s = await setup({ ops: true });
+  const rx = await startReceiver(() => 500, s.clock);
+  try {
+    await s.engine.endpoints.create(s.tenantId, { url: rx.url, policy: 'brief', event_types: ['order.*'] });
+    await s.engine.events.accept(s.tenantId, { type: 'order.created', data: {} });
+    await s.engine.runDue();
+    const [row] = await s.store.claimOutbox(s.clock.now(), 10, s.clock.now() + 60_000);
+    assert.equal(row.kind, 'endpoint.degraded');
+    await s.notifier.send(row);
+    await s.notifier.send(row); // the crash between the send and finishOutbox, replayed
+    assert.equal(await s.store.finishOutbox(row.id, s.clock.now()), true);
+    await drain(s.engine, s.clock, s.notifier, s.clock.now());
+    assert.deepEqual((await s.notices()).filter((n) => n.id === row.id).map((n) => n.kind), ['endpoint.degraded']);
+    assert.equal(s.opsEvents().filter((e) => e.type === 'endpoint.degraded').length, 1, 'the operational event was accepted once (same event id)');
+    const mails = s.sink.mails.filter((m) => m.subject.includes('Endpoint failing'));
+    assert.equal(mails.length, 2, 'at least once');
+    const ids = mails.map((m) => /^Message-ID: (.*)$/im.exec(m.raw)?.[1]?.trim());
+    assert.equal(ids[0], `<${row.id}@hookline.invalid>`);
+    assert.equal(ids[1], ids[0], 'a resend keeps its Message-ID, so the mail client dedupes it');
+  } finally {
+    await rx.close();
+    await s.closeAll();
   }
 });

@@ -7,6 +7,7 @@ import type { Logger } from '../logger.ts';
 import type { BreakerRule, Policy } from '../policy/types.ts';
 import type { Admission, AdmissionGate } from '../dispatch/admission.ts';
 import type { BreakerTransition } from '../dispatch/observers.ts';
+import { breakerEntry } from '../outbox/outbox-entries.ts';
 import type { BreakerRow, ClaimedDelivery, Store } from '../store/store.ts';
 import * as rules from './breaker-rules.ts';
 import { Coalescer } from './coalesce.ts';
@@ -230,14 +231,11 @@ export class Breaker implements AdmissionGate {
     return hit.row;
   }
 
-  /** Compare-and-set against the row the change was computed from; emits the transition when it wins. */
+  /**
+   * Compare-and-set against the row the change was computed from; emits the transition when it wins. A transition
+   * the owners are told about is written to the outbox in the same transaction (docs/rules.md#notifications).
+   */
   async #save(change: rules.BreakerChange, prev: BreakerRow | null, now: number): Promise<boolean> {
-    const ok = await this.#o.store.saveBreaker(change.row, prev ? prev.updatedAt : null);
-    if (!ok) {
-      this.#cache.delete(change.row.scopeKey);
-      return false;
-    }
-    this.#cache.set(change.row.scopeKey, { row: change.row, at: this.#wall() });
     const r = change.row;
     const t: BreakerTransition = {
       at: now,
@@ -251,6 +249,12 @@ export class Breaker implements AdmissionGate {
       nextProbeAt: r.nextProbeAt,
       probeDeliveryId: r.probeDeliveryId,
     };
+    const ok = await this.#o.store.saveBreaker(r, prev ? prev.updatedAt : null, breakerEntry(t));
+    if (!ok) {
+      this.#cache.delete(r.scopeKey);
+      return false;
+    }
+    this.#cache.set(r.scopeKey, { row: r, at: this.#wall() });
     this.#o.logger.log('info', 'breaker', { scope_key: r.scopeKey, from: t.from, to: t.to, reason: t.reason, pause_ms: r.pauseMs });
     try {
       this.#o.onTransition?.(t);

@@ -1,4 +1,5 @@
-// Purges deliveries (attempts cascade) and events past their retention in small batches (docs/rules.md#retention: 30 days).
+// Purges deliveries (attempts cascade) and events past their retention in small batches (docs/rules.md#retention: 30 days),
+// and sent notifications after 7 days (docs/rules.md#notifications).
 import { DEFAULTS } from '../defaults.ts';
 import { MAX_BREAKER_WINDOW_MS } from '../policy/registry.ts';
 import type { Store } from '../store/store.ts';
@@ -8,6 +9,8 @@ export interface RetentionOptions {
   deliveriesMs: number;
   /** Events older than this with no deliveries left are deleted. Default: deliveriesMs. */
   eventsMs?: number;
+  /** Sent and abandoned notifications (docs/rules.md#notifications) last touched longer ago than this are deleted. */
+  outboxMs: number;
   /** Rows per statement: short transactions, so the dispatcher's commits never wait long. */
   batch: number;
   /** Upper bound on batches per run, so one run cannot monopolise the store after a long outage. */
@@ -24,15 +27,18 @@ export interface PurgeCounts {
   events: number;
   /** Breaker window rows (one per scope and delivery). */
   breakerWindow: number;
+  /** Sent and abandoned outbox rows. */
+  outbox: number;
 }
 
 /** One retention pass at `now`; yields to the event loop between batches. */
 export async function purgeExpired(store: Store, now: number, options: Partial<RetentionOptions> = {}): Promise<PurgeCounts> {
   const o = { ...DEFAULT_RETENTION, ...options };
-  const counts: PurgeCounts = { deliveries: 0, events: 0, breakerWindow: 0 };
+  const counts: PurgeCounts = { deliveries: 0, events: 0, breakerWindow: 0, outbox: 0 };
   counts.deliveries = await inBatches(o, (batch) => store.purgeDeliveries(now - o.deliveriesMs, batch));
   counts.events = await inBatches(o, (batch) => store.purgeEvents(now - (o.eventsMs ?? o.deliveriesMs), batch));
   counts.breakerWindow = await store.purgeBreakerWindow(now - BREAKER_WINDOW_RETENTION_MS);
+  counts.outbox = await store.purgeOutbox(now - o.outboxMs);
   return counts;
 }
 

@@ -11,7 +11,7 @@ function fakeStore(calls: string[]): Store {
     calls.push(name);
     return name.startsWith('list') ? [] : 0;
   };
-  return { listEndpointsFailingSince: log('listEndpointsFailingSince'), purgeDeliveries: log('purgeDeliveries'), purgeEvents: log('purgeEvents'), purgeBreakerWindow: log('purgeBreakerWindow') } as unknown as Store;
+  return { listEndpointsFailingSince: log('listEndpointsFailingSince'), purgeDeliveries: log('purgeDeliveries'), purgeEvents: log('purgeEvents'), purgeBreakerWindow: log('purgeBreakerWindow'), purgeOutbox: log('purgeOutbox') } as unknown as Store;
 }
 
 test('one pass sweeps health then purges; concurrent calls share the pass in flight', async () => {
@@ -20,8 +20,8 @@ test('one pass sweeps health then purges; concurrent calls share the pass in fli
   const m = new Maintenance({ store: fakeStore(calls), clock, policies: new PolicyRegistry(), logger: silentLogger });
   const [a, b] = await Promise.all([m.runOnce(), m.runOnce()]);
   assert.equal(a, b);
-  assert.deepEqual(calls, ['listEndpointsFailingSince', 'purgeDeliveries', 'purgeEvents', 'purgeBreakerWindow']);
-  assert.deepEqual(a.purged, { deliveries: 0, events: 0, breakerWindow: 0 });
+  assert.deepEqual(calls, ['listEndpointsFailingSince', 'purgeDeliveries', 'purgeEvents', 'purgeBreakerWindow', 'purgeOutbox']);
+  assert.deepEqual(a.purged, { deliveries: 0, events: 0, breakerWindow: 0, outbox: 0 });
   m.start();
   await m.stop();
 });

@@ -182,7 +182,7 @@ export class EndpointOperations {
       result = await p.sender.send({ url: ep.url, headers, body: prepared.event.body, timeoutMs, endpointId: id, maxConcurrency: ep.maxConcurrency });
     } catch (err) {
       // Not sent at all (no live secret, a sender fault): the delivery ends failed with the reason, never stays open.
-      await p.store.endDeliveries([deliveryId], workerId, 'failed', `test delivery failed: ${(err as Error).message}`, p.clock.now());
+      await p.store.endDeliveries([deliveryId], workerId, 'failed', `test delivery failed: ${(err as Error).message}`, p.clock.now(), { summarise: false });
       throw err;
     }
     const attempt = attemptFromResult({ deliveryId, tenantId, environment: tenant.environment, endpointId: id, n: 1, trigger: 'test', startedAt, requestHeaders: headers }, result);

@@ -1,13 +1,16 @@
 // Endpoint health across one commit of attempts: read each endpoint once, apply every attempt, write what changed.
 import type { Attempt, Endpoint } from '../domain.ts';
 import { healthAfterAttempt } from '../health.ts';
+import { healthEntry } from '../outbox/outbox-entries.ts';
+import { insertOutbox } from './outbox-writes.ts';
 import * as rows from './rows.ts';
 import type { SqlExecutor } from './sql-driver.ts';
 import type { AttemptRecord, HealthTransition } from './store.ts';
 
 /**
  * Endpoint health across one commit: each endpoint is read once, every attempt of the batch is applied in order
- * (the shared pure decision in health.ts), and only endpoints whose state changed are written, once.
+ * (the shared pure decision in health.ts), and only endpoints whose state changed are written, once, with the
+ * notifications of their transitions (docs/rules.md#notifications) in the same transaction.
  */
 export class HealthBatch {
   readonly #endpoints = new Map<string, { ep: Endpoint; dirty: boolean }>();
@@ -57,6 +60,10 @@ export class HealthBatch {
         last_success_at: ep.lastSuccessAt,
         now: this.now,
       });
+    }
+    for (const t of this.#transitions) {
+      const entry = healthEntry(t, this.#endpoints.get(t.endpointId)?.ep ?? null);
+      if (entry) await insertOutbox(this.tx, entry);
     }
     return this.#transitions;
   }

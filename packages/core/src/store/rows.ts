@@ -1,6 +1,7 @@
 // Row ↔ record mapping shared by every SQL store: both dialects use the same column names.
 import { DEFAULT_ENVIRONMENT, type Attempt, type Delivery, type Endpoint, type EventRecord, type Tenant } from '../domain.ts';
-import type { ApiKeyRecord, BreakerRow, NewTenant, Notice, ReplayRow, SealedSecret, EventTypeRow } from './store.ts';
+import type { FailureSummaryState } from '../outbox/failure-summary.ts';
+import type { ApiKeyRecord, BreakerRow, NewTenant, Notice, OutboxEntry, OutboxRow, ReplayRow, SealedSecret, EventTypeRow } from './store.ts';
 
 type Row = Record<string, any>;
 
@@ -292,4 +293,40 @@ export function noticeToRow(n: Omit<Notice, 'environment'>): Row {
 
 export function eventTypeFromRow(r: Row): EventTypeRow {
   return { name: r.name, description: r.description, definition: json(r.definition, {}), updatedAt: num(r.updated_at) };
+}
+
+export function outboxToRow(e: OutboxEntry, dueAt = e.createdAt): Row {
+  return { id: e.id, tenant_id: e.tenantId, kind: e.kind, subject_id: e.subjectId, endpoint_id: e.endpointId, data: JSON.stringify(e.data), due_at: dueAt, now: e.createdAt };
+}
+
+export function outboxFromRow(r: Row): OutboxRow {
+  return {
+    id: r.id,
+    tenantId: r.tenant_id,
+    kind: r.kind,
+    subjectId: r.subject_id ?? null,
+    endpointId: r.endpoint_id ?? null,
+    data: json(r.data, {}),
+    createdAt: num(r.created_at),
+    status: r.status,
+    tries: num(r.tries),
+    dueAt: num(r.due_at),
+    leaseUntil: numOrNull(r.lease_until),
+    lastError: r.last_error ?? null,
+  };
+}
+
+export function failureSummaryFromRow(r: Row): FailureSummaryState {
+  return {
+    count: num(r.count),
+    money: num(r.money),
+    first: json(r.first_failures, []),
+    firstAt: numOrNull(r.first_at),
+    lastAt: numOrNull(r.last_at),
+    lastSentAt: numOrNull(r.last_sent_at),
+  };
+}
+
+export function failureSummaryToRow(endpointId: string, s: FailureSummaryState): Row {
+  return { endpoint_id: endpointId, count: s.count, money: s.money, first_failures: JSON.stringify(s.first), first_at: s.firstAt, last_at: s.lastAt, last_sent_at: s.lastSentAt };
 }

@@ -4,6 +4,8 @@ import type { SqlDriver, SqlExecutor } from './sql-driver.ts';
 import type { StoreProblem } from './storage-fault.ts';
 import * as rows from './rows.ts';
 import { HealthBatch } from './health-batch.ts';
+import { healthEntry } from '../outbox/outbox-entries.ts';
+import { addToFailureSummaries, flushDueSummaries, insertOutbox } from './outbox-writes.ts';
 import type {
   AcceptResult,
   ApiKeyRecord,
@@ -19,6 +21,8 @@ import type {
   NewEvent,
   NewTenant,
   Notice,
+  OutboxEntry,
+  OutboxRow,
   Page,
   EndpointStats,
   ReplayQuota,
@@ -278,6 +282,8 @@ export class SqlStore implements Store {
       // One lock order for every process (endpoint rows, then delivery rows, then window rows): concurrent commits of
       // several workers on a shared database wait for each other instead of deadlocking.
       const ordered = [...records].sort((x, y) => cmp(x.attempt.endpointId, y.attempt.endpointId) || cmp(x.attempt.deliveryId, y.attempt.deliveryId));
+      // Deliveries that end failed by this batch (not replays: a failed replay is no news), for their endpoints' summaries.
+      const failed: string[] = [];
       for (const rec of ordered) if (rec.health) await health.load(rec.attempt.endpointId);
       for (const rec of ordered) {
         const a = rec.attempt;
@@ -301,6 +307,7 @@ export class SqlStore implements Store {
         // Skipped when the delivery is gone, or already on record (a retried commit).
         await tx.run('insert-attempt', rows.attemptToRow(a));
         if (finished === 0) continue; // the lease was lost (the attempt stays on record, the new holder decides), or the delivery is gone
+        if (next.status === 'failed' && !rec.replayId) failed.push(a.deliveryId);
         if (rec.replayId) {
           await tx.run('bump-replay', { id: rec.replayId, succeeded: a.outcome === 'success' ? 1 : 0, failed: a.outcome === 'success' ? 0 : 1 });
         }
@@ -312,15 +319,21 @@ export class SqlStore implements Store {
       for (const [, w] of [...window].sort(([x], [y]) => cmp(x, y))) {
         await tx.run('put-breaker-delivery', { scope_key: w.scopeKey, delivery_id: w.deliveryId, attempted_at: w.at, failed: w.failed });
       }
-      return health.flush();
+      const transitions = await health.flush();
+      await addToFailureSummaries(tx, failed, now);
+      return transitions;
     });
   }
 
   async holdDeliveries(ids: string[], workerId: string, until: number, now: number): Promise<void> {
     if (ids.length) await this.driver.run('hold-deliveries', { ids, worker: workerId, until, now });
   }
-  async endDeliveries(ids: string[], workerId: string | null, status: 'failed' | 'skipped', reason: string, now: number): Promise<void> {
-    if (ids.length) await this.driver.run('end-deliveries', { ids, worker: workerId, status, reason, now });
+  async endDeliveries(ids: string[], workerId: string | null, status: 'failed' | 'skipped', reason: string, now: number, options: { summarise?: boolean } = {}): Promise<void> {
+    if (ids.length === 0) return;
+    await this.driver.transaction(async (tx) => {
+      const ended = await tx.all<{ id: string }>('end-deliveries', { ids, worker: workerId, status, reason, now });
+      if (status === 'failed' && options.summarise !== false) await addToFailureSummaries(tx, ended.map((r) => r.id), now);
+    });
   }
   async releaseLeases(ids: string[], workerId: string, now: number): Promise<number> {
     return ids.length ? this.driver.run('release-leases', { ids, worker: workerId, now }) : 0;
@@ -465,10 +478,15 @@ export class SqlStore implements Store {
     const [r] = await this.driver.all('get-breaker', { scope_key: scopeKey });
     return r ? rows.breakerFromRow(r) : null;
   }
-  async saveBreaker(row: BreakerRow, expectedUpdatedAt: number | null): Promise<boolean> {
+  async saveBreaker(row: BreakerRow, expectedUpdatedAt: number | null, notify?: OutboxEntry | null): Promise<boolean> {
     const params = rows.breakerToRow(row);
-    if (expectedUpdatedAt === null) return (await this.driver.run('insert-breaker', params)) > 0;
-    return (await this.driver.run('update-breaker', { ...params, expected: expectedUpdatedAt })) > 0;
+    const save = (tx: SqlExecutor) => (expectedUpdatedAt === null ? tx.run('insert-breaker', params) : tx.run('update-breaker', { ...params, expected: expectedUpdatedAt }));
+    if (!notify) return (await save(this.driver)) > 0;
+    return this.driver.transaction(async (tx) => {
+      if ((await save(tx)) === 0) return false;
+      await insertOutbox(tx, notify);
+      return true;
+    });
   }
   async breakerWindow(scopeKey: string, since: number): Promise<BreakerWindow> {
     const [r] = await this.driver.all('breaker-window', { scope_key: scopeKey, since });
@@ -490,7 +508,14 @@ export class SqlStore implements Store {
     return (await this.driver.all('list-endpoints-failing-since', { before: failingBefore })).map((r) => rows.endpointFromRow(r));
   }
   async pauseFailingEndpoint(endpointId: string, failingSince: number, now: number): Promise<boolean> {
-    return (await this.driver.run('pause-failing-endpoint', { id: endpointId, failing_since: failingSince, now })) > 0;
+    return this.driver.transaction(async (tx) => {
+      const [r] = await tx.all('get-endpoint-by-id', { id: endpointId });
+      if (!r || (await tx.run('pause-failing-endpoint', { id: endpointId, failing_since: failingSince, now })) === 0) return false;
+      const ep = rows.endpointFromRow(r);
+      const entry = healthEntry({ tenantId: ep.tenantId, endpointId, from: 'degraded', to: 'paused', reason: 'failing', at: now }, ep);
+      if (entry) await insertOutbox(tx, entry);
+      return true;
+    });
   }
 
   // notices
@@ -500,6 +525,28 @@ export class SqlStore implements Store {
   async listNotices(tenantId: string, cursor: string | null, limit: number): Promise<Page<Notice>> {
     const rs = await this.driver.all('list-notices', { tenant_id: tenantId, before: cursor ?? '~', limit: limit + 1 });
     return page(rs.map(rows.noticeFromRow), limit);
+  }
+
+  // the notification outbox
+  async claimOutbox(now: number, limit: number, leaseUntil: number): Promise<OutboxRow[]> {
+    const rs = await this.driver.transaction((tx) => tx.all('claim-outbox', { now, limit, lease_until: leaseUntil }), { durable: false });
+    return rs.map(rows.outboxFromRow).sort((a, b) => a.dueAt - b.dueAt || cmp(a.id, b.id));
+  }
+  async finishOutbox(id: string, now: number): Promise<boolean> {
+    return (await this.driver.run('finish-outbox', { id, now })) > 0;
+  }
+  async retryOutbox(id: string, outcome: { dueAt: number } | { abandon: true }, error: string, now: number): Promise<void> {
+    const abandon = 'abandon' in outcome;
+    await this.driver.run('retry-outbox', { id, status: abandon ? 'abandoned' : 'pending', due_at: abandon ? now : outcome.dueAt, error: error.slice(0, 1000), now });
+  }
+  releaseOutboxLeases(): Promise<number> {
+    return this.driver.run('release-outbox-leases');
+  }
+  flushFailureSummaries(now: number, windowMs: number): Promise<number> {
+    return this.driver.transaction((tx) => flushDueSummaries(tx, now, windowMs, 500));
+  }
+  purgeOutbox(before: number): Promise<number> {
+    return this.driver.run('purge-outbox', { before });
   }
 
   // event types

@@ -184,6 +184,32 @@ export interface Notice {
   createdAt: number;
 }
 
+/** What the owners are told about (docs/rules.md#notifications); `deliveries.failed` is a per-endpoint summary. */
+export type OutboxKind = 'endpoint.degraded' | 'endpoint.paused' | 'endpoint.recovered' | 'breaker.opened' | 'breaker.closed' | 'deliveries.failed';
+
+/** A notification written in the transaction of the transition that causes it; its id is the notice's and the operational event's. */
+export interface OutboxEntry {
+  id: string;
+  tenantId: string;
+  kind: OutboxKind;
+  /** The endpoint, breaker scope or endpoint whose deliveries failed. */
+  subjectId: string | null;
+  /** The endpoint involved: an operational event about the operations endpoint is never sent through it. */
+  endpointId: string | null;
+  data: Record<string, unknown>;
+  createdAt: number;
+}
+
+/** An outbox row as the drainer claims it. */
+export interface OutboxRow extends OutboxEntry {
+  status: 'pending' | 'sent' | 'abandoned';
+  /** Sends tried before this one. */
+  tries: number;
+  dueAt: number;
+  leaseUntil: number | null;
+  lastError: string | null;
+}
+
 export interface EventTypeRow {
   name: string;
   description: string;
@@ -279,7 +305,9 @@ export interface Store {
   /** Leases due `pending`/`held` deliveries (status → delivering) in one statement. */
   claimDue(options: ClaimOptions): Promise<ClaimedDelivery[]>;
   /**
-   * Commits many attempts and their deliveries' next states in one transaction; returns health transitions.
+   * Commits many attempts and their deliveries' next states in one transaction; returns health transitions. The
+   * transitions' notifications and the failure summaries of deliveries that end `failed` (not replays) are written in
+   * the same transaction (docs/rules.md#notifications).
    * Idempotent, and no record fails the batch for its delivery's sake: one whose delivery was deleted meanwhile (its
    * endpoint or tenant deleted mid-flight) writes nothing; one whose lease was lost keeps only its attempt; one
    * already committed (a retry after a commit whose outcome was lost) writes nothing again.
@@ -287,8 +315,11 @@ export interface Store {
   recordAttempts(records: AttemptRecord[], now: number): Promise<HealthTransition[]>;
   /** Puts leased deliveries back to `held` (breaker open) without an attempt. */
   holdDeliveries(ids: string[], workerId: string, until: number, now: number): Promise<void>;
-  /** Ends deliveries without an attempt: `failed` (age limit while held; endpoint paused while in progress, docs/rules.md#paused-endpoint). */
-  endDeliveries(ids: string[], workerId: string | null, status: 'failed' | 'skipped', reason: string, now: number): Promise<void>;
+  /**
+   * Ends deliveries without an attempt: `failed` (age limit while held; endpoint paused while in progress, docs/rules.md#paused-endpoint).
+   * Failed ones join their endpoint's failure summary in the same transaction unless `summarise` is false (a test delivery).
+   */
+  endDeliveries(ids: string[], workerId: string | null, status: 'failed' | 'skipped', reason: string, now: number, options?: { summarise?: boolean }): Promise<void>;
   /** Hands leased deliveries this worker never started back (`pending`, due as before): a stopping worker's queue. */
   releaseLeases(ids: string[], workerId: string, now: number): Promise<number>;
   /** Returns deliveries whose lease expired to `pending`; the count. */
@@ -339,8 +370,11 @@ export interface Store {
 
   // breaker
   getBreaker(scopeKey: string): Promise<BreakerRow | null>;
-  /** Compare-and-set on `updatedAt` (null: insert if absent); false when another worker changed it first. */
-  saveBreaker(row: BreakerRow, expectedUpdatedAt: number | null): Promise<boolean>;
+  /**
+   * Compare-and-set on `updatedAt` (null: insert if absent); false when another worker changed it first. `notify`
+   * (the transition's notification) is written in the same transaction, only when the change wins.
+   */
+  saveBreaker(row: BreakerRow, expectedUpdatedAt: number | null, notify?: OutboxEntry | null): Promise<boolean>;
   /** Distinct deliveries of the scope last attempted at or after `since`, and how many of those attempts failed. */
   breakerWindow(scopeKey: string, since: number): Promise<BreakerWindow>;
   resetBreakerWindow(scopeKey: string): Promise<void>;
@@ -351,11 +385,26 @@ export interface Store {
   // health sweeps
   /** Endpoints degraded since before `failingBefore`, to pause (standard: 5 days). */
   listEndpointsFailingSince(failingBefore: number): Promise<Endpoint[]>;
-  /** Pauses (reason `failing`) an endpoint still degraded with this exact streak start; false when it moved on. */
+  /** Pauses (reason `failing`) an endpoint still degraded with this exact streak start, its notification in the same transaction; false when it moved on. */
   pauseFailingEndpoint(endpointId: string, failingSince: number, now: number): Promise<boolean>;
 
   // notices
+  /** Idempotent by id: a notification sent again after a crash is listed once. */
   addNotice(notice: Omit<Notice, 'environment'>): Promise<void>;
+
+  // the notification outbox (docs/rules.md#notifications): rows are written by the transitions' own transactions
+  /** Leases up to `limit` due pending rows until `leaseUntil` (PostgreSQL: FOR UPDATE SKIP LOCKED), oldest due first. */
+  claimOutbox(now: number, limit: number, leaseUntil: number): Promise<OutboxRow[]>;
+  /** Marks a row sent; false when it was not pending (another worker finished it first). */
+  finishOutbox(id: string, now: number): Promise<boolean>;
+  /** A failed send: due again at `dueAt`, or `abandoned` for good; the error is kept. */
+  retryOutbox(id: string, outcome: { dueAt: number } | { abandon: true }, error: string, now: number): Promise<void>;
+  /** Hands back every outbox lease (a store with one worker process, SQLite: they are a dead predecessor's). */
+  releaseOutboxLeases(): Promise<number>;
+  /** Turns each endpoint's failures due a summary at `now` (docs/rules.md#notifications) into a `deliveries.failed` row; the count. */
+  flushFailureSummaries(now: number, windowMs: number): Promise<number>;
+  /** Deletes sent and abandoned rows last touched before `before`; the count. */
+  purgeOutbox(before: number): Promise<number>;
   listNotices(tenantId: string, cursor: string | null, limit: number): Promise<Page<Notice>>;
 
   // event types

@@ -1,4 +1,4 @@
-// Notifications (docs/rules.md#notifications, issue 4): notices, operational webhooks and owner e-mail on every health and breaker transition.
+// Notifications (docs/rules.md#notifications): the sender of the engine's outbox — notices, operational webhooks and owner e-mail.
 export { Notifier, createNotifier, type NotifierOptions } from './notifier.ts';
 export { smtpMailer, type Mailer, type MailMessage, type SmtpOptions } from './mailer.ts';
-export { healthNotice, breakerNotice, deliveryFailedNotice, mailSubject, mailText, type NoticeDraft, type NoticeKind } from './notice-text.ts';
+export { noticeOf, type NoticeDraft, type NoticeKind } from './notice-text.ts';

@@ -1,10 +1,12 @@
-// E-mail to tenant owners over SMTP (nodemailer), best effort with a bounded retry: notices are the durable record.
+// E-mail to tenant owners over SMTP (nodemailer) with a bounded retry; the outbox retries a mail that still failed.
 import nodemailer from 'nodemailer';
 
 export interface MailMessage {
   to: string[];
   subject: string;
   text: string;
+  /** `<id@domain>`: the same for every resend of one notification. */
+  messageId?: string;
 }
 
 export interface Mailer {
@@ -50,7 +52,7 @@ export function smtpMailer(o: SmtpOptions): Mailer {
       for (let i = 0; i < tries; i++) {
         if (i > 0) await new Promise((r) => setTimeout(r, delay * 2 ** (i - 1)));
         try {
-          await transport.sendMail({ from: o.from, to: m.to, subject: m.subject, text: m.text });
+          await transport.sendMail({ from: o.from, to: m.to, subject: m.subject, text: m.text, ...(m.messageId ? { messageId: m.messageId } : {}) });
           return;
         } catch (err) {
           last = err;

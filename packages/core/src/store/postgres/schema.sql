@@ -185,6 +185,23 @@ CREATE UNIQUE INDEX events_pkey ON events USING btree (id);
 
 CREATE UNIQUE INDEX events_tenant_id_event_id_key ON events USING btree (tenant_id, event_id);
 
+CREATE TABLE failure_summaries (
+  endpoint_id text NOT NULL,
+  tenant_id text NOT NULL,
+  count integer DEFAULT 0 NOT NULL,
+  money integer DEFAULT 0 NOT NULL,
+  first_failures text DEFAULT '[]'::text NOT NULL,
+  first_at bigint,
+  last_at bigint,
+  last_sent_at bigint,
+  CONSTRAINT failure_summaries_endpoint_id_fkey FOREIGN KEY (endpoint_id) REFERENCES endpoints(id) ON DELETE CASCADE,
+  CONSTRAINT failure_summaries_pkey PRIMARY KEY (endpoint_id)
+);
+
+CREATE INDEX failure_summaries_due ON failure_summaries USING btree (last_sent_at) WHERE (count > 0);
+
+CREATE UNIQUE INDEX failure_summaries_pkey ON failure_summaries USING btree (endpoint_id);
+
 CREATE TABLE notices (
   id text NOT NULL,
   tenant_id text NOT NULL,
@@ -199,6 +216,30 @@ CREATE TABLE notices (
 CREATE UNIQUE INDEX notices_pkey ON notices USING btree (id);
 
 CREATE INDEX notices_tenant ON notices USING btree (tenant_id, created_at);
+
+CREATE TABLE outbox (
+  id text NOT NULL,
+  tenant_id text NOT NULL,
+  kind text NOT NULL,
+  subject_id text,
+  endpoint_id text,
+  data text NOT NULL,
+  status text DEFAULT 'pending'::text NOT NULL,
+  tries integer DEFAULT 0 NOT NULL,
+  due_at bigint NOT NULL,
+  lease_until bigint,
+  last_error text,
+  created_at bigint NOT NULL,
+  updated_at bigint NOT NULL,
+  CONSTRAINT outbox_pkey PRIMARY KEY (id),
+  CONSTRAINT outbox_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES tenants(id) ON DELETE CASCADE
+);
+
+CREATE INDEX outbox_done ON outbox USING btree (updated_at) WHERE (status <> 'pending'::text);
+
+CREATE INDEX outbox_due ON outbox USING btree (due_at) WHERE (status = 'pending'::text);
+
+CREATE UNIQUE INDEX outbox_pkey ON outbox USING btree (id);
 
 CREATE TABLE replays (
   id text NOT NULL,

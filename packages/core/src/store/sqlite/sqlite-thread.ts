@@ -24,6 +24,7 @@ const METHODS = [
   'getBreaker', 'saveBreaker', 'breakerWindow', 'resetBreakerWindow', 'releaseHeld', 'listBreakers',
   'listEndpointsFailingSince', 'pauseFailingEndpoint',
   'addNotice', 'listNotices',
+  'claimOutbox', 'finishOutbox', 'retryOutbox', 'releaseOutboxLeases', 'flushFailureSummaries', 'purgeOutbox',
   'putEventType', 'getEventType', 'listEventTypes',
   'purgeDeliveries', 'purgeEvents', 'purgeBreakerWindow',
 ] as const satisfies ReadonlyArray<keyof Store>;

@@ -4,3 +4,4 @@ UPDATE deliveries SET status = :status::text, terminal_reason = :reason::text, n
        leased_by = NULL, replay_id = NULL, updated_at = :now
 WHERE id = ANY(:ids::text[]) AND status NOT IN ('succeeded', 'failed', 'skipped')
   AND (:worker::text IS NULL OR leased_by = :worker::text)
+RETURNING id

@@ -4,3 +4,4 @@ UPDATE deliveries SET status = :status, terminal_reason = :reason, next_attempt_
        leased_by = NULL, replay_id = NULL, updated_at = :now
 WHERE id IN (SELECT value FROM json_each(:ids)) AND status NOT IN ('succeeded', 'failed', 'skipped')
   AND (:worker IS NULL OR leased_by = :worker)
+RETURNING id
