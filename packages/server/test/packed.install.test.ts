@@ -41,9 +41,20 @@ function run(cmd: string, args: string[], opts: { cwd: string; env?: NodeJS.Proc
   });
 }
 
-/** A long-running child (killed with its test) whose output can be waited on, each wait bounded. */
+/**
+ * A long-running child whose output can be waited on, each wait bounded. It leads its own process group, and the
+ * whole group is killed with its test: `npx hookline` runs hookline as a grandchild (through a shell), which a kill of
+ * npx alone would leave running.
+ */
 function startChild(cmd: string, args: string[], opts: { cwd: string; env: NodeJS.ProcessEnv }, after: (fn: () => void) => void) {
-  const child = ownChild(spawn(cmd, args, { cwd: opts.cwd, env: opts.env, stdio: ['pipe', 'pipe', 'pipe'] }), after);
+  const child = ownChild(spawn(cmd, args, { cwd: opts.cwd, env: opts.env, stdio: ['pipe', 'pipe', 'pipe'], detached: true }), after);
+  after(() => {
+    try {
+      process.kill(-child.pid!, 'SIGKILL');
+    } catch {
+      // the group is gone already
+    }
+  });
   let out = '';
   const waiters = new Set<() => void>();
   const onData = (chunk: Buffer) => {
