@@ -1,5 +1,5 @@
 // Drain benchmark on PostgreSQL: N deliveries already queued, K worker processes, a fast loopback receiver.
-// Prints one JSON line. Usage: node --import tsx bench/postgres-drain.ts [--events 20000] [--workers 3]
+// Prints one JSON line. Usage: node --conditions=source --import tsx bench/postgres-drain.ts [--events 20000] [--workers 3]
 //   [--endpoints 4] [--url postgres://postgres@127.0.0.1:5432/postgres] (a scratch database is created and dropped).
 import { fork } from 'node:child_process';
 import { createServer } from 'node:http';
@@ -79,7 +79,7 @@ async function main(): Promise<void> {
   const t0 = Date.now();
   for (let w = 0; w < workers; w++) {
     const child = fork(self, [], {
-      execArgv: ['--import', 'tsx'],
+      execArgv: ['--conditions=source', '--import', 'tsx'],
       env: { ...process.env, HOOKLINE_BENCH_WORKER: JSON.stringify({ url, masterKey, id: `wrk_bench_${w}` }) },
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });

@@ -5,6 +5,8 @@
 # Add --survivors to also list each surviving / uncovered mutant.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# Workspace packages resolve to their TypeScript sources (the `source` export condition), as in npm test.
+export NODE_OPTIONS="--conditions=source${NODE_OPTIONS:+ $NODE_OPTIONS}"
 
 all=(policy breaker signing address-guard wal-sync replay)
 groups=() flags=()

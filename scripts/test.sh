@@ -28,5 +28,8 @@ fi
 # all done even if something it started still holds the event loop open.
 timeout_ms="${HOOKLINE_TEST_TIMEOUT_MS:-960000}"
 echo "running ${#files[@]} test files (each bounded by ${timeout_ms} ms)"
+# The `source` export condition resolves the workspace's packages to their TypeScript sources (run through tsx), not
+# to their dist/ builds; in NODE_OPTIONS so that every process a test starts (hookline, forks, threads) does the same.
+export NODE_OPTIONS="--conditions=source${NODE_OPTIONS:+ $NODE_OPTIONS}"
 node --import tsx --test --test-concurrency=2 --test-timeout="$timeout_ms" --test-force-exit \
   --test-reporter=./scripts/test-reporter.mjs --test-reporter-destination=stdout "${files[@]}"

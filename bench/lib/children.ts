@@ -73,7 +73,7 @@ export function startChild(cmd: string, args: string[], opts: { timeoutMs: numbe
 
 /** A TypeScript file of this folder in a fresh node process; `nodeFlags` e.g. ['--cpu-prof']. */
 export function startTs(file: string, args: string[], opts: { timeoutMs: number; nodeFlags?: string[]; env?: NodeJS.ProcessEnv }): Child {
-  return startChild(process.execPath, [...(opts.nodeFlags ?? []), '--import', 'tsx', join(BENCH_DIR, file), ...args], opts);
+  return startChild(process.execPath, [...(opts.nodeFlags ?? []), '--conditions=source', '--import', 'tsx', join(BENCH_DIR, file), ...args], opts);
 }
 
 export interface Receiver {

@@ -20,7 +20,7 @@ const KILL_AFTER = 400;
 // Each worker is killed when the test ends, even when it failed or timed out, so the file can never hang the run.
 function startWorker(db: string, key: string, after: (fn: () => void) => void, leaseMs?: number): ChildProcess {
   const args = leaseMs === undefined ? [db, key] : [db, key, String(leaseMs)];
-  return ownChild(fork(worker, args, { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] }), after);
+  return ownChild(fork(worker, args, { execArgv: ['--conditions=source', '--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] }), after);
 }
 
 test('SIGKILL mid-flight: after restart every delivery succeeds, duplicates only for in-flight attempts', { timeout: 240_000 }, async (t) => {

@@ -79,7 +79,7 @@ async function receiver(name: string, cap: number, share: number, answer: (deliv
 function startWorker(url: string, workerId: string, masterKey: string, after: (fn: () => void) => void): Promise<ChildProcess> {
   const child = ownChild(
     fork(join(here, 'fixtures/pg-worker.ts'), [], {
-      execArgv: ['--import', 'tsx'],
+      execArgv: ['--conditions=source', '--import', 'tsx'],
       env: { ...process.env, HOOKLINE_TEST_WORKER: JSON.stringify({ url, workerId, masterKey, policies: POLICIES, leaseMs: LEASE_MS }) },
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     }),

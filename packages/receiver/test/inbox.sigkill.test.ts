@@ -20,7 +20,7 @@ const fixture = new URL('./fixtures/inbox-receiver.ts', import.meta.url).pathnam
 interface Receiver { child: ChildProcess; port: number; exited: Promise<NodeJS.Signals | number | null> }
 
 async function startReceiver(dbPath: string): Promise<Receiver> {
-  const child = spawn(process.execPath, ['--import', 'tsx', fixture], {
+  const child = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', fixture], {
     env: { ...process.env, INBOX_DB: dbPath, INBOX_SECRET: secret, INBOX_LEASE_MS: '1000' },
     stdio: ['pipe', 'pipe', 'inherit'],
   });

@@ -1,8 +1,6 @@
 #!/usr/bin/env node
-// The `hookline` executable: registers tsx (the sources are TypeScript, no build step), then runs the CLI.
-import { register } from 'tsx/esm/api';
-
-register();
+// The `hookline` executable: runs the CLI compiled to dist/ (no TypeScript loader at run time). Under the `source`
+// export condition (development and tests: node --conditions=source) it runs the TypeScript sources through tsx.
 // A reader that stops early (`hookline … | head`) closes the pipe: that ends the output, it is not a crash.
 for (const stream of [process.stdout, process.stderr]) {
   stream.on('error', (err) => {
@@ -10,7 +8,9 @@ for (const stream of [process.stdout, process.stderr]) {
     throw err;
   });
 }
-const { main } = await import('../src/cli/main.ts');
+const cli = import.meta.resolve('#cli');
+if (cli.endsWith('.ts')) (await import('tsx/esm/api')).register();
+const { main } = await import(cli);
 const code = await main(process.argv.slice(2), process.env);
 process.exitCode = code;
 // Whatever is still open (an idle keep-alive socket) must not hold the exit back.

@@ -27,7 +27,7 @@ const CLI_DEADLINE_MS = 60_000;
  * CLI_DEADLINE_MS, and at the latest when this process ends.
  */
 export function startCli(args: string[], env: Record<string, string> = {}): { child: ChildProcess; done: Promise<CliRun>; stderrLine(match: RegExp): Promise<string> } {
-  const child = ownChild(spawn(process.execPath, [BIN, ...args], { env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'] }));
+  const child = ownChild(spawn(process.execPath, ['--conditions=source', BIN, ...args], { env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'] }));
   let overdue = false;
   const deadline = setTimeout(() => {
     overdue = true;

@@ -1,9 +1,9 @@
 // The inbox logic both SQL stores share; SQLite and PostgreSQL differ only in schema, claim and how a statement runs.
-import { readFileSync } from 'node:fs';
 import { StorageUnavailable } from '../errors.ts';
+import { sqlFile } from '../sql-files.generated.ts';
 import { MAX_ERROR_LENGTH, type InboxEntry, type InboxState, type InboxStore } from './inbox-store.ts';
 
-const load = (name: string): string => readFileSync(new URL(`./sql/${name}.sql`, import.meta.url), 'utf8');
+const load = (name: string): string => sqlFile(`inbox/sql/${name}.sql`);
 
 /** The shared statements in `./sql/*.sql`; `claim` and `schema` come per dialect. */
 const shared = {

@@ -1,7 +1,7 @@
 // The dedup logic both SQL stores share; SQLite and PostgreSQL differ only in how they run a statement.
-import { readFileSync } from 'node:fs';
 import { claimOutcome, type DedupRecord, type DedupState, type DedupStore } from '../dedup-store.ts';
 import { StorageUnavailable } from '../errors.ts';
+import { sqlFile } from '../sql-files.generated.ts';
 
 /** The statements in `./sql/*.sql`; the same text serves both dialects. */
 export const sqlStatements = Object.freeze({
@@ -23,7 +23,7 @@ export interface SqlRunner {
 }
 
 function load(name: string): string {
-  return readFileSync(new URL(`./sql/${name}.sql`, import.meta.url), 'utf8');
+  return sqlFile(`stores/sql/${name}.sql`);
 }
 
 /**

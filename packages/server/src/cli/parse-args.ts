@@ -4,13 +4,15 @@ import { InvalidDurationError, parseDuration } from '@hookline/core/duration.ts'
 import { usageError } from './cli-error.ts';
 
 type Options = NonNullable<ParseArgsConfig['options']>;
+/** parseArgs' result for these options, named so that the build's declarations can spell it. */
+type Parsed<O extends Options> = ReturnType<typeof parseArgs<{ args: string[]; options: O; allowPositionals: boolean; strict: true }>>;
 
 /**
  * Strict parsing: unknown options, missing values and unexpected positionals are usage errors (exit 2).
  * `positionals` is the most positionals the command takes.
  */
-export function parseCommandArgs<const O extends Options>(command: string, args: string[], options: O, positionals = 0) {
-  let parsed;
+export function parseCommandArgs<const O extends Options>(command: string, args: string[], options: O, positionals = 0): Parsed<O> {
+  let parsed: Parsed<O>;
   try {
     parsed = parseArgs({ args, options, allowPositionals: positionals > 0, strict: true });
   } catch (err) {

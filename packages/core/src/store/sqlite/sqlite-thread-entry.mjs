@@ -1,6 +1,6 @@
-// Entry of the SQLite store thread (workerData.module names its TypeScript module). The sources are TypeScript,
-// and a thread does not inherit the parent's tsx loader on every Node version: try the plain import, and register
-// tsx for this thread if it cannot load .ts yet.
+// Entry of the SQLite store thread (workerData.module names its module: compiled .js from dist/, or the .ts source
+// in development). A thread does not inherit the parent's tsx loader on every Node version: try the plain import, and
+// register tsx (a development dependency) for this thread only if it cannot load .ts yet.
 import { workerData } from 'node:worker_threads';
 
 const module = new URL(workerData.module, import.meta.url).href;

@@ -37,6 +37,8 @@ void allForwarded;
 
 const ENTRY = fileURLToPath(new URL('./sqlite-thread-entry.mjs', import.meta.url));
 const CHECKPOINTER = fileURLToPath(new URL('./sqlite-checkpointer.mjs', import.meta.url));
+/** The thread's module beside this one: TypeScript in the sources (tests, through tsx), compiled JavaScript in dist/. */
+const THREAD_MODULE = `./sqlite-thread-worker${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`;
 
 /** Thrown for calls the thread can no longer answer; its message reads as "storage unavailable" to the API. */
 function closedError(why: string): Error {
@@ -65,7 +67,7 @@ export class SqliteThreadStore {
   constructor(path: string, options: SqliteOptions = {}) {
     this.#path = path;
     this.#options = options;
-    this.#worker = new Worker(ENTRY, { workerData: { module: './sqlite-thread-worker.ts', path, options: { ...options, externalCheckpoints: true } } });
+    this.#worker = new Worker(ENTRY, { workerData: { module: THREAD_MODULE, path, options: { ...options, externalCheckpoints: true } } });
     this.#worker.unref(); // like a plain database handle, an idle store does not keep the process alive
     this.#worker.on('message', (m: ThreadAnswer | ThreadFatal) => ('fatal' in m ? this.#failForGood(m.fatal.message) : this.#answer(m)));
     this.#worker.on('error', (err) => {

@@ -1,0 +1,233 @@
+// The packages as a user gets them: every publishable package is built and packed (`npm pack`), the tarballs are
+// installed into a fresh project with no TypeScript tooling, and there, on the machine's Node and on Node 22 and 24
+// (fetched once by scripts/node-binary.sh), `hookline --help` and `npx hookline serve` run on a temporary SQLite file,
+// @hookline/receiver is imported from an .mjs and a .cjs file and verifies a signed request, and an event sent to that
+// server is delivered to a loopback receiver built on the installed @hookline/receiver, which verifies its signature.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFile, spawn } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ownChild, within } from '@hookline/core/testing';
+
+const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+/** The packages a user installs, in the order they depend on each other. */
+const PACKAGES = ['packages/core', 'packages/receiver', 'packages/server', 'packages/client'];
+/** Native builds of better-sqlite3 per Node ABI, kept across runs (compiling one takes minutes on a busy machine). */
+const NATIVE_CACHE = join(ROOT, '.cache', 'better-sqlite3');
+const work = mkdtempSync(join(tmpdir(), 'hookline-packed-'));
+let tarballs: string[] = [];
+after(() => rmSync(work, { recursive: true, force: true }));
+
+/** Our environment without the `source` condition and HOOKLINE_* settings: the project sees only what it installed. */
+function userEnv(nodeBin: string): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [k, v] of Object.entries(process.env)) if (!k.startsWith('HOOKLINE_') && k !== 'NODE_OPTIONS' && !k.startsWith('npm_')) env[k] = v;
+  env.PATH = `${dirname(nodeBin)}:${process.env.PATH ?? ''}`;
+  return env;
+}
+
+/** Runs a command to its end (bounded); rejects with its output when it exits non-zero. */
+function run(cmd: string, args: string[], opts: { cwd: string; env?: NodeJS.ProcessEnv; timeoutMs?: number }): Promise<{ stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = execFile(cmd, args, { cwd: opts.cwd, env: opts.env ?? process.env, timeout: opts.timeoutMs ?? 300_000, maxBuffer: 64 << 20, killSignal: 'SIGKILL' }, (err, stdout, stderr) => {
+      if (err) reject(new Error(`${cmd} ${args.join(' ')} failed (${err.message}):\n${stdout}\n${stderr}`));
+      else resolve({ stdout, stderr });
+    });
+    ownChild(child);
+  });
+}
+
+/**
+ * A long-running child whose output can be waited on, each wait bounded. It leads its own process group, and the
+ * whole group is killed with its test: `npx hookline` runs hookline as a grandchild (through a shell), which a kill of
+ * npx alone would leave running.
+ */
+function startChild(cmd: string, args: string[], opts: { cwd: string; env: NodeJS.ProcessEnv }, after: (fn: () => void) => void) {
+  const child = ownChild(spawn(cmd, args, { cwd: opts.cwd, env: opts.env, stdio: ['pipe', 'pipe', 'pipe'], detached: true }), after);
+  after(() => {
+    try {
+      process.kill(-child.pid!, 'SIGKILL');
+    } catch {
+      // the group is gone already
+    }
+  });
+  let out = '';
+  const waiters = new Set<() => void>();
+  const onData = (chunk: Buffer) => {
+    out += chunk.toString('utf8');
+    for (const w of [...waiters]) w();
+  };
+  child.stdout!.on('data', onData);
+  child.stderr!.on('data', onData);
+  const exited = new Promise<never>((_, reject) => child.on('exit', (code, signal) => reject(new Error(`${args.join(' ')} exited (${code ?? signal}):\n${out}`))));
+  exited.catch(() => {});
+  return {
+    child,
+    waitFor(pattern: RegExp, ms = 60_000): Promise<RegExpMatchArray> {
+      let waiter!: () => void;
+      const found = new Promise<RegExpMatchArray>((resolve) => {
+        waiter = () => {
+          const m = pattern.exec(out);
+          if (m) resolve(m);
+        };
+        waiters.add(waiter);
+        waiter();
+      });
+      return within(`${args.join(' ')} to print ${pattern}`, ms, Promise.race([found, exited])).finally(() => waiters.delete(waiter));
+    },
+  };
+}
+
+/** The Node binaries to try: this one, and 22 and 24 from the npm registry (skipped with the reason if unreachable). */
+async function nodeBinary(major: string): Promise<{ bin: string } | { skip: string }> {
+  try {
+    const { stdout } = await run('bash', [join(ROOT, 'scripts/node-binary.sh'), major], { cwd: ROOT, timeoutMs: 300_000 });
+    return { bin: stdout.trim() };
+  } catch (err) {
+    return { skip: `Node ${major} could not be fetched: ${(err as Error).message.split('\n').find((l) => l.includes('node-binary.sh:')) ?? (err as Error).message}` };
+  }
+}
+
+before(async () => {
+  await run(process.execPath, [join(ROOT, 'scripts/build.mjs'), ...PACKAGES], { cwd: ROOT, env: userEnv(process.execPath) });
+  const tgz = join(work, 'tarballs');
+  mkdirSync(tgz);
+  // --ignore-scripts: just built above; prepack would build again.
+  const { stdout } = await run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', tgz, ...PACKAGES.flatMap((p) => ['-w', p])], { cwd: ROOT, env: userEnv(process.execPath) });
+  tarballs = (JSON.parse(stdout) as Array<{ filename: string }>).map((p) => join(tgz, p.filename));
+  assert.equal(tarballs.length, PACKAGES.length);
+});
+
+test('the receiver tarball holds only what users need: compiled ESM + CJS with types, no sources, tests or SQL files', async () => {
+  const { stdout } = await run('npm', ['pack', '--dry-run', '--json', '--ignore-scripts', '-w', 'packages/receiver'], { cwd: ROOT, env: userEnv(process.execPath) });
+  const files = (JSON.parse(stdout) as Array<{ files: Array<{ path: string }> }>)[0].files.map((f) => f.path);
+  for (const f of ['package.json', 'README.md', 'LICENSE', 'dist/index.js', 'dist/index.d.ts', 'dist/cjs/index.js', 'dist/cjs/index.d.ts', 'dist/cjs/package.json']) {
+    if (f === 'LICENSE' && !existsSync(join(ROOT, 'packages/receiver/LICENSE'))) continue;
+    assert.ok(files.includes(f), `${f} in the tarball`);
+  }
+  assert.deepEqual(files.filter((f) => /(^src\/|\.test\.|\.ts$(?<!\.d\.ts)|\.sql$|test-vectors)/.test(f)), []);
+  const pkg = JSON.parse(readFileSync(join(ROOT, 'packages/receiver/package.json'), 'utf8'));
+  assert.equal(pkg.sideEffects, false);
+  assert.deepEqual(Object.keys(pkg.dependencies ?? {}), [], 'no runtime dependencies');
+});
+
+for (const major of ['current', '22', '24']) {
+  test(`installed from the tarballs on Node ${major === 'current' ? process.versions.node : major}: hookline serves and delivers, the receiver imports from ESM and CJS`, async (t) => {
+    let nodeBin = process.execPath;
+    if (major !== 'current') {
+      const found = await nodeBinary(major);
+      if ('skip' in found) {
+        assert.notEqual(process.env.CI, 'true', found.skip);
+        t.diagnostic(found.skip);
+        return t.skip(found.skip);
+      }
+      nodeBin = found.bin;
+    }
+    const env = userEnv(nodeBin);
+    const version = (await run(nodeBin, ['--version'], { cwd: work, env })).stdout.trim();
+    t.diagnostic(`node ${version}`);
+    const app = mkdtempSync(join(work, `app-${major}-`));
+    writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'try-hookline', private: true, version: '1.0.0' }));
+    // Their dependencies come from the npm cache (or the registry). Install scripts run below, per Node ABI.
+    await run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--ignore-scripts', ...tarballs], { cwd: app, env, timeoutMs: 600_000 });
+    assert.ok(!existsSync(join(app, 'node_modules/typescript')) && !existsSync(join(app, 'node_modules/tsx')), 'no TypeScript tooling installed');
+    await nativeSqlite(app, nodeBin, env);
+
+    // hookline --help
+    const help = await run('npx', ['--no-install', 'hookline', '--help'], { cwd: app, env, timeoutMs: 60_000 });
+    assert.match(help.stdout, /Usage: hookline <command>/);
+
+    // The receiver from ESM and from CommonJS: sign, then verify the same bytes; a changed byte is refused.
+    const check = (load: string) => `${load}
+const body = JSON.stringify({ type: 'order.created', data: { id: 1 } });
+const headers = r.signWebhook({ secrets: 'whsec_packed', id: 'evt_1', body });
+const ok = r.verifyWebhook(headers, body, { secrets: 'whsec_packed' });
+let refused = false;
+try { r.verifyWebhook(headers, body.replace('1', '2'), { secrets: 'whsec_packed' }); } catch (e) { refused = e instanceof r.ReceiverError; }
+console.log(JSON.stringify({ scheme: ok.scheme, eventId: ok.eventId, refused }));`;
+    writeFileSync(join(app, 'verify.mjs'), check(`import * as r from '@hookline/receiver';`));
+    writeFileSync(join(app, 'verify.cjs'), check(`const r = require('@hookline/receiver');`));
+    for (const file of ['verify.mjs', 'verify.cjs']) {
+      const { stdout } = await run(nodeBin, [file], { cwd: app, env, timeoutMs: 60_000 });
+      assert.deepEqual(JSON.parse(stdout), { scheme: 'hookline', eventId: 'evt_1', refused: true }, file);
+    }
+
+    // npx hookline serve on a temporary SQLite file.
+    const serve = startChild('npx', ['--no-install', 'hookline', 'serve', '--port', '0', '--host', '127.0.0.1', '--db', join(app, 'hookline.db'), '--allow-http', '--allow-private-targets'],
+      { cwd: app, env }, t.after.bind(t));
+    const [, url, token] = await serve.waitFor(/on (http:\/\/127\.0\.0\.1:\d+)[\s\S]*admin token[^:]*: (hl_admin_\S+)/);
+
+    // A loopback receiver made with the installed @hookline/receiver. The endpoint's secret exists only once the
+    // endpoint (with the receiver's URL) does: the receiver reads it from its stdin and verifies with it.
+    writeFileSync(join(app, 'receiver.mjs'), `import { createServer } from 'node:http';
+import { verifyWebhook } from '@hookline/receiver';
+const secret = new Promise((resolve) => { let s = ''; process.stdin.on('data', (c) => { s += c; if (s.includes('\\n')) resolve(s.trim()); }); });
+createServer((req, res) => {
+  const chunks = [];
+  req.on('data', (c) => chunks.push(c)).on('end', async () => {
+    try {
+      const signed = verifyWebhook(req.headers, Buffer.concat(chunks), { secrets: await secret });
+      console.log('verified ' + signed.eventId);
+      res.end('ok');
+    } catch (e) { console.log('refused ' + e.message); res.statusCode = 401; res.end(); }
+  });
+}).listen(0, '127.0.0.1', function () { console.log('receiver on ' + this.address().port); });
+`);
+    const receiver = startChild(nodeBin, ['receiver.mjs'], { cwd: app, env }, t.after.bind(t));
+    const [, port] = await receiver.waitFor(/receiver on (\d+)/);
+
+    // Tenant, endpoint and event through the installed @hookline/client, from an .mjs file in the project.
+    writeFileSync(join(app, 'send.mjs'), `import { createHooklineClient, unwrap } from '@hookline/client';
+const [url, token, receiverUrl] = process.argv.slice(2);
+const hookline = createHooklineClient({ baseUrl: url, token });
+const tenant = unwrap(await hookline.POST('/v1/tenants', { body: { name: 'Packed', owner_emails: ['ops@packed.test'] } }));
+const endpoint = unwrap(await hookline.POST('/v1/tenants/{tenant}/endpoints', { params: { path: { tenant: tenant.id } }, body: { url: receiverUrl, event_types: ['order.*'], policy: 'standard' } }));
+console.log(endpoint.secret);
+await new Promise((resolve) => process.stdin.once('data', resolve));
+const accepted = unwrap(await hookline.POST('/v1/tenants/{tenant}/events', { params: { path: { tenant: tenant.id } }, body: { event_id: 'ord_packed_1', type: 'order.created', data: { order_id: 1 } } }));
+console.log('accepted ' + accepted.event.id + ' ' + accepted.deliveries.length);
+`);
+    const send = startChild(nodeBin, ['send.mjs', url, token, `http://127.0.0.1:${port}/hook`], { cwd: app, env }, t.after.bind(t));
+    const [, secret] = await send.waitFor(/^(whsec_\S+)$/m);
+    receiver.child.stdin!.write(secret + '\n');
+    send.child.stdin!.write('go\n');
+    const [, eventId, deliveries] = await send.waitFor(/accepted (\S+) (\d+)/);
+    assert.equal(deliveries, '1');
+    const [, verified] = await receiver.waitFor(/(verified|refused) .*/);
+    assert.equal(verified, 'verified', 'the delivery carries a valid signature');
+    assert.match((await receiver.waitFor(/verified (\S+)/))[1], new RegExp(`^(ord_packed_1|${eventId})$`));
+  });
+}
+
+/**
+ * better-sqlite3's native module for this Node's ABI: from the cache, else built by its own install script
+ * (prebuild-install, or node-gyp against the headers that ship with the Node package) and cached.
+ */
+async function nativeSqlite(app: string, nodeBin: string, env: NodeJS.ProcessEnv): Promise<void> {
+  const pkgDir = join(app, 'node_modules/better-sqlite3');
+  const { version } = JSON.parse(readFileSync(join(pkgDir, 'package.json'), 'utf8')) as { version: string };
+  const abi = (await run(nodeBin, ['-p', 'process.versions.modules'], { cwd: app, env })).stdout.trim();
+  const cached = join(NATIVE_CACHE, `${version}-abi${abi}`, 'better_sqlite3.node');
+  const target = join(pkgDir, 'build/Release/better_sqlite3.node');
+  if (!existsSync(cached)) {
+    const ours = join(ROOT, 'node_modules/better-sqlite3');
+    const oursVersion = (JSON.parse(readFileSync(join(ours, 'package.json'), 'utf8')) as { version: string }).version;
+    if (oursVersion === version && abi === process.versions.modules && existsSync(join(ours, 'build/Release/better_sqlite3.node'))) {
+      mkdirSync(dirname(cached), { recursive: true });
+      copyFileSync(join(ours, 'build/Release/better_sqlite3.node'), cached);
+    } else {
+      const nodedir = join(dirname(nodeBin), '..');
+      const buildEnv = existsSync(join(nodedir, 'include/node/node.h')) ? { ...env, npm_config_nodedir: nodedir } : env;
+      await run('npm', ['rebuild', 'better-sqlite3', '--foreground-scripts'], { cwd: app, env: buildEnv, timeoutMs: 900_000 });
+      mkdirSync(dirname(cached), { recursive: true });
+      copyFileSync(target, cached);
+      return;
+    }
+  }
+  mkdirSync(dirname(target), { recursive: true });
+  copyFileSync(cached, target);
+}
+

@@ -1,0 +1,67 @@
+// Compiles each publishable package (a packages/* folder with a tsconfig.build.json) from src/ to dist/ with the
+// TypeScript compiler: JavaScript, .d.ts and source maps, plus the files src/ reads at run time (.sql, .json, .mjs),
+// so dist/ runs with no TypeScript loader. A package whose folder also holds tsconfig.cjs.json gets a CommonJS build
+// in dist/cjs (its own {"type":"commonjs"}). Packages are built after the @hookline packages they depend on (their
+// types come from the dependency's dist/). Usage: node scripts/build.mjs [packages/receiver …] (default: all).
+import { execFileSync } from 'node:child_process';
+import { cpSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
+/** What src/ reads at run time besides its modules (SQL statements and migrations, thread entries, JSON). */
+const ASSET = /\.(sql|json|mjs)$/;
+
+const named = process.argv.slice(2).map((p) => resolve(p));
+const all = readdirSync(join(root, 'packages')).map((d) => join(root, 'packages', d)).filter((d) => existsSync(join(d, 'tsconfig.build.json')));
+const chosen = named.length > 0 ? named : all;
+for (const dir of chosen) if (!existsSync(join(dir, 'tsconfig.build.json'))) fail(`${relative(root, dir) || dir}: no tsconfig.build.json`);
+
+const manifest = (dir) => JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
+const byName = new Map(all.map((d) => [manifest(d).name, d]));
+const order = [];
+const visit = (dir, path = []) => {
+  if (order.includes(dir)) return;
+  if (path.includes(dir)) fail(`dependency cycle: ${[...path, dir].map((d) => relative(root, d)).join(' → ')}`);
+  const m = manifest(dir);
+  for (const dep of Object.keys({ ...m.dependencies, ...m.peerDependencies })) {
+    const d = byName.get(dep);
+    if (d) visit(d, [...path, dir]);
+  }
+  order.push(dir);
+};
+for (const dir of chosen) visit(dir);
+
+for (const dir of order) {
+  const started = Date.now();
+  rmSync(join(dir, 'dist'), { recursive: true, force: true });
+  run(dir, 'tsconfig.build.json');
+  copyAssets(join(dir, 'src'), join(dir, 'dist'));
+  if (existsSync(join(dir, 'tsconfig.cjs.json'))) {
+    run(dir, 'tsconfig.cjs.json');
+    writeFileSync(join(dir, 'dist', 'cjs', 'package.json'), '{ "type": "commonjs" }\n');
+  }
+  console.log(`built ${relative(root, dir)} → dist/ (${Date.now() - started} ms)`);
+}
+
+function run(dir, config) {
+  try {
+    execFileSync(process.execPath, [tsc, '-p', join(dir, config)], { cwd: dir, stdio: 'inherit' });
+  } catch {
+    fail(`tsc -p ${relative(root, join(dir, config))} failed`);
+  }
+}
+
+function copyAssets(from, to) {
+  for (const entry of readdirSync(from, { withFileTypes: true })) {
+    const source = join(from, entry.name);
+    if (entry.isDirectory()) copyAssets(source, join(to, entry.name));
+    else if (ASSET.test(entry.name)) cpSync(source, join(to, entry.name));
+  }
+}
+
+function fail(message) {
+  console.error(`build: ${message}`);
+  process.exit(1);
+}
