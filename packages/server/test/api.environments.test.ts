@@ -107,10 +107,12 @@ test('a test tenant\'s deliveries, attempts, attempt log lines and notices name 
   assert.equal(line.environment, 'test', 'the attempt log line names the environment');
   assert.equal(line.tenant_id, sandbox.id);
 
-  const notices = await until(() => t.api('GET', `/v1/tenants/${sandbox.id}/notices`, { token: key }), (r) => r.body.items.some((n: { kind: string }) => n.kind === 'delivery.failed'));
-  const failed = notices.body.items.find((n: { kind: string }) => n.kind === 'delivery.failed');
+  // A delivery that fails for good is told in its endpoint's summary (docs/rules.md#notifications).
+  const notices = await until(() => t.api('GET', `/v1/tenants/${sandbox.id}/notices`, { token: key }), (r) => r.body.items.some((n: { kind: string }) => n.kind === 'deliveries.failed'));
+  const failed = notices.body.items.find((n: { kind: string }) => n.kind === 'deliveries.failed');
   assert.equal(failed.environment, 'test', 'the notice names it');
-  assert.equal(failed.subject_id, id);
+  assert.equal(failed.subject_id, ep.body.id);
+  assert.deepEqual(failed.data.deliveries.map((d: { delivery_id: string }) => d.delivery_id), [id]);
 
   // A live tenant beside it: its lines say live.
   const live = await createTenant({ name: 'Live Logged Co' });
