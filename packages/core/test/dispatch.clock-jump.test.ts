@@ -5,7 +5,8 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { Clock } from '../src/clock.ts';
 import type { VirtualClock } from '../src/clock.ts';
-import { startReceiver, testEngine } from '../testing/harness.ts';
+import { testEngine } from '../testing/harness.ts';
+import { startReceiver } from '../testing/receiver.ts';
 
 const MIN = 60_000;
 const HOUR = 60 * MIN;
