@@ -5,8 +5,8 @@ import type { AdmissionGate } from '../src/dispatch/admission.ts';
 import { settle } from '../testing/settle.ts';
 import { testEngine } from '../testing/harness.ts';
 import { startReceiver } from '../testing/receiver.ts';
+import { DAY } from '../testing/time.ts';
 
-const DAY = 86_400_000;
 
 test('a custom gate that holds forever still has its held deliveries failed at the 30-day age limit', async () => {
   let admitted = 0;

@@ -4,10 +4,8 @@ import assert from 'node:assert/strict';
 import { settle } from '../testing/settle.ts';
 import { testEngine } from '../testing/harness.ts';
 import { startReceiver } from '../testing/receiver.ts';
+import { S, MIN, H } from '../testing/time.ts';
 
-const S = 1000;
-const MIN = 60 * S;
-const H = 60 * MIN;
 
 test('payments: 500, 500, 404, 404… walks the fast then the slow ladder and fails after the eighth attempt', async () => {
   const t = await testEngine();

@@ -8,11 +8,8 @@ import { STANDARD } from '../src/policy/presets.ts';
 import type { HealthTransition } from '../src/store/store.ts';
 import { testEngine } from '../testing/harness.ts';
 import { startReceiver } from '../testing/receiver.ts';
+import { S, MIN, H, DAY } from '../testing/time.ts';
 
-const S = 1000;
-const MIN = 60 * S;
-const H = 60 * MIN;
-const DAY = 24 * H;
 
 async function healthEngine(extra: Parameters<typeof testEngine>[0] = {}) {
   const transitions: HealthTransition[] = [];

@@ -7,11 +7,8 @@ import { settle } from '../testing/settle.ts';
 import { ENDPOINT_PAUSED } from '../src/dispatch/dispatcher.ts';
 import { testEngine } from '../testing/harness.ts';
 import { startReceiver } from '../testing/receiver.ts';
+import { S, MIN, H, DAY } from '../testing/time.ts';
 
-const S = 1000;
-const MIN = 60 * S;
-const H = 60 * MIN;
-const DAY = 24 * H;
 
 type T = Awaited<ReturnType<typeof testEngine>>;
 

@@ -6,9 +6,8 @@ import { VirtualClock } from '../src/clock.ts';
 import { isHooklineError } from '../src/errors.ts';
 import { testEngine } from '../testing/harness.ts';
 import { startReceiver } from '../testing/receiver.ts';
+import { MIN, H } from '../testing/time.ts';
 
-const MIN = 60_000;
-const H = 60 * MIN;
 
 /** An engine whose only endpoint always answers 400 (strict policy: `failed` at once, and again after each replay). */
 async function failingEndpoint(start: number) {

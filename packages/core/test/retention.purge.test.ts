@@ -7,8 +7,8 @@ import { Ingest } from '../src/ingest.ts';
 import { DEFAULT_MONEY_RULES } from '../src/policy/money-rules.ts';
 import { testEngine } from '../testing/harness.ts';
 import { startReceiver } from '../testing/receiver.ts';
+import { DAY } from '../testing/time.ts';
 
-const DAY = 86_400_000;
 
 test('purges only terminal deliveries (and their attempts, events) past retention, in batches', async () => {
   const t = await testEngine({ maintenance: { retention: { batch: 1 } } });

@@ -8,9 +8,8 @@ import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { VirtualClock } from '../src/clock.ts';
 import { testEngine } from '../testing/harness.ts';
 import { startReceiver, type Received } from '../testing/receiver.ts';
+import { MIN, H } from '../testing/time.ts';
 
-const MIN = 60_000;
-const H = 60 * MIN;
 
 const SIGNATURE_HEADER: Record<SignatureScheme, string> = { hookline: 'x-webhook-signature', standard: 'webhook-signature' };
 
