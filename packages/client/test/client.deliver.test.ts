@@ -42,7 +42,7 @@ test('create a tenant, an endpoint and an event, then read the delivery until it
   const done: DeliveryDetail = await until(
     async () => unwrap(await hookline.GET('/v1/tenants/{tenant}/deliveries/{delivery}', { params: { path: { tenant: tenant.id, delivery: first.id } } })),
     (d) => d.status === 'succeeded' || d.status === 'failed',
-    20_000,
+    { timeoutMs: 20_000 },
   );
   assert.equal(done.status, 'succeeded');
   assert.equal(done.attempts.length, 1);

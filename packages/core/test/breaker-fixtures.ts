@@ -5,11 +5,10 @@ import { PAYMENTS } from '../src/policy/presets.ts';
 import { PolicyRegistry } from '../src/policy/registry.ts';
 import type { Policy } from '../src/policy/types.ts';
 import { testEngine } from '../testing/harness.ts';
+import { S, MIN, H, DAY } from '../testing/time.ts';
 
-export const S = 1000;
-export const MIN = 60 * S;
-export const H = 60 * MIN;
-export const DAY = 24 * H;
+// The shared time constants, re-exported for the tests that import them from here.
+export { S, MIN, H, DAY };
 
 /** payments with the breaker per endpoint instead of per tenant. */
 export const PAYMENTS_PER_ENDPOINT: Policy = { ...PAYMENTS, name: 'payments-endpoint', breaker: { ...PAYMENTS.breaker!, scope: 'endpoint' } };

@@ -3,7 +3,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { systemClock } from '../src/clock.ts';
 import { within } from '../testing/deadline.ts';
-import { startReceiver, testEngine } from '../testing/harness.ts';
+import { testEngine } from '../testing/harness.ts';
+import { startReceiver } from '../testing/receiver.ts';
 
 test('a hanging tenant does not delay another tenant\'s deliveries', { timeout: 50_000 }, async () => {
   const t = await testEngine({ clock: systemClock as never });

@@ -3,12 +3,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { settle } from '../testing/settle.ts';
-import { startReceiver } from '../testing/harness.ts';
+import { startReceiver } from '../testing/receiver.ts';
 import { breakerEngine, events, MIN, S } from './breaker-fixtures.ts';
 
 test('5 deliveries with 4 delivery failures (80 %) open the tenant breaker; due deliveries are then held without attempts', async () => {
   const t = await breakerEngine();
-  const rx = await startReceiver((n) => (n <= 4 ? 500 : 200), t.clock);
+  const rx = await startReceiver((n) => (n <= 4 ? 500 : 200), { clock: t.clock });
   try {
     await t.engine.endpoints.create(t.tenantId, { url: rx.url, policy: 'payments' });
     const t0 = t.clock.now();
@@ -46,7 +46,7 @@ test('5 deliveries with 4 delivery failures (80 %) open the tenant breaker; due 
 
 test('4 failing deliveries do not open it however often they retry: at least 5 distinct deliveries are needed', async () => {
   const t = await breakerEngine();
-  const rx = await startReceiver(() => 503, t.clock);
+  const rx = await startReceiver(() => 503, { clock: t.clock });
   try {
     await t.engine.endpoints.create(t.tenantId, { url: rx.url, policy: 'payments' });
     await t.engine.events.acceptMany(t.tenantId, events(4));
@@ -75,7 +75,7 @@ test('4 failing deliveries do not open it however often they retry: at least 5 d
 
 test('one failing delivery walks the whole payments fast ladder (0, 1, 3, … 511 s) and never opens the breaker', async () => {
   const t = await breakerEngine();
-  const rx = await startReceiver(() => 500, t.clock);
+  const rx = await startReceiver(() => 500, { clock: t.clock });
   try {
     await t.engine.endpoints.create(t.tenantId, { url: rx.url, policy: 'payments' });
     const t0 = t.clock.now();
@@ -94,7 +94,7 @@ test('one failing delivery walks the whole payments fast ladder (0, 1, 3, … 51
 
 test('below 80 % delivery failures it stays closed (3 of 5)', async () => {
   const t = await breakerEngine();
-  const rx = await startReceiver((n) => (n <= 3 ? 500 : 200), t.clock);
+  const rx = await startReceiver((n) => (n <= 3 ? 500 : 200), { clock: t.clock });
   try {
     await t.engine.endpoints.create(t.tenantId, { url: rx.url, policy: 'payments' });
     await t.engine.events.acceptMany(t.tenantId, events(5));
@@ -109,7 +109,7 @@ test('below 80 % delivery failures it stays closed (3 of 5)', async () => {
 
 test('a storm of 4xx never opens it: client errors count as non-failures', async () => {
   const t = await breakerEngine();
-  const rx = await startReceiver((n) => (n % 2 === 0 ? 404 : 400), t.clock);
+  const rx = await startReceiver((n) => (n % 2 === 0 ? 404 : 400), { clock: t.clock });
   try {
     await t.engine.endpoints.create(t.tenantId, { url: rx.url, policy: 'payments' });
     await t.engine.events.acceptMany(t.tenantId, events(10));
@@ -136,8 +136,8 @@ test('a storm of 4xx never opens it: client errors count as non-failures', async
 
 test('endpoint scope: a dead endpoint opens its own breaker; the tenant\'s healthy endpoint and other tenants go on', async () => {
   const t = await breakerEngine();
-  const dead = await startReceiver(() => 500, t.clock);
-  const ok = await startReceiver(() => 200, t.clock);
+  const dead = await startReceiver(() => 500, { clock: t.clock });
+  const ok = await startReceiver(() => 200, { clock: t.clock });
   try {
     const { endpoint: deadEp } = await t.engine.endpoints.create(t.tenantId, { url: dead.url, policy: 'payments-endpoint', event_types: ['dead.*'] });
     await t.engine.endpoints.create(t.tenantId, { url: ok.url, policy: 'payments-endpoint', event_types: ['ok.*'] });

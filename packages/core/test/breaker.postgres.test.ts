@@ -5,7 +5,7 @@ import pg from 'pg';
 import { openPostgresStore } from '../src/store/postgres/postgres-store.ts';
 import { settle } from '../testing/settle.ts';
 import { pgTestDb } from './fixtures/pg-test-db.ts';
-import { startReceiver } from '../testing/harness.ts';
+import { startReceiver } from '../testing/receiver.ts';
 import { breakerEngine, DAY, events, MIN } from './breaker-fixtures.ts';
 
 const db = await pgTestDb();
@@ -31,7 +31,7 @@ test('PostgreSQL: open, one probe, close and release; the 5-day sweep; bucket re
   const s = await pgStore();
   const t = await breakerEngine({ store: s.store });
   let answer = 500;
-  const rx = await startReceiver(() => answer, t.clock);
+  const rx = await startReceiver(() => answer, { clock: t.clock });
   try {
     await t.engine.endpoints.create(t.tenantId, { url: rx.url, policy: 'payments' });
     const t0 = t.clock.now();

@@ -6,12 +6,12 @@ import { settle } from '../testing/settle.ts';
 import { Breaker } from '../src/breaker/breaker-gate.ts';
 import { silentLogger } from '../src/logger.ts';
 import { PAYMENTS } from '../src/policy/presets.ts';
-import { startReceiver } from '../testing/harness.ts';
+import { startReceiver } from '../testing/receiver.ts';
 import { breakerEngine, DAY, events, MIN, S } from './breaker-fixtures.ts';
 
 test('with 50 deliveries due, each cycle attempts exactly one probe; pauses are 5, 10, 20, 30, 30 min', async () => {
   const t = await breakerEngine();
-  const rx = await startReceiver(() => 500, t.clock);
+  const rx = await startReceiver(() => 500, { clock: t.clock });
   try {
     await t.engine.endpoints.create(t.tenantId, { url: rx.url, policy: 'payments' });
     const t0 = t.clock.now();
@@ -40,7 +40,7 @@ test('with 50 deliveries due, each cycle attempts exactly one probe; pauses are 
 
 test('a successful probe closes it and every held delivery is attempted in the same virtual instant', async () => {
   const t = await breakerEngine();
-  const rx = await startReceiver((n) => (n <= 5 ? 500 : 200), t.clock);
+  const rx = await startReceiver((n) => (n <= 5 ? 500 : 200), { clock: t.clock });
   try {
     await t.engine.endpoints.create(t.tenantId, { url: rx.url, policy: 'payments' });
     const t0 = t.clock.now();
@@ -73,7 +73,7 @@ test('a successful probe closes it and every held delivery is attempted in the s
 
 test('a probe that never records (its worker died) does not wedge the breaker', async () => {
   const t = await breakerEngine({ breaker: { staleProbeMs: 2 * MIN } });
-  const rx = await startReceiver(() => 200, t.clock);
+  const rx = await startReceiver(() => 200, { clock: t.clock });
   try {
     await t.engine.endpoints.create(t.tenantId, { url: rx.url, policy: 'payments' });
     const key = `tenant:${t.tenantId}`;
@@ -94,7 +94,7 @@ test('a probe that never records (its worker died) does not wedge the breaker', 
 
 test('two workers with separate breakers on one store: still exactly one probe', async () => {
   const t = await breakerEngine({ breaker: { cacheMs: 0 } });
-  const rx = await startReceiver(() => 500, t.clock);
+  const rx = await startReceiver(() => 500, { clock: t.clock });
   try {
     await t.engine.endpoints.create(t.tenantId, { url: rx.url, policy: 'payments', max_concurrency: 100 });
     const t0 = t.clock.now();
@@ -123,7 +123,7 @@ test('two workers with separate breakers on one store: still exactly one probe',
 
 test('manual reset closes it at once and releases every held delivery', async () => {
   const t = await breakerEngine();
-  const rx = await startReceiver((n) => (n <= 5 ? 500 : 200), t.clock);
+  const rx = await startReceiver((n) => (n <= 5 ? 500 : 200), { clock: t.clock });
   try {
     const { endpoint } = await t.engine.endpoints.create(t.tenantId, { url: rx.url, policy: 'payments' });
     await t.engine.events.acceptMany(t.tenantId, events(5));
@@ -153,7 +153,7 @@ test('manual reset closes it at once and releases every held delivery', async ()
 
 test('the 30-day age limit still applies to held deliveries: failed with the age reason, no attempt spent', async () => {
   const t = await breakerEngine();
-  const rx = await startReceiver(() => 500, t.clock);
+  const rx = await startReceiver(() => 500, { clock: t.clock });
   try {
     await t.engine.endpoints.create(t.tenantId, { url: rx.url, policy: 'payments-long-pause' });
     const t0 = t.clock.now();

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { breakerEngine } from './breaker-fixtures.ts';
-import { startReceiver } from '../testing/harness.ts';
+import { startReceiver } from '../testing/receiver.ts';
 
 /**
  * Sends `ok` deliveries that succeed, then `failing` that get a 500, each a distinct event attempted once
@@ -12,7 +12,7 @@ import { startReceiver } from '../testing/harness.ts';
  */
 async function run(ok: number, failing: number) {
   const t = await breakerEngine();
-  const rx = await startReceiver((_n, req) => (JSON.parse(req.body.toString('utf8')).data.fail ? 500 : 200), t.clock);
+  const rx = await startReceiver((_n, req) => (JSON.parse(req.body.toString('utf8')).data.fail ? 500 : 200), { clock: t.clock });
   try {
     await t.engine.endpoints.create(t.tenantId, { url: rx.url, policy: 'payments' });
     const batch = (n: number, fail: boolean) => Array.from({ length: n }, (_, i) => ({ event_id: `${fail ? 'bad' : 'good'}-${i}`, type: 'subscription.renewed', data: { fail } }));

@@ -3,9 +3,10 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { AdmissionGate } from '../src/dispatch/admission.ts';
 import { settle } from '../testing/settle.ts';
-import { startReceiver, testEngine } from '../testing/harness.ts';
+import { testEngine } from '../testing/harness.ts';
+import { startReceiver } from '../testing/receiver.ts';
+import { DAY } from '../testing/time.ts';
 
-const DAY = 86_400_000;
 
 test('a custom gate that holds forever still has its held deliveries failed at the 30-day age limit', async () => {
   let admitted = 0;
@@ -15,7 +16,7 @@ test('a custom gate that holds forever still has its held deliveries failed at t
     scopeKey: () => null,
   };
   const t = await testEngine({ gate: holdForever });
-  const rx = await startReceiver(() => 200, t.clock);
+  const rx = await startReceiver(() => 200, { clock: t.clock });
   try {
     const holds: number[] = [];
     t.engine.addObserver({ held: (_c, until) => holds.push(until) });

@@ -5,10 +5,10 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { Clock } from '../src/clock.ts';
 import type { VirtualClock } from '../src/clock.ts';
-import { startReceiver, testEngine } from '../testing/harness.ts';
+import { testEngine } from '../testing/harness.ts';
+import { startReceiver } from '../testing/receiver.ts';
+import { MIN, H } from '../testing/time.ts';
 
-const MIN = 60_000;
-const HOUR = 60 * MIN;
 
 /** True time moves only forward (the test drives it); what the engine reads is true time plus an offset that jumps. */
 class JumpingClock implements Clock {
@@ -61,9 +61,9 @@ test('clock jumps +1 h and −5 min mid-ladder: nothing lost, nothing early beyo
     let jumpedBack = false;
     for (; round < 10_000; round++) {
       if (!jumpedForward && clock.trueNow - start >= 20 * MIN) {
-        clock.offset += HOUR;
+        clock.offset += H;
         jumpedForward = true;
-      } else if (jumpedForward && !jumpedBack && clock.trueNow - start >= 3 * HOUR) {
+      } else if (jumpedForward && !jumpedBack && clock.trueNow - start >= 3 * H) {
         clock.offset -= 5 * MIN;
         jumpedBack = true;
       }
@@ -85,7 +85,7 @@ test('clock jumps +1 h and −5 min mid-ladder: nothing lost, nothing early beyo
       for (let k = 1; k < list.length; k++) {
         const scheduled = list[k - 1].trueScheduledNext!;
         // Early by at most the forward jump (1 h); the backward jump only ever makes attempts later.
-        assert.ok(list[k].trueStart >= scheduled - HOUR, `${id} attempt ${k + 1} came ${(scheduled - list[k].trueStart) / MIN} min early`);
+        assert.ok(list[k].trueStart >= scheduled - H, `${id} attempt ${k + 1} came ${(scheduled - list[k].trueStart) / MIN} min early`);
         // No storm: one attempt per delivery per pass, however far the clock leapt.
         assert.ok(list[k].round > list[k - 1].round, `${id}: attempts ${k} and ${k + 1} in the same pass`);
       }

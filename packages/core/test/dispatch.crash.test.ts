@@ -5,13 +5,13 @@ import assert from 'node:assert/strict';
 import { fork, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { generateMasterKey } from '../src/secret-box.ts';
 import { createHookline } from '../src/hookline.ts';
 import { ownChild } from '../testing/children.ts';
 import { within } from '../testing/deadline.ts';
-import { tempStore } from '../testing/harness.ts';
+import { tempStore, testTenant } from '../testing/harness.ts';
+import { startReceiver } from '../testing/receiver.ts';
+import { H } from '../testing/time.ts';
 
 const worker = fileURLToPath(new URL('./fixtures/crash-worker.ts', import.meta.url));
 const EVENTS = 1500;
@@ -26,21 +26,14 @@ function startWorker(db: string, key: string, after: (fn: () => void) => void, l
 test('SIGKILL mid-flight: after restart every delivery succeeds, duplicates only for in-flight attempts', { timeout: 240_000 }, async (t) => {
   const seen = new Map<string, number>();
   let killAt: (() => void) | null = null;
-  const server = createServer((req, res) => {
-    req.resume();
-    req.on('end', () => {
-      const id = String(req.headers['x-webhook-delivery']);
-      seen.set(id, (seen.get(id) ?? 0) + 1);
-      let total = 0;
-      for (const n of seen.values()) total += n;
-      if (total === KILL_AFTER) killAt?.();
-      // A little latency keeps many attempts in flight when the kill lands.
-      setTimeout(() => res.end('ok'), 5);
-    });
+  const receiver = await startReceiver((total, req) => {
+    const id = String(req.headers['x-webhook-delivery']);
+    seen.set(id, (seen.get(id) ?? 0) + 1);
+    if (total === KILL_AFTER) killAt?.();
+    // A little latency keeps many attempts in flight when the kill lands.
+    return new Promise<number>((r) => setTimeout(() => r(200), 5));
   });
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
+  const url = receiver.url;
 
   const temp = await tempStore();
   const key = generateMasterKey();
@@ -48,7 +41,7 @@ test('SIGKILL mid-flight: after restart every delivery succeeds, duplicates only
   const engine = createHookline({ store: temp.store, masterKey: key, allowHttp: true, allowPrivateTargets: true });
   try {
     const now = Date.now();
-    await temp.store.createTenant({ id: 'ten_CRASH', name: 'crash', ownerEmails: [], operationsEndpointId: null, notifyEmail: false, createdAt: now, updatedAt: now });
+    await testTenant(temp.store, { id: 'ten_CRASH', at: now, fields: { name: 'crash', ownerEmails: [], notifyEmail: false } });
     // A short timeout: the workers run with a 1 s lease so the restarted one takes over quickly (the deadlines below
     // are ceilings that turn a hang into a failure; a loaded machine can take tens of seconds here).
     await engine.endpoints.create('ten_CRASH', { url, policy: 'standard', max_concurrency: 50, timeout_ms: 500 });
@@ -89,39 +82,32 @@ test('SIGKILL mid-flight: after restart every delivery succeeds, duplicates only
     assert.deepEqual(unrecorded, [], 'requests repeated without a recorded attempt or an in-flight lease');
   } finally {
     for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
-    server.closeAllConnections();
-    server.close();
+    await receiver.close();
     await temp.cleanup();
   }
 });
 
 test('a restarted SQLite worker re-sends what its killed predecessor held at once, not after the lease', { timeout: 60_000 }, async (t) => {
   // An hour's lease: the restarted worker can only finish within this test by taking the orphaned leases itself.
-  const HOUR = 3_600_000;
   const seen = new Map<string, number>();
   let killAt: (() => void) | null = null;
-  const server = createServer((req, res) => {
-    req.resume();
-    req.on('end', () => {
-      const id = String(req.headers['x-webhook-delivery']);
-      seen.set(id, (seen.get(id) ?? 0) + 1);
-      if (seen.size === 100) killAt?.();
-      setTimeout(() => res.end('ok'), 5);
-    });
+  const receiver = await startReceiver((_n, req) => {
+    const id = String(req.headers['x-webhook-delivery']);
+    seen.set(id, (seen.get(id) ?? 0) + 1);
+    if (seen.size === 100) killAt?.();
+    return new Promise<number>((r) => setTimeout(() => r(200), 5));
   });
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
+  const url = receiver.url;
   const temp = await tempStore();
   const key = generateMasterKey();
   const children: ChildProcess[] = [];
   const engine = createHookline({ store: temp.store, masterKey: key, allowHttp: true, allowPrivateTargets: true });
   try {
     const now = Date.now();
-    await temp.store.createTenant({ id: 'ten_RESTART', name: 'restart', ownerEmails: [], operationsEndpointId: null, notifyEmail: false, createdAt: now, updatedAt: now });
+    await testTenant(temp.store, { id: 'ten_RESTART', at: now, fields: { name: 'restart', ownerEmails: [], notifyEmail: false } });
     await engine.endpoints.create('ten_RESTART', { url, policy: 'standard', max_concurrency: 20, timeout_ms: 2000 });
     await engine.events.acceptMany('ten_RESTART', Array.from({ length: 400 }, (_, i) => ({ event_id: `r${i}`, type: 'order.created', data: { i } })));
-    const first = startWorker(temp.path, key, t.after.bind(t), HOUR);
+    const first = startWorker(temp.path, key, t.after.bind(t), H);
     children.push(first);
     await new Promise<void>((resolve) => {
       killAt = () => {
@@ -132,9 +118,9 @@ test('a restarted SQLite worker re-sends what its killed predecessor held at onc
     await once(first, 'exit');
     const held = (await temp.store.listDeliveries({ tenantId: 'ten_RESTART', status: 'delivering' }, null, 10_000)).items;
     assert.ok(held.length > 0, 'the killed worker held leases');
-    assert.ok(held.every((d) => d.leaseUntil! > Date.now() + HOUR / 2), 'leases far from expiry');
+    assert.ok(held.every((d) => d.leaseUntil! > Date.now() + H / 2), 'leases far from expiry');
 
-    const second = startWorker(temp.path, key, t.after.bind(t), HOUR);
+    const second = startWorker(temp.path, key, t.after.bind(t), H);
     children.push(second);
     const [code] = await once(second, 'exit');
     assert.equal(code, 0);
@@ -143,8 +129,7 @@ test('a restarted SQLite worker re-sends what its killed predecessor held at onc
     assert.equal((await temp.store.getDelivery('ten_RESTART', held[0].id))?.status, 'succeeded');
   } finally {
     for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
-    server.closeAllConnections();
-    server.close();
+    await receiver.close();
     await temp.cleanup();
   }
 });

@@ -9,10 +9,10 @@ import type { AttemptEvent } from '../src/dispatch/observers.ts';
 import { createHookline } from '../src/hookline.ts';
 import { generateMasterKey } from '../src/secret-box.ts';
 import { tempStore } from '../testing/harness.ts';
+import { H } from '../testing/time.ts';
 
 const TIMEOUT_MS = 1000;
 const GB = 1024 ** 3;
-const HOUR = 3_600_000;
 
 interface Expect {
   outcome: 'success' | 'delivery_failure' | 'client_error';
@@ -168,7 +168,7 @@ test('hostile receivers: classified per docs/rules.md#outcome-classes, bounded i
       if (mode === 'retry-after-huge') {
         // Retry-After: 999999999 s is capped by the policy (standard: 10 h), counted from the attempt's end.
         const wait = stored!.nextAttemptAt! - (attempt.startedAt + attempt.durationMs);
-        assert.ok(wait <= 10 * HOUR + 1000 && wait >= 10 * HOUR - 1000, `next attempt in ${wait} ms`);
+        assert.ok(wait <= 10 * H + 1000 && wait >= 10 * H - 1000, `next attempt in ${wait} ms`);
       }
       // The sender hung up: the receiver's response is closed (never drained or left open).
       if (mode !== 'late-200' && mode !== 'redirect' && mode !== 'retry-after-huge') await closed.get(mode);

@@ -2,15 +2,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { settle } from '../testing/settle.ts';
-import { startReceiver, testEngine } from '../testing/harness.ts';
+import { testEngine } from '../testing/harness.ts';
+import { startReceiver } from '../testing/receiver.ts';
+import { S, MIN, H } from '../testing/time.ts';
 
-const S = 1000;
-const MIN = 60 * S;
-const H = 60 * MIN;
 
 test('payments: 500, 500, 404, 404… walks the fast then the slow ladder and fails after the eighth attempt', async () => {
   const t = await testEngine();
-  const rx = await startReceiver((n) => (n <= 2 ? 500 : 404), t.clock);
+  const rx = await startReceiver((n) => (n <= 2 ? 500 : 404), { clock: t.clock });
   try {
     const { endpoint } = await t.engine.endpoints.create(t.tenantId, { url: rx.url, policy: 'payments' });
     const start = t.clock.now();
@@ -35,7 +34,7 @@ test('payments: 500, 500, 404, 404… walks the fast then the slow ladder and fa
 
 test('every attempt carries the same ids and body, and a fresh timestamp', async () => {
   const t = await testEngine();
-  const rx = await startReceiver((n) => (n < 3 ? 503 : 200), t.clock);
+  const rx = await startReceiver((n) => (n < 3 ? 503 : 200), { clock: t.clock });
   try {
     await t.engine.endpoints.create(t.tenantId, { url: rx.url, policy: 'brief' });
     await t.engine.events.accept(t.tenantId, { event_id: 'evt-1', type: 'lead.created', data: { id: 1 } });
@@ -54,7 +53,7 @@ test('every attempt carries the same ids and body, and a fresh timestamp', async
 
 test('payments: a money event that waited 3 days (workers down) still gets the whole slow ladder at its first 4xx', async () => {
   const t = await testEngine();
-  const rx = await startReceiver(() => 404, t.clock);
+  const rx = await startReceiver(() => 404, { clock: t.clock });
   try {
     await t.engine.endpoints.create(t.tenantId, { url: rx.url, policy: 'payments' });
     const created = t.clock.now();
@@ -74,7 +73,7 @@ test('payments: a money event that waited 3 days (workers down) still gets the w
 
 test('payments: the 30-day age limit ends a delivery whatever its ladder says', async () => {
   const t = await testEngine();
-  const rx = await startReceiver(() => 500, t.clock);
+  const rx = await startReceiver(() => 500, { clock: t.clock });
   try {
     await t.engine.endpoints.create(t.tenantId, { url: rx.url, policy: 'payments' });
     const r = await t.engine.events.accept(t.tenantId, { type: 'payment.status_changed', data: { status: 'paid' } });
@@ -93,7 +92,7 @@ test('payments: the 30-day age limit ends a delivery whatever its ladder says', 
 
 test('non-money 4xx on payments fails at once; strict treats 404 as permanent', async () => {
   const t = await testEngine();
-  const rx = await startReceiver(() => 404, t.clock);
+  const rx = await startReceiver(() => 404, { clock: t.clock });
   try {
     const pay = await t.engine.endpoints.create(t.tenantId, { url: rx.url, policy: 'payments', event_types: ['kyc.*'] });
     const strict = await t.engine.endpoints.create(t.tenantId, { url: rx.url, policy: 'strict', event_types: ['order.*'] });
@@ -115,7 +114,7 @@ test('non-money 4xx on payments fails at once; strict treats 404 as permanent', 
 
 test('standard: 8 attempts over about 27.5 hours against an always-failing receiver', async () => {
   const t = await testEngine();
-  const rx = await startReceiver(() => 500, t.clock);
+  const rx = await startReceiver(() => 500, { clock: t.clock });
   try {
     await t.engine.endpoints.create(t.tenantId, { url: rx.url });
     const start = t.clock.now();

@@ -5,7 +5,7 @@ import { createServer } from 'node:http';
 import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import { systemClock } from '../src/clock.ts';
-import { waitUntil, within } from '../testing/deadline.ts';
+import { until, within } from '../testing/deadline.ts';
 import { testEngine } from '../testing/harness.ts';
 
 async function slowReceiver(delayMs: number) {
@@ -101,7 +101,7 @@ test('stopping hands back leased deliveries that never started; only the sends i
     await t.engine.events.acceptMany(t.tenantId, Array.from({ length: 40 }, (_, i) => ({ type: 'a.b', data: { i } })));
     t.engine.start();
     // 2 sending, the rest leased into the lane's queue.
-    await waitUntil('all 40 deliveries leased', async () => (await t.store.countByStatus()).delivering === 40, { describe: () => t.store.countByStatus() });
+    await until(() => t.store.countByStatus(), (c) => c.delivering === 40, { what: 'all 40 deliveries leased' });
     // At most max_concurrency (2) requests can be unanswered when stop is called; a stop that kept sending from the
     // queue would get more answered (draining it would answer all 40).
     const answeredBeforeStop = slow.count;

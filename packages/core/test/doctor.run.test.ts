@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { runDoctor } from '../src/doctor/run-doctor.ts';
 import { createSender } from '../src/http/sender.ts';
-import { startReceiver } from '../testing/harness.ts';
+import { startReceiver } from '../testing/receiver.ts';
 
 const secrets = [{ kid: 'k1', secret: 'whsec_c2VjcmV0' }];
 

@@ -3,14 +3,14 @@
 // nothing after their deletion beyond the sends already on the wire.
 import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { createHookline } from '../src/hookline.ts';
 import { generateMasterKey } from '../src/secret-box.ts';
 import { openPostgresStore } from '../src/store/postgres/postgres-store.ts';
 import type { Store } from '../src/store/store.ts';
 import { pgTestDb } from './fixtures/pg-test-db.ts';
-import { tempStore } from '../testing/harness.ts';
+import { tempStore, testTenant } from '../testing/harness.ts';
+import { startReceiver } from '../testing/receiver.ts';
+import { within } from '../testing/deadline.ts';
 
 const EVENTS = 150;
 /** The deleted endpoints' cap: at most this many of their sends can be on the wire at the moment of deletion. */
@@ -18,43 +18,22 @@ const DELETED_CAP = 2;
 
 /** Counts requests per delivery id; `delayMs` holds each answer so sends pile up behind the cap. */
 async function receiver(delayMs: number) {
-  const seen = new Map<string, number>();
-  let total = 0;
-  let onRequest: ((total: number) => void) | null = null;
-  const server: Server = createServer((req, res) => {
-    req.resume();
-    req.on('end', () => {
-      const id = String(req.headers['x-webhook-delivery']);
-      seen.set(id, (seen.get(id) ?? 0) + 1);
-      total++;
-      onRequest?.(total);
-      setTimeout(() => res.end('ok'), delayMs);
-    });
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const rx = await startReceiver(() => new Promise<number>((r) => setTimeout(() => r(200), delayMs)));
   return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
-    seen,
+    url: rx.url,
+    /** Requests per delivery id. */
+    get seen() {
+      const seen = new Map<string, number>();
+      for (const r of rx.received) seen.set(String(r.headers['x-webhook-delivery']), (seen.get(String(r.headers['x-webhook-delivery'])) ?? 0) + 1);
+      return seen;
+    },
     get total() {
-      return total;
+      return rx.received.length;
     },
-    /** Resolves once `n` requests have arrived. */
-    reached(n: number): Promise<void> {
-      return new Promise((resolve) => {
-        if (total >= n) return resolve();
-        onRequest = (t) => t >= n && resolve();
-      });
-    },
-    async close() {
-      server.closeAllConnections();
-      await new Promise((r) => server.close(r));
-    },
+    /** Resolves once `n` requests have been answered. */
+    reached: (n: number) => rx.waitFor(n, 15_000),
+    close: () => rx.close(),
   };
-}
-
-function deadline<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: NodeJS.Timeout;
-  return Promise.race([p, new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms: ${what}`)), ms)))]).finally(() => clearTimeout(timer));
 }
 
 async function deletionUnderLoad(store: Store): Promise<void> {
@@ -72,7 +51,7 @@ async function deletionUnderLoad(store: Store): Promise<void> {
   });
   try {
     const now = Date.now();
-    for (const id of ['ten_A', 'ten_B', 'ten_C']) await store.createTenant({ id, name: id, ownerEmails: [], operationsEndpointId: null, notifyEmail: false, createdAt: now, updatedAt: now });
+    for (const id of ['ten_A', 'ten_B', 'ten_C']) await testTenant(store, { id, at: now, fields: { name: id, ownerEmails: [], notifyEmail: false } });
     const a1 = (await engine.endpoints.create('ten_A', { url: keptA.url, max_concurrency: 10 })).endpoint;
     const a2 = (await engine.endpoints.create('ten_A', { url: doomedA.url, max_concurrency: DELETED_CAP })).endpoint;
     const b1 = (await engine.endpoints.create('ten_B', { url: keptB.url, max_concurrency: 10 })).endpoint;
@@ -90,14 +69,14 @@ async function deletionUnderLoad(store: Store): Promise<void> {
     for (const t of ['ten_A', 'ten_B', 'ten_C']) for (const r of await engine.events.acceptMany(t, inputs(t))) assert.ok(!(r instanceof Error), String(r));
     engine.start();
 
-    await deadline(Promise.all([doomedA.reached(10), doomedC.reached(10)]), 15_000, 'the doomed endpoints receive their first sends');
+    await within('the doomed endpoints receive their first sends', 15_000, Promise.all([doomedA.reached(10), doomedC.reached(10)]));
     await engine.endpoints.delete('ten_A', a2.id);
     const atEndpointDeletion = doomedA.total;
     await engine.tenants.delete('ten_C');
     const atTenantDeletion = doomedC.total;
     assert.ok(atEndpointDeletion < EVENTS && atTenantDeletion < EVENTS, 'deleted mid-flight, with work still queued');
 
-    await deadline(done, 25_000, `every kept delivery succeeds (${succeeded} of ${2 * EVENTS})`);
+    await within(`every kept delivery succeeds (${succeeded} of ${2 * EVENTS})`, 25_000, done);
     await engine.stop();
 
     for (const [name, r] of [['ten_A kept endpoint', keptA], ['ten_B endpoint', keptB]] as const) {

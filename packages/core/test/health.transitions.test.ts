@@ -6,12 +6,10 @@ import { settle } from '../testing/settle.ts';
 import { PolicyRegistry } from '../src/policy/registry.ts';
 import { STANDARD } from '../src/policy/presets.ts';
 import type { HealthTransition } from '../src/store/store.ts';
-import { startReceiver, testEngine } from '../testing/harness.ts';
+import { testEngine } from '../testing/harness.ts';
+import { startReceiver } from '../testing/receiver.ts';
+import { S, MIN, H, DAY } from '../testing/time.ts';
 
-const S = 1000;
-const MIN = 60 * S;
-const H = 60 * MIN;
-const DAY = 24 * H;
 
 async function healthEngine(extra: Parameters<typeof testEngine>[0] = {}) {
   const transitions: HealthTransition[] = [];
@@ -25,7 +23,7 @@ async function healthEngine(extra: Parameters<typeof testEngine>[0] = {}) {
 
 test('a failed scheduled attempt degrades an active endpoint once; the next success recovers it', async () => {
   const t = await healthEngine();
-  const rx = await startReceiver((n) => (n <= 3 ? 500 : 200), t.clock);
+  const rx = await startReceiver((n) => (n <= 3 ? 500 : 200), { clock: t.clock });
   try {
     const { endpoint } = await t.engine.endpoints.create(t.tenantId, { url: rx.url });
     const t0 = t.clock.now();
@@ -48,7 +46,7 @@ test('a failed scheduled attempt degrades an active endpoint once; the next succ
 test('a successful test delivery or replay clears degradation; failed ones leave health alone', async () => {
   const t = await healthEngine();
   let answer = 500;
-  const rx = await startReceiver(() => answer, t.clock);
+  const rx = await startReceiver(() => answer, { clock: t.clock });
   try {
     const { endpoint } = await t.engine.endpoints.create(t.tenantId, { url: rx.url, policy: 'brief' });
     const r = await t.engine.events.accept(t.tenantId, { type: 'a.b', data: {} });
@@ -90,8 +88,8 @@ test('a successful test delivery or replay clears degradation; failed ones leave
 
 test('a URL change clears degradation; description and subscription edits do not', async () => {
   const t = await healthEngine();
-  const rx = await startReceiver(() => 500, t.clock);
-  const rx2 = await startReceiver(() => 200, t.clock);
+  const rx = await startReceiver(() => 500, { clock: t.clock });
+  const rx2 = await startReceiver(() => 200, { clock: t.clock });
   try {
     const { endpoint } = await t.engine.endpoints.create(t.tenantId, { url: rx.url });
     await t.engine.events.accept(t.tenantId, { type: 'a.b', data: {} });
@@ -118,7 +116,7 @@ test('a URL change clears degradation; description and subscription edits do not
 
 test('standard: paused after 5 days of uninterrupted failure, by the sweep when no attempt happens', async () => {
   const t = await healthEngine();
-  const rx = await startReceiver(() => 500, t.clock);
+  const rx = await startReceiver(() => 500, { clock: t.clock });
   try {
     const { endpoint } = await t.engine.endpoints.create(t.tenantId, { url: rx.url });
     const t0 = t.clock.now();
@@ -147,7 +145,7 @@ test('standard: paused after 5 days of uninterrupted failure, by the sweep when 
 test('standard: an attempt after 5 days of failure pauses it too; a success in between restarts the streak', async () => {
   const t = await healthEngine();
   let answer = 500;
-  const rx = await startReceiver(() => answer, t.clock);
+  const rx = await startReceiver(() => answer, { clock: t.clock });
   try {
     const { endpoint } = await t.engine.endpoints.create(t.tenantId, { url: rx.url });
     const t0 = t.clock.now();
@@ -179,7 +177,7 @@ test('standard: an attempt after 5 days of failure pauses it too; a success in b
 
 test('brief: 50 consecutive failed events (not attempts) suspend it; 49 do not', async () => {
   const t = await healthEngine();
-  const rx = await startReceiver(() => 500, t.clock);
+  const rx = await startReceiver(() => 500, { clock: t.clock });
   try {
     const { endpoint } = await t.engine.endpoints.create(t.tenantId, { url: rx.url, policy: 'brief' });
     // One event, four attempts: one failed event.
@@ -213,7 +211,7 @@ test('brief: 50 consecutive failed events (not attempts) suspend it; 49 do not',
 
 test('410 Gone pauses the endpoint at once (reason gone) unless the policy turns it off', async () => {
   const t = await healthEngine();
-  const rx = await startReceiver(() => 410, t.clock);
+  const rx = await startReceiver(() => 410, { clock: t.clock });
   try {
     const { endpoint } = await t.engine.endpoints.create(t.tenantId, { url: rx.url, event_types: ['x.*'] });
     const { endpoint: lenient } = await t.engine.endpoints.create(t.tenantId, { url: rx.url, policy: 'standard-no-gone', event_types: ['y.*'] });
@@ -234,7 +232,7 @@ test('410 Gone pauses the endpoint at once (reason gone) unless the policy turns
 test('a paused endpoint\'s new events are skipped; after PATCH status=active a window replay with include_skipped delivers them', async () => {
   const t = await healthEngine();
   let answer = 410;
-  const rx = await startReceiver(() => answer, t.clock);
+  const rx = await startReceiver(() => answer, { clock: t.clock });
   try {
     const { endpoint } = await t.engine.endpoints.create(t.tenantId, { url: rx.url });
     await t.engine.events.accept(t.tenantId, { type: 'a.b', data: {} });

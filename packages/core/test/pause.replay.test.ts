@@ -5,12 +5,10 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { settle } from '../testing/settle.ts';
 import { ENDPOINT_PAUSED } from '../src/dispatch/dispatcher.ts';
-import { startReceiver, testEngine } from '../testing/harness.ts';
+import { testEngine } from '../testing/harness.ts';
+import { startReceiver } from '../testing/receiver.ts';
+import { S, MIN, H, DAY } from '../testing/time.ts';
 
-const S = 1000;
-const MIN = 60 * S;
-const H = 60 * MIN;
-const DAY = 24 * H;
 
 type T = Awaited<ReturnType<typeof testEngine>>;
 
@@ -41,7 +39,7 @@ async function reactivateAndReplay(t: T, endpointId: string) {
 test('PATCH status=paused while deliveries retry: they end failed (endpoint_paused), new events skipped; the default window replay recovers the failed ones', async () => {
   const t = await testEngine();
   let answer = 500;
-  const rx = await startReceiver(() => answer, t.clock);
+  const rx = await startReceiver(() => answer, { clock: t.clock });
   try {
     const { endpoint } = await t.engine.endpoints.create(t.tenantId, { url: rx.url });
     const retrying = deliveryIds(await t.engine.events.acceptMany(t.tenantId, Array.from({ length: 3 }, (_, i) => ({ event_id: `r${i}`, type: 'a.b', data: { i } }))));
@@ -71,7 +69,7 @@ test('PATCH status=paused while deliveries retry: they end failed (endpoint_paus
 test('a 410 pauses the endpoint: the delivery answered 410 and the others retrying end failed (endpoint_paused), replayable', async () => {
   const t = await testEngine();
   let answer = (n: number): number => (n === 1 ? 410 : 500);
-  const rx = await startReceiver((n) => answer(n), t.clock);
+  const rx = await startReceiver((n) => answer(n), { clock: t.clock });
   try {
     const { endpoint } = await t.engine.endpoints.create(t.tenantId, { url: rx.url });
     const ids = deliveryIds(await t.engine.events.acceptMany(t.tenantId, [{ event_id: 'a', type: 'a.b', data: {} }, { event_id: 'b', type: 'a.b', data: {} }]));
@@ -96,7 +94,7 @@ test('a 410 pauses the endpoint: the delivery answered 410 and the others retryi
 test('brief: the 50th failed event suspends the endpoint; the 50 deliveries waiting to retry end failed (endpoint_paused), all replayable', async () => {
   const t = await testEngine();
   let answer = 500;
-  const rx = await startReceiver(() => answer, t.clock);
+  const rx = await startReceiver(() => answer, { clock: t.clock });
   try {
     const { endpoint } = await t.engine.endpoints.create(t.tenantId, { url: rx.url, policy: 'brief' });
     const ids = deliveryIds(await t.engine.events.acceptMany(t.tenantId, Array.from({ length: 50 }, (_, i) => ({ event_id: `e${i}`, type: 'a.b', data: { i } }))));
@@ -119,7 +117,7 @@ test('brief: the 50th failed event suspends the endpoint; the 50 deliveries wait
 test('standard: the health sweep pauses after 5 days of failure; a delivery then retrying ends failed (endpoint_paused), replayable', async () => {
   const t = await testEngine();
   let answer = 500;
-  const rx = await startReceiver(() => answer, t.clock);
+  const rx = await startReceiver(() => answer, { clock: t.clock });
   try {
     const { endpoint } = await t.engine.endpoints.create(t.tenantId, { url: rx.url });
     const t0 = t.clock.now();
@@ -150,7 +148,7 @@ test('standard: the health sweep pauses after 5 days of failure; a delivery then
 test('held behind an open breaker when the endpoint is paused: failed (endpoint_paused) when due, replayable', async () => {
   const t = await testEngine();
   let answer = 500;
-  const rx = await startReceiver(() => answer, t.clock);
+  const rx = await startReceiver(() => answer, { clock: t.clock });
   try {
     const { endpoint } = await t.engine.endpoints.create(t.tenantId, { url: rx.url, policy: 'payments' });
     const ids = deliveryIds(await t.engine.events.acceptMany(t.tenantId, Array.from({ length: 5 }, (_, i) => ({ event_id: `h${i}`, type: 'subscription.renewed', data: { i } }))));

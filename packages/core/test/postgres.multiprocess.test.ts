@@ -14,7 +14,7 @@ import { PolicyRegistry } from '../src/policy/registry.ts';
 import { generateMasterKey } from '../src/secret-box.ts';
 import { openPostgresStore } from '../src/store/postgres/postgres-store.ts';
 import { ownChild } from '../testing/children.ts';
-import { waitUntil, within } from '../testing/deadline.ts';
+import { until, within } from '../testing/deadline.ts';
 import { adminQuery, pgTestDb, withDatabase } from './fixtures/pg-test-db.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -108,8 +108,6 @@ function stopWorker(child: ChildProcess): Promise<Record<string, unknown>> {
   });
 }
 
-const until = (what: string, check: () => Promise<boolean>, timeoutMs: number, everyMs = 100) => waitUntil(what, check, { timeoutMs, everyMs });
-
 const pgDb = await pgTestDb();
 
 test(`3 workers + 1 API process on one database: ${EVENTS} events, connections cut, a worker SIGKILLed`, { skip: pgDb.skip ?? false, timeout: 900_000 }, async (t) => {
@@ -159,7 +157,7 @@ test(`3 workers + 1 API process on one database: ${EVENTS} events, connections c
 
     const faults = async () => {
       // Fault 1: cut every Hookline connection (workers, listeners, the API's pool) once a quarter is delivered.
-      await until('a quarter delivered', async () => (await succeeded()) >= EVENTS / 4, 600_000, 50);
+      await until(async () => (await succeeded()) >= EVENTS / 4, undefined, { what: 'a quarter delivered', timeoutMs: 600_000, everyMs: 50 });
       const cut = await adminQuery(pgDb.url!, `SELECT count(pg_terminate_backend(pid)) AS n FROM pg_stat_activity WHERE datname = $1 AND application_name = 'hookline'`, [dbName]);
       const connectionsCut = Number(cut.rows[0].n);
       results.connectionsCut = connectionsCut;
@@ -168,10 +166,10 @@ test(`3 workers + 1 API process on one database: ${EVENTS} events, connections c
       // checked when the survivors stop).
       assert.ok(connectionsCut >= 3, `only ${connectionsCut} connections were cut`);
       // Fault 2: SIGKILL worker 2 once half is delivered; record what it held.
-      await until('half delivered', async () => (await succeeded()) >= EVENTS / 2, 600_000, 50);
+      await until(async () => (await succeeded()) >= EVENTS / 2, undefined, { what: 'half delivered', timeoutMs: 600_000, everyMs: 50 });
       // Kill it while it holds leases, so the takeover after lease expiry is really exercised.
       const holds = async () => Number((await store.pg.pool.query(`SELECT count(*) AS n FROM deliveries WHERE status = 'delivering' AND leased_by = 'wrk_2'`)).rows[0].n) > 0;
-      await until('worker 2 holding leases', holds, 60_000, 5);
+      await until(holds, undefined, { what: 'worker 2 holding leases', timeoutMs: 60_000, everyMs: 5 });
       const exited = once(workers[1], 'exit');
       workers[1].kill('SIGKILL');
       results.killAtMs = Date.now() - started;
@@ -205,10 +203,10 @@ test(`3 workers + 1 API process on one database: ${EVENTS} events, connections c
     results.ingestRetries = ingestRetries;
 
     await faultsDone;
-    await until('every delivery terminal', async () => {
+    await until(async () => {
       const { rows } = await store.pg.pool.query(`SELECT count(*) FILTER (WHERE status IN ('succeeded', 'failed', 'skipped')) AS done, count(*) AS total FROM deliveries`);
       return Number(rows[0].total) === EVENTS && Number(rows[0].done) === EVENTS;
-    }, 600_000, 200);
+    }, undefined, { what: 'every delivery terminal', timeoutMs: 600_000, everyMs: 200 });
     results.drainedMs = Date.now() - started;
 
     const counts = await store.countByStatus();

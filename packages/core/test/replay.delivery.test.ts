@@ -3,13 +3,14 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { VirtualClock } from '../src/clock.ts';
-import { startReceiver, testEngine } from '../testing/harness.ts';
+import { testEngine } from '../testing/harness.ts';
+import { startReceiver } from '../testing/receiver.ts';
 
 const T0 = Date.UTC(2026, 0, 5, 12);
 
 async function engineAnswering(status: () => number) {
   const t = await testEngine({ clock: new VirtualClock(T0) });
-  const rx = await startReceiver(status, t.clock);
+  const rx = await startReceiver(status, { clock: t.clock });
   const { endpoint } = await t.engine.endpoints.create(t.tenantId, { url: rx.url, policy: 'strict' });
   const deliver = async (eventId: string) => {
     const r = await t.engine.events.accept(t.tenantId, { event_id: eventId, type: 'order.created', data: {} });
@@ -72,7 +73,7 @@ test('unknown, in-flight and succeeded deliveries are refused with their codes; 
 
 test('window replay: explicit bounds, since after until refused, the per-replay cap, and Retry-After up to UTC midnight', async () => {
   const t = await testEngine({ clock: new VirtualClock(T0), replayQuotaPerDay: 2, replayMaxDeliveries: 1 });
-  const rx = await startReceiver(() => 400, t.clock);
+  const rx = await startReceiver(() => 400, { clock: t.clock });
   try {
     const { endpoint } = await t.engine.endpoints.create(t.tenantId, { url: rx.url, policy: 'strict' });
     for (const id of ['evt_w1', 'evt_w2']) await t.engine.events.accept(t.tenantId, { event_id: id, type: 'order.created', data: {} });

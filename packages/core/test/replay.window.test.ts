@@ -4,15 +4,15 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { VirtualClock } from '../src/clock.ts';
 import { isHooklineError } from '../src/errors.ts';
-import { startReceiver, testEngine } from '../testing/harness.ts';
+import { testEngine } from '../testing/harness.ts';
+import { startReceiver } from '../testing/receiver.ts';
+import { MIN, H } from '../testing/time.ts';
 
-const MIN = 60_000;
-const H = 60 * MIN;
 
 /** An engine whose only endpoint always answers 400 (strict policy: `failed` at once, and again after each replay). */
 async function failingEndpoint(start: number) {
   const t = await testEngine({ clock: new VirtualClock(start) });
-  const rx = await startReceiver(() => 400, t.clock);
+  const rx = await startReceiver(() => 400, { clock: t.clock });
   const { endpoint } = await t.engine.endpoints.create(t.tenantId, { url: rx.url, policy: 'strict' });
   return {
     ...t,

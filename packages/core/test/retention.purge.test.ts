@@ -5,13 +5,14 @@ import { settle } from '../testing/settle.ts';
 import { purgeExpired } from '../src/maintenance/retention.ts';
 import { Ingest } from '../src/ingest.ts';
 import { DEFAULT_MONEY_RULES } from '../src/policy/money-rules.ts';
-import { startReceiver, testEngine } from '../testing/harness.ts';
+import { testEngine } from '../testing/harness.ts';
+import { startReceiver } from '../testing/receiver.ts';
+import { DAY } from '../testing/time.ts';
 
-const DAY = 86_400_000;
 
 test('purges only terminal deliveries (and their attempts, events) past retention, in batches', async () => {
   const t = await testEngine({ maintenance: { retention: { batch: 1 } } });
-  const rx = await startReceiver((_n, req) => (JSON.parse(req.body.toString()).type === 'bad' ? 500 : 200), t.clock);
+  const rx = await startReceiver((_n, req) => (JSON.parse(req.body.toString()).type === 'bad' ? 500 : 200), { clock: t.clock });
   try {
     const { endpoint } = await t.engine.endpoints.create(t.tenantId, { url: rx.url, policy: 'brief' });
     const ok = await t.engine.events.accept(t.tenantId, { event_id: 'old-ok', type: 'good', data: {} });
@@ -49,7 +50,7 @@ test('purges only terminal deliveries (and their attempts, events) past retentio
 
 test('old breaker window rows are purged', async () => {
   const t = await testEngine();
-  const rx = await startReceiver(() => 200, t.clock);
+  const rx = await startReceiver(() => 200, { clock: t.clock });
   try {
     await t.engine.endpoints.create(t.tenantId, { url: rx.url, policy: 'payments' });
     await t.engine.events.accept(t.tenantId, { type: 'x', data: {} });

@@ -6,10 +6,10 @@ import { mock, test } from 'node:test';
 import { createVerifier, ReceiverError, type SignatureScheme } from '@hookline/receiver';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { VirtualClock } from '../src/clock.ts';
-import { startReceiver, testEngine, type Received } from '../testing/harness.ts';
+import { testEngine } from '../testing/harness.ts';
+import { startReceiver, type Received } from '../testing/receiver.ts';
+import { MIN, H } from '../testing/time.ts';
 
-const MIN = 60_000;
-const H = 60 * MIN;
 
 const SIGNATURE_HEADER: Record<SignatureScheme, string> = { hookline: 'x-webhook-signature', standard: 'webhook-signature' };
 
@@ -17,7 +17,7 @@ const SIGNATURE_HEADER: Record<SignatureScheme, string> = { hookline: 'x-webhook
 async function rig(scheme: SignatureScheme) {
   // Whole seconds near the real time: the standardwebhooks library checks timestamps against Date (mocked below).
   const t = await testEngine({ clock: new VirtualClock(Math.floor(Date.now() / 1000) * 1000) });
-  const rx = await startReceiver(() => 200, t.clock);
+  const rx = await startReceiver(() => 200, { clock: t.clock });
   const { endpoint, secret } = await t.engine.endpoints.create(t.tenantId, { url: rx.url, policy: 'standard', scheme });
   const [first] = await t.engine.endpointSecrets.list(t.tenantId, endpoint.id);
   assert.equal(first.secret, secret);

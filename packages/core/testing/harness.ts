@@ -1,7 +1,5 @@
-// Test fixtures for engine tests: a temp SQLite file, a scripted receiver on 127.0.0.1, an engine on a virtual clock.
+// Test fixtures for engine tests: a temp SQLite file, a tenant, an engine on a virtual clock.
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { VirtualClock } from '../src/clock.ts';
@@ -11,49 +9,17 @@ import { generateMasterKey } from '../src/secret-box.ts';
 import { openSqliteStore } from '../src/store/sqlite/sqlite-store.ts';
 import { openSqliteThreadStore } from '../src/store/sqlite/sqlite-thread.ts';
 import type { Store } from '../src/store/store.ts';
+import type { Tenant } from '../src/domain.ts';
 
-export interface Received {
-  headers: IncomingMessage['headers'];
-  body: Buffer;
-  at: number;
-}
-
-/** A receiver whose answer to the n-th request (1-based) comes from `respond`; records every request. */
-export async function startReceiver(respond: (n: number, req: Received) => number | 'hang' | { status: number; headers?: Record<string, string> } = () => 200, clock?: { now(): number }) {
-  const received: Received[] = [];
-  const hanging = new Set<import('node:http').ServerResponse>();
-  const server: Server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c) => chunks.push(c));
-    req.on('end', () => {
-      const r: Received = { headers: req.headers, body: Buffer.concat(chunks), at: clock?.now() ?? Date.now() };
-      received.push(r);
-      const answer = respond(received.length, r);
-      if (answer === 'hang') {
-        hanging.add(res);
-        res.once('close', () => hanging.delete(res));
-        return;
-      }
-      const { status, headers } = typeof answer === 'number' ? { status: answer, headers: {} } : answer;
-      res.writeHead(status, { 'content-type': 'text/plain', ...headers });
-      res.end(status >= 200 && status < 300 ? 'ok' : 'nope');
-    });
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const port = (server.address() as AddressInfo).port;
-  return {
-    url: `http://127.0.0.1:${port}/hook`,
-    received,
-    /** Requests answered with 'hang' whose connection is still open (the sender has not given up on them). */
-    get hanging() {
-      return hanging.size;
-    },
-    async close() {
-      for (const res of hanging) res.destroy();
-      server.closeAllConnections();
-      await new Promise((r) => server.close(r));
-    },
-  };
+/**
+ * The one tenant fixture for engine tests: creates tenant `id` (default `ten_TEST`) in `store`, stamped with
+ * `at` (default Date.now()); `fields` overrides the rest of the row. Returns the id.
+ */
+export async function testTenant(store: Store, options: { id?: string; at?: number; fields?: Partial<Omit<Tenant, 'id' | 'createdAt' | 'updatedAt'>> } = {}): Promise<string> {
+  const id = options.id ?? 'ten_TEST';
+  const at = options.at ?? Date.now();
+  await store.createTenant({ id, name: 'Test', ownerEmails: ['owner@example.test'], operationsEndpointId: null, notifyEmail: true, ...options.fields, createdAt: at, updatedAt: at });
+  return id;
 }
 
 /** A fresh SQLite file; `thread` puts its connection on a store thread, as the server does. */
@@ -84,8 +50,7 @@ export async function testEngine(options: Partial<HooklineOptions> & { store?: S
     store,
     clock,
   });
-  const tenantId = 'ten_TEST';
-  await store.createTenant({ id: tenantId, name: 'Test', ownerEmails: ['owner@example.test'], operationsEndpointId: null, notifyEmail: true, createdAt: clock.now(), updatedAt: clock.now() });
+  const tenantId = await testTenant(store, { at: clock.now() });
   return {
     engine,
     clock,

@@ -1,8 +1,22 @@
 // Test support for Hookline's engine, imported as `@hookline/core/testing`: the store conformance suite, the virtual-clock
 // settle loop, engine fixtures and the waits and child handling every package's tests share. Never imported by src/.
+//
+// The shared helpers — use these rather than writing local ones:
+//   startReceiver(respond?, { clock?, path? })  receiver.ts  the loopback webhook receiver: records requests (headers, raw
+//                                                          body, arrival), answers a status/'hang'/full answer per request,
+//                                                          waitFor(n) with a deadline, close()
+//   until(read, done?, { what, timeoutMs })      deadline.ts  polls with a deadline, resolves with the value that satisfied done
+//   within(what, ms, promise)                    deadline.ts  a deadline on a promise
+//   S, MIN, H, DAY                               time.ts      time constants in ms (rules in days run on a VirtualClock)
+//   testTenant(store, { id?, at?, fields? })     harness.ts   the tenant fixture for engine tests (server tests: srv.tenant())
+//   tempStore(), testEngine()                    harness.ts   a temp SQLite store; an engine on a VirtualClock with a tenant
+//   settle(...)                                  settle.ts    drives the engine on a virtual clock until idle
+//   ownChild(child, after)                       children.ts  kills a child process (group) when the test ends
 export { storeConformance, type StoreFactory, type StoreUnderTest } from './store-conformance/index.ts';
 export { settle, type SettleOptions } from './settle.ts';
-export { startReceiver, tempStore, testEngine, type Received } from './harness.ts';
-export { waitUntil, within } from './deadline.ts';
+export { tempStore, testEngine, testTenant } from './harness.ts';
+export { startReceiver, type Received, type ReceiverAnswer, type Respond, type TestReceiver } from './receiver.ts';
+export { until, within } from './deadline.ts';
+export { S, MIN, H, DAY } from './time.ts';
 export { ownChild } from './children.ts';
 export { buildFaultFs } from './fault-fs/build.ts';

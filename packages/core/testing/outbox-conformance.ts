@@ -7,9 +7,9 @@ import type { Attempt, Endpoint } from '../src/domain.ts';
 import type { AttemptRecord, BreakerRow, Store } from '../src/store/store.ts';
 import type { StoreFactory } from './store-conformance/index.ts';
 import { breakerEntry } from '../src/outbox/outbox-entries.ts';
+import { MIN } from './time.ts';
 
 const T0 = Date.UTC(2026, 0, 5, 12);
-const MIN = 60_000;
 const WINDOW = 15 * MIN;
 
 const endpoint = (id: string, tenantId: string): Endpoint => ({

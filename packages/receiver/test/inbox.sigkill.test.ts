@@ -8,9 +8,10 @@ import { Agent, request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { setTimeout as delay } from 'node:timers/promises';
 import Database from 'better-sqlite3';
 import { signWebhook } from '../src/sign.ts';
+// The shared deadline helpers (no imports of their own; the receiver package does not depend on the engine).
+import { until, within } from '../../core/testing/deadline.ts';
 
 const EVENTS = 1000;
 const SENDERS = 50;
@@ -25,30 +26,15 @@ async function startReceiver(dbPath: string): Promise<Receiver> {
     stdio: ['pipe', 'pipe', 'inherit'],
   });
   const exited = new Promise<NodeJS.Signals | number | null>((resolve) => child.once('exit', (code, signal) => resolve(signal ?? code)));
-  const port = await withDeadline(
+  const port = await within(
+    'the receiver to listen',
+    30_000,
     new Promise<number>((resolve, reject) => {
       createInterface({ input: child.stdout! }).once('line', (line) => resolve((JSON.parse(line) as { port: number }).port));
       child.once('exit', (code) => reject(new Error(`receiver exited (${code}) before listening`)));
     }),
-    30_000,
-    'the receiver to listen',
   );
   return { child, port, exited };
-}
-
-function withDeadline<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms waiting for ${what}`)), ms)));
-  return Promise.race([promise, deadline]).finally(() => clearTimeout(timer));
-}
-
-/** Polls a condition on the database until it holds, with a deadline. */
-async function until(what: string, ms: number, check: () => boolean): Promise<void> {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
-    await delay(5);
-  }
 }
 
 function post(agent: Agent, port: number, id: string): Promise<number> {
@@ -89,17 +75,17 @@ test(`SIGKILL with ${EVENTS} events accepted and about half handled: after a res
     assert.equal(states().pending, EVENTS, 'all stored before any handler ran');
 
     receiver.child.stdin!.write('start\n');
-    await until('half the events handled', 60_000, () => handled.get()!.n >= EVENTS / 2);
+    await until(() => handled.get()!.n >= EVENTS / 2, undefined, { what: 'half the events handled', timeoutMs: 60_000, everyMs: 5 });
     receiver.child.kill('SIGKILL');
-    assert.equal(await withDeadline(receiver.exited, 10_000, 'the killed receiver to exit'), 'SIGKILL');
+    assert.equal(await within('the killed receiver to exit', 10_000, receiver.exited), 'SIGKILL');
     const atKill: Record<string, number> = { handled: handled.get()!.n, ...states() };
     const inFlight = atKill.running ?? 0;
 
     receiver = await startReceiver(dbPath);
     receiver.child.stdin!.write('start\n');
-    await until('every event done after the restart', 90_000, () => states().done === EVENTS);
+    await until(() => states().done === EVENTS, undefined, { what: 'every event done after the restart', timeoutMs: 90_000, everyMs: 5 });
     receiver.child.kill('SIGTERM');
-    await withDeadline(receiver.exited, 10_000, 'the restarted receiver to stop');
+    await within('the restarted receiver to stop', 10_000, receiver.exited);
 
     const runs = observer.prepare<[], { event_id: string; runs: number }>('SELECT event_id, runs FROM side_effects').all();
     const byId = new Map(runs.map((r) => [r.event_id, r.runs]));

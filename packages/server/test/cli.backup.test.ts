@@ -1,14 +1,13 @@
 // `hookline backup`: an online copy of a running server's SQLite file holds every event answered 202 before it
 // began, and a second server started on the copy (same master key) finds them all; refusals are one line and a code.
 import assert from 'node:assert/strict';
-import { createServer } from 'node:http';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it, test } from 'node:test';
 import Database from 'better-sqlite3';
-import { ownChild } from '@hookline/core/testing';
+import { ownChild, startReceiver } from '@hookline/core/testing';
 import { runCli, runMain } from './cli-harness.ts';
 import { killHard, startServe, type ServeProcess } from './fixtures/serve-process.ts';
 
@@ -45,13 +44,9 @@ test('a backup taken while serve runs and events keep arriving holds every event
   const args = ['--allow-http', '--allow-private-targets'];
 
   // A receiver that answers 200: deliveries succeed, so the server writes attempts while the backup reads too.
-  const receiver = createServer((req, res) => {
-    req.resume();
-    req.on('end', () => res.end('ok'));
-  });
-  await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
+  const receiver = await startReceiver();
   t.after(() => receiver.close());
-  const hookUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+  const hookUrl = receiver.url;
 
   const first = await startServe(['--db', db, ...args], env);
   ownChild(first.child, t.after.bind(t));

@@ -1,36 +1,24 @@
 // The client commands through the real executable, against a real server in this process (temp SQLite, port 0).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { AttemptEvent } from '@hookline/core';
 import { json, runCli, runMain } from './cli-harness.ts';
-import { ADMIN_TOKEN, startTestServer, within } from './server-harness.ts';
+import { ADMIN_TOKEN, startReceiver, startTestServer, within } from './server-harness.ts';
 import { main } from '../src/cli/main.ts';
 
 /** A loopback receiver: 400 for `order.bad` until `fixed`, 200 otherwise. */
-async function startReceiver() {
-  const state = { fixed: false, requests: 0 };
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      state.requests++;
-      const type = (JSON.parse(Buffer.concat(chunks).toString()) as { type: string }).type;
-      res.writeHead(type === 'order.bad' && !state.fixed ? 400 : 200).end('ok');
-    });
+async function startBadOrderReceiver() {
+  const state = { fixed: false };
+  const rx = await startReceiver((_n, req) => {
+    const type = (JSON.parse(req.body.toString()) as { type: string }).type;
+    return { status: type === 'order.bad' && !state.fixed ? 400 : 200, body: 'ok' };
   });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return {
-    state,
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
-    close: () => new Promise((r) => server.close(r)),
-  };
+  return Object.assign(rx, { state });
 }
 
 test('tenants, endpoints, send, deliveries, replay, tail and breaker against a live server, with exit codes', async () => {
   const srv = await startTestServer();
-  const rx = await startReceiver();
+  const rx = await startBadOrderReceiver();
   // Resolves when the server has recorded an attempt of the delivery: tests wait on events, not sleeps.
   const recorded = new Map<string, Array<(e: AttemptEvent) => void>>();
   srv.server.runtime.addObserver({ attempt: (e) => recorded.get(e.attempt.deliveryId)?.splice(0).forEach((f) => f(e)) });

@@ -7,10 +7,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { planTimeline, seededRandom, STANDARD, STRICT } from '@hookline/core';
 import { json, runCli } from './cli-harness.ts';
+import { S, MIN, H } from '@hookline/core/testing';
 
-const S = 1000;
-const MIN = 60 * S;
-const H = 60 * MIN;
 
 type Sim = { attempts: Array<{ n: number; at_ms: number; ladder: string; response: string; outcome: string }>; final: { status: string; reason: string | null; at_ms: number }; transitions: Array<{ at_ms: number; kind: string; scope: string; from: string; to: string }> };
 

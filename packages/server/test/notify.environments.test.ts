@@ -11,8 +11,8 @@ test('a test tenant\'s mail, operational webhook and notice say test; a live ten
   const t = await testEngine();
   const sink = await smtpSink();
   const notifier = createNotifier({ engine: t.engine, mailer: smtpMailer({ host: '127.0.0.1', port: sink.port, ignoreTLS: true, from: 'hookline@example.test', retryDelayMs: 10 }) });
-  const opsRx: Record<Environment, Awaited<ReturnType<typeof startReceiver>>> = { test: await startReceiver(() => 200, t.clock), live: await startReceiver(() => 200, t.clock) };
-  const failing = await startReceiver(() => 503, t.clock);
+  const opsRx: Record<Environment, Awaited<ReturnType<typeof startReceiver>>> = { test: await startReceiver(() => 200, { clock: t.clock }), live: await startReceiver(() => 200, { clock: t.clock }) };
+  const failing = await startReceiver(() => 503, { clock: t.clock });
   try {
     const tenants: Record<Environment, string> = { test: 'ten_SANDBOX', live: 'ten_PROD' };
     for (const [environment, id] of Object.entries(tenants) as Array<[Environment, string]>) {

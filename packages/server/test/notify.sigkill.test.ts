@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { SMTPServer } from 'smtp-server';
 import { generateMasterKey, openSqliteStore } from '@hookline/core';
-import { ownChild, startReceiver, waitUntil, within } from '@hookline/core/testing';
+import { ownChild, startReceiver, until, within } from '@hookline/core/testing';
 
 const WORKER = new URL('./fixtures/notify-worker.ts', import.meta.url).pathname;
 
@@ -67,7 +67,7 @@ test('a worker killed after the degradation commits and before its mail is sent:
   assert.equal(mails.length, 0);
 
   const second = start('restart');
-  await waitUntil('the restarted worker to send the degradation mail', () => mails.length >= 1, { timeoutMs: 60_000 });
+  await until(() => mails.length >= 1, undefined, { what: 'the restarted worker to send the degradation mail', timeoutMs: 60_000 });
   const secondExited = new Promise((r) => second.once('exit', r));
   second.disconnect();
   await within('the restarted worker to exit', 10_000, secondExited);

@@ -50,7 +50,7 @@ async function setup(opts: { ops?: boolean } = {}) {
   const t = await testEngine();
   const sink = await smtpSink();
   const notifier = createNotifier({ engine: t.engine, mailer: smtpMailer({ host: '127.0.0.1', port: sink.port, ignoreTLS: true, from: 'hookline@example.test', retryDelayMs: 10 }) });
-  const opsRx = await startReceiver(() => 200, t.clock);
+  const opsRx = await startReceiver(() => 200, { clock: t.clock });
   let opsId: string | null = null;
   if (opts.ops) {
     const { endpoint } = await t.engine.endpoints.create(t.tenantId, { url: opsRx.url, policy: 'standard', event_types: ['ops.never'] });
@@ -79,7 +79,7 @@ async function setup(opts: { ops?: boolean } = {}) {
 test('the degradation mail is sent once across many failures; recovery is told once too', async () => {
   const s = await setup();
   let answer = 500;
-  const rx = await startReceiver(() => answer, s.clock);
+  const rx = await startReceiver(() => answer, { clock: s.clock });
   try {
     const { endpoint } = await s.engine.endpoints.create(s.tenantId, { url: rx.url });
     await s.engine.events.acceptMany(s.tenantId, Array.from({ length: 3 }, (_, i) => ({ type: 'order.created', data: { i } })));
@@ -109,7 +109,7 @@ test('the degradation mail is sent once across many failures; recovery is told o
 
 test('a failure summary reaches the operations endpoint as an operational webhook under its outbox id, a money event flagged and mailed', async () => {
   const s = await setup({ ops: true });
-  const rx = await startReceiver(() => 503, s.clock);
+  const rx = await startReceiver(() => 503, { clock: s.clock });
   try {
     const { endpoint } = await s.engine.endpoints.create(s.tenantId, { url: rx.url, policy: 'brief', event_types: ['refund.*'] });
     await s.engine.events.accept(s.tenantId, { event_id: 'rf-1', type: 'refund.completed', data: { amount: 10 } });
@@ -137,7 +137,7 @@ test('a failure summary reaches the operations endpoint as an operational webhoo
 
 test('the operations endpoint\'s own trouble is never reported through itself', async () => {
   const s = await setup();
-  const rx = await startReceiver(() => 500, s.clock);
+  const rx = await startReceiver(() => 500, { clock: s.clock });
   try {
     const { endpoint } = await s.engine.endpoints.create(s.tenantId, { url: rx.url, policy: 'brief' });
     await s.store.updateTenant(s.tenantId, { operationsEndpointId: endpoint.id }, s.clock.now());
@@ -154,7 +154,7 @@ test('the operations endpoint\'s own trouble is never reported through itself', 
 
 test('breaker opened and closed are noticed once each, not per failed probe', async () => {
   const s = await setup({ ops: true });
-  const rx = await startReceiver(() => 500, s.clock);
+  const rx = await startReceiver(() => 500, { clock: s.clock });
   try {
     await s.engine.endpoints.create(s.tenantId, { url: rx.url, policy: 'payments', event_types: ['subscription.*'] });
     const t0 = s.clock.now();
@@ -180,7 +180,7 @@ test('breaker opened and closed are noticed once each, not per failed probe', as
 test('a mail relay that is down never blocks or fails delivery; the notice is still recorded', async () => {
   const t = await testEngine();
   const notifier = createNotifier({ engine: t.engine, mailer: smtpMailer({ host: '127.0.0.1', port: 1, ignoreTLS: true, from: 'x@example.test', tries: 2, retryDelayMs: 5, timeoutMs: 500 }) });
-  const rx = await startReceiver((n) => (n === 1 ? 500 : 200), t.clock);
+  const rx = await startReceiver((n) => (n === 1 ? 500 : 200), { clock: t.clock });
   try {
     await t.engine.endpoints.create(t.tenantId, { url: rx.url });
     await t.engine.events.accept(t.tenantId, { type: 'a', data: {} });
@@ -199,7 +199,7 @@ test('a mail relay that is down never blocks or fails delivery; the notice is st
 test('an outage sends one summary per endpoint at most every 15 minutes, with the count and the first ids, never a mail per delivery', async () => {
   const s = await setup({ ops: true });
   // strict fails a 400 for good at once: each delivery's end is exactly when its event is sent.
-  const rx = await startReceiver(() => 400, s.clock);
+  const rx = await startReceiver(() => 400, { clock: s.clock });
   try {
     const { endpoint } = await s.engine.endpoints.create(s.tenantId, { url: rx.url, policy: 'strict', event_types: ['refund.*'] });
     const refunds = (prefix: string, n: number) => s.engine.events.acceptMany(s.tenantId, Array.from({ length: n }, (_, i) => ({ event_id: `${prefix}-${i}`, type: 'refund.completed', data: { i } })));
@@ -249,7 +249,7 @@ test('an outage sends one summary per endpoint at most every 15 minutes, with th
 
 test('a notification sent again (its worker died before marking it sent) is one notice and one operational event, its mail under the same Message-ID', async () => {
   const s = await setup({ ops: true });
-  const rx = await startReceiver(() => 500, s.clock);
+  const rx = await startReceiver(() => 500, { clock: s.clock });
   try {
     await s.engine.endpoints.create(s.tenantId, { url: rx.url, policy: 'brief', event_types: ['order.*'] });
     await s.engine.events.accept(s.tenantId, { type: 'order.created', data: {} });

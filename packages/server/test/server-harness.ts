@@ -1,14 +1,13 @@
-// Test fixtures for server tests: a real server on 127.0.0.1:0 over a temp SQLite file, a JSON client, a receiver.
+// Test fixtures for server tests: a real server on 127.0.0.1:0 over a temp SQLite file, a JSON client, the tenant fixture
+// (srv.tenant(): tenants are created through the API).
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type IncomingHttpHeaders } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { memoryLogger, type Clock, type LookupAll } from '@hookline/core';
 import { resolveConfig } from '../src/config.ts';
 import { startServer, type RunningServer } from '../src/server.ts';
-// One deadline helper for every package's tests.
-export { within } from '@hookline/core/testing';
+// The shared loopback receiver and waits (packages/core/testing), re-exported so server tests import from one place.
+export { startReceiver, until, within, type Received, type TestReceiver } from '@hookline/core/testing';
 
 export const ADMIN_TOKEN = 'test-admin-token-0123456789';
 
@@ -79,60 +78,4 @@ export async function startTestServer(options: { config?: Record<string, unknown
       rmSync(dir, { recursive: true, force: true });
     },
   };
-}
-
-export interface ReceivedRequest {
-  headers: IncomingHttpHeaders;
-  body: Buffer;
-}
-
-/** A loopback webhook receiver answering `status(n)` to the n-th request; `next()` waits for the next request. */
-export async function startReceiver(status: (n: number) => number = () => 200) {
-  const received: ReceivedRequest[] = [];
-  const waiters: Array<() => void> = [];
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      received.push({ headers: req.headers, body: Buffer.concat(chunks) });
-      const code = status(received.length);
-      res.writeHead(code, { 'content-type': 'text/plain' }).end(code < 300 ? 'ok' : 'nope');
-      for (const w of waiters.splice(0)) w();
-    });
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const port = (server.address() as AddressInfo).port;
-  return {
-    url: `http://127.0.0.1:${port}/hook`,
-    received,
-    /** Resolves once at least `n` requests have arrived. */
-    async waitFor(n: number, timeoutMs = 10_000): Promise<void> {
-      const deadline = Date.now() + timeoutMs;
-      while (received.length < n) {
-        if (Date.now() > deadline) throw new Error(`receiver got ${received.length} of ${n} requests`);
-        await new Promise<void>((r) => {
-          const t = setTimeout(r, Math.max(1, deadline - Date.now()));
-          waiters.push(() => {
-            clearTimeout(t);
-            r();
-          });
-        });
-      }
-    },
-    async close() {
-      server.closeAllConnections();
-      await new Promise((r) => server.close(r));
-    },
-  };
-}
-
-/** Polls `read` until `done` holds (server state changes asynchronously after a webhook was received). */
-export async function until<T>(read: () => Promise<T>, done: (v: T) => boolean, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await read();
-    if (done(v)) return v;
-    if (Date.now() > deadline) throw new Error(`condition not met in ${timeoutMs} ms: ${JSON.stringify(v)}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
 }

@@ -2,13 +2,12 @@
 // arrive over HTTP and deliveries go out; after the last restart every 202'd event was delivered and is `succeeded`,
 // an event whose POST got no answer is either absent or whole, and only deliveries in flight at a kill are repeated.
 import assert from 'node:assert/strict';
-import { createServer } from 'node:http';
 import { mkdtempSync, rmSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import Database from 'better-sqlite3';
+import { startReceiver } from '@hookline/core/testing';
 import { killHard, startServe, type ServeProcess } from './fixtures/serve-process.ts';
 
 const EVENTS = 5000;
@@ -56,18 +55,14 @@ test(`SIGKILL ×${KILLS} during ${EVENTS} events: nothing 202'd is lost, nothing
   // The receiver counts requests per delivery id and per event id; a little latency keeps attempts in flight.
   const perDelivery = new Map<string, number>();
   const eventsSeen = new Set<string>();
-  const receiver = createServer((req, res) => {
-    req.resume();
-    req.on('end', () => {
-      const id = String(req.headers['x-webhook-delivery']);
-      perDelivery.set(id, (perDelivery.get(id) ?? 0) + 1);
-      eventsSeen.add(String(req.headers['x-webhook-id']));
-      onProgress();
-      setTimeout(() => res.end('ok'), 3);
-    });
+  const receiver = await startReceiver((_n, req) => {
+    const id = String(req.headers['x-webhook-delivery']);
+    perDelivery.set(id, (perDelivery.get(id) ?? 0) + 1);
+    eventsSeen.add(String(req.headers['x-webhook-id']));
+    onProgress();
+    return new Promise<number>((r) => setTimeout(() => r(200), 3));
   });
-  await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
-  const hookUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+  const hookUrl = receiver.url;
 
   let proc: ServeProcess = await startServe(args, env);
   const api = async (method: string, path: string, body?: unknown) => {
@@ -206,8 +201,7 @@ test(`SIGKILL ×${KILLS} during ${EVENTS} events: nothing 202'd is lost, nothing
     );
   } finally {
     await killHard(proc).catch(() => {});
-    receiver.closeAllConnections();
-    receiver.close();
+    await receiver.close();
     rmSync(dir, { recursive: true, force: true });
   }
 });

@@ -6,7 +6,7 @@ import { closeSync, mkdirSync, mkdtempSync, openSync, rmSync, writeSync } from '
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { SqliteThreadStore } from '@hookline/core';
-import { startTestServer } from './server-harness.ts';
+import { startTestServer, until } from './server-harness.ts';
 
 /** Mounts a tmpfs of `size` at a new directory, or says why it cannot (not root, no permission). */
 function mountTmpfs(size: string): { dir: string; unmount(): void } | { skip: string } {
@@ -46,16 +46,6 @@ function fill(dir: string): string {
   throw new Error('the file system never filled up');
 }
 
-async function until<T>(what: string, fn: () => Promise<T | null>, ms = 15_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const v = await fn();
-    if (v !== null) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
 const tmpfs = mountTmpfs('24m');
 
 test('a full disk: 503 storage_unavailable for single and batch ingest, not ready while full, all well once space returns', { skip: 'skip' in tmpfs ? tmpfs.skip : false, timeout: 60_000 }, async () => {
@@ -84,7 +74,7 @@ test('a full disk: 503 storage_unavailable for single and batch ingest, not read
     assert.equal((await s.api('GET', `${events}/small`)).status, 200, 'reads still work');
 
     rmSync(filler);
-    await until('readiness after space returned', async () => ((await s.api('GET', '/readyz', { token: null })).status === 200 ? true : null));
+    await until(async () => (await s.api('GET', '/readyz', { token: null })).status === 200, undefined, { what: 'readiness after space returned', timeoutMs: 15_000, everyMs: 50 });
     const again = await s.api('POST', events, { body: big('full_1') });
     assert.equal(again.status, 202, JSON.stringify(again.body));
     assert.equal(again.body.duplicate, false, 'the refused event was never stored');
@@ -103,7 +93,7 @@ test('a store thread that dies: /healthz and /readyz answer 503, every route doe
     let fatal: Error | null = null;
     s.server.runtime.onFatal((err) => (fatal = err));
     await (s.server.runtime.store as unknown as SqliteThreadStore).crashThread();
-    await until('the fatal report', async () => fatal);
+    await until(async () => fatal, (v) => v !== null, { what: 'the fatal report', timeoutMs: 15_000, everyMs: 50 });
     assert.match(fatal!.message, /store thread exited/);
     for (const path of ['/healthz', '/readyz', `/v1/tenants/${tenant}`]) {
       const r = await s.api('GET', path);

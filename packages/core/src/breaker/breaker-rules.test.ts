@@ -2,9 +2,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { PAYMENTS } from '../policy/presets.ts';
 import * as rules from './breaker-rules.ts';
+import { MIN } from '../../testing/time.ts';
 
 const rule = PAYMENTS.breaker!;
-const MIN = 60_000;
 const T = Date.UTC(2026, 0, 1);
 const closed = rules.closedRow('tenant:ten_1', 'ten_1', T);
 

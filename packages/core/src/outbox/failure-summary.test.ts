@@ -1,8 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { addFailures, emptySummaryState, summaryDueAt, takeSummary, SUMMARY_WINDOW_MS, type FailedDelivery } from './failure-summary.ts';
+import { MIN } from '../../testing/time.ts';
 
-const MIN = 60_000;
 const T0 = Date.UTC(2026, 0, 5, 12);
 const failed = (n: number, from = 0, money = false): FailedDelivery[] =>
   Array.from({ length: n }, (_, i) => ({ deliveryId: `dlv_${from + i}`, eventId: `e-${from + i}`, eventType: 'refund.completed', money }));

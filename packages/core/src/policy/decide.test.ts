@@ -5,11 +5,8 @@ import { BRIEF, PAYMENTS, STANDARD, STRICT } from './presets.ts';
 import { seededRandom } from './random.ts';
 import { planTimeline } from './timeline.ts';
 import type { DeliveryProgress, NextStep, Policy } from './types.ts';
+import { S, MIN, H, DAY } from '../../testing/time.ts';
 
-const S = 1_000;
-const M = 60 * S;
-const H = 60 * M;
-const D = 24 * H;
 const half = () => 0.5; // jitter factor exactly 1
 
 function starts(policy: Policy, script: Parameters<typeof planTimeline>[1], options: Parameters<typeof planTimeline>[2] = {}) {
@@ -91,7 +88,7 @@ test('payments: 429 on a money event is a delivery failure and uses the fast lad
 test('payments example: 500, 500, 404, 404, … → 0 s, 1 s, 3 s, +15 min, +1 h, +4 h, +12 h, +24 h, failed after the 8th', () => {
   const { at, end, timeline } = starts(PAYMENTS, [500, 500, 404], { isMoney: true });
   const t3 = 3 * S;
-  assert.deepEqual(at, [0, 1 * S, t3, t3 + 15 * M, t3 + 75 * M, t3 + 5 * H + 15 * M, t3 + 17 * H + 15 * M, t3 + 41 * H + 15 * M]);
+  assert.deepEqual(at, [0, 1 * S, t3, t3 + 15 * MIN, t3 + 75 * MIN, t3 + 5 * H + 15 * MIN, t3 + 17 * H + 15 * MIN, t3 + 41 * H + 15 * MIN]);
   assert.deepEqual(timeline.attempts.slice(0, 7).map((a) => a.next.kind === 'retry' && a.next.ladder),
     ['fast', 'fast', 'slow', 'slow', 'slow', 'slow', 'slow']);
   const fail = failed(end as NextStep);
@@ -105,7 +102,7 @@ test('payments example: 500, 500, 404, 404, … → 0 s, 1 s, 3 s, +15 min, +1 h
 test('payments: the slow ladder pauses sum to ≈ 41 h (15 min + 1 h + 4 h + 12 h + 24 h)', () => {
   const { at } = starts(PAYMENTS, [404], { isMoney: true });
   assert.equal(at.length, 6);
-  assert.equal(at[5] - at[0], 41 * H + 15 * M);
+  assert.equal(at[5] - at[0], 41 * H + 15 * MIN);
 });
 
 test('payments: the ladders have separate budgets (slow steps spend no fast attempts and vice versa)', () => {
@@ -121,7 +118,7 @@ test('payments: the ladders have separate budgets (slow steps spend no fast atte
     now = step.at;
   }
   assert.deepEqual(seen, [
-    `slow:${15 * M}`, `fast:${1 * S}`, `slow:${1 * H}`, `fast:${2 * S}`,
+    `slow:${15 * MIN}`, `fast:${1 * S}`, `slow:${1 * H}`, `fast:${2 * S}`,
     `slow:${4 * H}`, `fast:${4 * S}`, `slow:${12 * H}`, `fast:${8 * S}`,
   ]);
   assert.equal(progress.fastFailures, 4);
@@ -129,7 +126,7 @@ test('payments: the ladders have separate budgets (slow steps spend no fast atte
   // Nine fast failures still leave the slow ladder untouched, and the reverse.
   const fastSpent = retry(decide(PAYMENTS, fresh({ isMoney: true, fastFailures: 9, slowStartedAt: null }), { outcome: 'client_error', status: 404 }, 0, half));
   assert.equal(fastSpent.ladder, 'slow');
-  assert.equal(fastSpent.at, 15 * M);
+  assert.equal(fastSpent.at, 15 * MIN);
   const slowSpent = retry(decide(PAYMENTS, fresh({ isMoney: true, slowFailures: 5, slowStartedAt: 0 }), { outcome: 'delivery_failure', status: 503 }, 10, half));
   assert.equal(slowSpent.ladder, 'fast');
   assert.equal(slowSpent.at, 10 + 1 * S);
@@ -151,9 +148,9 @@ test('payments: a 3xx on a money event takes the slow ladder (client error)', ()
 });
 
 test('payments: the 48 h ceiling counts from the first client error, not creation (an event that waited 3 days gets the whole ladder)', () => {
-  const { at, end } = starts(PAYMENTS, [404], { isMoney: true, createdAt: 0, firstAttemptAt: 3 * D });
+  const { at, end } = starts(PAYMENTS, [404], { isMoney: true, createdAt: 0, firstAttemptAt: 3 * DAY });
   assert.equal(at.length, 6);
-  assert.equal(at[5], 3 * D + 41 * H + 15 * M);
+  assert.equal(at[5], 3 * DAY + 41 * H + 15 * MIN);
   assert.equal(end.kind === 'fail' && end.code, 'budget_spent');
 });
 
@@ -170,23 +167,23 @@ test('payments: the 48 h ceiling fails a slow step that would land past it', () 
 
 test('payments: the 30-day age limit fails whatever the ladder', () => {
   const createdAt = 0;
-  const now = 30 * D - 500;
+  const now = 30 * DAY - 500;
   const fast = failed(decide(PAYMENTS, fresh({ createdAt, isMoney: true }), { outcome: 'delivery_failure', status: 500 }, now, half));
   assert.equal(fast.reason, '30-day age limit reached');
   assert.equal(fast.code, 'age_limit');
-  const slow = failed(decide(PAYMENTS, fresh({ createdAt, isMoney: true, firstAttemptAt: 29 * D }), { outcome: 'client_error', status: 404 }, now, half));
+  const slow = failed(decide(PAYMENTS, fresh({ createdAt, isMoney: true, firstAttemptAt: 29 * DAY }), { outcome: 'client_error', status: 404 }, now, half));
   assert.equal(slow.reason, '30-day age limit reached');
   // A slow step that fits the 48 h ceiling but not the age limit: age wins.
-  const mixed = failed(decide(PAYMENTS, fresh({ createdAt, isMoney: true, slowFailures: 1, slowStartedAt: 30 * D - 2 * H }), { outcome: 'client_error', status: 404 }, 30 * D - 30 * M, half));
+  const mixed = failed(decide(PAYMENTS, fresh({ createdAt, isMoney: true, slowFailures: 1, slowStartedAt: 30 * DAY - 2 * H }), { outcome: 'client_error', status: 404 }, 30 * DAY - 30 * MIN, half));
   assert.equal(mixed.code, 'age_limit');
   // Just inside the limit still retries.
-  assert.equal(decide(PAYMENTS, fresh({ createdAt }), { outcome: 'delivery_failure', status: 500 }, 30 * D - 1 * S, half).kind, 'retry');
+  assert.equal(decide(PAYMENTS, fresh({ createdAt }), { outcome: 'delivery_failure', status: 500 }, 30 * DAY - 1 * S, half).kind, 'retry');
 });
 
 test('maxAgeExceeded tells held deliveries when the age limit has passed', () => {
-  assert.equal(maxAgeExceeded(PAYMENTS, { createdAt: 0 }, 30 * D), false);
-  assert.equal(maxAgeExceeded(PAYMENTS, { createdAt: 0 }, 30 * D + 1), true);
-  assert.equal(maxAgeExceeded(STANDARD, { createdAt: 0 }, 365 * D), false); // no age limit
+  assert.equal(maxAgeExceeded(PAYMENTS, { createdAt: 0 }, 30 * DAY), false);
+  assert.equal(maxAgeExceeded(PAYMENTS, { createdAt: 0 }, 30 * DAY + 1), true);
+  assert.equal(maxAgeExceeded(STANDARD, { createdAt: 0 }, 365 * DAY), false); // no age limit
   assert.equal(ageLimitReason(PAYMENTS), '30-day age limit reached');
   assert.equal(ageLimitReason({ ...PAYMENTS, maxAgeMs: 36 * H }), '36h age limit reached');
 });
@@ -206,11 +203,11 @@ test('Retry-After raises the pause and is capped by the policy', () => {
   // 503 counts too.
   assert.equal(retry(decide(STANDARD, base, { outcome: 'delivery_failure', status: 503, retryAfterMs: 60 * S }, 0, half)).at, 60 * S);
   // It never shortens a pause.
-  assert.equal(retry(decide(STANDARD, fresh({ fastFailures: 2 }), { outcome: 'delivery_failure', status: 429, retryAfterMs: 1 * S }, 0, half)).at, 30 * M);
+  assert.equal(retry(decide(STANDARD, fresh({ fastFailures: 2 }), { outcome: 'delivery_failure', status: 429, retryAfterMs: 1 * S }, 0, half)).at, 30 * MIN);
   // Capped: standard at 10 h, payments at 256 s, brief at 30 min, strict at 1 h.
-  assert.equal(retry(decide(STANDARD, base, { outcome: 'delivery_failure', status: 429, retryAfterMs: 3 * D }, 0, half)).at, 10 * H);
+  assert.equal(retry(decide(STANDARD, base, { outcome: 'delivery_failure', status: 429, retryAfterMs: 3 * DAY }, 0, half)).at, 10 * H);
   assert.equal(retry(decide(PAYMENTS, base, { outcome: 'delivery_failure', status: 429, retryAfterMs: 1 * H }, 0, half)).at, 256 * S);
-  assert.equal(retry(decide(BRIEF, base, { outcome: 'delivery_failure', status: 503, retryAfterMs: 2 * H }, 0, half)).at, 30 * M);
+  assert.equal(retry(decide(BRIEF, base, { outcome: 'delivery_failure', status: 503, retryAfterMs: 2 * H }, 0, half)).at, 30 * MIN);
   assert.equal(retry(decide(STRICT, base, { outcome: 'delivery_failure', status: 429, retryAfterMs: 5 * H }, 0, half)).at, 1 * H);
 });
 
@@ -221,8 +218,8 @@ test('Retry-After is ignored on other statuses and when the policy does not hono
 });
 
 test('Retry-After applies after jitter: the pause is at least what was asked', () => {
-  const step = retry(decide(STANDARD, fresh({ fastFailures: 1 }), { outcome: 'delivery_failure', status: 429, retryAfterMs: 5 * M }, 0, () => 0));
-  assert.equal(step.at, 5 * M); // jittered 4 min raised to 5 min
+  const step = retry(decide(STANDARD, fresh({ fastFailures: 1 }), { outcome: 'delivery_failure', status: 429, retryAfterMs: 5 * MIN }, 0, () => 0));
+  assert.equal(step.at, 5 * MIN); // jittered 4 min raised to 5 min
 });
 
 // ---- standard ----
@@ -231,15 +228,15 @@ test('standard: 8 attempts, pauses 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h (≈
   const { at, end } = starts(STANDARD, [500]);
   assert.equal(at.length, 8);
   const pauses = at.slice(1).map((t, i) => t - at[i]);
-  assert.deepEqual(pauses, [5 * S, 5 * M, 30 * M, 2 * H, 5 * H, 10 * H, 10 * H]);
-  assert.equal(at[7], 27 * H + 35 * M + 5 * S);
+  assert.deepEqual(pauses, [5 * S, 5 * MIN, 30 * MIN, 2 * H, 5 * H, 10 * H, 10 * H]);
+  assert.equal(at[7], 27 * H + 35 * MIN + 5 * S);
   const fail = failed(end as NextStep);
   assert.equal(fail.reason, 'all 8 attempts failed');
   assert.equal(fail.progress.fastFailures, 8);
 });
 
 test('standard: every pause is jittered within ±20 % and a seed repeats the schedule', () => {
-  const nominal = [5 * S, 5 * M, 30 * M, 2 * H, 5 * H, 10 * H, 10 * H];
+  const nominal = [5 * S, 5 * MIN, 30 * MIN, 2 * H, 5 * H, 10 * H, 10 * H];
   for (const seed of [1, 2, 3, 42, 1234]) {
     const { at } = starts(STANDARD, [503], { random: seededRandom(seed) });
     assert.equal(at.length, 8);
@@ -250,8 +247,8 @@ test('standard: every pause is jittered within ±20 % and a seed repeats the sch
     assert.deepEqual(starts(STANDARD, [503], { random: seededRandom(seed) }).at, at);
   }
   // The extremes of random map to the edges of the band.
-  assert.equal(retry(decide(STANDARD, fresh({ fastFailures: 1 }), { outcome: 'delivery_failure' }, 0, () => 0)).at, 4 * M);
-  assert.equal(retry(decide(STANDARD, fresh({ fastFailures: 1 }), { outcome: 'delivery_failure' }, 0, () => 1)).at, 6 * M);
+  assert.equal(retry(decide(STANDARD, fresh({ fastFailures: 1 }), { outcome: 'delivery_failure' }, 0, () => 0)).at, 4 * MIN);
+  assert.equal(retry(decide(STANDARD, fresh({ fastFailures: 1 }), { outcome: 'delivery_failure' }, 0, () => 1)).at, 6 * MIN);
 });
 
 test('standard: 3xx, 4xx, 5xx, timeouts and network errors all retry', () => {
@@ -263,7 +260,7 @@ test('standard: 3xx, 4xx, 5xx, timeouts and network errors all retry', () => {
 
 test('standard: succeeds mid-ladder', () => {
   const { at, end } = starts(STANDARD, [500, 404, 200]);
-  assert.deepEqual(at, [0, 5 * S, 5 * S + 5 * M]);
+  assert.deepEqual(at, [0, 5 * S, 5 * S + 5 * MIN]);
   assert.deepEqual(end, { kind: 'succeed' });
 });
 
@@ -271,12 +268,12 @@ test('standard: succeeds mid-ladder', () => {
 
 test('brief: 0, 30 s, 5 min 30 s, 35 min 30 s, then failed', () => {
   const { at, end } = starts(BRIEF, [500]);
-  assert.deepEqual(at, [0, 30 * S, 5 * M + 30 * S, 35 * M + 30 * S]);
+  assert.deepEqual(at, [0, 30 * S, 5 * MIN + 30 * S, 35 * MIN + 30 * S]);
   assert.equal(failed(end as NextStep).reason, 'all 4 attempts failed');
 });
 
 test('brief: any non-2xx retries, 4xx included', () => {
-  assert.deepEqual(starts(BRIEF, [404]).at, [0, 30 * S, 5 * M + 30 * S, 35 * M + 30 * S]);
+  assert.deepEqual(starts(BRIEF, [404]).at, [0, 30 * S, 5 * MIN + 30 * S, 35 * MIN + 30 * S]);
   assert.deepEqual(starts(BRIEF, [302]).at.length, 4);
 });
 
@@ -284,8 +281,8 @@ test('brief: any non-2xx retries, 4xx included', () => {
 
 test('strict: 30 s, 2 min, 10 min, 1 h, then hourly until the 24 h window ends', () => {
   const { at, end } = starts(STRICT, ['timeout'], { durationMs: 0 });
-  const tail = 1 * H + 12 * M + 30 * S;
-  const expected = [0, 30 * S, 2 * M + 30 * S, 12 * M + 30 * S];
+  const tail = 1 * H + 12 * MIN + 30 * S;
+  const expected = [0, 30 * S, 2 * MIN + 30 * S, 12 * MIN + 30 * S];
   for (let t = tail; t <= 24 * H; t += H) expected.push(t);
   // A timeout takes the policy's 10 s, and delays count from the end of the attempt.
   assert.deepEqual(at, expected.map((t, i) => t + i * STRICT.timeoutMs));
@@ -297,7 +294,7 @@ test('strict: 30 s, 2 min, 10 min, 1 h, then hourly until the 24 h window ends',
 test('strict: with instant attempts the last one is 23 h 12 min 30 s after the first', () => {
   const { at } = starts(STRICT, [503]);
   assert.equal(at.length, 27);
-  assert.equal(at.at(-1), 23 * H + 12 * M + 30 * S);
+  assert.equal(at.at(-1), 23 * H + 12 * MIN + 30 * S);
 });
 
 test('strict: 404 fails at once with the reason; 3xx too', () => {
@@ -321,7 +318,7 @@ test('strict: jitter stays within ±10 %', () => {
 });
 
 test('strict: the window counts from the first attempt, not creation', () => {
-  const { at } = starts(STRICT, [503], { createdAt: 0, firstAttemptAt: 10 * D });
+  const { at } = starts(STRICT, [503], { createdAt: 0, firstAttemptAt: 10 * DAY });
   assert.equal(at.length, 27);
 });
 

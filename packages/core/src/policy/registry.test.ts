@@ -4,10 +4,8 @@ import { PolicyConfigError } from './config-error.ts';
 import { decide, startProgress } from './decide.ts';
 import { PAYMENTS, STANDARD, STRICT } from './presets.ts';
 import { PolicyRegistry, definePolicies } from './registry.ts';
+import { S, MIN, H } from '../../testing/time.ts';
 
-const S = 1_000;
-const M = 60 * S;
-const H = 60 * M;
 
 function throwsAt(json: unknown, message: string): void {
   assert.throws(
@@ -41,7 +39,7 @@ test('the example from the brief defines a policy over standard', () => {
     timeoutMs: 5 * S,
     maxConcurrency: 20,
     jitter: 0.1,
-    fast: { delaysMs: [10 * S, M], maxFailures: 3 },
+    fast: { delaysMs: [10 * S, MIN], maxFailures: 3 },
     clientErrors: 'fail',
     retryAfter: STANDARD.retryAfter,
     health: STANDARD.health,
@@ -68,7 +66,7 @@ test('a policy may extend an earlier user policy; a given ladder replaces the in
   assert.deepEqual(a.fast, PAYMENTS.fast);
   assert.equal(b.maxAgeMs, 7 * 24 * H);
   assert.deepEqual(b.breaker, { ...PAYMENTS.breaker, scope: 'endpoint' });
-  assert.deepEqual(b.retryAfter, { honour: true, maxMs: M });
+  assert.deepEqual(b.retryAfter, { honour: true, maxMs: MIN });
   assert.deepEqual(b.slow, a.slow);
 });
 

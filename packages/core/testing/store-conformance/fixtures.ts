@@ -6,11 +6,10 @@ import type { AttemptRecord, NewEvent, Store } from '../../src/store/store.ts';
 /** Registers one check that gets a fresh store from the suite's factory and cleans it up after. */
 export type WithStore = (title: string, fn: (store: Store, t: TestContext) => Promise<void>) => void;
 
-export const T0 = Date.UTC(2026, 0, 5, 12);
-export const S = 1000;
-export const MIN = 60 * S;
-export const H = 60 * MIN;
-export const DAY = 24 * H;
+export const T0 = Date.UTC(2026, 0, 5, 12);import { S, MIN, H, DAY } from '../time.ts';
+
+// The shared time constants, re-exported for the tests that import them from here.
+export { S, MIN, H, DAY };
 
 export const tenant = (id: string, at = T0, environment: Tenant['environment'] = 'live'): Tenant => ({ id, name: `Tenant ${id}`, environment, ownerEmails: ['o@example.test'], operationsEndpointId: null, notifyEmail: true, createdAt: at, updatedAt: at });
 
