@@ -1,6 +1,6 @@
 // The embeddable engine: one object wiring store, policies, signing, ingest, dispatcher and the operations on them.
 import { systemClock, type Clock } from './clock.ts';
-import type { Attempt, Endpoint, EndpointStatus, Scheme } from './domain.ts';
+import type { Attempt, Delivery, Endpoint, EndpointStatus, Ordering, OrderingOnFailure, Scheme } from './domain.ts';
 import { fail, HooklineError } from './errors.ts';
 import { DEFAULTS } from './defaults.ts';
 import { checkEndpointUrl } from './http/address-guard.ts';
@@ -67,6 +67,10 @@ export interface EndpointInput {
   timeout_ms?: number | null;
   max_concurrency?: number | null;
   status?: EndpointStatus;
+  /** docs/rules.md#ordered-delivery: `key` orders deliveries per event ordering_key (default `none`). */
+  ordering?: Ordering;
+  /** docs/rules.md#ordered-failure: what a failed delivery does to its key (default `continue`). */
+  on_failure?: OrderingOnFailure;
 }
 
 /** What `doctorEndpoint` adds to the endpoint's own settings. */
@@ -195,6 +199,8 @@ export class Hookline {
       scheme: input.scheme ?? 'hookline',
       timeoutMs: input.timeout_ms ?? null,
       maxConcurrency: input.max_concurrency ?? policy.maxConcurrency,
+      ordering: input.ordering ?? 'none',
+      orderingOnFailure: input.on_failure ?? 'continue',
       status: input.status === 'paused' ? 'paused' : 'active',
       pauseReason: input.status === 'paused' ? 'manual' : null,
       failingSince: null,
@@ -234,6 +240,8 @@ export class Hookline {
     if (input.max_concurrency !== undefined) {
       patch.maxConcurrency = input.max_concurrency ?? this.policies.get(patch.policy ?? cur.policy)!.maxConcurrency;
     }
+    if (input.ordering !== undefined) patch.ordering = input.ordering;
+    if (input.on_failure !== undefined) patch.orderingOnFailure = input.on_failure;
     if (input.status !== undefined && input.status !== cur.status) {
       if (input.status === 'paused') {
         patch.status = 'paused';
@@ -416,6 +424,22 @@ export class Hookline {
     if (!(await this.store.scheduleSingleReplay(replay, deliveryId, now))) throw fail('delivery_not_replayable', { status: 'changed' });
     this.dispatcher.wake();
     return replay;
+  }
+
+  /**
+   * Dismisses a failed delivery that holds its ordering key (on_failure `block`): it stays failed, and the key's later
+   * deliveries go on (docs/rules.md#ordered-dismiss). 409 delivery_not_dismissable for any other delivery.
+   */
+  async dismissDelivery(tenantId: string, deliveryId: string): Promise<Delivery> {
+    const d = await this.store.getDelivery(tenantId, deliveryId);
+    if (!d) throw fail('delivery_not_found');
+    const ep = await this.getEndpoint(tenantId, d.endpointId);
+    const holds = d.status === 'failed' && d.orderingKey != null && d.dismissedAt == null && ep.orderingOnFailure === 'block';
+    if (!holds) throw fail('delivery_not_dismissable', { status: d.dismissedAt != null ? 'dismissed' : d.orderingKey == null ? `${d.status} without an ordering key` : d.status === 'failed' ? 'failed on an endpoint with on_failure continue' : d.status });
+    const now = this.clock.now();
+    if (!(await this.store.dismissDelivery(tenantId, deliveryId, now))) throw fail('delivery_not_dismissable', { status: 'changed' });
+    this.dispatcher.wake();
+    return { ...d, dismissedAt: now, updatedAt: now };
   }
 
   /** Replays the endpoint's failed (and optionally skipped) deliveries attempted within [since, until]. */

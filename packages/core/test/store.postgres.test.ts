@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
 import pg from 'pg';
 import { storeConformance } from '../src/store/store-conformance.ts';
+import { orderingConformance } from '../src/store/ordering-conformance.ts';
 import { openPostgresStore, type PostgresStore } from '../src/store/postgres/postgres-store.ts';
 import type { PostgresOptions } from '../src/store/postgres/postgres-driver.ts';
 import { loadStatements } from '../src/store/sql-files.ts';
@@ -54,6 +55,7 @@ storeConformance(
   },
   { skip: db.skip ?? false },
 );
+orderingConformance('postgres', async () => fresh(), { skip: db.skip ?? false });
 after(async () => {
   if (db.url) await dropSchema(suiteSchema).catch(() => {});
   await db.cleanup();

@@ -146,6 +146,8 @@ export class SqlStore implements Store {
       if (patch.scheme !== undefined) next.scheme = patch.scheme;
       if (patch.timeoutMs !== undefined) next.timeoutMs = patch.timeoutMs;
       if (patch.maxConcurrency !== undefined) next.maxConcurrency = patch.maxConcurrency;
+      if (patch.ordering !== undefined) next.ordering = patch.ordering;
+      if (patch.orderingOnFailure !== undefined) next.orderingOnFailure = patch.orderingOnFailure;
       if (patch.status !== undefined) next.status = patch.status;
       if (patch.pauseReason !== undefined) next.pauseReason = patch.pauseReason;
       if (next.status !== 'paused') next.pauseReason = null;
@@ -175,6 +177,14 @@ export class SqlStore implements Store {
   // events
   async acceptEvents(events: NewEvent[]): Promise<AcceptResult[]> {
     return this.driver.transaction(async (tx) => {
+      // Ordering keys are numbered under their lock (PostgreSQL: commit order across API processes), every key of the
+      // batch first and in one sorted order, so concurrent batches never deadlock (docs/rules.md#ordering-sequence).
+      const keys = new Set<string>();
+      for (const ne of events) for (const d of ne.deliveries) if (d.orderingKey !== undefined) keys.add(`${d.endpointId}\u0000${d.orderingKey}`);
+      for (const k of [...keys].sort(cmp)) {
+        const cut = k.indexOf('\u0000');
+        await tx.all('lock-ordering-key', { endpoint_id: k.slice(0, cut), ordering_key: k.slice(cut + 1) });
+      }
       const out: AcceptResult[] = [];
       for (const ne of events) out.push(await this.#acceptOne(tx, ne));
       return out;
@@ -192,7 +202,21 @@ export class SqlStore implements Store {
     }
     const deliveries: Delivery[] = [];
     for (const d of ne.deliveries) {
-      await tx.run('insert-delivery', {
+      let orderingSeq: number | null = null;
+      if (d.orderingKey !== undefined && !d.lease) {
+        const [r] = await tx.all('insert-ordered-delivery', {
+          id: d.id,
+          tenant_id: ev.tenantId,
+          event_pk: ev.id,
+          endpoint_id: d.endpointId,
+          status: d.status,
+          is_money: ev.isMoney ? 1 : 0,
+          next_attempt_at: d.nextAttemptAt,
+          ordering_key: d.orderingKey,
+          now: ev.createdAt,
+        });
+        orderingSeq = Number(r.ordering_seq);
+      } else await tx.run('insert-delivery', {
         id: d.id,
         tenant_id: ev.tenantId,
         event_pk: ev.id,
@@ -223,6 +247,9 @@ export class SqlStore implements Store {
         nextAttemptAt: d.nextAttemptAt,
         leaseUntil: d.lease?.until ?? null,
         terminalReason: null,
+        orderingKey: orderingSeq === null ? null : d.orderingKey!,
+        orderingSeq,
+        dismissedAt: null,
         createdAt: ev.createdAt,
         updatedAt: ev.createdAt,
       });
@@ -447,6 +474,9 @@ export class SqlStore implements Store {
       if (err instanceof QuotaExceeded) return { kind: 'quota_exceeded', used: err.used } as const;
       throw err;
     });
+  }
+  async dismissDelivery(tenantId: string, id: string, now: number): Promise<boolean> {
+    return (await this.driver.run('dismiss-delivery', { tenant_id: tenantId, id, now })) > 0;
   }
   async scheduleSingleReplay(replay: ReplayRow, deliveryId: string, now: number): Promise<boolean> {
     return this.driver.transaction(async (tx) => {
