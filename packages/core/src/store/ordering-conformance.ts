@@ -103,8 +103,10 @@ export function orderingConformance(name: string, factory: StoreFactory, options
       assert.deepEqual(await claim(store), ['dlv_000001_ep_ord', 'dlv_000003_ep_ord']);
       const at = T0 + 2000;
       await store.recordAttempts([finish(attempt({ id: 'dlv_000001_ep_ord', endpointId: 'ep_ord' }, 1, at, 'delivery_failure'), 'w1', { status: 'pending', nextAttemptAt: at + 60_000, ladder: 'fast' })], at);
-      // Far past the second one's due time, but before the head's retry: nothing of k1.
+      // Far past the second one's due time, but before the head's retry: nothing of k1. The scheduler's next look is
+      // the head's retry, not the waiting one's due time (k2's delivery is still leased).
       assert.deepEqual(await claim(store, 'w1', at + 30_000), []);
+      assert.equal(await store.nextDueAt(), at + 60_000);
       assert.deepEqual(await claim(store, 'w1', at + 60_000), ['dlv_000001_ep_ord']);
       await store.holdDeliveries(['dlv_000001_ep_ord'], 'w1', at + 120_000, at + 60_000);
       assert.deepEqual(await claim(store, 'w1', at + 90_000), []);
