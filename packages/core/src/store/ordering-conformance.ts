@@ -174,6 +174,14 @@ export function orderingConformance(name: string, factory: StoreFactory, options
       assert.deepEqual(await claim(store, 'w1', T0 + 3400), ['dlv_000003_ep_ord']);
     });
 
+    test('on a paused endpoint every key is free: its whole queue can be taken at once (to end as endpoint_paused, unsent)', async (t) => {
+      const store = await setup(factory, t, 'block');
+      await store.acceptEvents([event(1, 'k1', [ORD]), event(2, 'k1', [ORD]), event(3, 'k1', [ORD])]);
+      await store.updateEndpoint(TEN, 'ep_ord', { status: 'paused', pauseReason: 'manual' }, T0 + 500);
+      assert.equal(await store.nextDueAt(), T0);
+      assert.deepEqual(await claim(store), ['dlv_000001_ep_ord', 'dlv_000002_ep_ord', 'dlv_000003_ep_ord']);
+    });
+
     test('a head whose worker died is claimed again after its lease expires, still before the rest of its key', async (t) => {
       const store = await setup(factory, t);
       await store.acceptEvents([event(1, 'k1', [ORD]), event(2, 'k1', [ORD])]);

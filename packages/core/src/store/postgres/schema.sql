@@ -323,7 +323,7 @@ CREATE OR REPLACE FUNCTION hookline_key_free(p_endpoint text, p_key text, p_seq 
  LANGUAGE sql
  STABLE
 AS $function$
-  SELECT NOT EXISTS (
+  SELECT (SELECT e.status FROM endpoints e WHERE e.id = p_endpoint) = 'paused' OR NOT EXISTS (
     SELECT 1 FROM deliveries p
     WHERE p.endpoint_id = p_endpoint AND p.ordering_key = p_key AND p.status IN ('pending', 'delivering', 'held')
       AND (p.ordering_seq < p_seq OR p.status = 'delivering')

@@ -5,6 +5,7 @@
 -- `status IN ('pending', 'held')` is spelled out for SQLite to pick the partial index deliveries_due.
 -- A delivery with an ordering key is skipped while its key is not free (docs/rules.md#ordered-claim): another delivery
 -- of the key is leased, an earlier one is pending or held, or (on_failure 'block') an earlier one failed undismissed.
+-- On a paused endpoint every key is free: its queue is taken at once to fail as endpoint_paused, never attempted.
 -- The checks are spelled like the partial indexes deliveries_key_open/_failed; rows without a key skip them at once.
 -- params: :now, :lease_until, :worker, :limit, :saturated (JSON array of endpoint ids to skip), :lease_factor (unused)
 UPDATE deliveries
@@ -15,7 +16,7 @@ WHERE id IN (
       SELECT id, next_attempt_at FROM deliveries d
       WHERE status IN ('pending', 'held') AND status = 'pending' AND next_attempt_at <= :now
         AND endpoint_id NOT IN (SELECT value FROM json_each(:saturated))
-        AND (ordering_key IS NULL OR (
+        AND (ordering_key IS NULL OR (SELECT status FROM endpoints WHERE id = d.endpoint_id) = 'paused' OR (
           NOT EXISTS (SELECT 1 FROM deliveries p
             WHERE p.endpoint_id = d.endpoint_id AND p.ordering_key = d.ordering_key AND p.ordering_key IS NOT NULL
               AND p.status IN ('pending', 'delivering', 'held') AND (p.ordering_seq < d.ordering_seq OR p.status = 'delivering'))
@@ -29,7 +30,7 @@ WHERE id IN (
       SELECT id, next_attempt_at FROM deliveries d
       WHERE status IN ('pending', 'held') AND status = 'held' AND next_attempt_at <= :now
         AND endpoint_id NOT IN (SELECT value FROM json_each(:saturated))
-        AND (ordering_key IS NULL OR (
+        AND (ordering_key IS NULL OR (SELECT status FROM endpoints WHERE id = d.endpoint_id) = 'paused' OR (
           NOT EXISTS (SELECT 1 FROM deliveries p
             WHERE p.endpoint_id = d.endpoint_id AND p.ordering_key = d.ordering_key AND p.ordering_key IS NOT NULL
               AND p.status IN ('pending', 'delivering', 'held') AND (p.ordering_seq < d.ordering_seq OR p.status = 'delivering'))

@@ -5,7 +5,7 @@
 SELECT min(at) AS at FROM (
   SELECT * FROM (
     SELECT next_attempt_at AS at FROM deliveries d WHERE status IN ('pending', 'held') AND status = 'pending'
-      AND (ordering_key IS NULL OR (
+      AND (ordering_key IS NULL OR (SELECT status FROM endpoints WHERE id = d.endpoint_id) = 'paused' OR (
         NOT EXISTS (SELECT 1 FROM deliveries p
           WHERE p.endpoint_id = d.endpoint_id AND p.ordering_key = d.ordering_key AND p.ordering_key IS NOT NULL
             AND p.status IN ('pending', 'delivering', 'held') AND (p.ordering_seq < d.ordering_seq OR p.status = 'delivering'))
@@ -17,7 +17,7 @@ SELECT min(at) AS at FROM (
   UNION ALL
   SELECT * FROM (
     SELECT next_attempt_at AS at FROM deliveries d WHERE status IN ('pending', 'held') AND status = 'held'
-      AND (ordering_key IS NULL OR (
+      AND (ordering_key IS NULL OR (SELECT status FROM endpoints WHERE id = d.endpoint_id) = 'paused' OR (
         NOT EXISTS (SELECT 1 FROM deliveries p
           WHERE p.endpoint_id = d.endpoint_id AND p.ordering_key = d.ordering_key AND p.ordering_key IS NOT NULL
             AND p.status IN ('pending', 'delivering', 'held') AND (p.ordering_seq < d.ordering_seq OR p.status = 'delivering'))
