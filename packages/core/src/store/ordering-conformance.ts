@@ -54,7 +54,7 @@ async function setup(factory: StoreFactory, t: TestContext, onFailure: OrderingO
 const ORD = { id: 'ep_ord', ordered: true };
 const FREE = { id: 'ep_free', ordered: false };
 
-async function claim(store: Store, worker = 'w1', now = T0 + 1000): Promise<string[]> {
+async function claim(store: Store, worker = 'w1', now = T0 + 10_000): Promise<string[]> {
   const got = await store.claimDue({ now, limit: 100, leaseUntil: now + 60_000, workerId: worker, saturatedEndpoints: [] });
   return got.map((c) => c.delivery.id).sort();
 }
@@ -76,6 +76,8 @@ export function orderingConformance(name: string, factory: StoreFactory, options
       assert.deepEqual(a.deliveries.map((x) => [x.endpointId, x.orderingKey, x.orderingSeq]), [['ep_ord', 'k1', 1], ['ep_free', null, null]]);
       assert.deepEqual(b.deliveries.map((x) => x.orderingSeq), [1]);
       assert.deepEqual(c.deliveries.map((x) => [x.orderingKey, x.orderingSeq]), [['k1', 2], [null, null]]);
+      // Behind an unfinished one of its key, a delivery waits without a due time; the head and keyless ones are due.
+      assert.deepEqual([a, b, c, d].map((r) => r.deliveries[0].nextAttemptAt), [T0, T0, null, T0]);
       assert.deepEqual(d.deliveries.map((x) => [x.orderingKey, x.orderingSeq]), [[null, null]]);
       // The next batch continues the key's numbers, and the stored rows say the same.
       const [e] = await store.acceptEvents([event(5, 'k1', [ORD])]);
@@ -92,6 +94,8 @@ export function orderingConformance(name: string, factory: StoreFactory, options
       // The head is in flight: nothing more of k1, even for another worker.
       assert.deepEqual(await claim(store, 'w2'), []);
       await succeed(store, 'dlv_000001_ep_ord');
+      assert.equal((await store.getDelivery(TEN, 'dlv_000002_ep_ord'))?.nextAttemptAt, T0 + 2000, 'due once its head ended');
+      assert.equal((await store.getDelivery(TEN, 'dlv_000004_ep_ord'))?.nextAttemptAt, null, 'still waiting');
       assert.deepEqual(await claim(store, 'w2'), ['dlv_000002_ep_ord']);
       await succeed(store, 'dlv_000002_ep_ord', 'ep_ord', 'w2');
       assert.deepEqual(await claim(store), ['dlv_000004_ep_ord']);
@@ -174,12 +178,16 @@ export function orderingConformance(name: string, factory: StoreFactory, options
       assert.deepEqual(await claim(store, 'w1', T0 + 3400), ['dlv_000003_ep_ord']);
     });
 
-    test('on a paused endpoint every key is free: its whole queue can be taken at once (to end as endpoint_paused, unsent)', async (t) => {
+    test('on a paused endpoint a key\'s queue ends one by one, each end making the next due, though the key blocks', async (t) => {
       const store = await setup(factory, t, 'block');
       await store.acceptEvents([event(1, 'k1', [ORD]), event(2, 'k1', [ORD]), event(3, 'k1', [ORD])]);
       await store.updateEndpoint(TEN, 'ep_ord', { status: 'paused', pauseReason: 'manual' }, T0 + 500);
       assert.equal(await store.nextDueAt(), T0);
-      assert.deepEqual(await claim(store), ['dlv_000001_ep_ord', 'dlv_000002_ep_ord', 'dlv_000003_ep_ord']);
+      for (const n of [1, 2, 3]) {
+        assert.deepEqual(await claim(store), [`dlv_00000${n}_ep_ord`]);
+        await store.endDeliveries([`dlv_00000${n}_ep_ord`], 'w1', 'failed', 'endpoint_paused', T0 + 1000 * n);
+        assert.equal(await store.nextDueAt(), n < 3 ? T0 + 1000 * n : null);
+      }
     });
 
     test('a head whose worker died is claimed again after its lease expires, still before the rest of its key', async (t) => {

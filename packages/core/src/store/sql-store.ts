@@ -181,10 +181,7 @@ export class SqlStore implements Store {
       // batch first and in one sorted order, so concurrent batches never deadlock (docs/rules.md#ordering-sequence).
       const keys = new Set<string>();
       for (const ne of events) for (const d of ne.deliveries) if (d.orderingKey !== undefined) keys.add(`${d.endpointId}\u0000${d.orderingKey}`);
-      for (const k of [...keys].sort(cmp)) {
-        const cut = k.indexOf('\u0000');
-        await tx.all('lock-ordering-key', { endpoint_id: k.slice(0, cut), ordering_key: k.slice(cut + 1) });
-      }
+      for (const k of [...keys].sort(cmp)) await lockKey(tx, k);
       const out: AcceptResult[] = [];
       for (const ne of events) out.push(await this.#acceptOne(tx, ne));
       return out;
@@ -203,6 +200,7 @@ export class SqlStore implements Store {
     const deliveries: Delivery[] = [];
     for (const d of ne.deliveries) {
       let orderingSeq: number | null = null;
+      let nextAttemptAt = d.nextAttemptAt;
       if (d.orderingKey !== undefined && !d.lease) {
         const [r] = await tx.all('insert-ordered-delivery', {
           id: d.id,
@@ -216,6 +214,7 @@ export class SqlStore implements Store {
           now: ev.createdAt,
         });
         orderingSeq = Number(r.ordering_seq);
+        nextAttemptAt = r.next_attempt_at == null ? null : Number(r.next_attempt_at);
       } else await tx.run('insert-delivery', {
         id: d.id,
         tenant_id: ev.tenantId,
@@ -244,7 +243,7 @@ export class SqlStore implements Store {
         slowStartedAt: null,
         firstAttemptAt: null,
         lastAttemptAt: null,
-        nextAttemptAt: d.nextAttemptAt,
+        nextAttemptAt,
         leaseUntil: d.lease?.until ?? null,
         terminalReason: null,
         orderingKey: orderingSeq === null ? null : d.orderingKey!,
@@ -299,6 +298,10 @@ export class SqlStore implements Store {
   async recordAttempts(records: AttemptRecord[], now: number): Promise<HealthTransition[]> {
     if (records.length === 0) return [];
     return this.driver.transaction(async (tx) => {
+      // Keys first (before any endpoint or delivery row, in the accept's sorted order): an accept numbering a key's next
+      // delivery and this commit ending its head never interleave, so a waiting delivery is never left unpromoted.
+      const keys = [...new Set(records.filter((r) => r.ordering && r.next.status !== 'pending').map((r) => `${r.ordering!.endpointId}\u0000${r.ordering!.key}`))];
+      for (const k of keys.sort(cmp)) await lockKey(tx, k);
       const health = new HealthBatch(tx, now);
       // Breaker window rows, keyed scope|delivery: the latest attempt of each delivery in this batch.
       const window = new Map<string, { scopeKey: string; deliveryId: string; at: number; failed: number }>();
@@ -310,7 +313,7 @@ export class SqlStore implements Store {
         const a = rec.attempt;
         const next = rec.next;
         // The delivery first: its row lock holds off a concurrent delete until the attempt is in (PostgreSQL).
-        const finished = await tx.run('finish-attempt', {
+        const [finished] = await tx.all<{ id: string; ordering_key: string | null }>('finish-attempt', {
           id: a.deliveryId,
           worker: rec.workerId,
           attempt_count: a.n - 1,
@@ -327,7 +330,10 @@ export class SqlStore implements Store {
         });
         // Skipped when the delivery is gone, or already on record (a retried commit).
         await tx.run('insert-attempt', rows.attemptToRow(a));
-        if (finished === 0) continue; // the lease was lost (the attempt stays on record, the new holder decides), or the delivery is gone
+        if (!finished) continue; // the lease was lost (the attempt stays on record, the new holder decides), or the delivery is gone
+        if (finished.ordering_key != null && next.status !== 'pending') {
+          await tx.run('promote-next-of-key', { endpoint_id: a.endpointId, ordering_key: finished.ordering_key, now });
+        }
         if (rec.replayId) {
           await tx.run('bump-replay', { id: rec.replayId, succeeded: a.outcome === 'success' ? 1 : 0, failed: a.outcome === 'success' ? 0 : 1 });
         }
@@ -347,7 +353,18 @@ export class SqlStore implements Store {
     if (ids.length) await this.driver.run('hold-deliveries', { ids, worker: workerId, until, now });
   }
   async endDeliveries(ids: string[], workerId: string | null, status: 'failed' | 'skipped', reason: string, now: number): Promise<void> {
-    if (ids.length) await this.driver.run('end-deliveries', { ids, worker: workerId, status, reason, now });
+    if (ids.length === 0) return;
+    await this.driver.transaction(async (tx) => {
+      // Ending a key's head makes the next of its key due (docs/rules.md#ordered-claim); keys locked first, as above.
+      const keyed = await tx.all<{ endpoint_id: string; ordering_key: string }>('keys-of-deliveries', { ids });
+      const keys = [...new Set(keyed.map((r) => `${r.endpoint_id}\u0000${r.ordering_key}`))].sort(cmp);
+      for (const k of keys) await lockKey(tx, k);
+      await tx.run('end-deliveries', { ids, worker: workerId, status, reason, now });
+      for (const k of keys) {
+        const cut = k.indexOf('\u0000');
+        await tx.run('promote-next-of-key', { endpoint_id: k.slice(0, cut), ordering_key: k.slice(cut + 1), now });
+      }
+    });
   }
   async releaseLeases(ids: string[], workerId: string, now: number): Promise<number> {
     return ids.length ? this.driver.run('release-leases', { ids, worker: workerId, now }) : 0;
@@ -554,6 +571,12 @@ export class SqlStore implements Store {
   purgeBreakerWindow(before: number): Promise<number> {
     return this.driver.run('purge-breaker-window', { before });
   }
+}
+
+/** Locks `endpoint id \0 key` until commit (PostgreSQL; nothing to do on SQLite): see lock-ordering-key.sql. */
+async function lockKey(tx: SqlExecutor, k: string): Promise<void> {
+  const cut = k.indexOf('\u0000');
+  await tx.all('lock-ordering-key', { endpoint_id: k.slice(0, cut), ordering_key: k.slice(cut + 1) });
 }
 
 class ReplayNotScheduled extends Error {}

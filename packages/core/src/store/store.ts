@@ -102,6 +102,12 @@ export interface AttemptRecord {
   health: { rule: HealthRule; countsFailure: boolean; countsSuccess: boolean } | null;
   /** Breaker window to count this attempt's delivery in (by its latest attempt); null when the policy has no breaker. */
   breakerScope: string | null;
+  /**
+   * The delivery's ordering key, as the dispatcher knows it: the commit locks the key first, so an accept numbering the
+   * key's next delivery never interleaves with this one ending its head (docs/rules.md#ordered-claim). The next of the
+   * key becomes due when the delivery ends whether or not this is given.
+   */
+  ordering?: { endpointId: string; key: string };
 }
 
 /** An endpoint health change made while recording (degraded, paused, recovered); used for notifications. */
