@@ -201,7 +201,7 @@ const scenarios: Record<Scenario, () => Promise<void>> = {
 
   async ordered() {
     // The same keyed backlog to one endpoint ordered by key, and to an unordered one (the unordered drain), alternated.
-    type O = Rate & { succeeded: number };
+    type O = Rate & { succeeded: number; cpu_us_per_delivery: number; store_thread_busy: number | null };
     const base = { url: okReceiver.url('/ordered'), events: N.events, keys: N.orderedKeys, warmup: N.warmup };
     const pairs = await runs(N.runs, async () => {
       const unordered = await child<O>('ordered.ts', { ...base, ordered: false });
@@ -218,6 +218,10 @@ const scenarios: Record<Scenario, () => Promise<void>> = {
     emit({
       scenario: 'ordered', deliveries_per_s: round(m.ordered.per_s), unordered_per_s: round(m.unordered.per_s), unit: 'deliveries/s',
       ratio_to_unordered: r, ratio_runs: pairs.map((p) => round(p.ordered.per_s / p.unordered.per_s, 3)), runs: pairs.map((p) => round(p.ordered.per_s)),
+      // CPU per delivery is steadier than wall time on a shared machine: the same ratio, by cost.
+      cpu_us_per_delivery: round(m.ordered.cpu_us_per_delivery), unordered_cpu_us_per_delivery: round(m.unordered.cpu_us_per_delivery),
+      cpu_ratio_to_unordered: ratio(median(pairs.map((p) => p.unordered.cpu_us_per_delivery)), median(pairs.map((p) => p.ordered.cpu_us_per_delivery))),
+      store_thread_busy: m.ordered.store_thread_busy === null ? null : round(m.ordered.store_thread_busy, 2),
       events: N.events, keys: N.orderedKeys, endpoint: 'one, ordering key, max_concurrency of the standard policy', order_violations: violations, receiver_arrivals: m.order.arrivals,
       targets: { ratio_to_unordered: '>= 0.8', order_violations: '0' }, met: r >= 0.8 && violations === 0 && arrived,
     });

@@ -2,7 +2,7 @@
 // (docs/rules.md#ordered-delivery) or, for the comparison, the same events to an unordered endpoint. The receiver
 // checks each key's order; the clock runs from start() until every delivery's attempt is committed.
 import { performance } from 'node:perf_hooks';
-import type { EventInput } from '@hookline/core';
+import type { EventInput, SqliteThreadStore } from '@hookline/core';
 import { engineFixture, eventInput, terminalCounter, TENANT } from '../lib/fixture.ts';
 
 /** `count` events numbered from `from`, round-robin over `keys` keys: key k's events are seq 0, 1, 2, … in accept order. */
@@ -36,11 +36,17 @@ export async function measure(a: { url: string; events: number; keys: number; or
     await f.engine.dispatcher.stop();
   }
   for (const batch of keyedBacklog(a.events, a.keys)) await f.engine.acceptEvents(TENANT, batch);
+  const thread = f.store as Partial<Pick<SqliteThreadStore, 'threadUtilization'>>;
+  const storeElu0 = thread.threadUtilization?.();
+  const cpu0 = process.cpuUsage();
   const t0 = performance.now();
   f.engine.start();
   await counter.until((a.warmup ?? 0) + a.events, 240_000);
   const seconds = (performance.now() - t0) / 1000;
+  const cpu = process.cpuUsage(cpu0);
+  const storeBusy = storeElu0 ? thread.threadUtilization!(storeElu0).utilization : null;
   const counts = await f.store.countByStatus();
   await f.close();
-  return { deliveries: a.events, succeeded: counts.succeeded - (a.warmup ?? 0), seconds, per_s: a.events / seconds };
+  // CPU per delivery (all of the process's threads) is steadier than wall time on a shared machine.
+  return { deliveries: a.events, succeeded: counts.succeeded - (a.warmup ?? 0), seconds, per_s: a.events / seconds, cpu_us_per_delivery: (cpu.user + cpu.system) / a.events, store_thread_busy: storeBusy };
 }

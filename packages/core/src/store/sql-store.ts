@@ -181,7 +181,7 @@ export class SqlStore implements Store {
       // batch first and in one sorted order, so concurrent batches never deadlock (docs/rules.md#ordering-sequence).
       const keys = new Set<string>();
       for (const ne of events) for (const d of ne.deliveries) if (d.orderingKey !== undefined) keys.add(`${d.endpointId}\u0000${d.orderingKey}`);
-      for (const k of [...keys].sort(cmp)) await lockKey(tx, k);
+      if (this.capsAcrossWorkers) for (const k of [...keys].sort(cmp)) await lockKey(tx, k);
       const out: AcceptResult[] = [];
       for (const ne of events) out.push(await this.#acceptOne(tx, ne));
       return out;
@@ -301,7 +301,7 @@ export class SqlStore implements Store {
       // Keys first (before any endpoint or delivery row, in the accept's sorted order): an accept numbering a key's next
       // delivery and this commit ending its head never interleave, so a waiting delivery is never left unpromoted.
       const keys = [...new Set(records.filter((r) => r.ordering && r.next.status !== 'pending').map((r) => `${r.ordering!.endpointId}\u0000${r.ordering!.key}`))];
-      for (const k of keys.sort(cmp)) await lockKey(tx, k);
+      if (this.capsAcrossWorkers) for (const k of keys.sort(cmp)) await lockKey(tx, k);
       const health = new HealthBatch(tx, now);
       // Breaker window rows, keyed scope|delivery: the latest attempt of each delivery in this batch.
       const window = new Map<string, { scopeKey: string; deliveryId: string; at: number; failed: number }>();
@@ -358,7 +358,7 @@ export class SqlStore implements Store {
       // Ending a key's head makes the next of its key due (docs/rules.md#ordered-claim); keys locked first, as above.
       const keyed = await tx.all<{ endpoint_id: string; ordering_key: string }>('keys-of-deliveries', { ids });
       const keys = [...new Set(keyed.map((r) => `${r.endpoint_id}\u0000${r.ordering_key}`))].sort(cmp);
-      for (const k of keys) await lockKey(tx, k);
+      if (this.capsAcrossWorkers) for (const k of keys) await lockKey(tx, k);
       await tx.run('end-deliveries', { ids, worker: workerId, status, reason, now });
       for (const k of keys) {
         const cut = k.indexOf('\u0000');
@@ -573,7 +573,11 @@ export class SqlStore implements Store {
   }
 }
 
-/** Locks `endpoint id \0 key` until commit (PostgreSQL; nothing to do on SQLite): see lock-ordering-key.sql. */
+/**
+ * Locks `endpoint id \0 key` until commit: see lock-ordering-key.sql. Only where several processes write (PostgreSQL,
+ * `capsAcrossWorkers`); a SQLite file's write transactions already run one at a time, and skipping the statement
+ * keeps it off the hot path of an ordered drain.
+ */
 async function lockKey(tx: SqlExecutor, k: string): Promise<void> {
   const cut = k.indexOf('\u0000');
   await tx.all('lock-ordering-key', { endpoint_id: k.slice(0, cut), ordering_key: k.slice(cut + 1) });

@@ -323,7 +323,7 @@ CREATE OR REPLACE FUNCTION hookline_key_free(p_endpoint text, p_key text, p_seq 
  LANGUAGE sql
  STABLE
 AS $function$
-  SELECT (SELECT e.status FROM endpoints e WHERE e.id = p_endpoint) = 'paused' OR NOT EXISTS (
+  SELECT (NOT EXISTS (
     SELECT 1 FROM deliveries p
     WHERE p.endpoint_id = p_endpoint AND p.ordering_key = p_key AND p.status IN ('pending', 'delivering', 'held')
       AND (p.ordering_seq < p_seq OR p.status = 'delivering')
@@ -331,5 +331,5 @@ AS $function$
     SELECT 1 FROM deliveries p JOIN endpoints e ON e.id = p.endpoint_id
     WHERE p.endpoint_id = p_endpoint AND p.ordering_key = p_key AND p.status = 'failed' AND p.dismissed_at IS NULL
       AND p.ordering_seq < p_seq AND e.ordering_on_failure = 'block'
-  )
+  )) OR (SELECT e.status FROM endpoints e WHERE e.id = p_endpoint) = 'paused'
 $function$;

@@ -23,7 +23,7 @@ CREATE INDEX deliveries_key_failed ON deliveries (endpoint_id, ordering_key, ord
 -- delivery is never claimed beside its unfinished head, by this worker or another. On a paused endpoint every key is
 -- free: its queue is taken at once to fail as endpoint_paused (docs/rules.md#paused-endpoint), never attempted.
 CREATE FUNCTION hookline_key_free(p_endpoint TEXT, p_key TEXT, p_seq BIGINT) RETURNS BOOLEAN LANGUAGE sql STABLE AS $$
-  SELECT (SELECT e.status FROM endpoints e WHERE e.id = p_endpoint) = 'paused' OR NOT EXISTS (
+  SELECT (NOT EXISTS (
     SELECT 1 FROM deliveries p
     WHERE p.endpoint_id = p_endpoint AND p.ordering_key = p_key AND p.status IN ('pending', 'delivering', 'held')
       AND (p.ordering_seq < p_seq OR p.status = 'delivering')
@@ -31,7 +31,7 @@ CREATE FUNCTION hookline_key_free(p_endpoint TEXT, p_key TEXT, p_seq BIGINT) RET
     SELECT 1 FROM deliveries p JOIN endpoints e ON e.id = p.endpoint_id
     WHERE p.endpoint_id = p_endpoint AND p.ordering_key = p_key AND p.status = 'failed' AND p.dismissed_at IS NULL
       AND p.ordering_seq < p_seq AND e.ordering_on_failure = 'block'
-  )
+  )) OR (SELECT e.status FROM endpoints e WHERE e.id = p_endpoint) = 'paused'
 $$;
 
 -- The claim of 001 with the key check on both of its reads of due rows (rows without a key skip it at once).

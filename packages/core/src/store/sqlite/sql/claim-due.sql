@@ -16,28 +16,30 @@ WHERE id IN (
       SELECT id, next_attempt_at FROM deliveries d
       WHERE status IN ('pending', 'held') AND status = 'pending' AND next_attempt_at <= :now
         AND endpoint_id NOT IN (SELECT value FROM json_each(:saturated))
-        AND (ordering_key IS NULL OR (SELECT status FROM endpoints WHERE id = d.endpoint_id) = 'paused' OR (
+        AND (ordering_key IS NULL OR (
           NOT EXISTS (SELECT 1 FROM deliveries p
             WHERE p.endpoint_id = d.endpoint_id AND p.ordering_key = d.ordering_key AND p.ordering_key IS NOT NULL
               AND p.status IN ('pending', 'delivering', 'held') AND (p.ordering_seq < d.ordering_seq OR p.status = 'delivering'))
           AND NOT EXISTS (SELECT 1 FROM deliveries p
             WHERE p.endpoint_id = d.endpoint_id AND p.ordering_key = d.ordering_key AND p.ordering_key IS NOT NULL
               AND p.status = 'failed' AND p.dismissed_at IS NULL AND p.ordering_seq < d.ordering_seq
-              AND (SELECT ordering_on_failure FROM endpoints WHERE id = d.endpoint_id) = 'block')))
+              AND (SELECT ordering_on_failure FROM endpoints WHERE id = d.endpoint_id) = 'block'))
+        OR (SELECT status FROM endpoints WHERE id = d.endpoint_id) = 'paused')
       ORDER BY next_attempt_at LIMIT :limit)
     UNION ALL
     SELECT * FROM (
       SELECT id, next_attempt_at FROM deliveries d
       WHERE status IN ('pending', 'held') AND status = 'held' AND next_attempt_at <= :now
         AND endpoint_id NOT IN (SELECT value FROM json_each(:saturated))
-        AND (ordering_key IS NULL OR (SELECT status FROM endpoints WHERE id = d.endpoint_id) = 'paused' OR (
+        AND (ordering_key IS NULL OR (
           NOT EXISTS (SELECT 1 FROM deliveries p
             WHERE p.endpoint_id = d.endpoint_id AND p.ordering_key = d.ordering_key AND p.ordering_key IS NOT NULL
               AND p.status IN ('pending', 'delivering', 'held') AND (p.ordering_seq < d.ordering_seq OR p.status = 'delivering'))
           AND NOT EXISTS (SELECT 1 FROM deliveries p
             WHERE p.endpoint_id = d.endpoint_id AND p.ordering_key = d.ordering_key AND p.ordering_key IS NOT NULL
               AND p.status = 'failed' AND p.dismissed_at IS NULL AND p.ordering_seq < d.ordering_seq
-              AND (SELECT ordering_on_failure FROM endpoints WHERE id = d.endpoint_id) = 'block')))
+              AND (SELECT ordering_on_failure FROM endpoints WHERE id = d.endpoint_id) = 'block'))
+        OR (SELECT status FROM endpoints WHERE id = d.endpoint_id) = 'paused')
       ORDER BY next_attempt_at LIMIT :limit)
   )
   ORDER BY next_attempt_at LIMIT :limit
