@@ -41,6 +41,8 @@ const endpoint = (id: string, tenantId: string, over: Partial<Endpoint> = {}): E
   scheme: 'hookline',
   timeoutMs: null,
   maxConcurrency: 20,
+  ordering: 'none',
+  orderingOnFailure: 'continue',
   status: 'active',
   pauseReason: null,
   failingSince: null,
