@@ -1,6 +1,8 @@
 // The benchmark receiver, run as its own process so it never shares the measured process's event loop.
 // Mode `ok` answers 200 at once; `hang` never answers (the dead endpoint). Prints {"port":n} on stdout when listening.
 // Control: GET /__stats → {count}; GET /__arrivals → {id: arrival ms} (by X-Webhook-Id); POST /__reset clears both.
+// Ordering (POST /__reset with X-Record-Order: 1): each body's data {key, seq} is checked against the highest seq of its
+// key seen so far (a lower one is a violation), and data.fail answers 500; GET /__order → {keys, arrivals, violations}.
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
@@ -9,6 +11,10 @@ const mode = process.argv[2] === 'hang' ? 'hang' : 'ok';
 let count = 0;
 let arrivals: Record<string, number> = {};
 let recordArrivals = false;
+let recordOrder = false;
+let order = new Map<string, number>();
+let orderArrivals = 0;
+let violations = 0;
 const hanging = new Set<ServerResponse>();
 const OK = Buffer.from('ok');
 
@@ -21,11 +27,16 @@ const server = createServer((req, res) => {
         count = 0;
         arrivals = {};
         recordArrivals = req.headers['x-record-arrivals'] === '1';
+        recordOrder = req.headers['x-record-order'] === '1';
+        order = new Map();
+        orderArrivals = 0;
+        violations = 0;
         for (const h of hanging) h.destroy();
         hanging.clear();
         res.end('{}');
       } else if (url === '/__stats') res.end(JSON.stringify({ count, hanging: hanging.size }));
       else if (url === '/__arrivals') res.end(JSON.stringify(arrivals));
+      else if (url === '/__order') res.end(JSON.stringify({ keys: order.size, arrivals: orderArrivals, violations }));
       else {
         res.statusCode = 404;
         res.end();
@@ -37,6 +48,27 @@ const server = createServer((req, res) => {
   if (recordArrivals) {
     const id = req.headers['x-webhook-id'];
     if (typeof id === 'string' && arrivals[id] === undefined) arrivals[id] = performance.timeOrigin + performance.now();
+  }
+  if (recordOrder) {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      count++;
+      const { data } = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { data: { key?: string; seq: number; fail?: boolean } };
+      if (data.fail) {
+        res.writeHead(500, { 'content-type': 'text/plain', 'content-length': '2' }).end(OK);
+        return;
+      }
+      if (data.key !== undefined) {
+        orderArrivals++;
+        const top = order.get(data.key) ?? -1;
+        if (data.seq < top) violations++;
+        else order.set(data.key, data.seq);
+      }
+      res.writeHead(200, { 'content-type': 'text/plain', 'content-length': '2' });
+      res.end(OK);
+    });
+    return;
   }
   req.resume();
   req.on('end', () => {

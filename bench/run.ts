@@ -6,7 +6,7 @@ import { BENCH_DIR, killAll, measureInChild, startReceiver, startTs, type Receiv
 import { environment } from './lib/machine.ts';
 import { median, medianRun, percentile, round } from './lib/stats.ts';
 
-const SCENARIOS = ['limit', 'drain', 'peer', 'ingest', 'scrape', 'latency', 'isolation', 'backlog', 'postgres'] as const;
+const SCENARIOS = ['limit', 'drain', 'peer', 'ingest', 'scrape', 'latency', 'isolation', 'backlog', 'postgres', 'ordered', 'ordering'] as const;
 type Scenario = (typeof SCENARIOS)[number];
 
 const argv = process.argv.slice(2);
@@ -19,8 +19,8 @@ for (const s of only) if (!SCENARIOS.includes(s as Scenario)) throw new Error(`u
 
 /** Sizes: the issue's numbers, or small ones that finish everything in under a minute (--quick). */
 const N = quick
-  ? { events: 1000, warmup: 200, runs: 1, latencyRate: 1000, latencySeconds: 2, isoHealthyEvents: 100, isoDead: 500, backlogBig: 50_000, backlogSmall: 10_000, backlogDue: 1000, ingestSingles: 1000, ingestBatches: 2, scrapeDeliveries: 30_000, scrapeSingles: 2000 }
-  : { events: 20_000, warmup: 2000, runs: 3, latencyRate: 1000, latencySeconds: 20, isoHealthyEvents: 2000, isoDead: 10_000, backlogBig: 1_000_000, backlogSmall: 10_000, backlogDue: 20_000, ingestSingles: 20_000, ingestBatches: 20, scrapeDeliveries: 300_000, scrapeSingles: 10_000 };
+  ? { events: 1000, warmup: 200, runs: 1, latencyRate: 1000, latencySeconds: 2, isoHealthyEvents: 100, isoDead: 500, backlogBig: 50_000, backlogSmall: 10_000, backlogDue: 1000, ingestSingles: 1000, ingestBatches: 2, scrapeDeliveries: 30_000, scrapeSingles: 2000, orderedKeys: 100, stuckEvents: 100 }
+  : { events: 20_000, warmup: 2000, runs: 3, latencyRate: 1000, latencySeconds: 20, isoHealthyEvents: 2000, isoDead: 10_000, backlogBig: 1_000_000, backlogSmall: 10_000, backlogDue: 20_000, ingestSingles: 20_000, ingestBatches: 20, scrapeDeliveries: 300_000, scrapeSingles: 10_000, orderedKeys: 1000, stuckEvents: 1000 };
 const TIMEOUT = quick ? 60_000 : 300_000;
 const PROFILE_DIR = join(BENCH_DIR, '.profiles');
 
@@ -196,6 +196,57 @@ const scenarios: Record<Scenario, () => Promise<void>> = {
       runs: big.map((x) => round(x.per_s)), baseline_runs: small.map((x) => round(x.per_s)), baseline_rss_mb: round(Math.max(...small.map((x) => x.rss_mb))),
       ratio_to_baseline: r, ratio_to_limit: ratio(bigRate, l.per_s), limit_per_s: round(l.per_s), ratio_to_bullmq: ratio(bigRate, b.per_s), bullmq_per_s: round(b.per_s),
       targets: { rss_mb: '<= 300', ratio_to_baseline: '>= 0.8' }, met: rss <= 300 && r >= 0.8,
+    });
+  },
+
+  async ordered() {
+    // The same keyed backlog to one endpoint ordered by key, and to an unordered one (the unordered drain), alternated.
+    type O = Rate & { succeeded: number; cpu_us_per_delivery: number; store_thread_busy: number | null };
+    const base = { url: okReceiver.url('/ordered'), events: N.events, keys: N.orderedKeys, warmup: N.warmup };
+    const pairs = await runs(N.runs, async () => {
+      const unordered = await child<O>('ordered.ts', { ...base, ordered: false });
+      await okReceiver.recordOrder();
+      const ordered = await child<O>('ordered.ts', { ...base, ordered: true });
+      const order = await okReceiver.order();
+      await okReceiver.reset(false);
+      return { unordered, ordered, order };
+    });
+    const m = medianRun(pairs, (p) => p.ordered.per_s / p.unordered.per_s);
+    const r = ratio(m.ordered.per_s, m.unordered.per_s);
+    const violations = pairs.reduce((s, p) => s + p.order.violations, 0);
+    const arrived = pairs.every((p) => p.order.arrivals === N.events && p.order.keys === N.orderedKeys && p.ordered.succeeded === N.events);
+    emit({
+      scenario: 'ordered', deliveries_per_s: round(m.ordered.per_s), unordered_per_s: round(m.unordered.per_s), unit: 'deliveries/s',
+      ratio_to_unordered: r, ratio_runs: pairs.map((p) => round(p.ordered.per_s / p.unordered.per_s, 3)), runs: pairs.map((p) => round(p.ordered.per_s)),
+      // CPU per delivery is steadier than wall time on a shared machine: the same ratio, by cost.
+      cpu_us_per_delivery: round(m.ordered.cpu_us_per_delivery), unordered_cpu_us_per_delivery: round(m.unordered.cpu_us_per_delivery),
+      cpu_ratio_to_unordered: ratio(median(pairs.map((p) => p.unordered.cpu_us_per_delivery)), median(pairs.map((p) => p.ordered.cpu_us_per_delivery))),
+      store_thread_busy: m.ordered.store_thread_busy === null ? null : round(m.ordered.store_thread_busy, 2),
+      events: N.events, keys: N.orderedKeys, endpoint: 'one, ordering key, max_concurrency of the standard policy', order_violations: violations, receiver_arrivals: m.order.arrivals,
+      targets: { ratio_to_unordered: '>= 0.8', order_violations: '0' }, met: r >= 0.8 && violations === 0 && arrived,
+    });
+  },
+
+  async ordering() {
+    type I = Rate & { stuck_attempts: number; stuck_deliveries_attempted: number };
+    const base = { url: okReceiver.url('/ordering'), healthyEvents: N.events, healthyKeys: 1000 };
+    const pairs = await runs(N.runs, async () => {
+      await okReceiver.recordOrder();
+      const without = await child<I>('ordering-isolation.ts', { ...base, stuckEvents: 0 });
+      await okReceiver.recordOrder();
+      const withStuck = await child<I>('ordering-isolation.ts', { ...base, stuckEvents: N.stuckEvents });
+      const order = await okReceiver.order();
+      await okReceiver.reset(false);
+      return { without, with: withStuck, order };
+    });
+    const m = medianRun(pairs, (p) => p.with.per_s / p.without.per_s);
+    const r = ratio(m.with.per_s, m.without.per_s);
+    const violations = pairs.reduce((s, p) => s + p.order.violations, 0);
+    emit({
+      scenario: 'ordering', healthy_per_s: round(m.with.per_s), baseline_per_s: round(m.without.per_s), unit: 'deliveries/s', ratio_runs: pairs.map((p) => round(p.with.per_s / p.without.per_s, 3)),
+      healthy_keys: 1000, healthy_deliveries: N.events, stuck_deliveries: N.stuckEvents, stuck_retry: '100ms, 500 every time', stuck_attempts_during_run: m.with.stuck_attempts,
+      stuck_deliveries_attempted: m.with.stuck_deliveries_attempted, order_violations: violations,
+      ratio_to_baseline: r, targets: { ratio_to_baseline: '>= 0.9', stuck_deliveries_attempted: '1' }, met: r >= 0.9 && violations === 0 && pairs.every((p) => p.with.stuck_deliveries_attempted === 1),
     });
   },
 

@@ -82,6 +82,9 @@ export interface Receiver {
   stats(): Promise<{ count: number; hanging: number }>;
   arrivals(): Promise<Record<string, number>>;
   reset(recordArrivals?: boolean): Promise<void>;
+  /** Clears the counts and checks each key's order from now on (bench/receiver.ts: data {key, seq}; data.fail gets 500). */
+  recordOrder(): Promise<void>;
+  order(): Promise<{ keys: number; arrivals: number; violations: number }>;
   close(): Promise<void>;
 }
 
@@ -99,6 +102,8 @@ export async function startReceiver(mode: 'ok' | 'hang' = 'ok'): Promise<Receive
     stats: () => control(port, '/__stats'),
     arrivals: () => control(port, '/__arrivals'),
     reset: (rec = false) => control(port, '/__reset', rec ? { 'x-record-arrivals': '1' } : {}),
+    recordOrder: () => control(port, '/__reset', { 'x-record-order': '1' }),
+    order: () => control(port, '/__order'),
     close: () => child.kill(),
   };
 }

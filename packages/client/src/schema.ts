@@ -265,6 +265,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/tenants/{tenant}/deliveries/{delivery}/dismiss": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Dismiss a failed delivery that holds its ordering key, so the key's later deliveries go on
+         * @description Only for a failed delivery of an ordering key on an endpoint with on_failure block (docs/rules.md#ordered-dismiss); it stays failed and replayable. 409 delivery_not_dismissable otherwise.
+         */
+        post: operations["dismissDelivery"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/tenants/{tenant}/deliveries/{delivery}/replay": {
         parameters: {
             query?: never;
@@ -563,6 +583,7 @@ export interface components {
             version: string;
             occurred_at: string;
             is_money: boolean;
+            ordering_key: string | null;
             /** Format: date-time */
             created_at: string;
         };
@@ -666,6 +687,16 @@ export interface components {
              * @enum {string}
              */
             status?: "active" | "paused";
+            /**
+             * @description key: deliveries of one event ordering_key are attempted one at a time, in accept order (default none). Applies to events accepted after the change.
+             * @enum {string}
+             */
+            ordering?: "none" | "key";
+            /**
+             * @description With ordering key: continue (default) lets a key go on after a failed delivery; block holds it until that delivery is replayed successfully or dismissed.
+             * @enum {string}
+             */
+            on_failure?: "continue" | "block";
         };
         CreateEndpointResponse: {
             id: string;
@@ -678,6 +709,10 @@ export interface components {
             scheme: "hookline" | "standard";
             timeout_ms: number | null;
             max_concurrency: number;
+            /** @enum {string} */
+            ordering: "none" | "key";
+            /** @enum {string} */
+            on_failure: "continue" | "block";
             /** @enum {string} */
             status: "active" | "degraded" | "paused";
             pause_reason: string | null;
@@ -725,6 +760,15 @@ export interface components {
             /** Format: date-time */
             next_attempt_at: string | null;
             terminal_reason: string | null;
+            /** @description Set when the endpoint orders by key: the event's ordering_key. */
+            ordering_key: string | null;
+            /** @description The delivery's place in its key's order on the endpoint (1, 2, …). */
+            ordering_seq: number | null;
+            /**
+             * Format: date-time
+             * @description A failed delivery dismissed so it no longer holds its key.
+             */
+            dismissed_at: string | null;
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */
@@ -752,6 +796,15 @@ export interface components {
             /** Format: date-time */
             next_attempt_at: string | null;
             terminal_reason: string | null;
+            /** @description Set when the endpoint orders by key: the event's ordering_key. */
+            ordering_key: string | null;
+            /** @description The delivery's place in its key's order on the endpoint (1, 2, …). */
+            ordering_seq: number | null;
+            /**
+             * Format: date-time
+             * @description A failed delivery dismissed so it no longer holds its key.
+             */
+            dismissed_at: string | null;
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */
@@ -834,6 +887,10 @@ export interface components {
             timeout_ms: number | null;
             max_concurrency: number;
             /** @enum {string} */
+            ordering: "none" | "key";
+            /** @enum {string} */
+            on_failure: "continue" | "block";
+            /** @enum {string} */
             status: "active" | "degraded" | "paused";
             pause_reason: string | null;
             /** Format: date-time */
@@ -897,6 +954,7 @@ export interface components {
             version: string;
             occurred_at: string;
             is_money: boolean;
+            ordering_key: string | null;
             /** Format: date-time */
             created_at: string;
             /** @description The exact envelope every attempt sends, as JSON. */
@@ -931,6 +989,8 @@ export interface components {
             occurred_at?: string;
             /** @description Any JSON value; validated against the event type's schema when the type is registered. */
             data: unknown;
+            /** @description At most 256 bytes of UTF-8, no control characters (e.g. a payment id). On endpoints with ordering key, deliveries of one key are attempted one at a time in accept order; not part of the envelope. 400 ordering_key_too_long above 256 bytes. */
+            ordering_key?: string;
         };
         EventType: {
             name: string;
@@ -1116,6 +1176,16 @@ export interface components {
              * @enum {string}
              */
             status?: "active" | "paused";
+            /**
+             * @description key: deliveries of one event ordering_key are attempted one at a time, in accept order (default none). Applies to events accepted after the change.
+             * @enum {string}
+             */
+            ordering?: "none" | "key";
+            /**
+             * @description With ordering key: continue (default) lets a key go on after a failed delivery; block holds it until that delivery is replayed successfully or dismissed.
+             * @enum {string}
+             */
+            on_failure?: "continue" | "block";
         };
         UpdateTenantRequest: {
             name?: string;
@@ -2024,6 +2094,47 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["DeliveryDetail"];
+                };
+            };
+            /** @description An error from the catalog (docs/errors.md). */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error from the catalog (docs/errors.md). */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    dismissDelivery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tenant: string;
+                delivery: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Delivery"];
                 };
             };
             /** @description An error from the catalog (docs/errors.md). */

@@ -6,6 +6,14 @@ export const TERMINAL_STATUSES: readonly DeliveryStatus[] = ['succeeded', 'faile
 export type EndpointStatus = 'active' | 'degraded' | 'paused';
 export type PauseReason = 'manual' | 'failing' | 'consecutive_failures' | 'gone';
 export type Scheme = 'hookline' | 'standard';
+/** Ordered delivery (docs/rules.md#ordered-delivery): `key` attempts deliveries of one ordering key one at a time, in accept order. */
+export type Ordering = 'none' | 'key';
+export const ORDERINGS: readonly Ordering[] = ['none', 'key'];
+/** What a failed delivery does to its key (docs/rules.md#ordered-failure): `continue` lets the next go, `block` holds the key. */
+export type OrderingOnFailure = 'continue' | 'block';
+export const ORDERING_ON_FAILURE: readonly OrderingOnFailure[] = ['continue', 'block'];
+/** An ordering key is at most this many bytes of UTF-8. */
+export const MAX_ORDERING_KEY_BYTES = 256;
 export type AttemptTrigger = 'scheduled' | 'replay' | 'test' | 'probe';
 /** Why an attempt did not succeed; `status` means an HTTP response arrived with a non-2xx code. */
 export type ErrorClass = 'timeout' | 'connection' | 'dns' | 'tls' | 'status' | 'refused_address' | 'body_too_large';
@@ -38,6 +46,9 @@ export interface Endpoint {
   scheme: Scheme;
   timeoutMs: number | null; // null: the policy's
   maxConcurrency: number; // resolved from the policy when not given
+  /** Absent: `none` / `continue` (stores always return both). */
+  ordering?: Ordering;
+  orderingOnFailure?: OrderingOnFailure;
   status: EndpointStatus;
   pauseReason: PauseReason | null;
   /** Start of the current uninterrupted failure streak (null when the last attempt succeeded). */
@@ -68,6 +79,8 @@ export interface EventRecord {
   occurredAt: string; // ISO-8601 as sent in the envelope
   body: Buffer; // the exact bytes every attempt sends
   isMoney: boolean;
+  /** Deliveries to endpoints with ordering `key` are attempted one at a time per key, in accept order; null: unordered. */
+  orderingKey?: string | null;
   createdAt: number;
 }
 
@@ -90,6 +103,12 @@ export interface Delivery {
   nextAttemptAt: number | null;
   leaseUntil: number | null;
   terminalReason: string | null;
+  /** Set only when the endpoint orders by key: the event's key, and the delivery's place in that key's order (1, 2, …). */
+  /** Stores always return these three; absent means null. */
+  orderingKey?: string | null;
+  orderingSeq?: number | null;
+  /** A failed delivery of a blocking key that was dismissed (it no longer holds the key); null otherwise. */
+  dismissedAt?: number | null;
   createdAt: number;
   updatedAt: number;
 }

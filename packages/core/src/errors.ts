@@ -14,6 +14,7 @@ export const ERROR_CATALOG = {
   url_private_address: { status: 400, message: 'url points to a private, loopback, link-local or otherwise non-public address' },
   unknown_policy: { status: 400, message: 'unknown policy {name}' },
   unknown_event_type: { status: 400, message: 'unknown event type {type}' },
+  ordering_key_too_long: { status: 400, message: 'ordering_key must be at most {max} bytes of UTF-8' },
   batch_too_large: { status: 400, message: 'a batch holds at most {max} events' },
   invalid_cursor: { status: 400, message: 'cursor is not valid' },
   // 401/403 — who is asking
@@ -32,6 +33,7 @@ export const ERROR_CATALOG = {
   event_conflict: { status: 409, message: 'event_id {event_id} was already accepted with a different body' },
   endpoint_paused: { status: 409, message: 'endpoint is paused; reactivate it with PATCH status=active first' },
   delivery_not_replayable: { status: 409, message: 'delivery is {status}; only failed or skipped deliveries can be replayed' },
+  delivery_not_dismissable: { status: 409, message: 'delivery is {status}; only a failed delivery holding its ordering key (on_failure block) can be dismissed' },
   environment_immutable: { status: 409, message: 'a tenant\'s environment is fixed at creation: this tenant is {environment}; create a {requested} tenant instead' },
   // 408/413/415/429/431
   body_too_large: { status: 413, message: 'body exceeds {max} bytes' },

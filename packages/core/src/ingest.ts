@@ -1,7 +1,7 @@
 // Accepting events: build the fixed envelope bytes, fan out to subscribed endpoints, commit durably in groups.
 import { createHash } from 'node:crypto';
 import type { Clock } from './clock.ts';
-import type { Endpoint, EventRecord } from './domain.ts';
+import { MAX_ORDERING_KEY_BYTES, type Endpoint, type EventRecord } from './domain.ts';
 import { fail } from './errors.ts';
 import { isFsyncFailure, isStorageWriteError } from './store/storage-fault.ts';
 import { GroupCommit } from './group-commit.ts';
@@ -16,6 +16,8 @@ export interface EventInput {
   version?: string;
   occurred_at?: string;
   data: unknown;
+  /** Orders this event's deliveries among the key's on endpoints with ordering `key` (docs/rules.md#ordered-delivery). */
+  ordering_key?: string;
 }
 
 export interface IngestOptions {
@@ -76,14 +78,23 @@ export class Ingest {
     const occurredAt = input.occurred_at ?? new Date(now).toISOString();
     const eventId = input.event_id ?? pk;
     // The envelope is fixed here: every attempt and every replay sends exactly these bytes.
-    const { body, bodyHash } = envelopeOf(input, eventId, version, occurredAt);
+    const orderingKey = input.ordering_key ?? null;
+    if (orderingKey !== null && Buffer.byteLength(orderingKey) > MAX_ORDERING_KEY_BYTES) throw fail('ordering_key_too_long', { max: MAX_ORDERING_KEY_BYTES });
+    const envelope = envelopeOf(input, eventId, version, occurredAt);
+    const body = envelope.body;
+    // The key is not in the envelope, but it is part of what was sent: the same event_id with another key conflicts.
+    // Events without a key hash exactly as before keys existed.
+    const bodyHash = orderingKey === null ? envelope.bodyHash : createHash('sha256').update(`${envelope.bodyHash}\n${orderingKey}`).digest('base64url');
     const isMoney = this.o.isMoneyOverride?.(input.type, input.data) ?? isMoneyEvent(this.o.moneyRules(), input.type, input.data);
-    const event: EventRecord = { id: pk, tenantId, eventId, type: input.type, version, occurredAt, body, isMoney, createdAt: now };
+    const event: EventRecord = { id: pk, tenantId, eventId, type: input.type, version, occurredAt, body, isMoney, orderingKey, createdAt: now };
     const deliveries: NewEvent['deliveries'] = [];
     for (const ep of await this.#tenantEndpoints(tenantId)) {
       if (!subscribes(ep.eventTypes, input.type)) continue;
       const paused = ep.status === 'paused';
-      deliveries.push({ id: newId('dlv', now), endpointId: ep.id, status: paused ? 'skipped' : 'pending', nextAttemptAt: paused ? null : now });
+      const d: NewEvent['deliveries'][number] = { id: newId('dlv', now), endpointId: ep.id, status: paused ? 'skipped' : 'pending', nextAttemptAt: paused ? null : now };
+      // Only an endpoint that orders by key orders; an event without a key is unordered everywhere (docs/rules.md#ordered-delivery).
+      if (orderingKey !== null && ep.ordering === 'key') d.orderingKey = orderingKey;
+      deliveries.push(d);
     }
     return { event, bodyHash, deliveries };
   }

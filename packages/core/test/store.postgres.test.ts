@@ -8,6 +8,7 @@ import { dirname, join } from 'node:path';
 import pg from 'pg';
 import { storeConformance } from '../testing/store-conformance/index.ts';
 import { outboxConformance } from '../testing/outbox-conformance.ts';
+import { orderingConformance } from '../testing/ordering-conformance.ts';
 import { openPostgresStore, type PostgresStore } from '../src/store/postgres/postgres-store.ts';
 import type { PostgresOptions } from '../src/store/postgres/postgres-driver.ts';
 import { loadStatements } from '../src/store/sql-files.ts';
@@ -53,6 +54,7 @@ const emptied = async () => {
 };
 storeConformance('postgres', emptied, { skip: db.skip ?? false });
 outboxConformance('postgres', emptied, { skip: db.skip ?? false });
+orderingConformance('postgres', async () => fresh(), { skip: db.skip ?? false });
 after(async () => {
   if (db.url) await dropSchema(suiteSchema).catch(() => {});
   await db.cleanup();

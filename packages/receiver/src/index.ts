@@ -24,7 +24,7 @@ export { memoryStore, type MemoryStore } from './stores/memory-store.ts';
 export { sqliteStore, type SqliteDatabase } from './stores/sqlite-store.ts';
 export { postgresStore, type PostgresQueryable } from './stores/postgres-store.ts';
 export { redisStore, type RedisClient, type RedisStoreOptions } from './stores/redis-store.ts';
-export { applyIfNewer, mergeComponents, componentValues, type Ordered, type OccurredAt, type ComponentState, type ComponentUpdate, type StampedValue } from './ordering.ts';
+export { applyIfNewer, checkArrival, mergeComponents, componentValues, type Arrival, type Ordered, type OccurredAt, type ComponentState, type ComponentUpdate, type StampedValue } from './ordering.ts';
 export { nodeHttpWebhook } from './adapters/node-http.ts';
 export { expressWebhook } from './adapters/express.ts';
 export { fastifyWebhook, type FastifyWebhookOptions } from './adapters/fastify.ts';

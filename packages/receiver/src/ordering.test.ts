@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { applyIfNewer, componentValues, mergeComponents, type ComponentState, type ComponentUpdate, type OccurredAt } from './ordering.ts';
+import { applyIfNewer, checkArrival, componentValues, mergeComponents, type ComponentState, type ComponentUpdate, type OccurredAt, type Ordered } from './ordering.ts';
 
 function permutations<T>(items: readonly T[]): T[][] {
   if (items.length <= 1) return [[...items]];
@@ -77,4 +77,40 @@ test('mergeComponents: null is "not present", never zero; replacing the whole ob
   const stored = mergeComponents({}, { occurred_at: 5, components: { fee: '1.0000' } });
   assert.deepEqual(componentValues(mergeComponents(stored, { occurred_at: 9, components: { fee: null } })), { fee: '1.0000' });
   assert.deepEqual(componentValues(mergeComponents(stored, { occurred_at: 9, components: { fee: '0.0000' } })), { fee: '0.0000' }, 'a real zero does apply');
+});
+
+test('checkArrival: flags the older event that lands after a newer one, keeps the newest; a redelivery is a duplicate', () => {
+  const a = { occurred_at: '2025-06-15T10:00:00Z', event_id: 'evt_a' };
+  const b = { occurred_at: '2025-06-15T10:00:02Z', event_id: 'evt_b' };
+  const c = { occurred_at: '2025-06-15T10:00:05Z', event_id: 'evt_c' };
+  // In order: nothing flagged.
+  let latest: typeof a | undefined;
+  const seen: string[] = [];
+  for (const e of [a, b, c]) {
+    const r = checkArrival(latest, e);
+    seen.push(r.arrival);
+    latest = r.latest;
+  }
+  assert.deepEqual(seen, ['first', 'in_order', 'in_order']);
+  // a's retry lands after c (what an unordered sender allows): flagged, and c stays the newest.
+  assert.deepEqual(checkArrival(c, a), { arrival: 'out_of_order', latest: c });
+  assert.deepEqual(checkArrival(c, b), { arrival: 'out_of_order', latest: c });
+  assert.deepEqual(checkArrival(c, { ...c }), { arrival: 'duplicate', latest: c });
+  // Same instant: ties by event id, as applyIfNewer; without ids the same instant is taken for the same event.
+  assert.equal(checkArrival({ occurred_at: 1000, event_id: 'evt_b' }, { occurred_at: 1000, event_id: 'evt_a' }).arrival, 'out_of_order');
+  assert.equal(checkArrival({ occurred_at: 1000, event_id: 'evt_a' }, { occurred_at: new Date(1000), event_id: 'evt_b' }).arrival, 'in_order');
+  assert.equal(checkArrival({ occurred_at: 1000 }, { occurred_at: 1000 }).arrival, 'duplicate');
+  // Every arrival order of four events: exactly the arrivals older than one seen before are flagged.
+  for (const order of permutations([a, b, c, { occurred_at: '2025-06-15T10:00:01Z', event_id: 'evt_d' }])) {
+    let newest: Ordered | undefined;
+    let max = -Infinity;
+    for (const e of order) {
+      const t = Date.parse(e.occurred_at);
+      const r = checkArrival(newest, e);
+      assert.equal(r.arrival === 'out_of_order', t < max, order.map((x) => x.event_id).join(','));
+      max = Math.max(max, t);
+      newest = r.latest;
+    }
+  }
+  assert.throws(() => checkArrival(a, { occurred_at: 'later', event_id: 'evt_x' }), TypeError);
 });

@@ -24,6 +24,28 @@ export function applyIfNewer<T extends Ordered>(stored: T | null | undefined, in
   return newer ? { state: incoming, applied: true } : { state: stored, applied: false };
 }
 
+/** How an event arrived relative to the newest one seen before it for the same thing (a payment, a conversation). */
+export type Arrival = 'first' | 'in_order' | 'out_of_order' | 'duplicate';
+
+/**
+ * Detects an out-of-order arrival: compares the incoming event with the newest one seen for the same thing
+ * (`occurred_at`, ties by `event_id`) and returns what to keep as the newest. When the sender does not order
+ * deliveries (Hookline endpoints default to `ordering: "none"`), a retried older event can land after a newer one;
+ * `out_of_order` is the cue to merge (applyIfNewer, mergeComponents) instead of applying blindly, or to count it.
+ * `duplicate` is the same event again (at-least-once delivery).
+ *
+ * @example
+ * let latest = checkArrival(undefined, { occurred_at: '2025-01-01T10:20:00Z', event_id: 'evt_2' }).latest;
+ * const r = checkArrival(latest, { occurred_at: '2025-01-01T10:12:00Z', event_id: 'evt_1' });
+ * r.arrival // 'out_of_order'; r.latest is still evt_2
+ */
+export function checkArrival<T extends Ordered>(latest: T | null | undefined, incoming: T): { arrival: Arrival; latest: T } {
+  if (latest === null || latest === undefined) return { arrival: 'first', latest: incoming };
+  const same = incoming.event_id !== undefined ? incoming.event_id === latest.event_id : latest.event_id === undefined && toMillis(incoming.occurred_at) === toMillis(latest.occurred_at);
+  if (same) return { arrival: 'duplicate', latest };
+  return isNewer(incoming, latest) ? { arrival: 'in_order', latest: incoming } : { arrival: 'out_of_order', latest };
+}
+
 /** A component's value with the time of the event that set it. */
 export interface StampedValue<V> {
   readonly value: V;

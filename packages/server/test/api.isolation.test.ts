@@ -29,6 +29,7 @@ const ROUTES: Record<string, RouteCase> = {
   'GET /v1/tenants/{tenant}/deliveries': {},
   'GET /v1/tenants/{tenant}/deliveries/{delivery}': { foreignId: 'delivery_not_found' },
   'POST /v1/tenants/{tenant}/deliveries/{delivery}/replay': { foreignId: 'delivery_not_found' },
+  'POST /v1/tenants/{tenant}/deliveries/{delivery}/dismiss': { foreignId: 'delivery_not_found' },
   'POST /v1/tenants/{tenant}/endpoints': { body: { url: 'http://127.0.0.1:9/stolen' } },
   'GET /v1/tenants/{tenant}/endpoints': {},
   'GET /v1/tenants/{tenant}/endpoints/{endpoint}': { foreignId: 'endpoint_not_found' },

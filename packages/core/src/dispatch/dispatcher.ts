@@ -460,6 +460,7 @@ export class Dispatcher {
       // Failed replays and tests leave health alone; any success clears it (docs/rules.md#health-clear).
       health: { rule: policy.health, countsFailure: trigger === 'scheduled' || trigger === 'probe', countsSuccess: true },
       breakerScope: isReplay ? null : o.gate.scopeKey(c, policy),
+      ...(d.orderingKey != null ? { ordering: { endpointId: c.endpoint.id, key: d.orderingKey } } : {}),
     };
     const transitions = await this.#records.submit(record);
     await o.gate.afterAttempt(c, policy, attempt, probe, o.clock.now());

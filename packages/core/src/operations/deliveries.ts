@@ -28,4 +28,22 @@ export class DeliveryOperations {
     const [event, attempts] = await Promise.all([store.getEvent(tenantId, d.eventId), store.listAttempts(d.id)]);
     return { delivery: d, body: event ? event.event.body : null, attempts };
   }
+
+  /**
+   * Dismisses a failed delivery that holds its ordering key (on_failure `block`): it stays failed, and the key's later
+   * deliveries go on (docs/rules.md#ordered-dismiss). 409 delivery_not_dismissable for any other delivery.
+   */
+  async dismiss(tenantId: string, deliveryId: string): Promise<Delivery> {
+    const p = this.#p;
+    const d = await p.store.getDelivery(tenantId, deliveryId);
+    if (!d) throw fail('delivery_not_found');
+    const ep = await p.store.getEndpoint(tenantId, d.endpointId);
+    if (!ep) throw fail('endpoint_not_found');
+    const holds = d.status === 'failed' && d.orderingKey != null && d.dismissedAt == null && ep.orderingOnFailure === 'block';
+    if (!holds) throw fail('delivery_not_dismissable', { status: d.dismissedAt != null ? 'dismissed' : d.orderingKey == null ? `${d.status} without an ordering key` : d.status === 'failed' ? 'failed on an endpoint with on_failure continue' : d.status });
+    const now = p.clock.now();
+    if (!(await p.store.dismissDelivery(tenantId, deliveryId, now))) throw fail('delivery_not_dismissable', { status: 'changed' });
+    p.dispatcher.wake();
+    return { ...d, dismissedAt: now, updatedAt: now };
+  }
 }

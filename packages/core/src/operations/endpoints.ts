@@ -1,5 +1,5 @@
 // Endpoints: create (with a first signing secret), read, edit, delete mid-flight, and one test delivery now.
-import type { Attempt, Endpoint, EndpointStatus, Scheme } from '../domain.ts';
+import type { Attempt, Endpoint, EndpointStatus, Ordering, OrderingOnFailure, Scheme } from '../domain.ts';
 import { fail, HooklineError } from '../errors.ts';
 import { checkEndpointUrl } from '../http/address-guard.ts';
 import { newId } from '../ids.ts';
@@ -19,6 +19,10 @@ export interface EndpointInput {
   timeout_ms?: number | null;
   max_concurrency?: number | null;
   status?: EndpointStatus;
+  /** docs/rules.md#ordered-delivery: `key` orders deliveries per event ordering_key (default `none`). */
+  ordering?: Ordering;
+  /** docs/rules.md#ordered-failure: what a failed delivery does to its key (default `continue`). */
+  on_failure?: OrderingOnFailure;
 }
 
 /** A test send's timeout is capped like the dispatcher's; its lease outlives the send by this margin. */
@@ -65,6 +69,8 @@ export class EndpointOperations {
       scheme: input.scheme ?? 'hookline',
       timeoutMs: input.timeout_ms ?? null,
       maxConcurrency: input.max_concurrency ?? policy.maxConcurrency,
+      ordering: input.ordering ?? 'none',
+      orderingOnFailure: input.on_failure ?? 'continue',
       status: input.status === 'paused' ? 'paused' : 'active',
       pauseReason: input.status === 'paused' ? 'manual' : null,
       failingSince: null,
@@ -114,6 +120,8 @@ export class EndpointOperations {
     if (input.max_concurrency !== undefined) {
       patch.maxConcurrency = input.max_concurrency ?? p.policies.get(patch.policy ?? cur.policy)!.maxConcurrency;
     }
+    if (input.ordering !== undefined) patch.ordering = input.ordering;
+    if (input.on_failure !== undefined) patch.orderingOnFailure = input.on_failure;
     if (input.status !== undefined && input.status !== cur.status) {
       if (input.status === 'paused') {
         patch.status = 'paused';

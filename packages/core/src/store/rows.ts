@@ -77,6 +77,8 @@ export function endpointFromRow(r: Row, prefix = ''): Endpoint & { version: numb
     scheme: c('scheme'),
     timeoutMs: numOrNull(c('timeout_ms')),
     maxConcurrency: num(c('max_concurrency')),
+    ordering: c('ordering') ?? 'none',
+    orderingOnFailure: c('ordering_on_failure') ?? 'continue',
     status: c('status'),
     pauseReason: c('pause_reason') ?? null,
     failingSince: numOrNull(c('failing_since')),
@@ -99,6 +101,8 @@ export function endpointToRow(e: Endpoint): Row {
     scheme: e.scheme,
     timeout_ms: e.timeoutMs,
     max_concurrency: e.maxConcurrency,
+    ordering: e.ordering ?? 'none',
+    ordering_on_failure: e.orderingOnFailure ?? 'continue',
     status: e.status,
     pause_reason: e.pauseReason,
     failing_since: e.failingSince,
@@ -123,6 +127,7 @@ export function eventFromRow(r: Row): EventRecord {
     occurredAt: r.occurred_at,
     body: Buffer.isBuffer(r.body) ? r.body : Buffer.from(r.body),
     isMoney: Boolean(num(r.is_money)),
+    orderingKey: r.ordering_key ?? null,
     createdAt: num(r.created_at),
   };
 }
@@ -138,6 +143,7 @@ export function eventToRow(e: EventRecord, bodyHash: string): Row {
     body: e.body,
     body_hash: bodyHash,
     is_money: e.isMoney ? 1 : 0,
+    ordering_key: e.orderingKey ?? null,
     created_at: e.createdAt,
   };
 }
@@ -163,6 +169,9 @@ export function deliveryFromRow(r: Row): Delivery {
     nextAttemptAt: numOrNull(r.next_attempt_at),
     leaseUntil: numOrNull(r.lease_until),
     terminalReason: r.terminal_reason ?? null,
+    orderingKey: r.ordering_key ?? null,
+    orderingSeq: numOrNull(r.ordering_seq),
+    dismissedAt: numOrNull(r.dismissed_at),
     createdAt: num(r.created_at),
     updatedAt: num(r.updated_at),
   };

@@ -150,6 +150,8 @@ export class SqlStore implements Store {
       if (patch.scheme !== undefined) next.scheme = patch.scheme;
       if (patch.timeoutMs !== undefined) next.timeoutMs = patch.timeoutMs;
       if (patch.maxConcurrency !== undefined) next.maxConcurrency = patch.maxConcurrency;
+      if (patch.ordering !== undefined) next.ordering = patch.ordering;
+      if (patch.orderingOnFailure !== undefined) next.orderingOnFailure = patch.orderingOnFailure;
       if (patch.status !== undefined) next.status = patch.status;
       if (patch.pauseReason !== undefined) next.pauseReason = patch.pauseReason;
       if (next.status !== 'paused') next.pauseReason = null;
@@ -179,6 +181,11 @@ export class SqlStore implements Store {
   // events
   async acceptEvents(events: NewEvent[]): Promise<AcceptResult[]> {
     return this.driver.transaction(async (tx) => {
+      // Ordering keys are numbered under their lock (PostgreSQL: commit order across API processes), every key of the
+      // batch first and in one sorted order, so concurrent batches never deadlock (docs/rules.md#ordering-sequence).
+      const keys = new Set<string>();
+      for (const ne of events) for (const d of ne.deliveries) if (d.orderingKey !== undefined) keys.add(`${d.endpointId}\u0000${d.orderingKey}`);
+      if (this.capsAcrossWorkers) for (const k of [...keys].sort(cmp)) await lockKey(tx, k);
       const out: AcceptResult[] = [];
       for (const ne of events) out.push(await this.#acceptOne(tx, ne));
       return out;
@@ -196,7 +203,23 @@ export class SqlStore implements Store {
     }
     const deliveries: Delivery[] = [];
     for (const d of ne.deliveries) {
-      await tx.run('insert-delivery', {
+      let orderingSeq: number | null = null;
+      let nextAttemptAt = d.nextAttemptAt;
+      if (d.orderingKey !== undefined && !d.lease) {
+        const [r] = await tx.all('insert-ordered-delivery', {
+          id: d.id,
+          tenant_id: ev.tenantId,
+          event_pk: ev.id,
+          endpoint_id: d.endpointId,
+          status: d.status,
+          is_money: ev.isMoney ? 1 : 0,
+          next_attempt_at: d.nextAttemptAt,
+          ordering_key: d.orderingKey,
+          now: ev.createdAt,
+        });
+        orderingSeq = Number(r.ordering_seq);
+        nextAttemptAt = r.next_attempt_at == null ? null : Number(r.next_attempt_at);
+      } else await tx.run('insert-delivery', {
         id: d.id,
         tenant_id: ev.tenantId,
         event_pk: ev.id,
@@ -224,9 +247,12 @@ export class SqlStore implements Store {
         slowStartedAt: null,
         firstAttemptAt: null,
         lastAttemptAt: null,
-        nextAttemptAt: d.nextAttemptAt,
+        nextAttemptAt,
         leaseUntil: d.lease?.until ?? null,
         terminalReason: null,
+        orderingKey: orderingSeq === null ? null : d.orderingKey!,
+        orderingSeq,
+        dismissedAt: null,
         createdAt: ev.createdAt,
         updatedAt: ev.createdAt,
       });
@@ -276,6 +302,10 @@ export class SqlStore implements Store {
   async recordAttempts(records: AttemptRecord[], now: number): Promise<HealthTransition[]> {
     if (records.length === 0) return [];
     return this.driver.transaction(async (tx) => {
+      // Keys first (before any endpoint or delivery row, in the accept's sorted order): an accept numbering a key's next
+      // delivery and this commit ending its head never interleave, so a waiting delivery is never left unpromoted.
+      const keys = [...new Set(records.filter((r) => r.ordering && r.next.status !== 'pending').map((r) => `${r.ordering!.endpointId}\u0000${r.ordering!.key}`))];
+      if (this.capsAcrossWorkers) for (const k of keys.sort(cmp)) await lockKey(tx, k);
       const health = new HealthBatch(tx, now);
       // Breaker window rows, keyed scope|delivery: the latest attempt of each delivery in this batch.
       const window = new Map<string, { scopeKey: string; deliveryId: string; at: number; failed: number }>();
@@ -289,7 +319,7 @@ export class SqlStore implements Store {
         const a = rec.attempt;
         const next = rec.next;
         // The delivery first: its row lock holds off a concurrent delete until the attempt is in (PostgreSQL).
-        const finished = await tx.run('finish-attempt', {
+        const [finished] = await tx.all<{ id: string; ordering_key: string | null }>('finish-attempt', {
           id: a.deliveryId,
           worker: rec.workerId,
           attempt_count: a.n - 1,
@@ -306,7 +336,10 @@ export class SqlStore implements Store {
         });
         // Skipped when the delivery is gone, or already on record (a retried commit).
         await tx.run('insert-attempt', rows.attemptToRow(a));
-        if (finished === 0) continue; // the lease was lost (the attempt stays on record, the new holder decides), or the delivery is gone
+        if (!finished) continue; // the lease was lost (the attempt stays on record, the new holder decides), or the delivery is gone
+        if (finished.ordering_key != null && next.status !== 'pending') {
+          await tx.run('promote-next-of-key', { endpoint_id: a.endpointId, ordering_key: finished.ordering_key, now });
+        }
         if (next.status === 'failed' && !rec.replayId) failed.push(a.deliveryId);
         if (rec.replayId) {
           await tx.run('bump-replay', { id: rec.replayId, succeeded: a.outcome === 'success' ? 1 : 0, failed: a.outcome === 'success' ? 0 : 1 });
@@ -331,7 +364,15 @@ export class SqlStore implements Store {
   async endDeliveries(ids: string[], workerId: string | null, status: 'failed' | 'skipped', reason: string, now: number, options: { summarise?: boolean } = {}): Promise<void> {
     if (ids.length === 0) return;
     await this.driver.transaction(async (tx) => {
+      // Ending a key's head makes the next of its key due (docs/rules.md#ordered-claim); keys locked first, as above.
+      const keyed = await tx.all<{ endpoint_id: string; ordering_key: string }>('keys-of-deliveries', { ids });
+      const keys = [...new Set(keyed.map((r) => `${r.endpoint_id}\u0000${r.ordering_key}`))].sort(cmp);
+      if (this.capsAcrossWorkers) for (const k of keys) await lockKey(tx, k);
       const ended = await tx.all<{ id: string }>('end-deliveries', { ids, worker: workerId, status, reason, now });
+      for (const k of keys) {
+        const cut = k.indexOf('\u0000');
+        await tx.run('promote-next-of-key', { endpoint_id: k.slice(0, cut), ordering_key: k.slice(cut + 1), now });
+      }
       if (status === 'failed' && options.summarise !== false) await addToFailureSummaries(tx, ended.map((r) => r.id), now);
     });
   }
@@ -461,6 +502,9 @@ export class SqlStore implements Store {
       throw err;
     });
   }
+  async dismissDelivery(tenantId: string, id: string, now: number): Promise<boolean> {
+    return (await this.driver.run('dismiss-delivery', { tenant_id: tenantId, id, now })) > 0;
+  }
   async scheduleSingleReplay(replay: ReplayRow, deliveryId: string, now: number): Promise<boolean> {
     return this.driver.transaction(async (tx) => {
       await tx.run('insert-replay', rows.replayToRow({ ...replay, selected: 1 }));
@@ -571,6 +615,16 @@ export class SqlStore implements Store {
   purgeBreakerWindow(before: number): Promise<number> {
     return this.driver.run('purge-breaker-window', { before });
   }
+}
+
+/**
+ * Locks `endpoint id \0 key` until commit: see lock-ordering-key.sql. Only where several processes write (PostgreSQL,
+ * `capsAcrossWorkers`); a SQLite file's write transactions already run one at a time, and skipping the statement
+ * keeps it off the hot path of an ordered drain.
+ */
+async function lockKey(tx: SqlExecutor, k: string): Promise<void> {
+  const cut = k.indexOf('\u0000');
+  await tx.all('lock-ordering-key', { endpoint_id: k.slice(0, cut), ordering_key: k.slice(cut + 1) });
 }
 
 class ReplayNotScheduled extends Error {}

@@ -8,6 +8,8 @@ import type {
   EndpointStatus,
   Environment,
   EventRecord,
+  Ordering,
+  OrderingOnFailure,
   PauseReason,
   Scheme,
   Tenant,
@@ -56,6 +58,8 @@ export interface NewEvent {
     endpointId: string;
     status: 'pending' | 'skipped';
     nextAttemptAt: number | null;
+    /** The event's ordering key, set when this endpoint orders by key: the delivery is numbered next in the key's order. */
+    orderingKey?: string;
     /** Inserted already leased (`delivering`) by this worker until then: a test delivery its sender sends at once. */
     lease?: { workerId: string; until: number };
   }>;
@@ -98,6 +102,12 @@ export interface AttemptRecord {
   health: { rule: HealthRule; countsFailure: boolean; countsSuccess: boolean } | null;
   /** Breaker window to count this attempt's delivery in (by its latest attempt); null when the policy has no breaker. */
   breakerScope: string | null;
+  /**
+   * The delivery's ordering key, as the dispatcher knows it: the commit locks the key first, so an accept numbering the
+   * key's next delivery never interleaves with this one ending its head (docs/rules.md#ordered-claim). The next of the
+   * key becomes due when the delivery ends whether or not this is given.
+   */
+  ordering?: { endpointId: string; key: string };
 }
 
 /** An endpoint health change made while recording (degraded, paused, recovered); used for notifications. */
@@ -225,6 +235,8 @@ export interface EndpointPatch {
   scheme?: Scheme;
   timeoutMs?: number | null;
   maxConcurrency?: number;
+  ordering?: Ordering;
+  orderingOnFailure?: OrderingOnFailure;
   status?: EndpointStatus;
   pauseReason?: PauseReason | null;
   /** Clears the failure streak and degradation (a URL change or reactivation does). */
@@ -367,6 +379,11 @@ export interface Store {
    */
   scheduleWindowReplay(replay: ReplayRow, limit: number, now: number, quota?: ReplayQuota): Promise<WindowReplayResult>;
   scheduleSingleReplay(replay: ReplayRow, deliveryId: string, now: number): Promise<boolean>;
+  /**
+   * Marks a failed delivery of an ordering key dismissed, so it no longer holds its key (docs/rules.md#ordered-dismiss);
+   * it stays failed. False when it is not failed, has no key, or is dismissed already.
+   */
+  dismissDelivery(tenantId: string, id: string, now: number): Promise<boolean>;
 
   // breaker
   getBreaker(scopeKey: string): Promise<BreakerRow | null>;

@@ -23,6 +23,8 @@ export const endpoint = (id: string, tenantId: string, over: Partial<Endpoint> =
   scheme: 'hookline',
   timeoutMs: null,
   maxConcurrency: 20,
+  ordering: 'none',
+  orderingOnFailure: 'continue',
   status: 'active',
   pauseReason: null,
   failingSince: null,

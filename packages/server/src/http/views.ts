@@ -100,6 +100,8 @@ export const EndpointSchema = named('Endpoint', obj({
   scheme: { type: 'string', enum: ['hookline', 'standard'] },
   timeout_ms: nullableInt,
   max_concurrency: int,
+  ordering: { type: 'string', enum: ['none', 'key'] },
+  on_failure: { type: 'string', enum: ['continue', 'block'] },
   status: { type: 'string', enum: ['active', 'degraded', 'paused'] },
   pause_reason: nullableStr,
   failing_since: nullableTime,
@@ -118,6 +120,8 @@ export const endpointView = (e: Endpoint) => ({
   scheme: e.scheme,
   timeout_ms: e.timeoutMs,
   max_concurrency: e.maxConcurrency,
+  ordering: e.ordering ?? 'none',
+  on_failure: e.orderingOnFailure ?? 'continue',
   status: e.status,
   pause_reason: e.pauseReason,
   failing_since: iso(e.failingSince),
@@ -141,7 +145,7 @@ export const secretsView = (list: Array<{ kid: string; secret: string; createdAt
 
 // ---- events, deliveries, attempts
 
-const eventFields = { id: str, event_id: str, type: str, version: str, occurred_at: str, is_money: bool, created_at: time };
+const eventFields = { id: str, event_id: str, type: str, version: str, occurred_at: str, is_money: bool, ordering_key: nullableStr, created_at: time };
 /** An accepted event as ingest answers it: the caller sent the data, so the envelope is not echoed back. */
 export const AcceptedEventSchema = named('AcceptedEvent', obj(eventFields));
 export const EventSchema = named('Event', obj({ ...eventFields, payload: { description: 'The exact envelope every attempt sends, as JSON.' } }));
@@ -152,6 +156,7 @@ export const acceptedEventView = (e: EventRecord) => ({
   version: e.version,
   occurred_at: e.occurredAt,
   is_money: e.isMoney,
+  ordering_key: e.orderingKey ?? null,
   created_at: iso(e.createdAt),
 });
 export const eventView = (e: EventRecord) => ({ ...acceptedEventView(e), payload: JSON.parse(e.body.toString('utf8')) as unknown });
@@ -170,6 +175,9 @@ export const DeliverySchema = named('Delivery', obj({
   last_attempt_at: nullableTime,
   next_attempt_at: nullableTime,
   terminal_reason: nullableStr,
+  ordering_key: { ...nullableStr, description: 'Set when the endpoint orders by key: the event\'s ordering_key.' },
+  ordering_seq: { ...nullableInt, description: 'The delivery\'s place in its key\'s order on the endpoint (1, 2, …).' },
+  dismissed_at: { ...nullableTime, description: 'A failed delivery dismissed so it no longer holds its key.' },
   created_at: time,
   updated_at: time,
 }));
@@ -188,6 +196,9 @@ export const deliveryView = (d: Delivery, environment: Environment) => ({
   last_attempt_at: iso(d.lastAttemptAt),
   next_attempt_at: iso(d.nextAttemptAt),
   terminal_reason: d.terminalReason,
+  ordering_key: d.orderingKey ?? null,
+  ordering_seq: d.orderingSeq ?? null,
+  dismissed_at: iso(d.dismissedAt ?? null),
   created_at: iso(d.createdAt),
   updated_at: iso(d.updatedAt),
 });

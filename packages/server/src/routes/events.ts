@@ -22,6 +22,7 @@ const EventInputSchema = named('EventInput', {
     version: { type: 'string', minLength: 1, maxLength: 32, pattern: '^[A-Za-z0-9_.-]+$', description: 'Default "1".' },
     occurred_at: { type: 'string', maxLength: 64, description: 'ISO-8601; default: the time of acceptance.' },
     data: { description: 'Any JSON value; validated against the event type\'s schema when the type is registered.' },
+    ordering_key: { type: 'string', minLength: 1, pattern: '^[^\\x00-\\x1f\\x7f]+$', description: 'At most 256 bytes of UTF-8, no control characters (e.g. a payment id). On endpoints with ordering key, deliveries of one key are attempted one at a time in accept order; not part of the envelope. 400 ordering_key_too_long above 256 bytes.' },
   },
 } as const);
 

@@ -1,8 +1,10 @@
 // Replays (docs/rules.md#replay): one failed or skipped delivery, or an endpoint's window; progress readable by id.
+// Dismiss sits here too: like a replay, it is what unblocks a key held by a failed delivery (docs/rules.md#ordered-dismiss).
+import { fail } from '@hookline/core';
 import type { FastifyInstance } from 'fastify';
 import { parseTime } from '../http/query.ts';
 import { addRoute, paramsSchema } from '../http/route.ts';
-import { ReplayAcceptedSchema, ReplaySchema, replayView } from '../http/views.ts';
+import { DeliverySchema, deliveryView, ReplayAcceptedSchema, ReplaySchema, replayView } from '../http/views.ts';
 import type { Runtime } from '../runtime.ts';
 
 const tag = 'replays';
@@ -19,6 +21,16 @@ export function replayRoutes(app: FastifyInstance, rt: Runtime): void {
       const r = await engine.replays.delivery(req.params.tenant, req.params.delivery);
       return reply.code(202).send({ replay_id: r.id, replay: replayView(r) });
     },
+  });
+
+  addRoute<{ tenant: string; delivery: string }>(app, {
+    method: 'POST', url: '/v1/tenants/:tenant/deliveries/:delivery/dismiss', operationId: 'dismissDelivery', tag, auth: 'tenant',
+    summary: 'Dismiss a failed delivery that holds its ordering key, so the key\'s later deliveries go on',
+    description: 'Only for a failed delivery of an ordering key on an endpoint with on_failure block (docs/rules.md#ordered-dismiss); '
+      + 'it stays failed and replayable. 409 delivery_not_dismissable otherwise.',
+    params: paramsSchema('tenant', 'delivery'),
+    response: { 200: DeliverySchema },
+    handler: async (req) => deliveryView(await engine.deliveries.dismiss(req.params.tenant, req.params.delivery), await rt.authLookups.environmentOf(req.params.tenant)),
   });
 
   addRoute<{ tenant: string; endpoint: string }, unknown, { since?: string; until?: string; include_skipped?: boolean } | undefined>(app, {

@@ -94,6 +94,9 @@ CREATE TABLE deliveries (
   terminal_reason text,
   created_at bigint NOT NULL,
   updated_at bigint NOT NULL,
+  ordering_key text,
+  ordering_seq bigint,
+  dismissed_at bigint,
   CONSTRAINT deliveries_endpoint_id_fkey FOREIGN KEY (endpoint_id) REFERENCES endpoints(id) ON DELETE CASCADE,
   CONSTRAINT deliveries_event_pk_fkey FOREIGN KEY (event_pk) REFERENCES events(id) ON DELETE CASCADE,
   CONSTRAINT deliveries_pkey PRIMARY KEY (id)
@@ -106,6 +109,12 @@ CREATE INDEX deliveries_endpoint ON deliveries USING btree (endpoint_id, status,
 CREATE INDEX deliveries_event ON deliveries USING btree (event_pk);
 
 CREATE INDEX deliveries_finished ON deliveries USING btree (updated_at) WHERE (status = ANY (ARRAY['succeeded'::text, 'failed'::text, 'skipped'::text]));
+
+CREATE INDEX deliveries_key_failed ON deliveries USING btree (endpoint_id, ordering_key, ordering_seq) WHERE ((ordering_key IS NOT NULL) AND (status = 'failed'::text) AND (dismissed_at IS NULL));
+
+CREATE INDEX deliveries_key_open ON deliveries USING btree (endpoint_id, ordering_key, ordering_seq) WHERE ((ordering_key IS NOT NULL) AND (status = ANY (ARRAY['pending'::text, 'delivering'::text, 'held'::text])));
+
+CREATE UNIQUE INDEX deliveries_key_seq ON deliveries USING btree (endpoint_id, ordering_key, ordering_seq) WHERE (ordering_key IS NOT NULL);
 
 CREATE INDEX deliveries_leased ON deliveries USING btree (lease_until) WHERE (status = 'delivering'::text);
 
@@ -145,6 +154,10 @@ CREATE TABLE endpoints (
   version integer DEFAULT 1 NOT NULL,
   created_at bigint NOT NULL,
   updated_at bigint NOT NULL,
+  ordering text DEFAULT 'none'::text NOT NULL,
+  ordering_on_failure text DEFAULT 'continue'::text NOT NULL,
+  CONSTRAINT endpoints_ordering_check CHECK (ordering = ANY (ARRAY['none'::text, 'key'::text])),
+  CONSTRAINT endpoints_ordering_on_failure_check CHECK (ordering_on_failure = ANY (ARRAY['continue'::text, 'block'::text])),
   CONSTRAINT endpoints_pkey PRIMARY KEY (id),
   CONSTRAINT endpoints_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES tenants(id) ON DELETE CASCADE
 );
@@ -174,6 +187,7 @@ CREATE TABLE events (
   body_hash text NOT NULL,
   is_money integer DEFAULT 0 NOT NULL,
   created_at bigint NOT NULL,
+  ordering_key text,
   CONSTRAINT events_pkey PRIMARY KEY (id),
   CONSTRAINT events_tenant_id_event_id_key UNIQUE (tenant_id, event_id),
   CONSTRAINT events_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES tenants(id) ON DELETE CASCADE
@@ -305,6 +319,7 @@ BEGIN
     SELECT DISTINCT due.endpoint_id FROM (
       SELECT d.endpoint_id FROM deliveries d
       WHERE d.status IN ('pending', 'held') AND d.next_attempt_at <= p_now AND NOT (d.endpoint_id = ANY(p_saturated))
+        AND (d.ordering_key IS NULL OR hookline_key_free(d.endpoint_id, d.ordering_key, d.ordering_seq))
       ORDER BY d.next_attempt_at
       LIMIT p_limit * 4
     ) due
@@ -319,6 +334,7 @@ BEGIN
   WITH candidates AS (
     SELECT d.id, d.endpoint_id, d.next_attempt_at FROM deliveries d
     WHERE d.status IN ('pending', 'held') AND d.next_attempt_at <= p_now AND d.endpoint_id = ANY(locked)
+      AND (d.ordering_key IS NULL OR hookline_key_free(d.endpoint_id, d.ordering_key, d.ordering_seq))
     ORDER BY d.next_attempt_at, d.id
     LIMIT p_limit * 4
     FOR UPDATE SKIP LOCKED
@@ -341,4 +357,20 @@ BEGIN
   FROM picked WHERE u.id = picked.id
   RETURNING u.id;
 END
+$function$;
+
+CREATE OR REPLACE FUNCTION hookline_key_free(p_endpoint text, p_key text, p_seq bigint)
+ RETURNS boolean
+ LANGUAGE sql
+ STABLE
+AS $function$
+  SELECT (NOT EXISTS (
+    SELECT 1 FROM deliveries p
+    WHERE p.endpoint_id = p_endpoint AND p.ordering_key = p_key AND p.status IN ('pending', 'delivering', 'held')
+      AND (p.ordering_seq < p_seq OR p.status = 'delivering')
+  ) AND NOT EXISTS (
+    SELECT 1 FROM deliveries p JOIN endpoints e ON e.id = p.endpoint_id
+    WHERE p.endpoint_id = p_endpoint AND p.ordering_key = p_key AND p.status = 'failed' AND p.dismissed_at IS NULL
+      AND p.ordering_seq < p_seq AND e.ordering_on_failure = 'block'
+  )) OR (SELECT e.status FROM endpoints e WHERE e.id = p_endpoint) = 'paused'
 $function$;

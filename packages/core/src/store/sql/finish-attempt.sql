@@ -1,6 +1,6 @@
 -- finish-attempt: the delivery's state after an attempt, only while this worker still holds the lease it made the
 -- attempt under (attempt_count unchanged since the claim). A retried commit that did land the first time, or a
--- record of a delivery deleted meanwhile, changes nothing.
+-- record of a delivery deleted meanwhile, changes nothing. The ordering key tells whether the key's next one is due now.
 -- params: :id, :worker, :attempt_count (the count the attempt was made at), :status, :ladder, :next_attempt_at,
 --         :terminal_reason, :fast_failures, :slow_failures, :slow_started_at, :first_attempt_at, :last_attempt_at, :now
 UPDATE deliveries
@@ -9,4 +9,4 @@ SET status = :status, ladder = coalesce(:ladder, ladder), next_attempt_at = :nex
     slow_started_at = :slow_started_at, first_attempt_at = :first_attempt_at, last_attempt_at = :last_attempt_at,
     attempt_count = attempt_count + 1, lease_until = NULL, leased_by = NULL, replay_id = NULL, updated_at = :now
 WHERE id = :id AND status = 'delivering' AND leased_by = :worker AND attempt_count = :attempt_count
-RETURNING id
+RETURNING id, ordering_key

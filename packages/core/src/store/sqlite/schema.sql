@@ -78,7 +78,7 @@ CREATE TABLE deliveries (
   terminal_reason TEXT,
   created_at INTEGER NOT NULL,
   updated_at INTEGER NOT NULL
-);
+, ordering_key TEXT, ordering_seq INTEGER, dismissed_at INTEGER);
 
 CREATE INDEX deliveries_due ON deliveries (status, next_attempt_at) WHERE status IN ('pending', 'held');
 
@@ -87,6 +87,14 @@ CREATE INDEX deliveries_endpoint ON deliveries (endpoint_id, status, last_attemp
 CREATE INDEX deliveries_event ON deliveries (event_pk);
 
 CREATE INDEX deliveries_finished ON deliveries (updated_at) WHERE status IN ('succeeded', 'failed', 'skipped');
+
+CREATE INDEX deliveries_key_failed ON deliveries (endpoint_id, ordering_key, ordering_seq)
+  WHERE ordering_key IS NOT NULL AND status = 'failed' AND dismissed_at IS NULL;
+
+CREATE INDEX deliveries_key_open ON deliveries (endpoint_id, ordering_key, ordering_seq)
+  WHERE ordering_key IS NOT NULL AND status IN ('pending', 'delivering', 'held');
+
+CREATE UNIQUE INDEX deliveries_key_seq ON deliveries (endpoint_id, ordering_key, ordering_seq) WHERE ordering_key IS NOT NULL;
 
 CREATE INDEX deliveries_leased ON deliveries (lease_until) WHERE status = 'delivering';
 
@@ -120,7 +128,7 @@ CREATE TABLE endpoints (
   version INTEGER NOT NULL DEFAULT 1,            -- bumped on every change that workers must see
   created_at INTEGER NOT NULL,
   updated_at INTEGER NOT NULL
-);
+, ordering TEXT NOT NULL DEFAULT 'none' CHECK (ordering IN ('none', 'key')), ordering_on_failure TEXT NOT NULL DEFAULT 'continue' CHECK (ordering_on_failure IN ('continue', 'block')));
 
 CREATE INDEX endpoints_tenant ON endpoints (tenant_id, id);
 
@@ -141,7 +149,7 @@ CREATE TABLE events (
   body BLOB NOT NULL,
   body_hash TEXT NOT NULL,
   is_money INTEGER NOT NULL DEFAULT 0,
-  created_at INTEGER NOT NULL,
+  created_at INTEGER NOT NULL, ordering_key TEXT,
   UNIQUE (tenant_id, event_id)
 );
 

@@ -20,7 +20,7 @@ const METHODS = [
   'acceptEvents', 'getEvent',
   'claimDue', 'recordAttempts', 'holdDeliveries', 'endDeliveries', 'releaseLeases', 'releaseExpiredLeases', 'releaseAllLeases', 'existingEndpoints', 'nextDueAt', 'countInFlight',
   'getDelivery', 'listDeliveries', 'listAttempts', 'countByStatus', 'countQueued', 'countBreakers', 'oldestDueAt', 'endpointStats', 'recordTestAttempt',
-  'createReplay', 'getReplay', 'scheduleWindowReplay', 'scheduleSingleReplay',
+  'createReplay', 'getReplay', 'scheduleWindowReplay', 'scheduleSingleReplay', 'dismissDelivery',
   'getBreaker', 'saveBreaker', 'breakerWindow', 'resetBreakerWindow', 'releaseHeld', 'listBreakers',
   'listEndpointsFailingSince', 'pauseFailingEndpoint',
   'addNotice', 'listNotices',

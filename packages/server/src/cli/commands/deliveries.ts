@@ -1,4 +1,5 @@
-// `hookline deliveries list|show`: the delivery log and dead letters, filtered; one delivery with every attempt.
+// `hookline deliveries list|show|dismiss`: the delivery log and dead letters, filtered; one delivery with every attempt;
+// dismissing a failed delivery that holds its ordering key.
 import { usageError } from '../cli-error.ts';
 import { out, printJson } from '../cli-context.ts';
 import { CLIENT_OPTIONS, CLIENT_OPTIONS_HELP, clientFrom } from '../client-options.ts';
@@ -28,8 +29,11 @@ export const deliveries: Command = {
   hookline deliveries list [--status <${STATUSES.join('|')}>] [--endpoint <id>] [--type <event type>]
                            [--since <iso | 2h>] [--until <iso | 10m>] [--limit <n>] [--cursor <c>]
   hookline deliveries show <delivery>
+  hookline deliveries dismiss <delivery>   (a failed delivery holding its ordering key: the key goes on)
 
   failed deliveries are the dead letter; --since/--until take ISO-8601 or a duration ago.
+  dismiss takes only a failed delivery of a key on an endpoint with --on-failure block; it stays
+  failed and replayable.
 
 ${CLIENT_OPTIONS_HELP}
 
@@ -70,6 +74,7 @@ Examples:
         ['id', d.id], ['environment', d.environment], ['status', d.status], ['event', `${d.event_id as string} (${d.event_type as string}${d.is_money ? ', money' : ''})`],
         ['endpoint', d.endpoint_id], ['ladder', d.ladder], ['attempts', d.attempt_count], ['created', shortTime(d.created_at)],
         ['next attempt', shortTime(d.next_attempt_at)], ['reason', d.terminal_reason],
+        ...(d.ordering_key != null ? [['ordering key', `${d.ordering_key as string} (#${d.ordering_seq as number})${d.dismissed_at ? `, dismissed ${shortTime(d.dismissed_at)}` : ''}`] as [string, unknown]] : []),
       ]));
       const attempts = (d.attempts as Json[] | undefined) ?? [];
       out(ctx);
@@ -79,6 +84,12 @@ Examples:
       if (d.payload !== undefined) out(ctx, `\npayload: ${JSON.stringify(d.payload)}`);
       return 0;
     }
-    throw usageError(sub === undefined ? `deliveries: missing subcommand (list, show); see 'hookline deliveries --help'` : `deliveries: unknown subcommand '${sub}' (list, show)`);
+    if (sub === 'dismiss') {
+      const d = await api.post<Json>(api.tenantPath(`/deliveries/${encodeURIComponent(requirePositional('deliveries dismiss', 'delivery', id))}/dismiss`), {});
+      if (values.json) printJson(ctx, d);
+      else out(ctx, `dismissed ${d.id as string}: it stays failed; later deliveries of key ${d.ordering_key as string} go on`);
+      return 0;
+    }
+    throw usageError(sub === undefined ? `deliveries: missing subcommand (list, show, dismiss); see 'hookline deliveries --help'` : `deliveries: unknown subcommand '${sub}' (list, show, dismiss)`);
   },
 };

@@ -18,6 +18,8 @@ const OPTIONS = {
   timeout: { type: 'string' },
   'max-concurrency': { type: 'string' },
   paused: { type: 'boolean' },
+  ordering: { type: 'string' },
+  'on-failure': { type: 'string' },
   limit: { type: 'string' },
   cursor: { type: 'string' },
 } as const;
@@ -30,7 +32,8 @@ export const endpoints: Command = {
   help: `Usage:
   hookline endpoints add <https://receiver/url> [--policy <name>] [--description <text>]
                          [--event-types <a,b.*>] [--scheme hookline|standard] [--timeout <5s>]
-                         [--max-concurrency <n>] [--paused]
+                         [--max-concurrency <n>] [--paused] [--ordering none|key]
+                         [--on-failure continue|block]
   hookline endpoints list [--limit <n>] [--cursor <c>]
   hookline endpoints show <endpoint>
   hookline endpoints pause <endpoint>      (new events are recorded as skipped)
@@ -41,7 +44,9 @@ export const endpoints: Command = {
   hookline endpoints delete <endpoint>
 
   The receiver's URL is positional (--url is the API's). Policies: payments, standard (default),
-  brief, strict, or one defined in the server's config.
+  brief, strict, or one defined in the server's config. --ordering key attempts deliveries of one
+  event ordering key one at a time, in accept order; --on-failure block holds a key after a failed
+  delivery until it is replayed successfully or dismissed ('hookline deliveries dismiss').
 
 ${CLIENT_OPTIONS_HELP}
 
@@ -58,7 +63,8 @@ Examples:
       ['id', e.id], ['url', e.url], ['status', e.pause_reason ? `${e.status as string} (${e.pause_reason as string})` : e.status],
       ['policy', e.policy], ['scheme', e.scheme], ['event types', (e.event_types as string[]).length ? (e.event_types as string[]).join(', ') : '* (all)'],
       ['description', e.description], ['timeout', e.timeout_ms === null ? 'policy default' : `${e.timeout_ms as number} ms`],
-      ['max concurrency', e.max_concurrency], ['failing since', shortTime(e.failing_since)],
+      ['max concurrency', e.max_concurrency], ['ordering', e.ordering === 'key' ? `key (on failure: ${e.on_failure as string})` : (e.ordering ?? 'none')],
+      ['failing since', shortTime(e.failing_since)],
       ['failed events in a row', e.consecutive_failed_events], ['last success', shortTime(e.last_success_at)], ['created', shortTime(e.created_at)],
     ]);
     const print = (value: Json, human: string) => (values.json ? printJson(ctx, value) : out(ctx, human));
@@ -76,6 +82,14 @@ Examples:
         if (values.timeout) body.timeout_ms = durationMs('endpoints add', 'timeout', values.timeout);
         if (values['max-concurrency']) body.max_concurrency = intValue('endpoints add', 'max-concurrency', values['max-concurrency'], { min: 1, max: 1000 });
         if (values.paused) body.status = 'paused';
+        if (values.ordering !== undefined) {
+          if (values.ordering !== 'none' && values.ordering !== 'key') throw usageError(`endpoints add: --ordering must be none or key, got '${values.ordering}'`);
+          body.ordering = values.ordering;
+        }
+        if (values['on-failure'] !== undefined) {
+          if (values['on-failure'] !== 'continue' && values['on-failure'] !== 'block') throw usageError(`endpoints add: --on-failure must be continue or block, got '${values['on-failure']}'`);
+          body.on_failure = values['on-failure'];
+        }
         const created = await api.post<Json>(api.tenantPath('/endpoints'), body);
         const ep = (created.endpoint as Json | undefined) ?? created;
         const secret = typeof created.secret === 'string' ? created.secret : ((created.secret as Json | undefined)?.secret as string | undefined);

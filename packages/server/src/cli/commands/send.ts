@@ -15,6 +15,7 @@ const OPTIONS = {
   'event-id': { type: 'string' },
   'occurred-at': { type: 'string' },
   version: { type: 'string' },
+  'ordering-key': { type: 'string' },
 } as const;
 
 export const send: Command = {
@@ -22,9 +23,11 @@ export const send: Command = {
   summary: 'send an event',
   help: `Usage:
   hookline send --type <type> --data <json | @file.json> [--event-id <id>] [--occurred-at <iso>] [--version <v>]
+                [--ordering-key <key>]
 
 Accepts the event durably (202) and prints its deliveries. Sending the same --event-id with the same
-body again is harmless; with a different body it is refused (exit 4).
+body again is harmless; with a different body it is refused (exit 4). --ordering-key (at most 256 bytes,
+e.g. a payment id) orders the event among its key's on endpoints added with --ordering key.
 
 ${CLIENT_OPTIONS_HELP}
 
@@ -41,6 +44,7 @@ Example:
     if (values['event-id']) body.event_id = values['event-id'];
     if (values['occurred-at']) body.occurred_at = values['occurred-at'];
     if (values.version) body.version = values.version;
+    if (values['ordering-key'] !== undefined) body.ordering_key = values['ordering-key'];
     const res = await api.post<Json>(api.tenantPath('/events'), body);
     if (values.json) {
       printJson(ctx, res);

@@ -212,7 +212,8 @@ function scenarioJson(r: ScenarioResult) {
     seed: r.seed,
     attempts: r.attempts.map((a) => ({ event_id: a.eventId, n: a.n, at_ms: a.atMs, ladder: a.ladder, trigger: a.trigger, response: a.response, outcome: a.outcome })),
     transitions: r.transitions.map(transitionJson),
-    deliveries: r.deliveries.map((d) => ({ event_id: d.eventId, delivery_id: d.deliveryId, accepted_at_ms: d.acceptedAtMs, status: d.status, attempts: d.attempts, delivered_at_ms: d.deliveredAtMs, reason: d.reason })),
+    deliveries: r.deliveries.map((d) => ({ event_id: d.eventId, delivery_id: d.deliveryId, accepted_at_ms: d.acceptedAtMs, status: d.status, attempts: d.attempts, delivered_at_ms: d.deliveredAtMs, reason: d.reason, ...(d.orderingKey !== null ? { ordering_key: d.orderingKey, ordering_seq: d.orderingSeq } : {}) })),
+    ...(r.order.length ? { order: r.order.map((o) => ({ ordering_key: o.key, delivered: o.delivered, in_order: o.inOrder })) } : {}),
     actions: r.actions.map((a) => ({ at_ms: a.atMs, do: a.do, error: a.error, replay: a.replay })),
     endpoint: { status: r.endpoint.status, pause_reason: r.endpoint.pauseReason },
     summary: summarize(r),
@@ -234,6 +235,13 @@ function printScenario(ctx: CliContext, r: ScenarioResult, events: number): void
   out(ctx, `attempts   ${s.attempts.total} in all; per delivery min ${s.attempts.min} / median ${s.attempts.median} / max ${s.attempts.max}`);
   out(ctx, `held       ${s.holds} time${s.holds === 1 ? '' : 's'} on an open breaker (no attempt spent)`);
   out(ctx, `endpoint   ${r.endpoint.status}${r.endpoint.pauseReason ? ` (${r.endpoint.pauseReason})` : ''} at the end`);
+  if (r.order.length) {
+    const broken = r.order.filter((o) => !o.inOrder).length;
+    out(ctx, `order      ${r.order.length} ordering key${r.order.length === 1 ? '' : 's'}; ${broken === 0 ? 'every key delivered in accept order' : `${broken} delivered out of order`}`);
+    const SHOWN = 10;
+    for (const o of r.order.slice(0, SHOWN)) out(ctx, `           ${o.key}: ${o.delivered.length ? o.delivered.join(' → ') : '(nothing delivered)'}`);
+    if (r.order.length > SHOWN) out(ctx, `           … ${r.order.length - SHOWN} more keys (--json lists them all)`);
+  }
   for (const a of r.actions) {
     const what = a.error ? `refused: ${a.error}` : a.replay ? `selected ${a.replay.selected}, attempted ${a.replay.attempted}, succeeded ${a.replay.succeeded}, failed ${a.replay.failed}` : 'done';
     out(ctx, `action     ${at(a.atMs)} ${a.do}: ${what}`);

@@ -15,6 +15,16 @@ export interface ScenarioDelivery {
   readonly attempts: number;
   readonly deliveredAtMs: number | null;
   readonly reason: string | null;
+  /** The event's ordering key and the delivery's place in the key's order; null on an unordered run. */
+  readonly orderingKey: string | null;
+  readonly orderingSeq: number | null;
+}
+
+/** One ordering key's deliveries in the order their successful attempts happened, and whether that is accept order. */
+export interface ScenarioKeyOrder {
+  readonly key: string;
+  readonly delivered: readonly string[];
+  readonly inOrder: boolean;
 }
 
 /** One scenario action as it ran; a replay reports its selection and, at the end, its progress. */
@@ -34,6 +44,8 @@ export interface ScenarioResult {
   /** Times a due delivery waited on an open breaker instead of being attempted. */
   readonly holds: number;
   readonly deliveries: ScenarioDelivery[];
+  /** Per ordering key (first seen first); empty when no event carries a key. */
+  readonly order: ScenarioKeyOrder[];
   readonly actions: ScenarioActionResult[];
   readonly endpoint: { readonly status: string; readonly pauseReason: string | null };
   /** When the last thing happened, ms since t = 0. */
@@ -55,6 +67,7 @@ export async function runScenario(scenario: Scenario, seed: number): Promise<Sce
     clock,
     sender: createScriptedSender(clock, (_n, now) => pick(now - start)),
     observers: [log.observer],
+    ordering: scenario.ordering,
   });
   try {
     const step = { onStep: sim.step };
@@ -88,8 +101,11 @@ export async function runScenario(scenario: Scenario, seed: number): Promise<Sce
         attempts: d.attemptCount,
         deliveredAtMs: deliveredAt.get(d.id) ?? null,
         reason: d.status === 'succeeded' ? null : d.terminalReason,
+        orderingKey: d.orderingKey ?? null,
+        orderingSeq: d.orderingSeq ?? null,
       });
     }
+    const order = keyOrder(deliveries, log.attempts);
     const actions: ScenarioActionResult[] = [];
     for (const d of done) {
       const row = d.replayId ? await sim.engine.replays.find(sim.tenantId, d.replayId) : null;
@@ -109,6 +125,7 @@ export async function runScenario(scenario: Scenario, seed: number): Promise<Sce
       transitions: log.transitions.sort((a, b) => a.atMs - b.atMs || a.seq - b.seq),
       holds: log.held.length,
       deliveries,
+      order,
       actions,
       endpoint: { status: ep?.status ?? 'deleted', pauseReason: ep?.pauseReason ?? null },
       endMs: Math.max(lastAttempt, clock.now() - start),
@@ -132,6 +149,22 @@ async function act(engine: Engine, tenantId: string, endpointId: string, a: Scen
   }
 }
 
+/** Each key's delivered events in the order of their successful attempts (the attempt log is in time order). */
+function keyOrder(deliveries: readonly ScenarioDelivery[], attempts: readonly SimAttempt[]): ScenarioKeyOrder[] {
+  const byId = new Map(deliveries.filter((d) => d.orderingKey !== null).map((d) => [d.deliveryId, d]));
+  const keys = new Map<string, ScenarioDelivery[]>();
+  for (const d of byId.values()) if (!keys.has(d.orderingKey!)) keys.set(d.orderingKey!, []);
+  for (const a of attempts) {
+    const d = a.outcome === 'success' ? byId.get(a.deliveryId) : undefined;
+    if (d) keys.get(d.orderingKey!)!.push(d);
+  }
+  return [...keys].map(([key, list]) => ({
+    key,
+    delivered: list.map((d) => d.eventId),
+    inOrder: list.every((d, i) => i === 0 || list[i - 1].orderingSeq! < d.orderingSeq!),
+  }));
+}
+
 /** Actions and arrivals as [time, actions, events] in time order; at one time the actions come first. */
 function timeline(scenario: Scenario): Array<[number, ScenarioAction[], EventInput[]]> {
   const steps = new Map<number, [ScenarioAction[], EventInput[]]>();
@@ -143,14 +176,16 @@ function timeline(scenario: Scenario): Array<[number, ScenarioAction[], EventInp
 
 /** Every event of the scenario as [time, inputs] groups in time order; event ids are stable: sim-00001, … */
 function arrivals(scenario: Scenario): Array<[number, EventInput[]]> {
-  const all: Array<{ atMs: number; type: string; data: unknown }> = [];
-  for (const g of scenario.events) for (let i = 0; i < g.count; i++) all.push({ atMs: g.atMs + i * g.everyMs, type: g.type, data: g.data });
+  const all: Array<{ atMs: number; type: string; data: unknown; key: string | null }> = [];
+  for (const g of scenario.events) {
+    for (let i = 0; i < g.count; i++) all.push({ atMs: g.atMs + i * g.everyMs, type: g.type, data: g.data, key: g.orderingKeys ? g.orderingKeys[i % g.orderingKeys.length] : null });
+  }
   all.sort((a, b) => a.atMs - b.atMs); // stable: same-time events keep file order
   const width = String(all.length).length;
   const groups = new Map<number, EventInput[]>();
   all.forEach((e, i) => {
     const list = groups.get(e.atMs) ?? [];
-    list.push({ event_id: `sim-${String(i + 1).padStart(Math.max(width, 5), '0')}`, type: e.type, data: e.data });
+    list.push({ event_id: `sim-${String(i + 1).padStart(Math.max(width, 5), '0')}`, type: e.type, data: e.data, ...(e.key !== null ? { ordering_key: e.key } : {}) });
     groups.set(e.atMs, list);
   });
   return [...groups.entries()];

@@ -1,5 +1,5 @@
 // A simulation scenario file: when events arrive and how the receiver behaves over time; validated with named paths.
-import { InvalidDurationError, parseDuration, PolicyConfigError, PolicyRegistry } from '@hookline/core';
+import { InvalidDurationError, MAX_ORDERING_KEY_BYTES, parseDuration, PolicyConfigError, PolicyRegistry } from '@hookline/core';
 import { usageError } from '../cli-error.ts';
 import { parseResponse, type ScriptedResponse } from './scripted-response.ts';
 
@@ -10,6 +10,8 @@ export interface ScenarioEvents {
   readonly everyMs: number;
   readonly type: string;
   readonly data: unknown;
+  /** Ordering keys cycled over the group's events (docs/rules.md#ordered-delivery); absent: the events carry none. */
+  readonly orderingKeys?: readonly string[];
 }
 
 export interface ReceiverRule {
@@ -36,15 +38,17 @@ export interface Scenario {
   readonly receiver: readonly ReceiverRule[];
   /** In time order; at one time, in file order and before that time's events. */
   readonly actions: readonly ScenarioAction[];
+  /** Set when some event carries an ordering key: the endpoint orders by key, with this on_failure. */
+  readonly ordering: { readonly onFailure: 'continue' | 'block' } | null;
 }
 
 /** Bounds a scenario so a typo (count: 1e9) fails fast instead of running for hours. */
 export const MAX_SCENARIO_EVENTS = 50_000;
 
-const TOP_KEYS = ['policy', 'policies', 'seed', 'events', 'receiver', 'actions', 'description'];
+const TOP_KEYS = ['policy', 'policies', 'seed', 'events', 'receiver', 'actions', 'on_failure', 'description'];
 const ACTION_KEYS = ['at', 'do', 'include_skipped'];
 const ACTIONS = ['pause', 'reactivate', 'replay'] as const;
-const EVENT_KEYS = ['at', 'count', 'every', 'type', 'data'];
+const EVENT_KEYS = ['at', 'count', 'every', 'type', 'data', 'ordering_key'];
 const RULE_KEYS = ['from', 'to', 'respond'];
 
 /** Parses scenario JSON (already read from `file`); throws a usage error naming the path of the first problem. */
@@ -76,12 +80,20 @@ export function parseScenario(json: unknown, file: string): Scenario {
     if (typeof count !== 'number' || !Number.isInteger(count) || count < 1) throw bad(`${at}.count`, 'must be a whole number of at least 1');
     total += count;
     if (typeof e.type !== 'string' || e.type === '') throw bad(`${at}.type`, 'must be an event type like "payment.status_changed"');
+    let orderingKeys: string[] | null = null;
+    if (e.ordering_key !== undefined) {
+      const keys = Array.isArray(e.ordering_key) ? e.ordering_key : [e.ordering_key];
+      const ok = keys.length > 0 && keys.every((k) => typeof k === 'string' && k !== '' && Buffer.byteLength(k) <= MAX_ORDERING_KEY_BYTES);
+      if (!ok) throw bad(`${at}.ordering_key`, `must be a key (at most ${MAX_ORDERING_KEY_BYTES} bytes) or a non-empty list of keys cycled over the group's events`);
+      orderingKeys = keys as string[];
+    }
     return {
       atMs: e.at === undefined ? 0 : duration(e.at, `${at}.at`, bad),
       count,
       everyMs: e.every === undefined ? 0 : duration(e.every, `${at}.every`, bad),
       type: e.type,
       data: e.data === undefined ? {} : e.data,
+      ...(orderingKeys ? { orderingKeys } : {}),
     };
   });
   if (total > MAX_SCENARIO_EVENTS) throw bad('events', `${total} events in all; a scenario holds at most ${MAX_SCENARIO_EVENTS}`);
@@ -114,7 +126,11 @@ export function parseScenario(json: unknown, file: string): Scenario {
     return { atMs: a.at === undefined ? 0 : duration(a.at, `${at}.at`, bad), do: a.do as ScenarioAction['do'], includeSkipped: a.include_skipped === true };
   });
   actions.sort((x, y) => x.atMs - y.atMs); // stable: same-time actions keep file order
-  return { policy, policies, seed, events, receiver, actions };
+  if (top.on_failure !== undefined && top.on_failure !== 'continue' && top.on_failure !== 'block') throw bad('on_failure', 'must be "continue" or "block"');
+  const keyed = events.some((g) => g.orderingKeys !== undefined);
+  if (top.on_failure !== undefined && !keyed) throw bad('on_failure', 'goes with events that carry an ordering_key');
+  const ordering = keyed ? { onFailure: (top.on_failure ?? 'continue') as 'continue' | 'block' } : null;
+  return { policy, policies, seed, events, receiver, actions, ordering };
 }
 
 /**

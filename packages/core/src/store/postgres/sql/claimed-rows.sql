@@ -3,7 +3,8 @@
 SELECT d.*, ev.event_id AS ev_event_id, ev.type AS ev_type, ev.body AS ev_body,
        e.tenant_id AS e_tenant_id, e.url AS e_url, e.description AS e_description, e.event_types AS e_event_types,
        e.policy AS e_policy, e.scheme AS e_scheme, e.timeout_ms AS e_timeout_ms,
-       e.max_concurrency AS e_max_concurrency, e.status AS e_status, e.pause_reason AS e_pause_reason,
+       e.max_concurrency AS e_max_concurrency, e.ordering AS e_ordering,
+       e.ordering_on_failure AS e_ordering_on_failure, e.status AS e_status, e.pause_reason AS e_pause_reason,
        e.failing_since AS e_failing_since, e.consecutive_failed_events AS e_consecutive_failed_events,
        e.last_success_at AS e_last_success_at, e.version AS e_version, e.created_at AS e_created_at,
        e.updated_at AS e_updated_at, t.environment AS t_environment
