@@ -518,6 +518,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/tenants/{tenant}/portal-links": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a single-use console sign-in link for a tenant
+         * @description The URL signs its first visitor into the console restricted to this tenant (a session of at most 12 hours); it works once, within 15 minutes. Show it to your customer, e.g. in an iframe (docs/console.md#portal-links).
+         */
+        post: operations["createPortalLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/tenants/{tenant}/replays/{replay}": {
         parameters: {
             query?: never;
@@ -692,6 +712,11 @@ export interface components {
             updated_at: string;
             /** @description The signing secret (`whsec_…`). */
             secret: string;
+        };
+        CreatePortalLinkResponse: {
+            url: string;
+            /** Format: date-time */
+            expires_at: string;
         };
         CreateTenantRequest: {
             name: string;
@@ -1144,6 +1169,7 @@ export type CreateApiKeyRequest = components['schemas']['CreateApiKeyRequest'];
 export type CreateApiKeyResponse = components['schemas']['CreateApiKeyResponse'];
 export type CreateEndpointRequest = components['schemas']['CreateEndpointRequest'];
 export type CreateEndpointResponse = components['schemas']['CreateEndpointResponse'];
+export type CreatePortalLinkResponse = components['schemas']['CreatePortalLinkResponse'];
 export type CreateTenantRequest = components['schemas']['CreateTenantRequest'];
 export type Delivery = components['schemas']['Delivery'];
 export type DeliveryDetail = components['schemas']['DeliveryDetail'];
@@ -2750,6 +2776,46 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["NoticePage"];
+                };
+            };
+            /** @description An error from the catalog (docs/errors.md). */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error from the catalog (docs/errors.md). */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createPortalLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tenant: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatePortalLinkResponse"];
                 };
             };
             /** @description An error from the catalog (docs/errors.md). */

@@ -42,4 +42,6 @@ export type { QueueStats, TenantStats } from './operations/stats.ts';
 export {
   TenantOperations, ApiKeyOperations, EndpointOperations, EndpointSecretOperations, EventOperations, DeliveryOperations, ReplayOperations,
   BreakerOperations, NoticeOperations, EventTypeOperations, StatsOperations, DoctorOperations, MaintenanceOperations,
+  ConsoleSessionOperations, CONSOLE_SESSION_MAX_MS, PORTAL_LINK_TTL_MS,
 } from './operations/index.ts';
+export type { ConsoleGrant, ConsoleSession } from './operations/index.ts';

@@ -119,6 +119,18 @@ export class SqlStore implements Store {
     return r ? rows.apiKeyFromRow(r) : null;
   }
 
+  // console portal links
+  async createPortalLink(link: { hash: string; tenantId: string; createdAt: number; expiresAt: number }, now: number): Promise<void> {
+    await this.driver.transaction(async (tx) => {
+      await tx.run('purge-portal-links', { before: now });
+      await tx.run('insert-portal-link', { hash: link.hash, tenant_id: link.tenantId, created_at: link.createdAt, expires_at: link.expiresAt });
+    });
+  }
+  async consumePortalLink(hash: string, now: number): Promise<string | null> {
+    const [r] = await this.driver.all('consume-portal-link', { hash, now });
+    return r ? String(r.tenant_id) : null;
+  }
+
   // endpoints
   async createEndpoint(endpoint: Endpoint, secret: SealedSecret): Promise<void> {
     await this.driver.transaction(async (tx) => {

@@ -284,6 +284,12 @@ export interface Store {
   revokeApiKey(tenantId: string, id: string, now: number): Promise<boolean>;
   findApiKeyByHash(hash: string): Promise<ApiKeyRecord | null>;
 
+  // console portal links (single-use sign-in links; only the token's sha256 is stored)
+  /** Records a link and forgets the ones that expired before `now`. */
+  createPortalLink(link: { hash: string; tenantId: string; createdAt: number; expiresAt: number }, now: number): Promise<void>;
+  /** Marks the link used and returns its tenant, if it was unused and unexpired at `now`; else null. Atomic: one use wins. */
+  consumePortalLink(hash: string, now: number): Promise<string | null>;
+
   // endpoints
   createEndpoint(endpoint: Endpoint, secret: SealedSecret): Promise<void>;
   getEndpoint(tenantId: string, id: string): Promise<(Endpoint & { version: number }) | null>;

@@ -15,7 +15,7 @@ import type { AcceptResult, NewEvent } from '../store.ts';
 const METHODS = [
   'migrate', 'ping', 'problem', 'getSetting', 'setSetting',
   'createTenant', 'getTenant', 'listTenants', 'updateTenant', 'deleteTenant',
-  'createApiKey', 'listApiKeys', 'revokeApiKey', 'findApiKeyByHash',
+  'createApiKey', 'listApiKeys', 'revokeApiKey', 'findApiKeyByHash', 'createPortalLink', 'consumePortalLink',
   'createEndpoint', 'getEndpoint', 'listEndpoints', 'listTenantEndpoints', 'updateEndpoint', 'deleteEndpoint', 'listSecrets', 'rotateSecret',
   'acceptEvents', 'getEvent',
   'claimDue', 'recordAttempts', 'holdDeliveries', 'endDeliveries', 'releaseLeases', 'releaseExpiredLeases', 'releaseAllLeases', 'existingEndpoints', 'nextDueAt', 'countInFlight',
