@@ -572,6 +572,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/tenants/{tenant}/stats/minutes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The tenant's deliveries per minute over the last 24 h, by the minute of their last attempt: succeeded, retrying (pending after an attempt), failed
+         * @description Minutes without deliveries are left out. A delivery counts once, in the minute of its latest attempt, in its current state.
+         */
+        get: operations["getTenantMinuteStats"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -975,6 +995,19 @@ export interface components {
             breaker: components["schemas"]["Breaker"];
             endpoints: components["schemas"]["Breaker"][];
         };
+        GetTenantMinuteStatsResponse: {
+            /** Format: date-time */
+            since: string;
+            /** Format: date-time */
+            until: string;
+            minutes: {
+                /** Format: date-time */
+                at: string;
+                succeeded: number;
+                retrying: number;
+                failed: number;
+            }[];
+        };
         GetTenantStatsResponse: {
             /** Format: date-time */
             at: string;
@@ -1189,6 +1222,7 @@ export type EventInput = components['schemas']['EventInput'];
 export type EventType = components['schemas']['EventType'];
 export type GetEventResponse = components['schemas']['GetEventResponse'];
 export type GetTenantBreakerResponse = components['schemas']['GetTenantBreakerResponse'];
+export type GetTenantMinuteStatsResponse = components['schemas']['GetTenantMinuteStatsResponse'];
 export type GetTenantStatsResponse = components['schemas']['GetTenantStatsResponse'];
 export type ListApiKeysResponse = components['schemas']['ListApiKeysResponse'];
 export type ListEventTypesResponse = components['schemas']['ListEventTypesResponse'];
@@ -2900,6 +2934,46 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["GetTenantStatsResponse"];
+                };
+            };
+            /** @description An error from the catalog (docs/errors.md). */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error from the catalog (docs/errors.md). */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getTenantMinuteStats: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tenant: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GetTenantMinuteStatsResponse"];
                 };
             };
             /** @description An error from the catalog (docs/errors.md). */

@@ -52,7 +52,7 @@ function setNav(tenant) {
   const links = [];
   if (session?.kind === 'admin') links.push(h('a', { href: '#/' }, 'Tenants'));
   if (tenant) {
-    links.push(h('a', { href: `#/t/${tenant}` }, 'Overview'), h('a', { href: `#/t/${tenant}/deliveries` }, 'Deliveries'), h('a', { href: `#/t/${tenant}/endpoints` }, 'Endpoints'));
+    links.push(h('a', { href: `#/t/${tenant}` }, 'Overview'), h('a', { href: `#/t/${tenant}/deliveries` }, 'Deliveries'), h('a', { href: `#/t/${tenant}/endpoints` }, 'Endpoints'), h('a', { href: `#/t/${tenant}/event-types` }, 'Event types'));
   }
   nav.replaceChildren(...links);
   const who = document.getElementById('who');
@@ -99,11 +99,55 @@ async function tenantsPage() {
       h('tbody', {}, page.items.map((x) => h('tr', {}, h('td', {}, h('a', { href: `#/t/${x.id}` }, x.name)), h('td', {}, x.environment), h('td', {}, h('code', {}, x.id))))))));
 }
 
+const SVG = 'http://www.w3.org/2000/svg';
+function svg(tag, attrs = {}, ...children) {
+  const el = document.createElementNS(SVG, tag);
+  for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, String(v));
+  el.append(...children);
+  return el;
+}
+
+/** Deliveries per minute over 24 h as stacked bars (succeeded / retrying / failed), one column per minute, to scale. */
+function minuteChart(data) {
+  const since = Date.parse(data.since);
+  const width = 1440;
+  const height = 120;
+  const max = Math.max(1, ...data.minutes.map((m) => m.succeeded + m.retrying + m.failed));
+  const totals = { succeeded: 0, retrying: 0, failed: 0 };
+  const bars = [];
+  for (const m of data.minutes) {
+    const x = Math.floor((Date.parse(m.at) - since) / 60_000);
+    let y = height;
+    for (const k of ['succeeded', 'retrying', 'failed']) {
+      totals[k] += m[k];
+      if (m[k] === 0) continue;
+      const hgt = (m[k] / max) * height;
+      y -= hgt;
+      bars.push(svg('rect', { x, y, width: 1, height: hgt, class: `bar ${k}` }, svg('title', {}, `${new Date(m.at).toLocaleTimeString()}: ${m[k]} ${k}`)));
+    }
+  }
+  const summary = `Last 24 hours: ${totals.succeeded} succeeded, ${totals.retrying} retrying, ${totals.failed} failed (busiest minute: ${max === 1 && bars.length === 0 ? 0 : max})`;
+  return h('figure', { id: 'minute-chart' },
+    svg('svg', { viewBox: `0 0 ${width} ${height}`, preserveAspectRatio: 'none', role: 'img', 'aria-label': summary, class: 'chart' },
+      svg('line', { x1: 0, y1: height, x2: width, y2: height, class: 'axis' }), ...bars),
+    h('figcaption', { id: 'chart-summary' }, summary, h('br'), h('span', { class: 'legend succeeded' }, '■ succeeded'), ' ', h('span', { class: 'legend retrying' }, '■ retrying'), ' ', h('span', { class: 'legend failed' }, '■ failed')));
+}
+
 async function overviewPage(tenant) {
-  const [info, stats, notices] = await Promise.all([api('GET', t(tenant)), api('GET', `${t(tenant)}/stats`), api('GET', `${t(tenant)}/notices?limit=20`)]);
+  const [info, stats, notices, minutes, endpoints, breakers] = await Promise.all([
+    api('GET', t(tenant)), api('GET', `${t(tenant)}/stats`), api('GET', `${t(tenant)}/notices?limit=20`), api('GET', `${t(tenant)}/stats/minutes`),
+    api('GET', `${t(tenant)}/endpoints?limit=200`), api('GET', `${t(tenant)}/breaker`)]);
+  const unhealthy = endpoints.items.filter((e) => e.status !== 'active');
+  const open = [breakers.breaker, ...breakers.endpoints].filter((b) => b.state !== 'closed');
   const q = stats.queue;
   render(`${info.name} — overview`,
     h('p', {}, `Environment: ${info.environment} · figures since ${when(stats.since)}`),
+    h('h2', {}, 'Deliveries per minute'), minuteChart(minutes),
+    h('h2', {}, 'Needs attention'),
+    h('ul', { id: 'attention' },
+      unhealthy.map((e) => h('li', {}, h('a', { href: `#/t/${tenant}/endpoints/${e.id}` }, e.description || e.id), ' ', badge(e.status), e.pause_reason ? ` (${e.pause_reason})` : '')),
+      open.map((b) => h('li', {}, `breaker ${b.scope_key}: `, badge(b.state))),
+      unhealthy.length + open.length === 0 ? h('li', {}, 'Every endpoint is active and every breaker closed.') : null),
     h('div', { class: 'cards' },
       Object.entries(q).map(([k, v]) => h('div', { class: 'card' }, h('div', {}, k), h('strong', {}, String(v)))),
       h('div', { class: 'card' }, h('div', {}, 'oldest due'), h('strong', {}, stats.oldest_due_age_ms === null ? '—' : `${Math.round(stats.oldest_due_age_ms / 1000)} s`))),
@@ -254,11 +298,70 @@ async function endpointPage(tenant, id) {
     },
   }, h('div', {}, h('label', { for: 'since' }, 'Since (ISO-8601)'), since), h('div', {}, h('label', { for: 'until' }, 'Until (ISO-8601)'), until),
   h('div', {}, h('label', { for: 'include_skipped' }, 'Include skipped'), skipped), h('button', { type: 'submit' }, 'Replay window'));
+  const breaker = await api('GET', `${t(tenant)}/endpoints/${encodeURIComponent(id)}/breaker`);
+  const breakerReset = h('button', {
+    type: 'button', id: 'breaker-reset', disabled: breaker.state === 'closed',
+    onclick: async () => {
+      try { await api('POST', `${t(tenant)}/endpoints/${encodeURIComponent(id)}/breaker/reset`); await endpointPage(tenant, id); } catch (err) { fail(err); }
+    },
+  }, 'Reset breaker');
+  const secretOut = h('pre', { id: 'secret', hidden: true });
+  const reveal = h('button', {
+    type: 'button', id: 'reveal-secret', 'aria-controls': 'secret',
+    onclick: async () => {
+      try {
+        const sec = await api('GET', `${t(tenant)}/endpoints/${encodeURIComponent(id)}/secret`);
+        secretOut.textContent = sec.secrets.map((x) => `${x.kid}  ${x.secret}  ${x.expires_at ? 'retires ' + when(x.expires_at) : 'current'}`).join('\n');
+        secretOut.hidden = false;
+      } catch (err) { fail(err); }
+    },
+  }, 'Reveal secrets');
+  const overlap = h('input', { id: 'overlap', type: 'number', min: '0', max: String(30 * 86400), value: '86400', inputmode: 'numeric' });
+  const rotate = h('button', {
+    type: 'button', id: 'rotate-secret',
+    onclick: async () => {
+      try {
+        await api('POST', `${t(tenant)}/endpoints/${encodeURIComponent(id)}/secret/rotate`, { overlap_seconds: Number(overlap.value) });
+        status.className = '';
+        status.textContent = `Secret rotated; the previous one keeps signing for ${overlap.value} s.`;
+        secretOut.hidden = true;
+      } catch (err) { fail(err); }
+    },
+  }, 'Rotate secret');
+  const testResult = h('p', { role: 'status', id: 'test-result' });
+  const testButton = h('button', {
+    type: 'button', id: 'test-delivery',
+    onclick: async () => {
+      try {
+        const a = await api('POST', `${t(tenant)}/endpoints/${encodeURIComponent(id)}/test`);
+        testResult.className = a.outcome === 'success' ? 'success' : 'error';
+        testResult.textContent = `Test delivery: ${a.outcome}${a.response_status === null ? '' : ' (HTTP ' + a.response_status + ')'}${a.error_message ? ' — ' + a.error_message : ''}`;
+      } catch (err) { testResult.className = 'error'; testResult.textContent = err.message; }
+    },
+  }, 'Send a test delivery');
+  const url = h('input', { id: 'edit-url', name: 'url', value: e.url, required: true, type: 'url' });
+  const description = h('input', { id: 'edit-description', name: 'description', value: e.description });
+  const types = h('input', { id: 'edit-event-types', name: 'event_types', value: e.event_types.join(', '), 'aria-describedby': 'types-help' });
+  const settings = h('form', {
+    onsubmit: async (ev) => {
+      ev.preventDefault();
+      try {
+        await api('PATCH', `${t(tenant)}/endpoints/${encodeURIComponent(id)}`, { url: url.value.trim(), description: description.value, event_types: types.value.split(',').map((x) => x.trim()).filter(Boolean) });
+        await endpointPage(tenant, id);
+      } catch (err) { fail(err); }
+    },
+  }, h('label', { for: 'edit-url' }, 'URL'), url, h('label', { for: 'edit-description' }, 'Description'), description,
+  h('label', { for: 'edit-event-types' }, 'Event types'), types, h('p', { id: 'types-help' }, 'Comma-separated; empty for every type; a trailing .* matches a family.'),
+  h('button', { type: 'submit' }, 'Save settings'));
   render(e.description || `Endpoint ${e.id}`,
     h('dl', {}, h('dt', {}, 'URL'), h('dd', {}, e.url), h('dt', {}, 'Status'), h('dd', { id: 'status-badge' }, badge(e.status), e.pause_reason ? ` (${e.pause_reason})` : ''),
       h('dt', {}, 'Policy'), h('dd', {}, e.policy), h('dt', {}, 'Event types'), h('dd', {}, e.event_types.join(', ') || 'all'),
       h('dt', {}, 'Last success'), h('dd', {}, when(e.last_success_at))),
-    h('p', {}, reactivate, ' ', pause), status,
+    h('p', {}, reactivate, ' ', pause, ' ', testButton), status, testResult,
+    h('h2', {}, 'Breaker'), h('p', { id: 'breaker-state' }, badge(breaker.state), breaker.next_probe_at ? ` next probe ${when(breaker.next_probe_at)}` : '', ' ', breakerReset),
+    h('h2', {}, 'Settings'), settings,
+    h('h2', {}, 'Signing secrets'), h('p', {}, reveal), secretOut,
+    h('div', { class: 'filters' }, h('div', {}, h('label', { for: 'overlap' }, 'Overlap (seconds)'), overlap), rotate),
     h('h2', {}, 'Replay a window'), h('p', {}, 'Sends again every failed (and, if chosen, skipped) delivery of this endpoint created in the window.'), form, progress);
 }
 
@@ -271,6 +374,16 @@ async function followReplay(tenant, replay, progress) {
     await new Promise((r) => setTimeout(r, 500));
     replay = await api('GET', `${t(tenant)}/replays/${encodeURIComponent(replay.id)}`);
   }
+}
+
+async function eventTypesPage() {
+  const list = await api('GET', '/v1/event-types');
+  render('Event types', list.items.length === 0 ? h('p', {}, 'No event types are registered.') : null,
+    list.items.map((et) => h('section', { class: 'event-type' }, h('h2', {}, et.name), h('p', {}, et.description || '—'),
+      et.money ? h('p', {}, h('span', { class: 'badge' }, 'money event')) : null,
+      Object.entries(et.versions).map(([v, def]) => h('div', {}, h('h3', {}, `version ${v}`),
+        def && def.schema ? [h('h4', {}, 'JSON Schema'), h('pre', {}, JSON.stringify(def.schema, null, 2))] : null,
+        def && def.example !== undefined ? [h('h4', {}, 'Example payload'), h('pre', {}, JSON.stringify(def.example, null, 2))] : null)))));
 }
 
 // ---- router
@@ -292,6 +405,7 @@ async function route() {
       if (parts[2] === 'deliveries') return await deliveriesPage(tenant, new URLSearchParams(qs ?? ''));
       if (parts[2] === 'endpoints' && parts[3]) return await endpointPage(tenant, parts[3]);
       if (parts[2] === 'endpoints') return await endpointsPage(tenant);
+      if (parts[2] === 'event-types') return await eventTypesPage();
     }
     render('Not found', h('p', {}, 'No such page.'));
   } catch (err) {

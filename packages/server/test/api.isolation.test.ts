@@ -47,6 +47,7 @@ const ROUTES: Record<string, RouteCase> = {
   'GET /v1/tenants/{tenant}/notices': {},
   'POST /v1/tenants/{tenant}/portal-links': {},
   'GET /v1/tenants/{tenant}/stats': {},
+  'GET /v1/tenants/{tenant}/stats/minutes': {},
   'GET /v1/tenants/{tenant}/replays/{replay}': { foreignId: 'replay_not_found' },
 };
 

@@ -419,6 +419,16 @@ export class SqlStore implements Store {
       failed: Number(r.failed),
     }));
   }
+  async deliveriesPerMinute(tenantId: string, since: number): Promise<Array<{ minute: number; succeeded: number; retrying: number; failed: number }>> {
+    const byMinute = new Map<number, { minute: number; succeeded: number; retrying: number; failed: number }>();
+    for (const r of await this.driver.all('deliveries-per-minute', { tenant_id: tenantId, since })) {
+      const minute = Number(r.minute);
+      let m = byMinute.get(minute);
+      if (!m) byMinute.set(minute, (m = { minute, succeeded: 0, retrying: 0, failed: 0 }));
+      m[r.status === 'pending' ? 'retrying' : (r.status as 'succeeded' | 'failed')] += Number(r.n);
+    }
+    return [...byMinute.values()].sort((x, y) => x.minute - y.minute);
+  }
   async recordTestAttempt(attempt: Attempt, health: AttemptRecord['health'], now: number, workerId?: string): Promise<HealthTransition[]> {
     return this.driver.transaction(async (tx) => {
       const ok = attempt.outcome === 'success';

@@ -355,6 +355,8 @@ export interface Store {
   oldestDueAt(now: number): Promise<number | null>;
   /** Per endpoint of the tenant, oldest id first: its queue, its oldest due delivery, and what ended since `since`. */
   endpointStats(tenantId: string, since: number, now: number): Promise<EndpointStats[]>;
+  /** The tenant's deliveries by the epoch minute of their last attempt since `since`: succeeded, failed, retrying (pending after an attempt). */
+  deliveriesPerMinute(tenantId: string, since: number): Promise<Array<{ minute: number; succeeded: number; retrying: number; failed: number }>>;
   /**
    * Records a test delivery's one attempt and ends its delivery (succeeded/failed); health as in AttemptRecord.
    * With `workerId`, only while that worker still holds the delivery's lease (else the attempt is kept, the state not).
