@@ -11,7 +11,7 @@ function h(tag, attrs = {}, ...children) {
     if (k.startsWith('on')) el.addEventListener(k.slice(2), v);
     else el.setAttribute(k, v === true ? '' : String(v));
   }
-  for (const c of children.flat()) if (c !== null && c !== undefined) el.append(c instanceof Node ? c : String(c));
+  for (const c of children.flat(Infinity)) if (c !== null && c !== undefined) el.append(c instanceof Node ? c : String(c));
   return el;
 }
 
@@ -37,7 +37,7 @@ const when = (iso) => (iso ? new Date(iso).toLocaleString() : '—');
 function render(title, ...content) {
   document.title = `${title} · Hookline console`;
   const m = main();
-  m.replaceChildren(h('h1', {}, title), ...content);
+  m.replaceChildren(h('h1', {}, title), ...content.flat(Infinity).filter((c) => c !== null && c !== undefined));
   m.focus();
 }
 

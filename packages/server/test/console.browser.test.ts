@@ -92,7 +92,68 @@ test('the admin token signs in, sees both tenants, and the session cookie is Htt
   // The overview of a tenant.
   await table.getByRole('link', { name: 'Acme CRM' }).click();
   await page.getByRole('heading', { name: 'Acme CRM — overview' }).waitFor();
+  await page.locator('#minute-chart').waitFor();
   await shot(page, 'overview');
+});
+
+test('the overview draws deliveries per minute and lists paused endpoints', opts, async (tc) => {
+  await failedDelivery(a, 'evt-chart-1');
+  answer = 200;
+  const ok = await t.api('POST', `/v1/tenants/${a}/events`, { body: { event_id: 'evt-chart-2', type: 'order.created', data: {} } });
+  await until(() => t.api('GET', `/v1/tenants/${a}/deliveries/${ok.body.deliveries[0].id}`), (r) => r.body.status === 'succeeded');
+  const minutes = (await t.api('GET', `/v1/tenants/${a}/stats/minutes`)).body;
+  const total = (k: 'succeeded' | 'failed') => minutes.minutes.reduce((n: number, m: Record<string, number>) => n + m[k], 0);
+  assert.ok(total('succeeded') >= 1 && total('failed') >= 1);
+  const paused = (await t.api('POST', `/v1/tenants/${b}/endpoints`, { body: { url: receiver.url, description: 'chat-paused' } })).body.id;
+  await t.api('PATCH', `/v1/tenants/${b}/endpoints/${paused}`, { body: { status: 'paused' } });
+  const { page } = await browser(tc);
+  await signIn(page, ADMIN_TOKEN);
+  await page.locator('#tenants').waitFor();
+  await page.goto(`${t.url}/console/#/t/${a}`);
+  const summary = page.locator('#chart-summary');
+  await summary.waitFor();
+  assert.match(await summary.innerText(), new RegExp(`${total('succeeded')} succeeded, \\d+ retrying, ${total('failed')} failed`));
+  assert.ok((await page.locator('#minute-chart rect.bar.succeeded').count()) >= 1);
+  assert.ok((await page.locator('#minute-chart rect.bar.failed').count()) >= 1);
+  await page.goto(`${t.url}/console/#/t/${b}`);
+  await page.locator('#attention').getByRole('link', { name: 'chat-paused' }).waitFor();
+  await shot(page, 'overview-attention');
+});
+
+test('an endpoint page reveals and rotates secrets, sends a test delivery, edits settings; event types are readable', opts, async (tc) => {
+  const put = await t.api('PUT', '/v1/event-types/invoice.paid', { body: { description: 'An invoice was paid', versions: { '1': { schema: { type: 'object', required: ['amount'], properties: { amount: { type: 'integer' } } }, example: { amount: 4200 } } } } });
+  assert.equal(put.status, 200, JSON.stringify(put.body));
+  answer = 200;
+  const { page } = await browser(tc);
+  await signIn(page, keyA);
+  await page.getByRole('heading', { name: 'Acme CRM — overview' }).waitFor();
+  await page.goto(`${t.url}/console/#/t/${a}/endpoints/${endpointA}`);
+  await page.getByRole('button', { name: 'Reveal secrets' }).click();
+  await page.locator('#secret', { hasText: 'whsec_' }).waitFor();
+  const before = await page.locator('#secret').innerText();
+  await page.getByLabel('Overlap (seconds)').fill('60');
+  await page.getByRole('button', { name: 'Rotate secret' }).click();
+  await page.locator('#endpoint-status', { hasText: 'Secret rotated' }).waitFor();
+  await page.getByRole('button', { name: 'Reveal secrets' }).click();
+  await page.locator('#secret', { hasText: 'retires' }).waitFor();
+  assert.notEqual(await page.locator('#secret').innerText(), before);
+  const received = receiver.received.length;
+  await page.getByRole('button', { name: 'Send a test delivery' }).click();
+  await page.locator('#test-result', { hasText: 'success' }).waitFor();
+  assert.ok(receiver.received.length > received, 'the receiver got the test delivery');
+  await page.getByLabel('Description').fill('crm-hooks-edited');
+  await page.getByRole('button', { name: 'Save settings' }).click();
+  await page.getByRole('heading', { name: 'crm-hooks-edited' }).waitFor();
+  assert.equal((await t.api('GET', `/v1/tenants/${a}/endpoints/${endpointA}`)).body.description, 'crm-hooks-edited');
+  await page.locator('#breaker-state').waitFor();
+  await shot(page, 'endpoint');
+  await page.getByRole('link', { name: 'Event types' }).click();
+  await page.getByRole('heading', { name: 'Event types' }).waitFor();
+  await shot(page, 'event-types');
+  await page.getByRole('heading', { name: 'invoice.paid' }).waitFor();
+  assert.match(await page.locator('main').innerText(), /"amount": 4200/);
+  await shot(page, 'event-types');
+  await t.api('PATCH', `/v1/tenants/${a}/endpoints/${endpointA}`, { body: { description: 'crm-hooks' } });
 });
 
 test('a failed delivery found by event id shows its reason and the receiver\'s response; Replay makes it succeed', opts, async (tc) => {
