@@ -72,3 +72,17 @@ test('a tampered cookie is no session; a session ends after 12 hours; a revoked 
   clock.advance(1);
   assert.equal((await get(admin)).status, 401, 'no session outlives 12 hours');
 });
+
+test('sign-out needs the CSRF token and clears the cookie; a portal link for an unknown tenant is 404', async (t) => {
+  const s = await startTestServer();
+  t.after(() => s.close());
+  const res = await signIn(s.url, ADMIN_TOKEN);
+  const cookie = cookieOf(res);
+  const { csrf_token } = await res.json();
+  assert.equal((await fetch(`${s.url}/console/session`, { method: 'DELETE', headers: { cookie } })).status, 403);
+  const out = await fetch(`${s.url}/console/session`, { method: 'DELETE', headers: { cookie, 'x-csrf-token': csrf_token } });
+  assert.equal(out.status, 204);
+  assert.match(out.headers.get('set-cookie') ?? '', /^hl_console=; Path=\/; Max-Age=0; HttpOnly/);
+  assert.equal((await s.api('POST', '/v1/tenants/ten_nope/portal-links')).status, 404);
+  assert.equal((await fetch(`${s.url}/console/portal/not-a-link`)).status, 400);
+});

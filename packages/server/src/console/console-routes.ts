@@ -3,7 +3,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, extname, join, relative, sep } from 'node:path';
-import { fail, HooklineError, type ConsoleGrant } from '@hookline/core';
+import { ConsoleSessionOperations, fail, HooklineError, type ConsoleGrant } from '@hookline/core';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { authenticate, hashApiKey } from '../http/auth.ts';
 import { addRoute, paramsSchema } from '../http/route.ts';
@@ -100,7 +100,7 @@ export function consoleRoutes(app: FastifyInstance, rt: Runtime): void {
     const session = sessionOf(rt, req);
     if (session) {
       const presented = req.headers[CSRF_HEADER];
-      if (typeof presented !== 'string' || presented !== session.csrf) throw fail('csrf_token_invalid');
+      if (!ConsoleSessionOperations.csrfMatches(session, typeof presented === 'string' ? presented : undefined)) throw fail('csrf_token_invalid');
     }
     clearSessionCookie(rt, reply);
     return reply.code(204).send();
