@@ -21,6 +21,13 @@ if ! command -v openssl >/dev/null && [ "${CI:-}" = "true" ] && command -v apt-g
   as_root=""; [ "$(id -u)" -eq 0 ] || as_root="sudo -n"
   { $as_root apt-get update -qq && DEBIAN_FRONTEND=noninteractive $as_root apt-get install -y -qq --no-install-recommends openssl; } >/dev/null 2>&1
 fi
+# The console's browser tests drive Debian's Chromium (packages/server/test/console.browser.test.ts); installed when
+# missing under CI, like openssl; the tests fail under CI=true without it.
+if [ ! -x /usr/bin/chromium ] && [ "${CI:-}" = "true" ] && command -v apt-get >/dev/null; then
+  as_root=""; [ "$(id -u)" -eq 0 ] || as_root="sudo -n"
+  { $as_root apt-get update -qq && DEBIAN_FRONTEND=noninteractive $as_root apt-get install -y -qq chromium; } >/dev/null 2>&1
+fi
 pg_up && echo "services: postgresql up at 127.0.0.1:5432" || echo "services: postgresql NOT available (its suites will be skipped; under CI=true they fail)"
 redis_up && echo "services: redis up at 127.0.0.1:6379" || echo "services: redis NOT available (its suites will be skipped; under CI=true they fail)"
 command -v openssl >/dev/null && echo "services: openssl $(openssl version | cut -d' ' -f2)" || echo "services: openssl NOT available (the TLS test will be skipped; under CI=true it fails)"
+[ -x /usr/bin/chromium ] && echo "services: chromium $(/usr/bin/chromium --version 2>/dev/null | cut -d' ' -f2)" || echo "services: chromium NOT available (the console browser tests will be skipped; under CI=true they fail)"

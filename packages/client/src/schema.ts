@@ -538,6 +538,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/tenants/{tenant}/portal-links": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a single-use console sign-in link for a tenant
+         * @description The URL signs its first visitor into the console restricted to this tenant (a session of at most 12 hours); it works once, within 15 minutes. Show it to your customer, e.g. in an iframe (docs/console.md#portal-links).
+         */
+        post: operations["createPortalLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/tenants/{tenant}/replays/{replay}": {
         parameters: {
             query?: never;
@@ -564,6 +584,26 @@ export interface paths {
         };
         /** The tenant's queue and, per endpoint, its queue, oldest due delivery and success rate over deliveries that ended since `since` (default 24 h ago) */
         get: operations["getTenantStats"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tenants/{tenant}/stats/minutes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The tenant's deliveries per minute over the last 24 h, by the minute of their last attempt: succeeded, retrying (pending after an attempt), failed
+         * @description Minutes without deliveries are left out. A delivery counts once, in the minute of its latest attempt, in its current state.
+         */
+        get: operations["getTenantMinuteStats"];
         put?: never;
         post?: never;
         delete?: never;
@@ -727,6 +767,11 @@ export interface components {
             updated_at: string;
             /** @description The signing secret (`whsec_…`). */
             secret: string;
+        };
+        CreatePortalLinkResponse: {
+            url: string;
+            /** Format: date-time */
+            expires_at: string;
         };
         CreateTenantRequest: {
             name: string;
@@ -1010,6 +1055,19 @@ export interface components {
             breaker: components["schemas"]["Breaker"];
             endpoints: components["schemas"]["Breaker"][];
         };
+        GetTenantMinuteStatsResponse: {
+            /** Format: date-time */
+            since: string;
+            /** Format: date-time */
+            until: string;
+            minutes: {
+                /** Format: date-time */
+                at: string;
+                succeeded: number;
+                retrying: number;
+                failed: number;
+            }[];
+        };
         GetTenantStatsResponse: {
             /** Format: date-time */
             at: string;
@@ -1214,6 +1272,7 @@ export type CreateApiKeyRequest = components['schemas']['CreateApiKeyRequest'];
 export type CreateApiKeyResponse = components['schemas']['CreateApiKeyResponse'];
 export type CreateEndpointRequest = components['schemas']['CreateEndpointRequest'];
 export type CreateEndpointResponse = components['schemas']['CreateEndpointResponse'];
+export type CreatePortalLinkResponse = components['schemas']['CreatePortalLinkResponse'];
 export type CreateTenantRequest = components['schemas']['CreateTenantRequest'];
 export type Delivery = components['schemas']['Delivery'];
 export type DeliveryDetail = components['schemas']['DeliveryDetail'];
@@ -1233,6 +1292,7 @@ export type EventInput = components['schemas']['EventInput'];
 export type EventType = components['schemas']['EventType'];
 export type GetEventResponse = components['schemas']['GetEventResponse'];
 export type GetTenantBreakerResponse = components['schemas']['GetTenantBreakerResponse'];
+export type GetTenantMinuteStatsResponse = components['schemas']['GetTenantMinuteStatsResponse'];
 export type GetTenantStatsResponse = components['schemas']['GetTenantStatsResponse'];
 export type ListApiKeysResponse = components['schemas']['ListApiKeysResponse'];
 export type ListEventTypesResponse = components['schemas']['ListEventTypesResponse'];
@@ -2883,6 +2943,46 @@ export interface operations {
             };
         };
     };
+    createPortalLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tenant: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatePortalLinkResponse"];
+                };
+            };
+            /** @description An error from the catalog (docs/errors.md). */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error from the catalog (docs/errors.md). */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     getReplay: {
         parameters: {
             query?: never;
@@ -2945,6 +3045,46 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["GetTenantStatsResponse"];
+                };
+            };
+            /** @description An error from the catalog (docs/errors.md). */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error from the catalog (docs/errors.md). */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getTenantMinuteStats: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tenant: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GetTenantMinuteStatsResponse"];
                 };
             };
             /** @description An error from the catalog (docs/errors.md). */

@@ -17,9 +17,11 @@ export const ERROR_CATALOG = {
   ordering_key_too_long: { status: 400, message: 'ordering_key must be at most {max} bytes of UTF-8' },
   batch_too_large: { status: 400, message: 'a batch holds at most {max} events' },
   invalid_cursor: { status: 400, message: 'cursor is not valid' },
+  portal_link_invalid: { status: 400, message: 'this portal link is unknown, expired or already used; ask for a new one' },
   // 401/403 — who is asking
   unauthorized: { status: 401, message: 'missing or invalid credentials' },
   forbidden: { status: 403, message: 'these credentials cannot do this' },
+  csrf_token_invalid: { status: 403, message: 'a console request that changes something needs the session\'s x-csrf-token header' },
   // 404 — another tenant's ids answer exactly like ids that do not exist
   not_found: { status: 404, message: 'not found' },
   tenant_not_found: { status: 404, message: 'unknown tenant' },

@@ -22,6 +22,7 @@ import type { HealthTransition, Store } from './store/store.ts';
 import type { EngineParts } from './operations/parts.ts';
 import { TenantOperations } from './operations/tenants.ts';
 import { ApiKeyOperations } from './operations/api-keys.ts';
+import { ConsoleSessionOperations } from './operations/console-sessions.ts';
 import { EndpointOperations } from './operations/endpoints.ts';
 import { EndpointSecretOperations } from './operations/endpoint-secrets.ts';
 import { EventOperations } from './operations/events.ts';
@@ -78,6 +79,8 @@ export class Hookline {
   // ---- operations: every write (and read) of the API, the CLI and the notifier goes through one of these
   readonly tenants: TenantOperations;
   readonly apiKeys: ApiKeyOperations;
+  /** Console portal links and sessions (docs/console.md). */
+  readonly console: ConsoleSessionOperations;
   readonly endpoints: EndpointOperations;
   readonly endpointSecrets: EndpointSecretOperations;
   readonly events: EventOperations;
@@ -179,6 +182,7 @@ export class Hookline {
     };
     this.tenants = new TenantOperations(parts, revoked);
     this.apiKeys = new ApiKeyOperations(parts, revoked);
+    this.console = new ConsoleSessionOperations(parts);
     this.endpoints = new EndpointOperations(parts);
     this.endpointSecrets = new EndpointSecretOperations(parts);
     this.events = new EventOperations(parts);

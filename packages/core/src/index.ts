@@ -38,8 +38,10 @@ export type { EndpointInput } from './operations/endpoints.ts';
 export type { TenantInput, TenantPatch } from './operations/tenants.ts';
 export type { LiveSecret } from './operations/endpoint-secrets.ts';
 export type { DoctorContract, DoctorEndpointOptions } from './operations/doctor.ts';
-export type { QueueStats, TenantStats } from './operations/stats.ts';
+export type { MinuteStats, QueueStats, TenantStats } from './operations/stats.ts';
 export {
   TenantOperations, ApiKeyOperations, EndpointOperations, EndpointSecretOperations, EventOperations, DeliveryOperations, ReplayOperations,
   BreakerOperations, NoticeOperations, EventTypeOperations, StatsOperations, DoctorOperations, MaintenanceOperations,
+  ConsoleSessionOperations, CONSOLE_SESSION_MAX_MS, PORTAL_LINK_TTL_MS,
 } from './operations/index.ts';
+export type { ConsoleGrant, ConsoleSession } from './operations/index.ts';

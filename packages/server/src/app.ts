@@ -5,6 +5,8 @@ import { maxHeaderSize, STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import { HooklineError } from '@hookline/core';
 import Fastify, { type FastifyInstance, type FastifyReply, type RouteOptions } from 'fastify';
+import { cookiePrincipal } from './console/console-auth.ts';
+import { consoleRoutes } from './console/console-routes.ts';
 import { authenticate, authorize, type Principal } from './http/auth.ts';
 import { errorBody, MAX_PARAM_LENGTH, toHooklineError } from './http/error-reply.ts';
 import { parseJsonBody } from './http/json-body.ts';
@@ -107,7 +109,10 @@ export async function buildApp(runtime: Runtime): Promise<FastifyInstance> {
     if (runtime.fatal) throw new HooklineError('storage_unavailable');
     const rule = req.routeOptions.config?.auth ?? 'public';
     if (rule === 'public') return;
-    const principal = await authenticate(runtime.authLookups, runtime.adminTokenHash, req.headers.authorization);
+    // Without an Authorization header, the console's session cookie (docs/console.md#sessions) may stand in for it.
+    const principal = req.headers.authorization === undefined && req.headers.cookie !== undefined
+      ? await cookiePrincipal(runtime, req)
+      : await authenticate(runtime.authLookups, runtime.adminTokenHash, req.headers.authorization);
     if (!principal) throw new HooklineError('unauthorized');
     req.principal = principal;
     await authorize(runtime.authLookups, principal, rule, req);
@@ -145,6 +150,7 @@ export async function buildApp(runtime: Runtime): Promise<FastifyInstance> {
     noticeRoutes(app, runtime);
     breakerRoutes(app, runtime);
     statsRoutes(app, runtime);
+    consoleRoutes(app, runtime);
   }
   await app.ready();
   return app;

@@ -77,6 +77,8 @@ export interface HooklineConfig {
   /** How often the store gauges of /metrics are read at most, however many scrapers (e.g. `5s`). */
   metricsRefresh: string;
   metricsRefreshMs: number;
+  /** CSP `frame-ancestors` of the console (docs/console.md#frame-ancestors): `'none'` (default) or the provider's origins, space-separated. */
+  consoleFrameAncestors: string;
 }
 
 /** A configuration value that cannot be used; the message is one line naming the key. */
@@ -119,6 +121,7 @@ export const DEFAULT_CONFIG: Readonly<HooklineConfig> = deepFreeze({
   metricsToken: null,
   metricsRefresh: '5s',
   metricsRefreshMs: 5000,
+  consoleFrameAncestors: "'none'",
 }) as Readonly<HooklineConfig>;
 
 /** Keys a config file or flags may set (derived *Ms fields are computed, never set). */
@@ -126,6 +129,7 @@ const KEYS = [
   'port', 'host', 'db', 'role', 'adminToken', 'masterKey', 'dataDir', 'allowHttp', 'allowPrivateTargets', 'logLevel',
   'logFormat', 'policies', 'moneyRules', 'strictEventTypes', 'bodyLimitBytes', 'batchBodyLimitBytes', 'replayQuotaPerDay',
   'rotationOverlap', 'retention', 'requestTimeoutMs', 'fatalExitDelayMs', 'smtp', 'dispatcher', 'metricsToken', 'metricsRefresh',
+  'consoleFrameAncestors',
 ] as const;
 type Key = (typeof KEYS)[number];
 
@@ -164,6 +168,7 @@ const ENV: Record<string, Key | `smtp.${keyof SmtpConfig}` | `dispatcher.${'batc
   HOOKLINE_METRICS_TOKEN: 'metricsToken',
   HOOKLINE_METRICS_REFRESH: 'metricsRefresh',
   HOOKLINE_DISPATCHER_LEASE_MS: 'dispatcher.leaseMs',
+  HOOKLINE_CONSOLE_FRAME_ANCESTORS: 'consoleFrameAncestors',
 };
 
 export interface ResolveConfigOptions {
@@ -281,6 +286,13 @@ function validate(m: Record<string, unknown>): HooklineConfig {
   const metricsRefresh = str(m.metricsRefresh, 'metricsRefresh');
   const metricsRefreshMs = duration(metricsRefresh, 'metricsRefresh');
   if (metricsRefreshMs < 100 || metricsRefreshMs > 3_600_000) throw new ConfigError('metricsRefresh', `must be from 100ms to 1h, got ${JSON.stringify(metricsRefresh)}`);
+  const consoleFrameAncestors = str(m.consoleFrameAncestors, 'consoleFrameAncestors').trim();
+  // Each source is 'none', 'self' or an http(s) origin (a host may start with *.): nothing that could end the CSP directive.
+  const ancestorSource = /^(?:'none'|'self'|https?:\/\/(?:\*\.)?[A-Za-z0-9.-]+(?::\d{1,5})?)$/;
+  const sources = consoleFrameAncestors.split(/\s+/);
+  if (!consoleFrameAncestors || !sources.every((x) => ancestorSource.test(x)) || (sources.includes("'none'") && sources.length > 1)) {
+    throw new ConfigError('consoleFrameAncestors', `must be 'none', 'self' or space-separated http(s) origins, got ${JSON.stringify(consoleFrameAncestors)}`);
+  }
   const db = str(m.db, 'db');
   if (db.length === 0) throw new ConfigError('db', 'must be a SQLite file path or a postgres:// URL');
   const role = oneOf(m.role, 'role', ['all', 'api', 'worker'] as const);
@@ -316,6 +328,7 @@ function validate(m: Record<string, unknown>): HooklineConfig {
     metricsToken,
     metricsRefresh,
     metricsRefreshMs,
+    consoleFrameAncestors,
   };
   return deepFreeze(config);
 }

@@ -46,7 +46,9 @@ const ROUTES: Record<string, RouteCase> = {
   'POST /v1/tenants/{tenant}/events/batch': { body: { events: [{ event_id: 'stolen-2', type: 'order.created', data: {} }] } },
   'GET /v1/tenants/{tenant}/events/{event_id}': { foreignId: 'event_not_found' },
   'GET /v1/tenants/{tenant}/notices': {},
+  'POST /v1/tenants/{tenant}/portal-links': {},
   'GET /v1/tenants/{tenant}/stats': {},
+  'GET /v1/tenants/{tenant}/stats/minutes': {},
   'GET /v1/tenants/{tenant}/replays/{replay}': { foreignId: 'replay_not_found' },
 };
 

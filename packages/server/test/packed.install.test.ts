@@ -14,7 +14,7 @@ import { ownChild, within } from '@hookline/core/testing';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 /** The packages a user installs, in the order they depend on each other. */
-const PACKAGES = ['packages/core', 'packages/receiver', 'packages/server', 'packages/client'];
+const PACKAGES = ['packages/core', 'packages/receiver', 'packages/server', 'packages/client', 'packages/console'];
 /** Native builds of better-sqlite3 per Node ABI, kept across runs (compiling one takes minutes on a busy machine). */
 const NATIVE_CACHE = join(ROOT, '.cache', 'better-sqlite3');
 const work = mkdtempSync(join(tmpdir(), 'hookline-packed-'));
@@ -92,7 +92,8 @@ async function nodeBinary(major: string): Promise<{ bin: string } | { skip: stri
 }
 
 before(async () => {
-  await run(process.execPath, [join(ROOT, 'scripts/build.mjs'), ...PACKAGES], { cwd: ROOT, env: userEnv(process.execPath) });
+  // The console ships its static files as they are: nothing to compile.
+  await run(process.execPath, [join(ROOT, 'scripts/build.mjs'), ...PACKAGES.filter((p) => existsSync(join(ROOT, p, 'tsconfig.build.json')))], { cwd: ROOT, env: userEnv(process.execPath) });
   const tgz = join(work, 'tarballs');
   mkdirSync(tgz);
   // --ignore-scripts: just built above; prepack would build again.
@@ -159,6 +160,10 @@ console.log(JSON.stringify({ scheme: ok.scheme, eventId: ok.eventId, refused }))
     const serve = startChild('npx', ['--no-install', 'hookline', 'serve', '--port', '0', '--host', '127.0.0.1', '--db', join(app, 'hookline.db'), '--allow-http', '--allow-private-targets'],
       { cwd: app, env }, t.after.bind(t));
     const [, url, token] = await serve.waitFor(/on (http:\/\/127\.0\.0\.1:\d+)[\s\S]*admin token[^:]*: (hl_admin_\S+)/);
+    // The console comes with the server (@hookline/console's static files).
+    const page = await fetch(`${url}/console/`);
+    assert.equal(page.status, 200, 'the console is served');
+    assert.match(page.headers.get('content-type') ?? '', /^text\/html/);
 
     // A loopback receiver made with the installed @hookline/receiver. The endpoint's secret exists only once the
     // endpoint (with the receiver's URL) does: the receiver reads it from its stdin and verifies with it.

@@ -1,6 +1,7 @@
 // The engine's operations, one class per resource; the engine exposes one instance of each (engine.tenants, …).
 export { TenantOperations } from './tenants.ts';
 export { ApiKeyOperations } from './api-keys.ts';
+export { ConsoleSessionOperations, CONSOLE_SESSION_MAX_MS, PORTAL_LINK_TTL_MS, type ConsoleGrant, type ConsoleSession } from './console-sessions.ts';
 export { EndpointOperations } from './endpoints.ts';
 export { EndpointSecretOperations } from './endpoint-secrets.ts';
 export { EventOperations } from './events.ts';

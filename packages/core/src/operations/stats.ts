@@ -15,6 +15,14 @@ export interface TenantStats extends QueueStats {
   endpoints: Array<EndpointStats & { oldestDueAgeMs: number | null; successRate: number | null }>;
 }
 
+/** One minute of a tenant's deliveries (docs/console.md#pages): by the minute of their last attempt. */
+export interface MinuteStats {
+  at: number;
+  succeeded: number;
+  retrying: number;
+  failed: number;
+}
+
 export class StatsOperations {
   readonly #p: EngineParts;
 
@@ -44,5 +52,13 @@ export class StatsOperations {
     for (const e of endpoints) for (const k of ['pending', 'delivering', 'held'] as const) queued[k] += e.queued[k];
     const ages = endpoints.map((e) => e.oldestDueAgeMs).filter((a): a is number => a !== null);
     return { at: now, since, queued, oldestDueAgeMs: ages.length === 0 ? null : Math.max(...ages), endpoints };
+  }
+
+  /** The tenant's deliveries per minute over the last 24 h (minutes with none are left out), oldest first. */
+  async perMinute(tenantId: string): Promise<{ since: number; until: number; minutes: MinuteStats[] }> {
+    const now = this.#p.clock.now();
+    const since = Math.floor((now - DAY_MS) / 60_000) * 60_000;
+    const rows = await this.#p.store.deliveriesPerMinute(tenantId, since);
+    return { since, until: now, minutes: rows.map((r) => ({ at: r.minute * 60_000, succeeded: r.succeeded, retrying: r.retrying, failed: r.failed })) };
   }
 }

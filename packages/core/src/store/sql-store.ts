@@ -119,6 +119,18 @@ export class SqlStore implements Store {
     return r ? rows.apiKeyFromRow(r) : null;
   }
 
+  // console portal links
+  async createPortalLink(link: { hash: string; tenantId: string; createdAt: number; expiresAt: number }, now: number): Promise<void> {
+    await this.driver.transaction(async (tx) => {
+      await tx.run('purge-portal-links', { before: now });
+      await tx.run('insert-portal-link', { hash: link.hash, tenant_id: link.tenantId, created_at: link.createdAt, expires_at: link.expiresAt });
+    });
+  }
+  async consumePortalLink(hash: string, now: number): Promise<string | null> {
+    const [r] = await this.driver.all('consume-portal-link', { hash, now });
+    return r ? String(r.tenant_id) : null;
+  }
+
   // endpoints
   async createEndpoint(endpoint: Endpoint, secret: SealedSecret): Promise<void> {
     await this.driver.transaction(async (tx) => {
@@ -447,6 +459,16 @@ export class SqlStore implements Store {
       succeeded: Number(r.succeeded),
       failed: Number(r.failed),
     }));
+  }
+  async deliveriesPerMinute(tenantId: string, since: number): Promise<Array<{ minute: number; succeeded: number; retrying: number; failed: number }>> {
+    const byMinute = new Map<number, { minute: number; succeeded: number; retrying: number; failed: number }>();
+    for (const r of await this.driver.all('deliveries-per-minute', { tenant_id: tenantId, since })) {
+      const minute = Number(r.minute);
+      let m = byMinute.get(minute);
+      if (!m) byMinute.set(minute, (m = { minute, succeeded: 0, retrying: 0, failed: 0 }));
+      m[r.status === 'pending' ? 'retrying' : (r.status as 'succeeded' | 'failed')] += Number(r.n);
+    }
+    return [...byMinute.values()].sort((x, y) => x.minute - y.minute);
   }
   async recordTestAttempt(attempt: Attempt, health: AttemptRecord['health'], now: number, workerId?: string): Promise<HealthTransition[]> {
     return this.driver.transaction(async (tx) => {

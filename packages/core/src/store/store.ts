@@ -296,6 +296,12 @@ export interface Store {
   revokeApiKey(tenantId: string, id: string, now: number): Promise<boolean>;
   findApiKeyByHash(hash: string): Promise<ApiKeyRecord | null>;
 
+  // console portal links (single-use sign-in links; only the token's sha256 is stored)
+  /** Records a link and forgets the ones that expired before `now`. */
+  createPortalLink(link: { hash: string; tenantId: string; createdAt: number; expiresAt: number }, now: number): Promise<void>;
+  /** Marks the link used and returns its tenant, if it was unused and unexpired at `now`; else null. Atomic: one use wins. */
+  consumePortalLink(hash: string, now: number): Promise<string | null>;
+
   // endpoints
   createEndpoint(endpoint: Endpoint, secret: SealedSecret): Promise<void>;
   getEndpoint(tenantId: string, id: string): Promise<(Endpoint & { version: number }) | null>;
@@ -361,6 +367,8 @@ export interface Store {
   oldestDueAt(now: number): Promise<number | null>;
   /** Per endpoint of the tenant, oldest id first: its queue, its oldest due delivery, and what ended since `since`. */
   endpointStats(tenantId: string, since: number, now: number): Promise<EndpointStats[]>;
+  /** The tenant's deliveries by the epoch minute of their last attempt since `since`: succeeded, failed, retrying (pending after an attempt). */
+  deliveriesPerMinute(tenantId: string, since: number): Promise<Array<{ minute: number; succeeded: number; retrying: number; failed: number }>>;
   /**
    * Records a test delivery's one attempt and ends its delivery (succeeded/failed); health as in AttemptRecord.
    * With `workerId`, only while that worker still holds the delivery's lease (else the attempt is kept, the state not).

@@ -89,6 +89,22 @@ export function administrationConformance(withStore: WithStore): void {
     assert.equal((await store.findApiKeyByHash('h1'))?.revokedAt, T0 + 1);
   });
 
+  withStore('portal links: consumed once, never after expiry, concurrent uses let one win, expired ones purged', async (store) => {
+    await store.createTenant(tenant('ten_A'));
+    await store.createPortalLink({ hash: 'p1', tenantId: 'ten_A', createdAt: T0, expiresAt: T0 + MIN }, T0);
+    await store.createPortalLink({ hash: 'p2', tenantId: 'ten_A', createdAt: T0, expiresAt: T0 + MIN }, T0);
+    await store.createPortalLink({ hash: 'p3', tenantId: 'ten_A', createdAt: T0, expiresAt: T0 + MIN }, T0);
+    assert.equal(await store.consumePortalLink('nope', T0 + 1), null);
+    assert.equal(await store.consumePortalLink('p1', T0 + 1), 'ten_A');
+    assert.equal(await store.consumePortalLink('p1', T0 + 2), null, 'used once');
+    assert.equal(await store.consumePortalLink('p2', T0 + MIN), null, 'expired at expires_at');
+    const both = await Promise.all([store.consumePortalLink('p3', T0 + 3), store.consumePortalLink('p3', T0 + 3)]);
+    assert.deepEqual(both.sort(), ['ten_A', null].sort(), 'of two concurrent uses one wins');
+    // A later link's creation forgets the expired ones: p2 cannot come back even if its row were consulted.
+    await store.createPortalLink({ hash: 'p4', tenantId: 'ten_A', createdAt: T0 + 2 * MIN, expiresAt: T0 + 3 * MIN }, T0 + 2 * MIN);
+    assert.equal(await store.consumePortalLink('p4', T0 + 2 * MIN), 'ten_A');
+  });
+
   withStore('endpoints: create, get, page, update with version, secrets and rotation, delete', async (store) => {
     await store.createTenant(tenant('ten_A'));
     await store.createTenant(tenant('ten_B'));

@@ -21,4 +21,18 @@ export function statsConformance(withStore: WithStore): void {
     assert.equal(await store.oldestDueAt(T0 + H), T0 + 20 * MIN);
     assert.deepEqual(await store.endpointStats('ten_B', T0, T0 + H), []);
   });
+
+  withStore('stats: deliveries per minute of their last attempt, by state, only the tenant\'s and only since the window start', async (store) => {
+    await failedSetup(store); // dlv 1 failed at T0, 2 succeeded at T0+1min, 3 failed at T0+2min, 4 skipped
+    const m = (at: number) => Math.floor(at / MIN);
+    const expected = new Map<number, { minute: number; succeeded: number; retrying: number; failed: number }>();
+    for (const [at, k] of [[T0, 'failed'], [T0 + MIN, 'succeeded'], [T0 + 2 * MIN, 'failed']] as const) {
+      const row = expected.get(m(at)) ?? { minute: m(at), succeeded: 0, retrying: 0, failed: 0 };
+      row[k]++;
+      expected.set(m(at), row);
+    }
+    assert.deepEqual(await store.deliveriesPerMinute('ten_A', T0 - H), [...expected.values()]);
+    assert.deepEqual((await store.deliveriesPerMinute('ten_A', T0 + 2 * MIN)).map((r) => [r.minute, r.failed]), [[m(T0 + 2 * MIN), 1]]);
+    assert.deepEqual(await store.deliveriesPerMinute('ten_B', T0 - H), []);
+  });
 }

@@ -63,4 +63,28 @@ export function statsRoutes(app: FastifyInstance, rt: Runtime): void {
       return tenantView(await rt.engine.stats.tenant(req.params.tenant, since === undefined ? {} : { since }));
     },
   });
+
+  addRoute<{ tenant: string }>(app, {
+    method: 'GET', url: '/v1/tenants/:tenant/stats/minutes', operationId: 'getTenantMinuteStats', tag, auth: 'tenant',
+    summary: 'The tenant\'s deliveries per minute over the last 24 h, by the minute of their last attempt: succeeded, retrying (pending after an attempt), failed',
+    description: 'Minutes without deliveries are left out. A delivery counts once, in the minute of its latest attempt, in its current state.',
+    params: paramsSchema('tenant'),
+    response: {
+      200: {
+        type: 'object', required: ['since', 'until', 'minutes'], additionalProperties: false,
+        properties: {
+          since: { type: 'string', format: 'date-time' },
+          until: { type: 'string', format: 'date-time' },
+          minutes: {
+            type: 'array',
+            items: { type: 'object', required: ['at', 'succeeded', 'retrying', 'failed'], additionalProperties: false, properties: { at: { type: 'string', format: 'date-time' }, succeeded: count, retrying: count, failed: count } },
+          },
+        },
+      },
+    },
+    handler: async (req) => {
+      const r = await rt.engine.stats.perMinute(req.params.tenant);
+      return { since: iso(r.since), until: iso(r.until), minutes: r.minutes.map((m) => ({ at: iso(m.at), succeeded: m.succeeded, retrying: m.retrying, failed: m.failed })) };
+    },
+  });
 }

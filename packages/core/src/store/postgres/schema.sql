@@ -255,6 +255,20 @@ CREATE INDEX outbox_due ON outbox USING btree (due_at) WHERE (status = 'pending'
 
 CREATE UNIQUE INDEX outbox_pkey ON outbox USING btree (id);
 
+CREATE TABLE portal_links (
+  hash text NOT NULL,
+  tenant_id text NOT NULL,
+  created_at bigint NOT NULL,
+  expires_at bigint NOT NULL,
+  used_at bigint,
+  CONSTRAINT portal_links_pkey PRIMARY KEY (hash),
+  CONSTRAINT portal_links_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES tenants(id) ON DELETE CASCADE
+);
+
+CREATE UNIQUE INDEX portal_links_pkey ON portal_links USING btree (hash);
+
+CREATE INDEX portal_links_tenant ON portal_links USING btree (tenant_id);
+
 CREATE TABLE replays (
   id text NOT NULL,
   tenant_id text NOT NULL,

@@ -200,6 +200,16 @@ CREATE INDEX outbox_done ON outbox (updated_at) WHERE status <> 'pending';
 
 CREATE INDEX outbox_due ON outbox (due_at) WHERE status = 'pending';
 
+CREATE TABLE portal_links (
+  hash TEXT PRIMARY KEY,                         -- sha256 (hex) of the token in the URL
+  tenant_id TEXT NOT NULL REFERENCES tenants(id) ON DELETE CASCADE,
+  created_at INTEGER NOT NULL,
+  expires_at INTEGER NOT NULL,
+  used_at INTEGER
+);
+
+CREATE INDEX portal_links_tenant ON portal_links (tenant_id);
+
 CREATE TABLE replays (
   id TEXT PRIMARY KEY,
   tenant_id TEXT NOT NULL,

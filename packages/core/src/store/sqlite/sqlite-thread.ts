@@ -15,11 +15,11 @@ import type { AcceptResult, NewEvent } from '../store.ts';
 const METHODS = [
   'migrate', 'ping', 'problem', 'getSetting', 'setSetting',
   'createTenant', 'getTenant', 'listTenants', 'updateTenant', 'deleteTenant',
-  'createApiKey', 'listApiKeys', 'revokeApiKey', 'findApiKeyByHash',
+  'createApiKey', 'listApiKeys', 'revokeApiKey', 'findApiKeyByHash', 'createPortalLink', 'consumePortalLink',
   'createEndpoint', 'getEndpoint', 'listEndpoints', 'listTenantEndpoints', 'updateEndpoint', 'deleteEndpoint', 'listSecrets', 'rotateSecret',
   'acceptEvents', 'getEvent',
   'claimDue', 'recordAttempts', 'holdDeliveries', 'endDeliveries', 'releaseLeases', 'releaseExpiredLeases', 'releaseAllLeases', 'existingEndpoints', 'nextDueAt', 'countInFlight',
-  'getDelivery', 'listDeliveries', 'listAttempts', 'countByStatus', 'countQueued', 'countBreakers', 'oldestDueAt', 'endpointStats', 'recordTestAttempt',
+  'getDelivery', 'listDeliveries', 'listAttempts', 'countByStatus', 'countQueued', 'countBreakers', 'oldestDueAt', 'endpointStats', 'deliveriesPerMinute', 'recordTestAttempt',
   'createReplay', 'getReplay', 'scheduleWindowReplay', 'scheduleSingleReplay', 'dismissDelivery',
   'getBreaker', 'saveBreaker', 'breakerWindow', 'resetBreakerWindow', 'releaseHeld', 'listBreakers',
   'listEndpointsFailingSince', 'pauseFailingEndpoint',
