@@ -3,38 +3,10 @@
 // endpoint, all sent from the engine's outbox; deliveries that fail for good are summarised per endpoint.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { AddressInfo } from 'node:net';
-import { SMTPServer } from 'smtp-server';
 import type { VirtualClock, Hookline } from '@hookline/core';
 import { settle, startReceiver, testEngine } from '@hookline/core/testing';
 import { createNotifier, smtpMailer, type Notifier } from '../src/notify/index.ts';
-
-interface Mail {
-  to: string[];
-  raw: string;
-  subject: string;
-}
-
-async function smtpSink() {
-  const mails: Mail[] = [];
-  const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS', 'AUTH'],
-    logger: false,
-    onData(stream, session, done) {
-      const chunks: Buffer[] = [];
-      stream.on('data', (c: Buffer) => chunks.push(c));
-      stream.on('end', () => {
-        const raw = Buffer.concat(chunks).toString();
-        mails.push({ to: session.envelope.rcptTo.map((r) => r.address), raw, subject: /^Subject: (.*)$/m.exec(raw)?.[1] ?? '' });
-        done();
-      });
-    },
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
-  const port = (server.server.address() as AddressInfo).port;
-  return { port, mails, close: () => new Promise<void>((r) => server.close(() => r())) };
-}
+import { smtpSink } from './fixtures/smtp-sink.ts';
 
 /** Runs the engine and the notifier until neither has work left (operational events are deliveries too). */
 async function drain(engine: Hookline, clock: VirtualClock, notifier: Notifier, until?: number) {

@@ -16,6 +16,7 @@ import { nextState } from './next-state.ts';
 import { attemptFromResult } from './attempt-from-result.ts';
 import type { SecretCache } from './secret-cache.ts';
 import type { DispatchObserver } from './observers.ts';
+import { WakeSignal } from '../wake-signal.ts';
 
 /** What the dispatcher needs from an HTTP client; `simulatedDurationMs` lets a scripted sender spend virtual time. */
 export interface DeliverySender {
@@ -100,8 +101,7 @@ export class Dispatcher {
   #leased = 0;
   #running = false;
   #loop: Promise<void> | null = null;
-  #wake: (() => void) | null = null;
-  #woken = false;
+  readonly #wakeSignal = new WakeSignal();
   #lastSweep = 0;
   #lastGoneCheck = 0;
   /** Endpoints and tenants deleted while this process held their work: nothing more of theirs is sent. */
@@ -143,10 +143,7 @@ export class Dispatcher {
 
   /** New work may be due: claim at once instead of waiting for the next poll. */
   wake(): void {
-    this.#woken = true;
-    const w = this.#wake;
-    this.#wake = null;
-    w?.();
+    this.#wakeSignal.wake();
   }
 
   start(): void {
@@ -268,21 +265,7 @@ export class Dispatcher {
   }
 
   #sleep(ms: number): Promise<void> {
-    if (this.#woken || !this.#running) {
-      this.#woken = false;
-      return Promise.resolve();
-    }
-    return new Promise((resolve) => {
-      const timer = setTimeout(() => {
-        this.#wake = null;
-        resolve();
-      }, ms);
-      this.#wake = () => {
-        clearTimeout(timer);
-        this.#woken = false;
-        resolve();
-      };
-    });
+    return this.#wakeSignal.sleep(ms, !this.#running);
   }
 
   /** Leases up to `limit` due deliveries into their endpoints' lanes and starts what the caps allow. */

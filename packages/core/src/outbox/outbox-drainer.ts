@@ -5,6 +5,7 @@ import type { Clock } from '../clock.ts';
 import type { Logger } from '../logger.ts';
 import type { OutboxRow, Store } from '../store/store.ts';
 import { SUMMARY_WINDOW_MS } from './failure-summary.ts';
+import { WakeSignal } from '../wake-signal.ts';
 
 /** Sends one notification; resolves once every channel took it, rejects to have the row retried. */
 export type OutboxHandler = (row: OutboxRow) => Promise<void>;
@@ -46,8 +47,7 @@ export class OutboxDrainer {
   #recovered = false;
   #running = false;
   #loop: Promise<void> | null = null;
-  #wake: (() => void) | null = null;
-  #woken = false;
+  readonly #wakeSignal = new WakeSignal();
 
   constructor(o: OutboxDrainerOptions) {
     this.#o = { summaryWindowMs: SUMMARY_WINDOW_MS, leaseMs: 5 * 60_000, batch: 20, pollMs: 1000, maxTries: 16, ...o };
@@ -61,10 +61,7 @@ export class OutboxDrainer {
 
   /** A transition was committed: drain now instead of at the next poll. */
   wake(): void {
-    this.#woken = true;
-    const w = this.#wake;
-    this.#wake = null;
-    w?.();
+    this.#wakeSignal.wake();
   }
 
   /**
@@ -134,20 +131,6 @@ export class OutboxDrainer {
   }
 
   #sleep(ms: number): Promise<void> {
-    if (this.#woken || !this.#running) {
-      this.#woken = false;
-      return Promise.resolve();
-    }
-    return new Promise((resolve) => {
-      const timer = setTimeout(() => {
-        this.#wake = null;
-        resolve();
-      }, ms);
-      this.#wake = () => {
-        clearTimeout(timer);
-        this.#woken = false;
-        resolve();
-      };
-    });
+    return this.#wakeSignal.sleep(ms, !this.#running);
   }
 }
