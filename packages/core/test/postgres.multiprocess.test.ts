@@ -167,9 +167,16 @@ test(`3 workers + 1 API process on one database: ${EVENTS} events, connections c
       assert.ok(connectionsCut >= 3, `only ${connectionsCut} connections were cut`);
       // Fault 2: SIGKILL worker 2 once half is delivered; record what it held.
       await until(async () => (await succeeded()) >= EVENTS / 2, undefined, { what: 'half delivered', timeoutMs: 600_000, everyMs: 50 });
-      // Kill it while it holds leases, so the takeover after lease expiry is really exercised.
+      // Kill it while it holds leases, so the takeover after lease expiry is really exercised. The worker is frozen
+      // (SIGSTOP) before its leases are counted, so it cannot finish them between the count and the kill; a freeze
+      // that finds none lets it run on (SIGCONT) and tries again.
       const holds = async () => Number((await store.pg.pool.query(`SELECT count(*) AS n FROM deliveries WHERE status = 'delivering' AND leased_by = 'wrk_2'`)).rows[0].n) > 0;
-      await until(holds, undefined, { what: 'worker 2 holding leases', timeoutMs: 60_000, everyMs: 5 });
+      await until(async () => {
+        workers[1].kill('SIGSTOP');
+        if (await holds()) return true;
+        workers[1].kill('SIGCONT');
+        return false;
+      }, undefined, { what: 'worker 2 frozen while holding leases', timeoutMs: 60_000, everyMs: 5 });
       const exited = once(workers[1], 'exit');
       workers[1].kill('SIGKILL');
       results.killAtMs = Date.now() - started;
