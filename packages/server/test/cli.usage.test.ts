@@ -1,6 +1,7 @@
 // The `hookline` executable's help and its usage errors: one line on stderr, exit 2, never a stack trace.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { runCli, runMain as run } from './cli-harness.ts';
 
 const COMMANDS = ['serve', 'migrate', 'backup', 'tenants', 'endpoints', 'send', 'deliveries', 'replay', 'tail', 'breaker', 'simulate'];
@@ -21,6 +22,13 @@ describe('hookline executable', { concurrency: true }, () => {
     assert.equal(r.code, 0, r.stderr);
     for (const c of COMMANDS) assert.match(r.stdout, new RegExp(`^  ${c}\\s`, 'm'));
     assert.match(r.stdout, /Exit codes:[\s\S]*2 {2}usage error[\s\S]*5 {2}cannot reach/);
+  });
+
+  it('--version prints the version of the installed @hookline/server, exit 0', async () => {
+    const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
+    const r = await runCli(['--version']);
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.stdout, `hookline ${version}\n`);
   });
 
   it('<command> --help prints the usage, exit 0', async () => {

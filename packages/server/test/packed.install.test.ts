@@ -133,7 +133,9 @@ for (const major of ['current', '22', '24']) {
     const app = mkdtempSync(join(work, `app-${major}-`));
     writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'try-hookline', private: true, version: '1.0.0' }));
     // Their dependencies come from the npm cache (or the registry). Install scripts run below, per Node ABI.
-    await run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--ignore-scripts', ...tarballs], { cwd: app, env, timeoutMs: 600_000 });
+    const installed = await run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--ignore-scripts', ...tarballs], { cwd: app, env, timeoutMs: 600_000 });
+    // Nothing the packages pull in asks for a newer Node than the one installing them (npm warns EBADENGINE).
+    assert.doesNotMatch(`${installed.stdout}\n${installed.stderr}`, /EBADENGINE/, `npm install on Node ${version} warned of an unsupported engine`);
     assert.ok(!existsSync(join(app, 'node_modules/typescript')) && !existsSync(join(app, 'node_modules/tsx')), 'no TypeScript tooling installed');
     await nativeSqlite(app, nodeBin, env);
 

@@ -21,8 +21,19 @@ test('every package.json says Apache-2.0, Node ^20.18.1 || ^22 || ^24, with a de
     assert.deepEqual(pkg.engines, { node: ENGINES }, at);
     assert.ok(typeof pkg.description === 'string' && pkg.description.length > 20, `${at}: description`);
     assert.ok(Array.isArray(pkg.keywords) && pkg.keywords.length > 0, `${at}: keywords`);
+    assert.deepEqual(pkg.repository, { type: 'git', url: 'git+https://github.com/hookline/hookline.git', ...(dir ? { directory: dir } : {}) }, `${at}: repository`);
+    assert.equal(pkg.bugs?.url, 'https://github.com/hookline/hookline/issues', `${at}: bugs`);
     assert.equal(lock.packages[dir]?.license, 'Apache-2.0', `package-lock.json "${dir}"`);
     assert.deepEqual(lock.packages[dir]?.engines, { node: ENGINES }, `package-lock.json "${dir}"`);
+  }
+});
+
+test('the five packages a user installs are publishable: not private, public access, a files list', () => {
+  for (const dir of ['packages/core', 'packages/server', 'packages/receiver', 'packages/client', 'packages/console']) {
+    const pkg = JSON.parse(read(join(dir, 'package.json')));
+    assert.notEqual(pkg.private, true, `${dir}: private`);
+    assert.equal(pkg.publishConfig?.access, 'public', `${dir}: publishConfig.access`);
+    assert.ok(Array.isArray(pkg.files) && pkg.files.length > 0, `${dir}: files`);
   }
 });
 

@@ -1,4 +1,5 @@
 // The `hookline` command line: picks the command, prints help, turns errors into one line and an exit code.
+import { createRequire } from 'node:module';
 import { CliError, EXIT, exitCodeForStatus } from './cli-error.ts';
 import type { CliContext, OutputStream } from './cli-context.ts';
 import type { Command } from './command.ts';
@@ -26,6 +27,11 @@ export const EXIT_CODES_HELP = `Exit codes:
   3  not found
   4  conflict or refused by the rules (validation, credentials, quota, paused endpoint)
   5  cannot reach the server or the storage`;
+
+/** The version of the installed @hookline/server (the same relative path from src/cli and dist/cli). */
+function packageVersion(): string {
+  return (createRequire(import.meta.url)('../../package.json') as { version: string }).version;
+}
 
 function mainHelp(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length)) + 2;
@@ -92,7 +98,7 @@ async function dispatch(argv: string[], ctx: CliContext, io: MainIo): Promise<nu
     return name === undefined ? EXIT.usage : EXIT.ok;
   }
   if (name === '--version' || name === '-v') {
-    stdout.write('hookline 0.1.0\n');
+    stdout.write(`hookline ${packageVersion()}\n`);
     return EXIT.ok;
   }
   const entry = COMMANDS.find((c) => c.name === name);
