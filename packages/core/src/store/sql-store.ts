@@ -194,7 +194,7 @@ export class SqlStore implements Store {
       const endpoint = (await this.updateEndpoint(tenantId, id, patch, now, tx))!;
       // Everything that failed or was skipped since the pause began, by when it last changed (docs/rules.md#catch-up).
       const scheduled: ReplayRow = { ...replay, sinceMs: cur.pausedAt ?? cur.updatedAt, untilMs: now, includeSkipped: true };
-      scheduled.selected = await this.#scheduleWindow(tx, scheduled, limit, now, quota, 'schedule-catch-up-replay');
+      scheduled.selected = await this.#scheduleWindow(tx, scheduled, limit, now, quota, 'catch-up');
       return { kind: 'scheduled', endpoint, replay: scheduled };
     }).catch((err) => {
       if (err instanceof QuotaExceeded) return { kind: 'quota_exceeded', used: err.used } as const;
@@ -524,14 +524,14 @@ export class SqlStore implements Store {
   }
   async scheduleWindowReplay(replay: ReplayRow, limit: number, now: number, quota?: ReplayQuota): Promise<WindowReplayResult> {
     return this.driver.transaction(async (tx): Promise<WindowReplayResult> => {
-      return { kind: 'scheduled', selected: await this.#scheduleWindow(tx, replay, limit, now, quota, 'schedule-window-replay') };
+      return { kind: 'scheduled', selected: await this.#scheduleWindow(tx, replay, limit, now, quota, 'window') };
     }).catch((err) => {
       if (err instanceof QuotaExceeded) return { kind: 'quota_exceeded', used: err.used } as const;
       throw err;
     });
   }
-  /** Inserts the replay and selects its deliveries with `statement`; throws QuotaExceeded (rolling back) over quota. */
-  async #scheduleWindow(tx: SqlExecutor, replay: ReplayRow, limit: number, now: number, quota: ReplayQuota | undefined, statement: string): Promise<number> {
+  /** Inserts the replay and selects its deliveries (a catch-up's by last change); throws QuotaExceeded (rolling back) over quota. */
+  async #scheduleWindow(tx: SqlExecutor, replay: ReplayRow, limit: number, now: number, quota: ReplayQuota | undefined, selection: 'window' | 'catch-up'): Promise<number> {
     let used = 0;
     if (quota) {
       // Serialises the tenant's window replays until commit, so the count below cannot go stale.
@@ -540,15 +540,8 @@ export class SqlStore implements Store {
       used = Number(r?.n ?? 0);
     }
     await tx.run('insert-replay', rows.replayToRow(replay));
-    const n = await tx.run(statement, {
-      replay_id: replay.id,
-      endpoint_id: replay.endpointId,
-      since: replay.sinceMs,
-      until: replay.untilMs,
-      include_skipped: replay.includeSkipped ? 1 : 0,
-      limit,
-      now,
-    });
+    const params = { replay_id: replay.id, endpoint_id: replay.endpointId, since: replay.sinceMs, until: replay.untilMs, include_skipped: replay.includeSkipped ? 1 : 0, limit, now };
+    const n = selection === 'catch-up' ? await tx.run('schedule-catch-up-replay', params) : await tx.run('schedule-window-replay', params);
     if (quota && n > 0 && used >= quota.max) throw new QuotaExceeded(used);
     await tx.run('set-replay-selected', { id: replay.id, selected: n });
     return n;
