@@ -335,7 +335,7 @@ export interface paths {
         delete: operations["deleteEndpoint"];
         options?: never;
         head?: never;
-        /** Edit an endpoint; a URL change or status=active clears degradation */
+        /** Edit an endpoint; a URL change or status=active clears degradation; status=active with catch_up replays what the pause missed */
         patch: operations["updateEndpoint"];
         trace?: never;
     };
@@ -732,6 +732,12 @@ export interface components {
              * @enum {string}
              */
             ordering?: "none" | "key";
+            /** @description docs/filters.md: a JSON filter on the envelope (equals, in, exists, gt/gte/lt/lte on dotted paths, combined with all/any); null clears it. 400 invalid_filter names the bad part. */
+            payload_filter?: Record<string, unknown> | null;
+            /** @description Custom headers (at most 20) sent on every attempt; an edit replaces the whole set, {} clears it. Hop-by-hop headers and those Hookline sets are refused (400 invalid_header). */
+            headers?: {
+                [key: string]: string;
+            };
             /**
              * @description With ordering key: continue (default) lets a key go on after a failed delivery; block holds it until that delivery is replayed successfully or dismissed.
              * @enum {string}
@@ -753,6 +759,19 @@ export interface components {
             ordering: "none" | "key";
             /** @enum {string} */
             on_failure: "continue" | "block";
+            /** @description docs/filters.md: only events whose envelope passes get a delivery; null: every event. */
+            payload_filter: {
+                [key: string]: unknown;
+            } | null;
+            /** @description Custom headers sent on every attempt (values that look like credentials are redacted in attempt records). */
+            headers: {
+                [key: string]: string;
+            };
+            /**
+             * Format: date-time
+             * @description When the current pause began; null unless paused.
+             */
+            paused_at: string | null;
             /** @enum {string} */
             status: "active" | "degraded" | "paused";
             pause_reason: string | null;
@@ -935,6 +954,19 @@ export interface components {
             ordering: "none" | "key";
             /** @enum {string} */
             on_failure: "continue" | "block";
+            /** @description docs/filters.md: only events whose envelope passes get a delivery; null: every event. */
+            payload_filter: {
+                [key: string]: unknown;
+            } | null;
+            /** @description Custom headers sent on every attempt (values that look like credentials are redacted in attempt records). */
+            headers: {
+                [key: string]: string;
+            };
+            /**
+             * Format: date-time
+             * @description When the current pause began; null unless paused.
+             */
+            paused_at: string | null;
             /** @enum {string} */
             status: "active" | "degraded" | "paused";
             pause_reason: string | null;
@@ -1239,11 +1271,65 @@ export interface components {
              * @enum {string}
              */
             ordering?: "none" | "key";
+            /** @description docs/filters.md: a JSON filter on the envelope (equals, in, exists, gt/gte/lt/lte on dotted paths, combined with all/any); null clears it. 400 invalid_filter names the bad part. */
+            payload_filter?: Record<string, unknown> | null;
+            /** @description Custom headers (at most 20) sent on every attempt; an edit replaces the whole set, {} clears it. Hop-by-hop headers and those Hookline sets are refused (400 invalid_header). */
+            headers?: {
+                [key: string]: string;
+            };
             /**
              * @description With ordering key: continue (default) lets a key go on after a failed delivery; block holds it until that delivery is replayed successfully or dismissed.
              * @enum {string}
              */
             on_failure?: "continue" | "block";
+            /** @description With status active on a paused endpoint: one window replay of everything that failed or was skipped since the pause began (10,000 oldest, counts against the daily replay quota); its id is in catch_up.replay_id. */
+            catch_up?: boolean;
+        };
+        UpdateEndpointResponse: {
+            id: string;
+            tenant_id: string;
+            url: string;
+            description: string;
+            event_types: string[];
+            policy: string;
+            /** @enum {string} */
+            scheme: "hookline" | "standard";
+            timeout_ms: number | null;
+            max_concurrency: number;
+            /** @enum {string} */
+            ordering: "none" | "key";
+            /** @enum {string} */
+            on_failure: "continue" | "block";
+            /** @description docs/filters.md: only events whose envelope passes get a delivery; null: every event. */
+            payload_filter: {
+                [key: string]: unknown;
+            } | null;
+            /** @description Custom headers sent on every attempt (values that look like credentials are redacted in attempt records). */
+            headers: {
+                [key: string]: string;
+            };
+            /**
+             * Format: date-time
+             * @description When the current pause began; null unless paused.
+             */
+            paused_at: string | null;
+            /** @enum {string} */
+            status: "active" | "degraded" | "paused";
+            pause_reason: string | null;
+            /** Format: date-time */
+            failing_since: string | null;
+            consecutive_failed_events: number;
+            /** Format: date-time */
+            last_success_at: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+            /** @description Only with catch_up: the replay it started. */
+            catch_up?: {
+                replay_id: string;
+                replay: components["schemas"]["Replay"];
+            };
         };
         UpdateTenantRequest: {
             name?: string;
@@ -1314,6 +1400,7 @@ export type SigningSecret = components['schemas']['SigningSecret'];
 export type Tenant = components['schemas']['Tenant'];
 export type TenantPage = components['schemas']['TenantPage'];
 export type UpdateEndpointRequest = components['schemas']['UpdateEndpointRequest'];
+export type UpdateEndpointResponse = components['schemas']['UpdateEndpointResponse'];
 export type UpdateTenantRequest = components['schemas']['UpdateTenantRequest'];
 export type $defs = Record<string, never>;
 export interface operations {
@@ -2448,7 +2535,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Endpoint"];
+                    "application/json": components["schemas"]["UpdateEndpointResponse"];
                 };
             };
             /** @description An error from the catalog (docs/errors.md). */

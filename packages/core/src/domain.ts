@@ -1,5 +1,6 @@
 // The nouns of Hookline (docs/rules.md#domain) as plain records; stores return these, the API serialises them.
 import type { Ladder, OutcomeClass } from './policy/types.ts';
+import type { PayloadFilter } from './filters/payload-filter.ts';
 
 export type DeliveryStatus = 'pending' | 'delivering' | 'held' | 'succeeded' | 'failed' | 'skipped';
 export const TERMINAL_STATUSES: readonly DeliveryStatus[] = ['succeeded', 'failed', 'skipped'];
@@ -49,6 +50,12 @@ export interface Endpoint {
   /** Absent: `none` / `continue` (stores always return both). */
   ordering?: Ordering;
   orderingOnFailure?: OrderingOnFailure;
+  /** docs/filters.md: only events whose envelope passes get a delivery; absent or null: every event. */
+  payloadFilter?: PayloadFilter | null;
+  /** docs/rules.md#custom-headers: sent on every attempt beneath the signed headers; absent: none. */
+  customHeaders?: Record<string, string>;
+  /** When the current pause began (stores set it on every path to paused); null unless paused. */
+  pausedAt?: number | null;
   status: EndpointStatus;
   pauseReason: PauseReason | null;
   /** Start of the current uninterrupted failure streak (null when the last attempt succeeded). */

@@ -17,6 +17,11 @@ export const ERROR_CATALOG = {
   ordering_key_too_long: { status: 400, message: 'ordering_key must be at most {max} bytes of UTF-8' },
   batch_too_large: { status: 400, message: 'a batch holds at most {max} events' },
   invalid_cursor: { status: 400, message: 'cursor is not valid' },
+  invalid_filter: { status: 400, message: 'payload_filter is invalid at {path}: {detail}' },
+  invalid_header: { status: 400, message: 'custom header {name} is not allowed: {detail}' },
+  too_many_headers: { status: 400, message: 'an endpoint has at most {max} custom headers' },
+  custom_headers_too_large: { status: 400, message: 'custom header names and values together are at most {max} bytes' },
+  catch_up_needs_reactivation: { status: 400, message: 'catch_up goes with status "active" on a paused endpoint' },
   portal_link_invalid: { status: 400, message: 'this portal link is unknown, expired or already used; ask for a new one' },
   // 401/403 — who is asking
   unauthorized: { status: 401, message: 'missing or invalid credentials' },
@@ -34,6 +39,7 @@ export const ERROR_CATALOG = {
   // 409 — conflicts with current state
   event_conflict: { status: 409, message: 'event_id {event_id} was already accepted with a different body' },
   endpoint_paused: { status: 409, message: 'endpoint is paused; reactivate it with PATCH status=active first' },
+  endpoint_not_paused: { status: 409, message: 'endpoint is {status}, not paused; catch_up replays what a pause missed, use a window replay instead' },
   delivery_not_replayable: { status: 409, message: 'delivery is {status}; only failed or skipped deliveries can be replayed' },
   delivery_not_dismissable: { status: 409, message: 'delivery is {status}; only a failed delivery holding its ordering key (on_failure block) can be dismissed' },
   environment_immutable: { status: 409, message: 'a tenant\'s environment is fixed at creation: this tenant is {environment}; create a {requested} tenant instead' },

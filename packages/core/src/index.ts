@@ -34,7 +34,9 @@ export { addFailures, summaryDueAt, takeSummary, emptySummaryState, SUMMARY_WIND
 export { healthEntry, breakerEntry, summaryEntry } from './outbox/outbox-entries.ts';
 export { openGate, admitWithAgeLimit, type Admission, type AdmissionGate } from './dispatch/admission.ts';
 export { Hookline, createHookline, type HooklineOptions } from './hookline.ts';
-export type { EndpointInput } from './operations/endpoints.ts';
+export type { EndpointEdit, EndpointInput } from './operations/endpoints.ts';
+export { parsePayloadFilter, matchesFilter, FILTER_LIMITS, type PayloadFilter, type FilterCondition } from './filters/payload-filter.ts';
+export { parseCustomHeaders, CUSTOM_HEADER_LIMITS } from './http/custom-headers.ts';
 export type { TenantInput, TenantPatch } from './operations/tenants.ts';
 export type { LiveSecret } from './operations/endpoint-secrets.ts';
 export type { DoctorContract, DoctorEndpointOptions } from './operations/doctor.ts';

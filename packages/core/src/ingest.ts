@@ -6,6 +6,7 @@ import { fail } from './errors.ts';
 import { isFsyncFailure, isStorageWriteError } from './store/storage-fault.ts';
 import { GroupCommit } from './group-commit.ts';
 import { newId } from './ids.ts';
+import { matchesFilter } from './filters/payload-filter.ts';
 import { isMoneyEvent } from './policy/money-rules.ts';
 import type { MoneyRule } from './policy/types.ts';
 import type { AcceptResult, NewEvent, Store } from './store/store.ts';
@@ -88,8 +89,11 @@ export class Ingest {
     const isMoney = this.o.isMoneyOverride?.(input.type, input.data) ?? isMoneyEvent(this.o.moneyRules(), input.type, input.data);
     const event: EventRecord = { id: pk, tenantId, eventId, type: input.type, version, occurredAt, body, isMoney, orderingKey, createdAt: now };
     const deliveries: NewEvent['deliveries'] = [];
+    // What payload filters see (docs/filters.md): the envelope's fields, each endpoint's filter evaluated once here.
+    const filtered = { event_id: eventId, type: input.type, version, occurred_at: occurredAt, data: input.data };
     for (const ep of await this.#tenantEndpoints(tenantId)) {
       if (!subscribes(ep.eventTypes, input.type)) continue;
+      if (ep.payloadFilter && !matchesFilter(ep.payloadFilter, filtered)) continue;
       const paused = ep.status === 'paused';
       const d: NewEvent['deliveries'][number] = { id: newId('dlv', now), endpointId: ep.id, status: paused ? 'skipped' : 'pending', nextAttemptAt: paused ? null : now };
       // Only an endpoint that orders by key orders; an event without a key is unordered everywhere (docs/rules.md#ordered-delivery).

@@ -158,6 +158,23 @@ describe('hookline simulate --json', { concurrency: true }, () => {
     assert.match(human.stdout, /action\s+1h replay: selected 20, attempted 20, succeeded 20, failed 0/);
   });
 
+  it('scenario docs/scenarios/pause-and-catch-up.json: reactivated with catch_up, the 20 failed (endpoint_paused) and the 5 skipped are each delivered once', async () => {
+    const file = fileURLToPath(new URL('../../../docs/scenarios/pause-and-catch-up.json', import.meta.url));
+    const run = await runCli(['simulate', '--scenario', file, '--json']);
+    assert.equal(run.code, 0, run.stderr);
+    const r = json(run);
+    assert.equal(r.deliveries.length, 25);
+    assert.ok(r.deliveries.every((d: { status: string }) => d.status === 'succeeded'));
+    const replayed = r.attempts.filter((a: { at_ms: number }) => a.at_ms >= H);
+    assert.equal(replayed.length, 25);
+    assert.equal(new Set(replayed.map((a: { event_id: string }) => a.event_id)).size, 25, 'each once');
+    assert.ok(replayed.every((a: { trigger: string; outcome: string }) => a.trigger === 'replay' && a.outcome === 'success'));
+    assert.deepEqual(r.actions, [
+      { at_ms: 20 * MIN, do: 'pause', error: null, replay: null },
+      { at_ms: H, do: 'reactivate', error: null, replay: { selected: 25, attempted: 25, succeeded: 25, failed: 0 } },
+    ]);
+  });
+
   it('scenario: a window replay while the endpoint is paused is refused (endpoint_paused) and selects nothing', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'hookline-cli-scenario-'));
     try {

@@ -10,6 +10,7 @@ import type { Logger } from '../logger.ts';
 import type { PolicyRegistry } from '../policy/registry.ts';
 import type { Policy } from '../policy/types.ts';
 import { signHeaders } from '../signing/sign-headers.ts';
+import { recordedHeaders, withCustomHeaders } from '../http/custom-headers.ts';
 import type { AttemptRecord, ClaimedDelivery, HealthTransition, Store } from '../store/store.ts';
 import { admitWithAgeLimit, openGate, type AdmissionGate } from './admission.ts';
 import { nextState } from './next-state.ts';
@@ -406,14 +407,15 @@ export class Dispatcher {
     }
 
     const secrets = await o.secrets.live(c.endpoint.id, c.endpoint.version, now);
-    const headers = signHeaders({
+    // Custom headers go beneath the signed ones: they can never replace one (docs/rules.md#custom-headers).
+    const headers = withCustomHeaders(c.endpoint.customHeaders, signHeaders({
       scheme: c.endpoint.scheme,
       eventId: c.delivery.eventId,
       deliveryId: c.delivery.id,
       timestampSec: Math.floor(now / 1000),
       body: c.body,
       secrets,
-    });
+    }));
     // Deleted while this delivery waited for its send (admission, secrets): it is not sent.
     if (this.#isGone(c)) return;
     const startedAt = now;
@@ -426,7 +428,7 @@ export class Dispatcher {
     const trigger: AttemptTrigger = isReplay ? 'replay' : probe ? 'probe' : 'scheduled';
 
     const attempt = attemptFromResult(
-      { deliveryId: c.delivery.id, tenantId: c.delivery.tenantId, environment: c.environment, endpointId: c.endpoint.id, n: c.delivery.attemptCount + 1, trigger, startedAt, requestHeaders: headers },
+      { deliveryId: c.delivery.id, tenantId: c.delivery.tenantId, environment: c.environment, endpointId: c.endpoint.id, n: c.delivery.attemptCount + 1, trigger, startedAt, requestHeaders: recordedHeaders(c.endpoint.customHeaders, headers) },
       result,
     );
 

@@ -7,8 +7,11 @@ import { generateSecret } from '../signing/signing-keys.ts';
 import { signHeaders } from '../signing/sign-headers.ts';
 import type { DeliverySender } from '../dispatch/dispatcher.ts';
 import { attemptFromResult } from '../dispatch/attempt-from-result.ts';
-import type { EndpointPatch, Page } from '../store/store.ts';
-import type { EngineParts } from './parts.ts';
+import type { EndpointPatch, Page, ReplayRow } from '../store/store.ts';
+import { DAY_MS, type EngineParts } from './parts.ts';
+import { parsePayloadFilter } from '../filters/payload-filter.ts';
+import { parseCustomHeaders, recordedHeaders, withCustomHeaders } from '../http/custom-headers.ts';
+import { DEFAULTS } from '../defaults.ts';
 
 export interface EndpointInput {
   url: string;
@@ -23,7 +26,14 @@ export interface EndpointInput {
   ordering?: Ordering;
   /** docs/rules.md#ordered-failure: what a failed delivery does to its key (default `continue`). */
   on_failure?: OrderingOnFailure;
+  /** docs/filters.md: a JSON filter on the envelope; null clears it. Validated here (400 `invalid_filter`). */
+  payload_filter?: unknown;
+  /** docs/rules.md#custom-headers: name → value, sent on every attempt; an edit replaces the whole set. */
+  headers?: Record<string, string>;
 }
+
+/** An edit; `catch_up` goes with `status: 'active'` (see reactivate). */
+export type EndpointEdit = Partial<EndpointInput> & { catch_up?: boolean };
 
 /** A test send's timeout is capped like the dispatcher's; its lease outlives the send by this margin. */
 const TEST_MAX_TIMEOUT_MS = 60_000;
@@ -71,6 +81,9 @@ export class EndpointOperations {
       maxConcurrency: input.max_concurrency ?? policy.maxConcurrency,
       ordering: input.ordering ?? 'none',
       orderingOnFailure: input.on_failure ?? 'continue',
+      payloadFilter: parsePayloadFilter(input.payload_filter),
+      customHeaders: parseCustomHeaders(input.headers),
+      pausedAt: input.status === 'paused' ? now : null,
       status: input.status === 'paused' ? 'paused' : 'active',
       pauseReason: input.status === 'paused' ? 'manual' : null,
       failingSince: null,
@@ -104,9 +117,48 @@ export class EndpointOperations {
    * Edits an endpoint. A URL change clears degradation and the failure streak; description and subscription
    * edits do not (docs/rules.md#health-clear). `status: 'active'` reactivates a paused endpoint; `paused` pauses it manually.
    */
-  async update(tenantId: string, id: string, input: Partial<EndpointInput>): Promise<StoredEndpoint> {
+  async update(tenantId: string, id: string, input: EndpointEdit): Promise<StoredEndpoint> {
     const p = this.#p;
+    if (input.catch_up === true) throw fail('catch_up_needs_reactivation');
     const cur = await this.get(tenantId, id);
+    const patch = this.#patch(cur, input);
+    const next = await p.store.updateEndpoint(tenantId, id, patch, p.clock.now());
+    if (!next) throw fail('endpoint_not_found');
+    p.ingest.invalidate(tenantId);
+    if (patch.status === 'active') p.dispatcher.wake();
+    return next;
+  }
+
+  /**
+   * Reactivates a paused endpoint with `catch_up: true` (docs/rules.md#catch-up): in one transaction the endpoint
+   * is active again (with any other edits of `input`) and a window replay of everything that failed or was skipped
+   * since the pause began is scheduled, under the 10,000 limit and the daily quota. Over the quota nothing changes
+   * (429, still paused); an endpoint that is not paused is 409 `endpoint_not_paused`.
+   */
+  async reactivate(tenantId: string, id: string, input: EndpointEdit): Promise<{ endpoint: StoredEndpoint; replay: ReplayRow }> {
+    const p = this.#p;
+    if (input.status !== 'active') throw fail('catch_up_needs_reactivation');
+    const cur = await this.get(tenantId, id);
+    if (cur.status !== 'paused') throw fail('endpoint_not_paused', { status: cur.status });
+    const patch = this.#patch(cur, input);
+    const now = p.clock.now();
+    const max = p.settings.replayQuotaPerDay ?? DEFAULTS.replay.quotaPerDay;
+    const dayStart = now - (now % DAY_MS); // UTC midnight
+    const replay: ReplayRow = { id: newId('rpl', now), tenantId, endpointId: id, kind: 'window', sinceMs: null, untilMs: now, includeSkipped: true, selected: 0, attempted: 0, succeeded: 0, failed: 0, createdAt: now };
+    const result = await p.store.reactivateWithCatchUp(tenantId, id, patch, replay, p.settings.replayMaxDeliveries ?? DEFAULTS.replay.maxDeliveries, now, { max, since: dayStart });
+    if (result.kind === 'not_found') throw fail('endpoint_not_found');
+    if (result.kind === 'not_paused') throw fail('endpoint_not_paused', { status: result.status });
+    if (result.kind === 'quota_exceeded') {
+      throw new HooklineError('replay_quota_exceeded', { max }, { retryAfterSec: Math.ceil((dayStart + DAY_MS - now) / 1000) });
+    }
+    p.ingest.invalidate(tenantId);
+    p.dispatcher.wake();
+    return { endpoint: result.endpoint, replay: result.replay };
+  }
+
+  /** The store patch of an edit, validated against the current endpoint. */
+  #patch(cur: StoredEndpoint, input: EndpointEdit): EndpointPatch {
+    const p = this.#p;
     const patch: EndpointPatch = {};
     if (input.url !== undefined) {
       patch.url = this.checkUrl(input.url);
@@ -122,6 +174,8 @@ export class EndpointOperations {
     }
     if (input.ordering !== undefined) patch.ordering = input.ordering;
     if (input.on_failure !== undefined) patch.orderingOnFailure = input.on_failure;
+    if (input.payload_filter !== undefined) patch.payloadFilter = parsePayloadFilter(input.payload_filter);
+    if (input.headers !== undefined) patch.customHeaders = parseCustomHeaders(input.headers);
     if (input.status !== undefined && input.status !== cur.status) {
       if (input.status === 'paused') {
         patch.status = 'paused';
@@ -135,11 +189,7 @@ export class EndpointOperations {
         throw new HooklineError('invalid_request', { detail: 'status can be set to active or paused' });
       }
     }
-    const next = await p.store.updateEndpoint(tenantId, id, patch, p.clock.now());
-    if (!next) throw fail('endpoint_not_found');
-    p.ingest.invalidate(tenantId);
-    if (patch.status === 'active') p.dispatcher.wake();
-    return next;
+    return patch;
   }
 
   /**
@@ -187,13 +237,14 @@ export class EndpointOperations {
         body: prepared.event.body,
         secrets: await p.secrets.live(id, ep.version, startedAt),
       });
+      headers = withCustomHeaders(ep.customHeaders, headers);
       result = await p.sender.send({ url: ep.url, headers, body: prepared.event.body, timeoutMs, endpointId: id, maxConcurrency: ep.maxConcurrency });
     } catch (err) {
       // Not sent at all (no live secret, a sender fault): the delivery ends failed with the reason, never stays open.
       await p.store.endDeliveries([deliveryId], workerId, 'failed', `test delivery failed: ${(err as Error).message}`, p.clock.now(), { summarise: false });
       throw err;
     }
-    const attempt = attemptFromResult({ deliveryId, tenantId, environment: tenant.environment, endpointId: id, n: 1, trigger: 'test', startedAt, requestHeaders: headers }, result);
+    const attempt = attemptFromResult({ deliveryId, tenantId, environment: tenant.environment, endpointId: id, n: 1, trigger: 'test', startedAt, requestHeaders: recordedHeaders(ep.customHeaders, headers) }, result);
     const transitions = await p.store.recordTestAttempt(attempt, { rule: policy.health, countsFailure: false, countsSuccess: true }, p.clock.now(), workerId);
     p.emitHealth(transitions);
     return attempt;

@@ -79,6 +79,9 @@ export function endpointFromRow(r: Row, prefix = ''): Endpoint & { version: numb
     maxConcurrency: num(c('max_concurrency')),
     ordering: c('ordering') ?? 'none',
     orderingOnFailure: c('ordering_on_failure') ?? 'continue',
+    payloadFilter: json(c('payload_filter'), null),
+    customHeaders: json(c('custom_headers'), {}),
+    pausedAt: numOrNull(c('paused_at')),
     status: c('status'),
     pauseReason: c('pause_reason') ?? null,
     failingSince: numOrNull(c('failing_since')),
@@ -88,6 +91,11 @@ export function endpointFromRow(r: Row, prefix = ''): Endpoint & { version: numb
     createdAt: num(c('created_at')),
     updatedAt: num(c('updated_at')),
   };
+}
+
+/** The columns of set-endpoint-options.sql (migration 010's filter and headers). */
+export function endpointOptionsToRow(e: Endpoint): Row {
+  return { id: e.id, payload_filter: e.payloadFilter ? JSON.stringify(e.payloadFilter) : null, custom_headers: JSON.stringify(e.customHeaders ?? {}) };
 }
 
 export function endpointToRow(e: Endpoint): Row {

@@ -28,6 +28,7 @@ import type {
   ReplayQuota,
   ReplayRow,
   WindowReplayResult,
+  CatchUpResult,
   SealedSecret,
   Store,
   TenantPatch,
@@ -135,6 +136,7 @@ export class SqlStore implements Store {
   async createEndpoint(endpoint: Endpoint, secret: SealedSecret): Promise<void> {
     await this.driver.transaction(async (tx) => {
       await tx.run('insert-endpoint', rows.endpointToRow(endpoint));
+      await tx.run('set-endpoint-options', rows.endpointOptionsToRow(endpoint));
       await tx.run('insert-secret', { kid: secret.kid, endpoint_id: endpoint.id, sealed: secret.sealed, created_at: secret.createdAt, expires_at: secret.expiresAt });
     });
   }
@@ -149,8 +151,9 @@ export class SqlStore implements Store {
   async listTenantEndpoints(tenantId: string): Promise<Endpoint[]> {
     return (await this.driver.all('list-tenant-endpoints', { tenant_id: tenantId })).map((r) => rows.endpointFromRow(r));
   }
-  async updateEndpoint(tenantId: string, id: string, patch: EndpointPatch, now: number) {
-    return this.driver.transaction(async (tx) => {
+  /** `inTx`: write inside the caller's transaction (reactivateWithCatchUp). */
+  async updateEndpoint(tenantId: string, id: string, patch: EndpointPatch, now: number, inTx?: SqlExecutor) {
+    const write = async (tx: SqlExecutor) => {
       const [r] = await tx.all('get-endpoint', { tenant_id: tenantId, id });
       if (!r) return null;
       const cur = rows.endpointFromRow(r);
@@ -164,6 +167,8 @@ export class SqlStore implements Store {
       if (patch.maxConcurrency !== undefined) next.maxConcurrency = patch.maxConcurrency;
       if (patch.ordering !== undefined) next.ordering = patch.ordering;
       if (patch.orderingOnFailure !== undefined) next.orderingOnFailure = patch.orderingOnFailure;
+      if (patch.payloadFilter !== undefined) next.payloadFilter = patch.payloadFilter;
+      if (patch.customHeaders !== undefined) next.customHeaders = patch.customHeaders;
       if (patch.status !== undefined) next.status = patch.status;
       if (patch.pauseReason !== undefined) next.pauseReason = patch.pauseReason;
       if (next.status !== 'paused') next.pauseReason = null;
@@ -173,7 +178,27 @@ export class SqlStore implements Store {
         if (next.status === 'degraded') next.status = 'active';
       }
       await tx.run('update-endpoint', { ...rows.endpointToRow(next), now });
-      return next;
+      await tx.run('set-endpoint-options', rows.endpointOptionsToRow(next));
+      // The pause triggers of migration 010 keep paused_at; the row read back carries it.
+      const [back] = await tx.all('get-endpoint', { tenant_id: tenantId, id });
+      return { ...next, pausedAt: rows.endpointFromRow(back).pausedAt };
+    };
+    return inTx ? write(inTx) : this.driver.transaction(write);
+  }
+  async reactivateWithCatchUp(tenantId: string, id: string, patch: EndpointPatch, replay: ReplayRow, limit: number, now: number, quota?: ReplayQuota): Promise<CatchUpResult> {
+    return this.driver.transaction(async (tx): Promise<CatchUpResult> => {
+      const [r] = await tx.all('get-endpoint', { tenant_id: tenantId, id });
+      if (!r) return { kind: 'not_found' };
+      const cur = rows.endpointFromRow(r);
+      if (cur.status !== 'paused') return { kind: 'not_paused', status: cur.status };
+      const endpoint = (await this.updateEndpoint(tenantId, id, patch, now, tx))!;
+      // Everything that failed or was skipped since the pause began, by when it last changed (docs/rules.md#catch-up).
+      const scheduled: ReplayRow = { ...replay, sinceMs: cur.pausedAt ?? cur.updatedAt, untilMs: now, includeSkipped: true };
+      scheduled.selected = await this.#scheduleWindow(tx, scheduled, limit, now, quota, 'catch-up');
+      return { kind: 'scheduled', endpoint, replay: scheduled };
+    }).catch((err) => {
+      if (err instanceof QuotaExceeded) return { kind: 'quota_exceeded', used: err.used } as const;
+      throw err;
     });
   }
   async deleteEndpoint(tenantId: string, id: string): Promise<boolean> {
@@ -499,30 +524,27 @@ export class SqlStore implements Store {
   }
   async scheduleWindowReplay(replay: ReplayRow, limit: number, now: number, quota?: ReplayQuota): Promise<WindowReplayResult> {
     return this.driver.transaction(async (tx): Promise<WindowReplayResult> => {
-      let used = 0;
-      if (quota) {
-        // Serialises the tenant's window replays until commit, so the count below cannot go stale.
-        await tx.all('lock-tenant-replays', { tenant_id: replay.tenantId });
-        const [r] = await tx.all('count-window-replays', { tenant_id: replay.tenantId, since: quota.since });
-        used = Number(r?.n ?? 0);
-      }
-      await tx.run('insert-replay', rows.replayToRow(replay));
-      const n = await tx.run('schedule-window-replay', {
-        replay_id: replay.id,
-        endpoint_id: replay.endpointId,
-        since: replay.sinceMs,
-        until: replay.untilMs,
-        include_skipped: replay.includeSkipped ? 1 : 0,
-        limit,
-        now,
-      });
-      if (quota && n > 0 && used >= quota.max) throw new QuotaExceeded(used);
-      await tx.run('set-replay-selected', { id: replay.id, selected: n });
-      return { kind: 'scheduled', selected: n };
+      return { kind: 'scheduled', selected: await this.#scheduleWindow(tx, replay, limit, now, quota, 'window') };
     }).catch((err) => {
       if (err instanceof QuotaExceeded) return { kind: 'quota_exceeded', used: err.used } as const;
       throw err;
     });
+  }
+  /** Inserts the replay and selects its deliveries (a catch-up's by last change); throws QuotaExceeded (rolling back) over quota. */
+  async #scheduleWindow(tx: SqlExecutor, replay: ReplayRow, limit: number, now: number, quota: ReplayQuota | undefined, selection: 'window' | 'catch-up'): Promise<number> {
+    let used = 0;
+    if (quota) {
+      // Serialises the tenant's window replays until commit, so the count below cannot go stale.
+      await tx.all('lock-tenant-replays', { tenant_id: replay.tenantId });
+      const [r] = await tx.all('count-window-replays', { tenant_id: replay.tenantId, since: quota.since });
+      used = Number(r?.n ?? 0);
+    }
+    await tx.run('insert-replay', rows.replayToRow(replay));
+    const params = { replay_id: replay.id, endpoint_id: replay.endpointId, since: replay.sinceMs, until: replay.untilMs, include_skipped: replay.includeSkipped ? 1 : 0, limit, now };
+    const n = selection === 'catch-up' ? await tx.run('schedule-catch-up-replay', params) : await tx.run('schedule-window-replay', params);
+    if (quota && n > 0 && used >= quota.max) throw new QuotaExceeded(used);
+    await tx.run('set-replay-selected', { id: replay.id, selected: n });
+    return n;
   }
   async dismissDelivery(tenantId: string, id: string, now: number): Promise<boolean> {
     return (await this.driver.run('dismiss-delivery', { tenant_id: tenantId, id, now })) > 0;

@@ -15,6 +15,7 @@ import type {
   Tenant,
 } from '../domain.ts';
 import type { HealthRule, Ladder } from '../policy/types.ts';
+import type { PayloadFilter } from '../filters/payload-filter.ts';
 import type { StoreProblem } from './storage-fault.ts';
 export type { StoreProblem } from './storage-fault.ts';
 
@@ -167,6 +168,13 @@ export interface ReplayQuota {
 
 export type WindowReplayResult = { kind: 'scheduled'; selected: number } | { kind: 'quota_exceeded'; used: number };
 
+/** reactivateWithCatchUp's answer; only `scheduled` changed anything. */
+export type CatchUpResult =
+  | { kind: 'scheduled'; endpoint: Endpoint & { version: number }; replay: ReplayRow }
+  | { kind: 'quota_exceeded'; used: number }
+  | { kind: 'not_paused'; status: EndpointStatus }
+  | { kind: 'not_found' };
+
 export interface ReplayRow {
   id: string;
   tenantId: string;
@@ -237,6 +245,8 @@ export interface EndpointPatch {
   maxConcurrency?: number;
   ordering?: Ordering;
   orderingOnFailure?: OrderingOnFailure;
+  payloadFilter?: PayloadFilter | null;
+  customHeaders?: Record<string, string>;
   status?: EndpointStatus;
   pauseReason?: PauseReason | null;
   /** Clears the failure streak and degradation (a URL change or reactivation does). */
@@ -387,6 +397,13 @@ export interface Store {
    */
   scheduleWindowReplay(replay: ReplayRow, limit: number, now: number, quota?: ReplayQuota): Promise<WindowReplayResult>;
   scheduleSingleReplay(replay: ReplayRow, deliveryId: string, now: number): Promise<boolean>;
+  /**
+   * Reactivates a paused endpoint (`patch`) and, in the same transaction, schedules a window replay (`replay`, kind
+   * window, under the quota) of its deliveries that failed or were skipped since the pause began, by when they last
+   * changed: the deliveries failed as endpoint_paused at their next claim are among them (docs/rules.md#catch-up).
+   * Over the quota nothing changes: the endpoint stays paused.
+   */
+  reactivateWithCatchUp(tenantId: string, id: string, patch: EndpointPatch, replay: ReplayRow, limit: number, now: number, quota?: ReplayQuota): Promise<CatchUpResult>;
   /**
    * Marks a failed delivery of an ordering key dismissed, so it no longer holds its key (docs/rules.md#ordered-dismiss);
    * it stays failed. False when it is not failed, has no key, or is dismissed already.

@@ -6,6 +6,7 @@ import type { Store } from '../../src/store/store.ts';
 import { administrationConformance } from './administration.ts';
 import { breakersConformance } from './breakers.ts';
 import { claimsLeasesConformance } from './claims-leases.ts';
+import { endpointOptionsConformance } from './endpoint-options.ts';
 import { engineRulesConformance } from './engine-rules.ts';
 import { eventsDeliveriesConformance } from './events-deliveries.ts';
 import type { WithStore } from './fixtures.ts';
@@ -41,6 +42,7 @@ export function storeConformance(name: string, factory: StoreFactory, options: {
     describe('claims and leases', () => claimsLeasesConformance(withStore));
     describe('attempt records', () => recordsConformance(withStore));
     describe('replays', () => replaysConformance(withStore));
+    describe('endpoint options', () => endpointOptionsConformance(withStore));
     describe('stats', () => statsConformance(withStore));
     describe('breakers', () => breakersConformance(withStore));
     describe('health sweeps and retention', () => healthRetentionConformance(withStore));

@@ -156,6 +156,9 @@ CREATE TABLE endpoints (
   updated_at bigint NOT NULL,
   ordering text DEFAULT 'none'::text NOT NULL,
   ordering_on_failure text DEFAULT 'continue'::text NOT NULL,
+  payload_filter text,
+  custom_headers text DEFAULT '{}'::text NOT NULL,
+  paused_at bigint,
   CONSTRAINT endpoints_ordering_check CHECK (ordering = ANY (ARRAY['none'::text, 'key'::text])),
   CONSTRAINT endpoints_ordering_on_failure_check CHECK (ordering_on_failure = ANY (ARRAY['continue'::text, 'block'::text])),
   CONSTRAINT endpoints_pkey PRIMARY KEY (id),
@@ -165,6 +168,8 @@ CREATE TABLE endpoints (
 CREATE UNIQUE INDEX endpoints_pkey ON endpoints USING btree (id);
 
 CREATE INDEX endpoints_tenant ON endpoints USING btree (tenant_id, id);
+
+CREATE TRIGGER endpoints_paused_at BEFORE INSERT OR UPDATE OF status ON endpoints FOR EACH ROW EXECUTE FUNCTION hookline_endpoint_paused_at();
 
 CREATE TABLE event_types (
   name text NOT NULL,
@@ -370,6 +375,20 @@ BEGIN
   UPDATE deliveries u SET status = 'delivering', lease_until = p_lease_until, leased_by = p_worker, updated_at = p_now
   FROM picked WHERE u.id = picked.id
   RETURNING u.id;
+END
+$function$;
+
+CREATE OR REPLACE FUNCTION hookline_endpoint_paused_at()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+BEGIN
+  IF NEW.status = 'paused' AND (TG_OP = 'INSERT' OR OLD.status <> 'paused') THEN
+    NEW.paused_at := NEW.updated_at;
+  ELSIF NEW.status <> 'paused' THEN
+    NEW.paused_at := NULL;
+  END IF;
+  RETURN NEW;
 END
 $function$;
 

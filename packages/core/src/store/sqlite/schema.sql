@@ -128,9 +128,21 @@ CREATE TABLE endpoints (
   version INTEGER NOT NULL DEFAULT 1,            -- bumped on every change that workers must see
   created_at INTEGER NOT NULL,
   updated_at INTEGER NOT NULL
-, ordering TEXT NOT NULL DEFAULT 'none' CHECK (ordering IN ('none', 'key')), ordering_on_failure TEXT NOT NULL DEFAULT 'continue' CHECK (ordering_on_failure IN ('continue', 'block')));
+, ordering TEXT NOT NULL DEFAULT 'none' CHECK (ordering IN ('none', 'key')), ordering_on_failure TEXT NOT NULL DEFAULT 'continue' CHECK (ordering_on_failure IN ('continue', 'block')), payload_filter TEXT, custom_headers TEXT NOT NULL DEFAULT '{}', paused_at INTEGER);
 
 CREATE INDEX endpoints_tenant ON endpoints (tenant_id, id);
+
+CREATE TRIGGER endpoints_paused_at_insert AFTER INSERT ON endpoints
+WHEN NEW.status = 'paused'
+BEGIN
+  UPDATE endpoints SET paused_at = NEW.updated_at WHERE id = NEW.id;
+END;
+
+CREATE TRIGGER endpoints_paused_at_update AFTER UPDATE OF status ON endpoints
+WHEN (NEW.status = 'paused') <> (OLD.status = 'paused')
+BEGIN
+  UPDATE endpoints SET paused_at = CASE WHEN NEW.status = 'paused' THEN NEW.updated_at END WHERE id = NEW.id;
+END;
 
 CREATE TABLE event_types (
   name TEXT PRIMARY KEY,

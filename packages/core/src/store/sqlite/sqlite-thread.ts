@@ -20,7 +20,7 @@ const METHODS = [
   'acceptEvents', 'getEvent',
   'claimDue', 'recordAttempts', 'holdDeliveries', 'endDeliveries', 'releaseLeases', 'releaseExpiredLeases', 'releaseAllLeases', 'existingEndpoints', 'nextDueAt', 'countInFlight',
   'getDelivery', 'listDeliveries', 'listAttempts', 'countByStatus', 'countQueued', 'countBreakers', 'oldestDueAt', 'endpointStats', 'deliveriesPerMinute', 'recordTestAttempt',
-  'createReplay', 'getReplay', 'scheduleWindowReplay', 'scheduleSingleReplay', 'dismissDelivery',
+  'createReplay', 'getReplay', 'scheduleWindowReplay', 'scheduleSingleReplay', 'dismissDelivery', 'reactivateWithCatchUp',
   'getBreaker', 'saveBreaker', 'breakerWindow', 'resetBreakerWindow', 'releaseHeld', 'listBreakers',
   'listEndpointsFailingSince', 'pauseFailingEndpoint',
   'addNotice', 'listNotices',

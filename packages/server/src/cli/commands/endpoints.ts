@@ -20,11 +20,15 @@ const OPTIONS = {
   paused: { type: 'boolean' },
   ordering: { type: 'string' },
   'on-failure': { type: 'string' },
+  filter: { type: 'string' },
+  header: { type: 'string', multiple: true },
+  'clear-headers': { type: 'boolean' },
+  'catch-up': { type: 'boolean' },
   limit: { type: 'string' },
   cursor: { type: 'string' },
 } as const;
 
-const SUBS = 'add, list, show, pause, resume, rotate, secret, test, delete';
+const SUBS = 'add, list, show, set, pause, resume, rotate, secret, test, delete';
 
 export const endpoints: Command = {
   name: 'endpoints',
@@ -33,11 +37,14 @@ export const endpoints: Command = {
   hookline endpoints add <https://receiver/url> [--policy <name>] [--description <text>]
                          [--event-types <a,b.*>] [--scheme hookline|standard] [--timeout <5s>]
                          [--max-concurrency <n>] [--paused] [--ordering none|key]
-                         [--on-failure continue|block]
+                         [--on-failure continue|block] [--filter <json>] [--header 'Name: value']…
   hookline endpoints list [--limit <n>] [--cursor <c>]
   hookline endpoints show <endpoint>
+  hookline endpoints set <endpoint> [--filter <json>|none] [--header 'Name: value']… [--clear-headers]
   hookline endpoints pause <endpoint>      (new events are recorded as skipped)
-  hookline endpoints resume <endpoint>     (reactivate; clears degradation; then replay what was missed)
+  hookline endpoints resume <endpoint> [--catch-up]
+                                           (reactivate; clears degradation; --catch-up replays what
+                                            failed or was skipped since the pause began)
   hookline endpoints rotate <endpoint>     (new signing secret; old ones stay live for the overlap)
   hookline endpoints secret <endpoint>     (the live signing secrets)
   hookline endpoints test <endpoint>       (one test delivery now, event type hookline.test)
@@ -47,11 +54,16 @@ export const endpoints: Command = {
   brief, strict, or one defined in the server's config. --ordering key attempts deliveries of one
   event ordering key one at a time, in accept order; --on-failure block holds a key after a failed
   delivery until it is replayed successfully or dismissed ('hookline deliveries dismiss').
+  --filter is a payload filter on the envelope (docs/filters.md), e.g.
+  '{"path":"data.status","in":["paid","settled"]}'; 'none' clears it. --header may repeat; 'set'
+  with --header replaces the endpoint's whole set, --clear-headers removes them all.
 
 ${CLIENT_OPTIONS_HELP}
 
 Examples:
   hookline endpoints add https://example.com/hooks --tenant ten_01… --policy payments
+  hookline endpoints set ep_01… --filter '{"all":[{"path":"data.amount","gte":100}]}' --header 'X-Tenant: acme'
+  hookline endpoints resume ep_01… --catch-up
   hookline endpoints test ep_01…`,
 
   async run(args, ctx) {
@@ -63,7 +75,10 @@ Examples:
       ['id', e.id], ['url', e.url], ['status', e.pause_reason ? `${e.status as string} (${e.pause_reason as string})` : e.status],
       ['policy', e.policy], ['scheme', e.scheme], ['event types', (e.event_types as string[]).length ? (e.event_types as string[]).join(', ') : '* (all)'],
       ['description', e.description], ['timeout', e.timeout_ms === null ? 'policy default' : `${e.timeout_ms as number} ms`],
-      ['max concurrency', e.max_concurrency], ['ordering', e.ordering === 'key' ? `key (on failure: ${e.on_failure as string})` : (e.ordering ?? 'none')],
+      ['max concurrency', e.max_concurrency],
+      ['payload filter', e.payload_filter ? JSON.stringify(e.payload_filter) : 'none (every event)'],
+      ['headers', Object.keys((e.headers as Json | undefined) ?? {}).join(', ') || 'none'], ['paused since', shortTime(e.paused_at)],
+      ['ordering', e.ordering === 'key' ? `key (on failure: ${e.on_failure as string})` : (e.ordering ?? 'none')],
       ['failing since', shortTime(e.failing_since)],
       ['failed events in a row', e.consecutive_failed_events], ['last success', shortTime(e.last_success_at)], ['created', shortTime(e.created_at)],
     ]);
@@ -90,6 +105,7 @@ Examples:
           if (values['on-failure'] !== 'continue' && values['on-failure'] !== 'block') throw usageError(`endpoints add: --on-failure must be continue or block, got '${values['on-failure']}'`);
           body.on_failure = values['on-failure'];
         }
+        Object.assign(body, optionsBody('endpoints add', values));
         const created = await api.post<Json>(api.tenantPath('/endpoints'), body);
         const ep = (created.endpoint as Json | undefined) ?? created;
         const secret = typeof created.secret === 'string' ? created.secret : ((created.secret as Json | undefined)?.secret as string | undefined);
@@ -110,12 +126,23 @@ Examples:
         print(e, show(e));
         return 0;
       }
+      case 'set': {
+        const body = optionsBody('endpoints set', values);
+        if (Object.keys(body).length === 0) throw usageError('endpoints set: give --filter, --header or --clear-headers');
+        const e = await api.patch<Json>(path(), body);
+        print(e, show(e));
+        return 0;
+      }
       case 'pause':
       case 'resume': {
-        const e = await api.patch<Json>(path(), { status: sub === 'pause' ? 'paused' : 'active' });
+        if (values['catch-up'] && sub === 'pause') throw usageError('endpoints pause: --catch-up goes with resume');
+        const e = await api.patch<Json>(path(), { status: sub === 'pause' ? 'paused' : 'active', ...(values['catch-up'] ? { catch_up: true } : {}) });
+        const c = e.catch_up as Json | undefined;
         print(e, sub === 'pause'
-          ? `paused ${e.id as string}: new events are recorded as skipped; 'hookline endpoints resume ${e.id as string}' reactivates it`
-          : `resumed ${e.id as string} (${e.status as string}); replay what it missed with 'hookline replay --endpoint ${e.id as string} --include-skipped'`);
+          ? `paused ${e.id as string}: new events are recorded as skipped; 'hookline endpoints resume ${e.id as string} --catch-up' reactivates it and replays what it missed`
+          : c
+            ? `resumed ${e.id as string} (${e.status as string}); catch-up replay ${c.replay_id as string} selected ${(c.replay as Json).selected as number} deliveries`
+            : `resumed ${e.id as string} (${e.status as string}); replay what it missed with 'hookline replay --endpoint ${e.id as string} --include-skipped'`);
         return 0;
       }
       case 'rotate': {
@@ -153,6 +180,33 @@ function secretsTable(s: Json): string {
     { header: 'created', value: (x) => shortTime(x.created_at) },
     { header: 'retires', value: (x) => (x.expires_at ? shortTime(x.expires_at) : 'current') },
   ]);
+}
+
+/** --filter, --header and --clear-headers as API fields; the server validates them (invalid_filter, invalid_header). */
+function optionsBody(command: string, values: { filter?: string; header?: string[]; 'clear-headers'?: boolean }): Json {
+  const body: Json = {};
+  if (values.filter !== undefined) {
+    if (values.filter === 'none') body.payload_filter = null;
+    else {
+      try {
+        body.payload_filter = JSON.parse(values.filter);
+      } catch {
+        throw usageError(`${command}: --filter must be JSON (see docs/filters.md) or 'none', got '${values.filter}'`);
+      }
+    }
+  }
+  if (values['clear-headers'] && values.header?.length) throw usageError(`${command}: --clear-headers and --header do not go together`);
+  if (values['clear-headers']) body.headers = {};
+  if (values.header?.length) {
+    const headers: Record<string, string> = {};
+    for (const h of values.header) {
+      const cut = h.indexOf(':');
+      if (cut <= 0) throw usageError(`${command}: --header must be 'Name: value', got '${h}'`);
+      headers[h.slice(0, cut).trim()] = h.slice(cut + 1).trim();
+    }
+    body.headers = headers;
+  }
+  return body;
 }
 
 function durationMs(command: string, name: string, raw: string): number {

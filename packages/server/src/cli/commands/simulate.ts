@@ -51,7 +51,7 @@ Options:
                         {"from":"2h","respond":"200"}]}
                        events: at, count, every (spacing), type, data; receiver rules: from, to (exclusive),
                        respond (status, timeout, reset, or a list cycled per request); uncovered times get 200;
-                       actions: [{"at":"10m","do":"pause"|"reactivate"|"replay","include_skipped":false}]
+                       actions: [{"at":"10m","do":"pause"|"reactivate"|"replay","include_skipped":false,"catch_up":false}]
   --json               machine-readable output
 
 Examples:

@@ -141,6 +141,7 @@ type Engine = Awaited<ReturnType<typeof openSimEngine>>['engine'];
 async function act(engine: Engine, tenantId: string, endpointId: string, a: ScenarioAction): Promise<{ error: string | null; replayId: string | null }> {
   try {
     if (a.do === 'replay') return { error: null, replayId: (await engine.replays.window(tenantId, endpointId, { includeSkipped: a.includeSkipped })).id };
+    if (a.do === 'reactivate' && a.catchUp) return { error: null, replayId: (await engine.endpoints.reactivate(tenantId, endpointId, { status: 'active', catch_up: true })).replay.id };
     await engine.endpoints.update(tenantId, endpointId, { status: a.do === 'pause' ? 'paused' : 'active' });
     return { error: null, replayId: null };
   } catch (err) {

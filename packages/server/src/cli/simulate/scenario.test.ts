@@ -13,13 +13,16 @@ test('parses events and receiver rules, durations in ms', () => {
   assert.deepEqual(s.receiver.map((r) => [r.fromMs, r.toMs, r.respond.length]), [[0, 7_200_000, 1], [7_200_000, null, 2]]);
 });
 
-test('actions: in time order (file order at one time), include_skipped for replays', () => {
-  const s = parseScenario({ ...base, actions: [{ at: '1h', do: 'reactivate' }, { at: '1h', do: 'replay', include_skipped: true }, { at: '10m', do: 'pause' }] }, 'f.json');
+test('actions: in time order (file order at one time), include_skipped for replays, catch_up for reactivations', () => {
+  const s = parseScenario({ ...base, actions: [{ at: '1h', do: 'reactivate' }, { at: '1h', do: 'replay', include_skipped: true }, { at: '10m', do: 'pause' }, { at: '2h', do: 'reactivate', catch_up: true }] }, 'f.json');
   assert.deepEqual(s.actions, [
-    { atMs: 600_000, do: 'pause', includeSkipped: false },
-    { atMs: 3_600_000, do: 'reactivate', includeSkipped: false },
-    { atMs: 3_600_000, do: 'replay', includeSkipped: true },
+    { atMs: 600_000, do: 'pause', includeSkipped: false, catchUp: false },
+    { atMs: 3_600_000, do: 'reactivate', includeSkipped: false, catchUp: false },
+    { atMs: 3_600_000, do: 'replay', includeSkipped: true, catchUp: false },
+    { atMs: 7_200_000, do: 'reactivate', includeSkipped: false, catchUp: true },
   ]);
+  assert.throws(() => parseScenario({ ...base, actions: [{ at: '1h', do: 'replay', catch_up: true }] }, 'f.json'), /actions\[0\]\.catch_up: goes with "do": "reactivate" only/);
+  assert.throws(() => parseScenario({ ...base, actions: [{ at: '1h', do: 'reactivate', catch_up: 'yes' }] }, 'f.json'), /actions\[0\]\.catch_up: must be true or false/);
   assert.deepEqual(parseScenario(base, 'f.json').actions, []);
 });
 

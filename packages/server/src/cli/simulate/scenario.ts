@@ -28,6 +28,8 @@ export interface ScenarioAction {
   readonly do: 'pause' | 'reactivate' | 'replay';
   /** replay only: also select `skipped` deliveries. */
   readonly includeSkipped: boolean;
+  /** reactivate only: PATCH with catch_up, replaying what the pause missed (docs/rules.md#catch-up). */
+  readonly catchUp: boolean;
 }
 
 export interface Scenario {
@@ -46,7 +48,7 @@ export interface Scenario {
 export const MAX_SCENARIO_EVENTS = 50_000;
 
 const TOP_KEYS = ['policy', 'policies', 'seed', 'events', 'receiver', 'actions', 'on_failure', 'description'];
-const ACTION_KEYS = ['at', 'do', 'include_skipped'];
+const ACTION_KEYS = ['at', 'do', 'include_skipped', 'catch_up'];
 const ACTIONS = ['pause', 'reactivate', 'replay'] as const;
 const EVENT_KEYS = ['at', 'count', 'every', 'type', 'data', 'ordering_key'];
 const RULE_KEYS = ['from', 'to', 'respond'];
@@ -123,7 +125,9 @@ export function parseScenario(json: unknown, file: string): Scenario {
     if (typeof a.do !== 'string' || !(ACTIONS as readonly string[]).includes(a.do)) throw bad(`${at}.do`, `must be one of ${ACTIONS.join(', ')}`);
     if (a.include_skipped !== undefined && typeof a.include_skipped !== 'boolean') throw bad(`${at}.include_skipped`, 'must be true or false');
     if (a.include_skipped !== undefined && a.do !== 'replay') throw bad(`${at}.include_skipped`, 'goes with "do": "replay" only');
-    return { atMs: a.at === undefined ? 0 : duration(a.at, `${at}.at`, bad), do: a.do as ScenarioAction['do'], includeSkipped: a.include_skipped === true };
+    if (a.catch_up !== undefined && typeof a.catch_up !== 'boolean') throw bad(`${at}.catch_up`, 'must be true or false');
+    if (a.catch_up !== undefined && a.do !== 'reactivate') throw bad(`${at}.catch_up`, 'goes with "do": "reactivate" only');
+    return { atMs: a.at === undefined ? 0 : duration(a.at, `${at}.at`, bad), do: a.do as ScenarioAction['do'], includeSkipped: a.include_skipped === true, catchUp: a.catch_up === true };
   });
   actions.sort((x, y) => x.atMs - y.atMs); // stable: same-time actions keep file order
   if (top.on_failure !== undefined && top.on_failure !== 'continue' && top.on_failure !== 'block') throw bad('on_failure', 'must be "continue" or "block"');

@@ -1,11 +1,11 @@
 // Endpoints: create, list, read, edit (URL, subscriptions, policy, scheme, status) and delete.
-import type { EndpointInput } from '@hookline/core';
+import type { EndpointEdit, EndpointInput } from '@hookline/core';
 import type { FastifyInstance } from 'fastify';
 import { parseCursor } from '../../http/query.ts';
 import { addRoute, pagingQuery, paramsSchema } from '../../http/route.ts';
-import { EndpointSchema, endpointView, pageSchema } from '../../http/views.ts';
+import { EndpointSchema, endpointView, pageSchema, ReplayAcceptedSchema, replayView } from '../../http/views.ts';
 import type { Runtime } from '../../runtime.ts';
-import { endpointFields } from './endpoint-schemas.ts';
+import { catchUpField, endpointFields } from './endpoint-schemas.ts';
 
 const tag = 'endpoints';
 
@@ -47,13 +47,22 @@ export function endpointCrudRoutes(app: FastifyInstance, rt: Runtime): void {
     handler: async (req) => endpointView(await engine.endpoints.get(req.params.tenant, req.params.endpoint)),
   });
 
-  addRoute<{ tenant: string; endpoint: string }, unknown, Partial<EndpointInput>>(app, {
+  addRoute<{ tenant: string; endpoint: string }, unknown, EndpointEdit>(app, {
     method: 'PATCH', url: '/v1/tenants/:tenant/endpoints/:endpoint', operationId: 'updateEndpoint',
-    summary: 'Edit an endpoint; a URL change or status=active clears degradation', tag, auth: 'tenant',
+    summary: 'Edit an endpoint; a URL change or status=active clears degradation; status=active with catch_up replays what the pause missed', tag, auth: 'tenant',
     params: paramsSchema('tenant', 'endpoint'),
-    body: { type: 'object', additionalProperties: false, minProperties: 1, properties: endpointFields },
-    response: { 200: EndpointSchema },
-    handler: async (req) => endpointView(await engine.endpoints.update(req.params.tenant, req.params.endpoint, req.body)),
+    body: { type: 'object', additionalProperties: false, minProperties: 1, properties: { ...endpointFields, ...catchUpField } },
+    response: {
+      200: {
+        ...EndpointSchema,
+        properties: { ...(EndpointSchema.properties as object), catch_up: { ...ReplayAcceptedSchema, description: 'Only with catch_up: the replay it started.' } },
+      },
+    },
+    handler: async (req) => {
+      if (req.body.catch_up !== true) return endpointView(await engine.endpoints.update(req.params.tenant, req.params.endpoint, req.body));
+      const { endpoint, replay } = await engine.endpoints.reactivate(req.params.tenant, req.params.endpoint, req.body);
+      return { ...endpointView(endpoint), catch_up: { replay_id: replay.id, replay: replayView(replay) } };
+    },
   });
 
   addRoute<{ tenant: string; endpoint: string }>(app, {

@@ -12,5 +12,12 @@ export const endpointFields = {
   max_concurrency: { type: ['integer', 'null'], minimum: 1, maximum: 1000, description: 'null: the policy\'s.' },
   status: { type: 'string', enum: ['active', 'paused'], description: 'paused stops attempts; active reactivates.' },
   ordering: { type: 'string', enum: ['none', 'key'], description: 'key: deliveries of one event ordering_key are attempted one at a time, in accept order (default none). Applies to events accepted after the change.' },
+  payload_filter: { type: ['object', 'null'], description: 'docs/filters.md: a JSON filter on the envelope (equals, in, exists, gt/gte/lt/lte on dotted paths, combined with all/any); null clears it. 400 invalid_filter names the bad part.' },
+  headers: { type: 'object', additionalProperties: { type: 'string' }, description: 'Custom headers (at most 20) sent on every attempt; an edit replaces the whole set, {} clears it. Hop-by-hop headers and those Hookline sets are refused (400 invalid_header).' },
   on_failure: { type: 'string', enum: ['continue', 'block'], description: 'With ordering key: continue (default) lets a key go on after a failed delivery; block holds it until that delivery is replayed successfully or dismissed.' },
+} as const;
+
+/** PATCH only: with `status: "active"` on a paused endpoint, replay what the pause missed (docs/rules.md#catch-up). */
+export const catchUpField = {
+  catch_up: { type: 'boolean', description: 'With status active on a paused endpoint: one window replay of everything that failed or was skipped since the pause began (10,000 oldest, counts against the daily replay quota); its id is in catch_up.replay_id.' },
 } as const;
