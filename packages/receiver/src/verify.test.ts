@@ -194,3 +194,20 @@ describe('verifier options and scheme choice', () => {
     assert.throws(() => createVerifier({ secrets: whsec, now }).verify({ 'webhook-id': 'msg_1' }, body), { code: 'missing_signature', message: 'missing signature' });
   });
 });
+
+describe('ed25519 (v1a)', () => {
+  const ed = vectors.vectors.find((v) => v.name === 'standard-ed25519')! as (typeof vectors.vectors)[number] & { signingKeys: Array<{ kid: string; secret: string }> };
+
+  test('signWebhook with the vector\'s whsk_ reproduces its v1a header; a verifier holding only whpk_ accepts it', () => {
+    const headers = signWebhook({ scheme: 'standard', secrets: ed.signingKeys, id: ed.eventId!, timestamp: ed.timestamp, body: ed.body });
+    assert.equal(headers['webhook-signature'], ed.headers['webhook-signature']);
+    const verifier = createVerifier({ secrets: ed.secrets, now: () => ed.now * 1000 });
+    assert.equal(verifier.verify(headers, ed.body).kid, 'key_ed_1');
+  });
+
+  test('the hookline scheme cannot carry Ed25519: signing refuses, and a whpk_-only verifier never matches hookline headers', () => {
+    assert.throws(() => signWebhook({ secrets: ed.signingKeys, id: 'evt_1', body }), /only the standard scheme/);
+    const hooklineHeaders = signWebhook({ secrets: 'hookline_test_secret', id: 'evt_1', timestamp: NOW_S, body });
+    assert.equal(codeOf(() => createVerifier({ secrets: ed.secrets, now }).verify(hooklineHeaders, body)), 'signature_mismatch');
+  });
+});
