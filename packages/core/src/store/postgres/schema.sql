@@ -156,9 +156,11 @@ CREATE TABLE endpoints (
   updated_at bigint NOT NULL,
   ordering text DEFAULT 'none'::text NOT NULL,
   ordering_on_failure text DEFAULT 'continue'::text NOT NULL,
+  signing text DEFAULT 'hmac'::text NOT NULL,
   CONSTRAINT endpoints_ordering_check CHECK (ordering = ANY (ARRAY['none'::text, 'key'::text])),
   CONSTRAINT endpoints_ordering_on_failure_check CHECK (ordering_on_failure = ANY (ARRAY['continue'::text, 'block'::text])),
   CONSTRAINT endpoints_pkey PRIMARY KEY (id),
+  CONSTRAINT endpoints_signing_check CHECK (signing = ANY (ARRAY['hmac'::text, 'ed25519'::text])),
   CONSTRAINT endpoints_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES tenants(id) ON DELETE CASCADE
 );
 

@@ -20,6 +20,7 @@ const OPTIONS = {
   paused: { type: 'boolean' },
   ordering: { type: 'string' },
   'on-failure': { type: 'string' },
+  signing: { type: 'string' },
   limit: { type: 'string' },
   cursor: { type: 'string' },
 } as const;
@@ -33,13 +34,13 @@ export const endpoints: Command = {
   hookline endpoints add <https://receiver/url> [--policy <name>] [--description <text>]
                          [--event-types <a,b.*>] [--scheme hookline|standard] [--timeout <5s>]
                          [--max-concurrency <n>] [--paused] [--ordering none|key]
-                         [--on-failure continue|block]
+                         [--on-failure continue|block] [--signing hmac|ed25519]
   hookline endpoints list [--limit <n>] [--cursor <c>]
   hookline endpoints show <endpoint>
   hookline endpoints pause <endpoint>      (new events are recorded as skipped)
   hookline endpoints resume <endpoint>     (reactivate; clears degradation; then replay what was missed)
   hookline endpoints rotate <endpoint>     (new signing secret; old ones stay live for the overlap)
-  hookline endpoints secret <endpoint>     (the live signing secrets)
+  hookline endpoints secret <endpoint>     (the live signing secrets, or ed25519 public keys)
   hookline endpoints test <endpoint>       (one test delivery now, event type hookline.test)
   hookline endpoints delete <endpoint>
 
@@ -47,6 +48,8 @@ export const endpoints: Command = {
   brief, strict, or one defined in the server's config. --ordering key attempts deliveries of one
   event ordering key one at a time, in accept order; --on-failure block holds a key after a failed
   delivery until it is replayed successfully or dismissed ('hookline deliveries dismiss').
+  --signing ed25519 signs with a key pair Hookline keeps (v1a, standard scheme, the default scheme
+  then): receivers verify with the whpk_ public key and hold no shared secret. Fixed at creation.
 
 ${CLIENT_OPTIONS_HELP}
 
@@ -63,7 +66,7 @@ Examples:
       ['id', e.id], ['url', e.url], ['status', e.pause_reason ? `${e.status as string} (${e.pause_reason as string})` : e.status],
       ['policy', e.policy], ['scheme', e.scheme], ['event types', (e.event_types as string[]).length ? (e.event_types as string[]).join(', ') : '* (all)'],
       ['description', e.description], ['timeout', e.timeout_ms === null ? 'policy default' : `${e.timeout_ms as number} ms`],
-      ['max concurrency', e.max_concurrency], ['ordering', e.ordering === 'key' ? `key (on failure: ${e.on_failure as string})` : (e.ordering ?? 'none')],
+      ['max concurrency', e.max_concurrency], ['signing', e.signing ?? 'hmac'], ['ordering', e.ordering === 'key' ? `key (on failure: ${e.on_failure as string})` : (e.ordering ?? 'none')],
       ['failing since', shortTime(e.failing_since)],
       ['failed events in a row', e.consecutive_failed_events], ['last success', shortTime(e.last_success_at)], ['created', shortTime(e.created_at)],
     ]);
@@ -90,10 +93,16 @@ Examples:
           if (values['on-failure'] !== 'continue' && values['on-failure'] !== 'block') throw usageError(`endpoints add: --on-failure must be continue or block, got '${values['on-failure']}'`);
           body.on_failure = values['on-failure'];
         }
+        if (values.signing !== undefined) {
+          if (values.signing !== 'hmac' && values.signing !== 'ed25519') throw usageError(`endpoints add: --signing must be hmac or ed25519, got '${values.signing}'`);
+          body.signing = values.signing;
+        }
         const created = await api.post<Json>(api.tenantPath('/endpoints'), body);
         const ep = (created.endpoint as Json | undefined) ?? created;
         const secret = typeof created.secret === 'string' ? created.secret : ((created.secret as Json | undefined)?.secret as string | undefined);
-        print(created, show(ep) + (secret ? `\nsigning secret:         ${secret}   (also: hookline endpoints secret ${ep.id as string})` : ''));
+        const publicKey = typeof created.public_key === 'string' ? created.public_key : undefined;
+        const also = `   (also: hookline endpoints secret ${ep.id as string})`;
+        print(created, show(ep) + (secret ? `\nsigning secret:         ${secret}${also}` : '') + (publicKey ? `\npublic key:             ${publicKey}${also}` : ''));
         return 0;
       }
       case 'list': {
@@ -120,7 +129,7 @@ Examples:
       }
       case 'rotate': {
         const s = await api.post<Json>(path('/secret/rotate'));
-        print(s, `new secret ${s.kid as string}: ${s.secret as string}\n` + secretsTable(s));
+        print(s, `new ${s.public_key ? 'public key' : 'secret'} ${s.kid as string}: ${(s.public_key ?? s.secret) as string}\n` + secretsTable(s));
         return 0;
       }
       case 'secret': {
@@ -149,7 +158,8 @@ function secretsTable(s: Json): string {
   const list = (s.secrets as Json[] | undefined) ?? [s];
   return formatTable(list, [
     { header: 'kid', value: (x) => x.kid as string },
-    { header: 'secret', value: (x) => x.secret as string },
+    // An ed25519 key shows its public key: its secret key never leaves the server.
+    { header: list.some((x) => x.public_key) ? 'public key' : 'secret', value: (x) => (x.public_key ?? x.secret) as string },
     { header: 'created', value: (x) => shortTime(x.created_at) },
     { header: 'retires', value: (x) => (x.expires_at ? shortTime(x.expires_at) : 'current') },
   ]);

@@ -13,4 +13,5 @@ export const endpointFields = {
   status: { type: 'string', enum: ['active', 'paused'], description: 'paused stops attempts; active reactivates.' },
   ordering: { type: 'string', enum: ['none', 'key'], description: 'key: deliveries of one event ordering_key are attempted one at a time, in accept order (default none). Applies to events accepted after the change.' },
   on_failure: { type: 'string', enum: ['continue', 'block'], description: 'With ordering key: continue (default) lets a key go on after a failed delivery; block holds it until that delivery is replayed successfully or dismissed.' },
+  signing: { type: 'string', enum: ['hmac', 'ed25519'], description: 'hmac (default): whsec_ secrets, v1. ed25519: a key pair Hookline keeps, v1a signatures in the standard scheme (the default scheme then); receivers hold only the whpk_ public key. Fixed at creation.' },
 } as const;
