@@ -25,6 +25,7 @@ export const endpoint = (id: string, tenantId: string, over: Partial<Endpoint> =
   maxConcurrency: 20,
   ordering: 'none',
   orderingOnFailure: 'continue',
+  signing: 'hmac',
   status: 'active',
   pauseReason: null,
   failingSince: null,
