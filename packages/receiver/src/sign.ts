@@ -6,7 +6,7 @@ import type { SignatureScheme } from './verify.ts';
 
 export interface SignOptions {
   scheme?: SignatureScheme;
-  /** Every live secret signs (rotation overlap), in order; a `whsk_` Ed25519 secret key signs `v1a` (standard scheme only). */
+  /** Every live secret signs (rotation overlap), in order; a `whsk_` Ed25519 secret key signs `v1a` (standard scheme only; v1 entries come first). */
   secrets: SecretInput | readonly SecretInput[];
   /** The event id (`X-Webhook-Id` / `webhook-id`). */
   id: string;
