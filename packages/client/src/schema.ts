@@ -312,7 +312,7 @@ export interface paths {
         /** List endpoints */
         get: operations["listEndpoints"];
         put?: never;
-        /** Create an endpoint (its first signing secret is returned once here, and by GET …/secret) */
+        /** Create an endpoint (its first signing secret, or ed25519 public key, is returned here and by GET …/secret) */
         post: operations["createEndpoint"];
         delete?: never;
         options?: never;
@@ -743,6 +743,11 @@ export interface components {
              * @enum {string}
              */
             on_failure?: "continue" | "block";
+            /**
+             * @description hmac (default): whsec_ secrets, v1. ed25519: a key pair Hookline keeps, v1a signatures in the standard scheme (the default scheme then); receivers hold only the whpk_ public key. Fixed at creation.
+             * @enum {string}
+             */
+            signing?: "hmac" | "ed25519";
         };
         CreateEndpointResponse: {
             id: string;
@@ -772,6 +777,11 @@ export interface components {
              * @description When the current pause began; null unless paused.
              */
             paused_at: string | null;
+            /**
+             * @description hmac: whsec_ secrets (v1); ed25519: key pairs (v1a, standard scheme), receivers hold only the whpk_ public key. Fixed at creation.
+             * @enum {string}
+             */
+            signing: "hmac" | "ed25519";
             /** @enum {string} */
             status: "active" | "degraded" | "paused";
             pause_reason: string | null;
@@ -784,8 +794,10 @@ export interface components {
             created_at: string;
             /** Format: date-time */
             updated_at: string;
-            /** @description The signing secret (`whsec_…`). */
-            secret: string;
+            /** @description The HMAC signing secret (`whsec_…`); null with signing ed25519. */
+            secret: string | null;
+            /** @description With signing ed25519: the public key (`whpk_…`) receivers verify v1a with; its secret key is never shown. Null otherwise. */
+            public_key: string | null;
         };
         CreatePortalLinkResponse: {
             url: string;
@@ -967,6 +979,11 @@ export interface components {
              * @description When the current pause began; null unless paused.
              */
             paused_at: string | null;
+            /**
+             * @description hmac: whsec_ secrets (v1); ed25519: key pairs (v1a, standard scheme), receivers hold only the whpk_ public key. Fixed at creation.
+             * @enum {string}
+             */
+            signing: "hmac" | "ed25519";
             /** @enum {string} */
             status: "active" | "degraded" | "paused";
             pause_reason: string | null;
@@ -988,9 +1005,13 @@ export interface components {
         EndpointSecrets: {
             /** @description The current secret's key id. */
             kid: string;
-            /** @description The current signing secret (`whsec_…`). */
-            secret: string;
-            /** @description Every live secret, newest first; older ones retire at expires_at. */
+            /** @enum {string} */
+            signing: "hmac" | "ed25519";
+            /** @description The current HMAC signing secret (`whsec_…`); null on an ed25519 endpoint. */
+            secret: string | null;
+            /** @description The current ed25519 public key (`whpk_…`); null on an HMAC endpoint. */
+            public_key: string | null;
+            /** @description Every live secret (or key pair's public key), newest first; older ones retire at expires_at. */
             secrets: components["schemas"]["SigningSecret"][];
         };
         EndpointStats: {
@@ -1220,7 +1241,12 @@ export interface components {
         };
         SigningSecret: {
             kid: string;
-            secret: string;
+            /** @enum {string} */
+            signing: "hmac" | "ed25519";
+            /** @description The HMAC signing secret (`whsec_…`); null for an ed25519 key, whose secret key is never shown. */
+            secret: string | null;
+            /** @description The ed25519 public key (`whpk_…`) receivers verify v1a signatures with; null for an HMAC secret. */
+            public_key: string | null;
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */
@@ -1282,6 +1308,11 @@ export interface components {
              * @enum {string}
              */
             on_failure?: "continue" | "block";
+            /**
+             * @description hmac (default): whsec_ secrets, v1. ed25519: a key pair Hookline keeps, v1a signatures in the standard scheme (the default scheme then); receivers hold only the whpk_ public key. Fixed at creation.
+             * @enum {string}
+             */
+            signing?: "hmac" | "ed25519";
             /** @description With status active on a paused endpoint: one window replay of everything that failed or was skipped since the pause began (10,000 oldest, counts against the daily replay quota); its id is in catch_up.replay_id. */
             catch_up?: boolean;
         };
@@ -1313,6 +1344,11 @@ export interface components {
              * @description When the current pause began; null unless paused.
              */
             paused_at: string | null;
+            /**
+             * @description hmac: whsec_ secrets (v1); ed25519: key pairs (v1a, standard scheme), receivers hold only the whpk_ public key. Fixed at creation.
+             * @enum {string}
+             */
+            signing: "hmac" | "ed25519";
             /** @enum {string} */
             status: "active" | "degraded" | "paused";
             pause_reason: string | null;

@@ -24,7 +24,8 @@ test('create a tenant, an endpoint and an event, then read the delivery until it
     body: { url: receiver.url, event_types: ['order.*'] },
   }));
   assert.match(endpoint.id, /^ep_/);
-  assert.match(endpoint.secret, /^whsec_/);
+  assert.match(endpoint.secret ?? '', /^whsec_/);
+  assert.equal(endpoint.public_key, null, 'an HMAC endpoint has no public key');
   assert.equal(endpoint.status, 'active');
 
   const sent = await hookline.POST('/v1/tenants/{tenant}/events', {

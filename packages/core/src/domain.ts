@@ -7,6 +7,9 @@ export const TERMINAL_STATUSES: readonly DeliveryStatus[] = ['succeeded', 'faile
 export type EndpointStatus = 'active' | 'degraded' | 'paused';
 export type PauseReason = 'manual' | 'failing' | 'consecutive_failures' | 'gone';
 export type Scheme = 'hookline' | 'standard';
+/** How an endpoint signs (docs/rules.md#signing-ed25519): `hmac` secrets (whsec_, v1) or `ed25519` key pairs (v1a, standard scheme only). */
+export type Signing = 'hmac' | 'ed25519';
+export const SIGNINGS: readonly Signing[] = ['hmac', 'ed25519'];
 /** Ordered delivery (docs/rules.md#ordered-delivery): `key` attempts deliveries of one ordering key one at a time, in accept order. */
 export type Ordering = 'none' | 'key';
 export const ORDERINGS: readonly Ordering[] = ['none', 'key'];
@@ -56,6 +59,8 @@ export interface Endpoint {
   customHeaders?: Record<string, string>;
   /** When the current pause began (stores set it on every path to paused); null unless paused. */
   pausedAt?: number | null;
+  /** Fixed at creation; absent: `hmac` (stores always return it). */
+  signing?: Signing;
   status: EndpointStatus;
   pauseReason: PauseReason | null;
   /** Start of the current uninterrupted failure streak (null when the last attempt succeeded). */

@@ -15,6 +15,7 @@ export const ERROR_CATALOG = {
   unknown_policy: { status: 400, message: 'unknown policy {name}' },
   unknown_event_type: { status: 400, message: 'unknown event type {type}' },
   ordering_key_too_long: { status: 400, message: 'ordering_key must be at most {max} bytes of UTF-8' },
+  signing_needs_standard_scheme: { status: 400, message: 'ed25519 signing (v1a) exists only in the standard scheme: set scheme to standard' },
   batch_too_large: { status: 400, message: 'a batch holds at most {max} events' },
   invalid_cursor: { status: 400, message: 'cursor is not valid' },
   invalid_filter: { status: 400, message: 'payload_filter is invalid at {path}: {detail}' },
@@ -42,6 +43,7 @@ export const ERROR_CATALOG = {
   endpoint_not_paused: { status: 409, message: 'endpoint is {status}, not paused; catch_up replays what a pause missed, use a window replay instead' },
   delivery_not_replayable: { status: 409, message: 'delivery is {status}; only failed or skipped deliveries can be replayed' },
   delivery_not_dismissable: { status: 409, message: 'delivery is {status}; only a failed delivery holding its ordering key (on_failure block) can be dismissed' },
+  signing_immutable: { status: 409, message: 'an endpoint\'s signing is fixed at creation: this endpoint signs with {signing}; create a new endpoint to sign with {requested}' },
   environment_immutable: { status: 409, message: 'a tenant\'s environment is fixed at creation: this tenant is {environment}; create a {requested} tenant instead' },
   // 408/413/415/429/431
   body_too_large: { status: 413, message: 'body exceeds {max} bytes' },

@@ -93,7 +93,7 @@ test('custom headers go out on every attempt (retries, replay, test delivery) an
       const ts = /t=(\d+)/.exec(sig)![1];
       assert.equal(ts, r.headers['x-webhook-timestamp']);
       const v1 = /v1=([0-9a-f]+)/.exec(sig)![1];
-      assert.equal(v1, createHmac('sha256', secret).update(`${ts}.`).update(r.body).digest('hex'));
+      assert.equal(v1, createHmac('sha256', secret!).update(`${ts}.`).update(r.body).digest('hex'));
     }
     // Attempt records show the header names; values that look like credentials are redacted.
     const attempts = await t.store.listAttempts(accepted.deliveries[0].id);

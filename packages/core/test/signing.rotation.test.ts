@@ -1,8 +1,10 @@
 // What a loopback receiver actually got from the dispatcher, checked by the receiver toolkit (and, for `standard`,
 // the standardwebhooks library) across a secret rotation: both secrets sign during the overlap, the old one stops
-// at its retirement time, and the endpoint's scheme is the one on the wire.
+// at its retirement time, and the endpoint's scheme is the one on the wire. An ed25519 endpoint (v1a) rotates the
+// same way, its receiver holding only whpk_ public keys.
 import assert from 'node:assert/strict';
 import { mock, test } from 'node:test';
+import { verify as edVerify, createPublicKey } from 'node:crypto';
 import { createVerifier, ReceiverError, type SignatureScheme } from '@hookline/receiver';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { VirtualClock } from '../src/clock.ts';
@@ -13,14 +15,24 @@ import { MIN, H } from '../testing/time.ts';
 
 const SIGNATURE_HEADER: Record<SignatureScheme, string> = { hookline: 'x-webhook-signature', standard: 'webhook-signature' };
 
-/** An engine on a virtual clock, one endpoint of `scheme` on a real receiver, and a way to send one event. */
-async function rig(scheme: SignatureScheme) {
+type Kind = SignatureScheme | 'ed25519';
+const schemeOf = (kind: Kind): SignatureScheme => (kind === 'ed25519' ? 'standard' : kind);
+/** What a receiver verifies with: the HMAC secret, or the ed25519 public key (the secret key is never shown). */
+const verifyKey = (s: { kid: string; secret: string | null; publicKey: string | null; expiresAt: number | null }) => ({ kid: s.kid, secret: (s.publicKey ?? s.secret)!, expiresAt: s.expiresAt });
+
+/** An engine on a virtual clock, one endpoint of `kind` on a real receiver, and a way to send one event. */
+async function rig(kind: Kind) {
+  const scheme = schemeOf(kind);
   // Whole seconds near the real time: the standardwebhooks library checks timestamps against Date (mocked below).
   const t = await testEngine({ clock: new VirtualClock(Math.floor(Date.now() / 1000) * 1000) });
   const rx = await startReceiver(() => 200, { clock: t.clock });
-  const { endpoint, secret } = await t.engine.endpoints.create(t.tenantId, { url: rx.url, policy: 'standard', scheme });
+  const created = await t.engine.endpoints.create(t.tenantId, { url: rx.url, policy: 'standard', scheme, ...(kind === 'ed25519' ? { signing: 'ed25519' } : {}) });
+  const { endpoint } = created;
   const [first] = await t.engine.endpointSecrets.list(t.tenantId, endpoint.id);
-  assert.equal(first.secret, secret);
+  assert.equal(first.secret, created.secret);
+  assert.equal(first.publicKey, created.publicKey);
+  assert.equal(first.signing, kind === 'ed25519' ? 'ed25519' : 'hmac');
+  const secret = verifyKey(first).secret;
   let n = 0;
   return {
     ...t,
@@ -77,30 +89,43 @@ function standardLibraryAccepts(r: Rig, req: Received, secret: string): boolean 
   }
 }
 
-function signatureCount(req: Received, scheme: SignatureScheme): number {
-  const value = String(req.headers[SIGNATURE_HEADER[scheme]]);
-  return scheme === 'standard' ? value.split(' ').length : value.split(',').filter((p) => p.startsWith('v1=')).length;
+function signatureCount(req: Received, kind: Kind): number {
+  const value = String(req.headers[SIGNATURE_HEADER[schemeOf(kind)]]);
+  if (kind === 'hookline') return value.split(',').filter((p) => p.startsWith('v1=')).length;
+  const items = value.split(' ');
+  assert.ok(items.every((i) => i.startsWith(kind === 'ed25519' ? 'v1a,' : 'v1,')), `${kind} signs with ${kind === 'ed25519' ? 'v1a' : 'v1'} only: ${value}`);
+  return items.length;
 }
 
-for (const scheme of ['hookline', 'standard'] as const) {
+/** Independently of the toolkit: node:crypto's verify of a v1a entry under a whpk_ key. */
+function cryptoVerifies(req: Received, whpk: string): boolean {
+  const key = createPublicKey({ key: Buffer.concat([Buffer.from('302a300506032b6570032100', 'hex'), Buffer.from(whpk.slice(5), 'base64')]), format: 'der', type: 'spki' });
+  const content = Buffer.concat([Buffer.from(`${String(req.headers['webhook-id'])}.${String(req.headers['webhook-timestamp'])}.`), req.body]);
+  return String(req.headers['webhook-signature']).split(' ').some((i) => edVerify(null, content, key, Buffer.from(i.slice(4), 'base64')));
+}
+
+for (const kind of ['hookline', 'standard', 'ed25519'] as const) {
+  const scheme = schemeOf(kind);
   const other = scheme === 'hookline' ? 'standard' : 'hookline';
 
-  test(`${scheme}: real attempts carry the ${scheme} headers; across a rotation both secrets sign during the overlap and the old one stops after it`, async () => {
-    const r = await rig(scheme);
+  test(`${kind}: real attempts carry the ${scheme} headers; across a rotation both keys sign during the overlap and the old one stops after it`, async () => {
+    const r = await rig(kind);
     try {
       // Before any rotation: one signature, by the endpoint's only secret, in the endpoint's scheme only.
       const before = await r.send();
       assert.ok(before.headers[SIGNATURE_HEADER[scheme]], `${SIGNATURE_HEADER[scheme]} sent`);
       assert.equal(before.headers[SIGNATURE_HEADER[other]], undefined, `no ${SIGNATURE_HEADER[other]} on a ${scheme} endpoint`);
-      assert.equal(signatureCount(before, scheme), 1);
+      assert.equal(signatureCount(before, kind), 1);
       const kid0 = verifyWith(r, before, scheme, [r.original]);
       if (scheme === 'hookline') assert.equal(kid0, r.original.kid);
-      if (scheme === 'standard') assert.ok(standardLibraryAccepts(r, before, r.original.secret));
+      if (kind === 'standard') assert.ok(standardLibraryAccepts(r, before, r.original.secret));
+      if (kind === 'ed25519') assert.ok(cryptoVerifies(before, r.original.secret));
 
       const rotatedAt = r.clock.now();
       const live = await r.engine.endpointSecrets.rotate(r.tenantId, r.endpoint.id, H);
       assert.equal(live.length, 2);
-      const [fresh, old] = live;
+      const [fresh, old] = live.map(verifyKey);
+      assert.deepEqual(live.map((s) => s.signing), kind === 'ed25519' ? ['ed25519', 'ed25519'] : ['hmac', 'hmac'], 'a rotation keeps the endpoint\'s signing');
       assert.equal(old.kid, r.original.kid);
       assert.equal(old.expiresAt, rotatedAt + H);
       assert.notEqual(fresh.secret, old.secret);
@@ -109,7 +134,7 @@ for (const scheme of ['hookline', 'standard'] as const) {
       for (const at of [rotatedAt + 30 * MIN, rotatedAt + H - 1]) {
         r.clock.set(at);
         const during = await r.send();
-        assert.equal(signatureCount(during, scheme), 2, 'every live secret signs');
+        assert.equal(signatureCount(during, kind), 2, 'every live secret signs');
         const kidOld = verifyWith(r, during, scheme, [old]);
         const kidNew = verifyWith(r, during, scheme, [fresh]);
         if (scheme === 'hookline') {
@@ -117,7 +142,8 @@ for (const scheme of ['hookline', 'standard'] as const) {
           const kids = String(during.headers['x-webhook-signature']).split(',').filter((p) => p.startsWith('kid='));
           assert.deepEqual(kids, [`kid=${fresh.kid}`, `kid=${old.kid}`], 'newest first');
         }
-        if (scheme === 'standard') {
+        if (kind === 'ed25519') assert.ok(cryptoVerifies(during, old.secret) && cryptoVerifies(during, fresh.secret));
+        if (kind === 'standard') {
           assert.ok(standardLibraryAccepts(r, during, old.secret), 'standardwebhooks accepts the old secret during the overlap');
           assert.ok(standardLibraryAccepts(r, during, fresh.secret), 'standardwebhooks accepts the new secret during the overlap');
         }
@@ -126,15 +152,22 @@ for (const scheme of ['hookline', 'standard'] as const) {
       // At the retirement time the old secret stops signing; the new one alone does.
       r.clock.set(rotatedAt + H);
       const afterwards = await r.send();
-      assert.equal(signatureCount(afterwards, scheme), 1);
+      assert.equal(signatureCount(afterwards, kind), 1);
       verifyWith(r, afterwards, scheme, [fresh]);
       refusedWith(r, afterwards, scheme, old);
-      if (scheme === 'standard') {
+      if (kind === 'ed25519') assert.equal(cryptoVerifies(afterwards, old.secret), false, 'the retired key no longer signs');
+      if (kind === 'standard') {
         assert.ok(standardLibraryAccepts(r, afterwards, fresh.secret));
         assert.equal(standardLibraryAccepts(r, afterwards, old.secret), false, 'standardwebhooks refuses the retired secret');
       }
       assert.deepEqual((await r.engine.endpointSecrets.list(r.tenantId, r.endpoint.id)).map((s) => s.kid), [fresh.kid]);
 
+      if (kind === 'ed25519') {
+        // ed25519 exists only in the standard scheme, and an endpoint's signing is fixed at creation.
+        await assert.rejects(r.engine.endpoints.update(r.tenantId, r.endpoint.id, { scheme: 'hookline' }), { code: 'signing_needs_standard_scheme' });
+        await assert.rejects(r.engine.endpoints.update(r.tenantId, r.endpoint.id, { signing: 'hmac' }), { code: 'signing_immutable' });
+        return;
+      }
       // Switching the endpoint's scheme changes what the very next attempt carries, with the same secret.
       await r.engine.endpoints.update(r.tenantId, r.endpoint.id, { scheme: other });
       const switched = await r.send();

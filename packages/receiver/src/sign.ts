@@ -1,12 +1,12 @@
 // Signs a body the way a Hookline sender does, for integrators' own tests and tools.
 import { hooklineHeaderNames, formatHooklineSignature } from './signature-hookline.ts';
 import { formatStandardSignature, standardHeaderNames } from './signature-standard.ts';
-import { toSigningKeys, type SecretInput } from './secret-key.ts';
+import { toKeySet, type KeySet, type SecretInput } from './secret-key.ts';
 import type { SignatureScheme } from './verify.ts';
 
 export interface SignOptions {
   scheme?: SignatureScheme;
-  /** Every live secret signs (rotation overlap), in order. */
+  /** Every live secret signs (rotation overlap), in order; a `whsk_` Ed25519 secret key signs `v1a` (standard scheme only; v1 entries come first). */
   secrets: SecretInput | readonly SecretInput[];
   /** The event id (`X-Webhook-Id` / `webhook-id`). */
   id: string;
@@ -25,7 +25,7 @@ export interface SignOptions {
  * await fetch(url, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body });
  */
 export function signWebhook(options: SignOptions): Record<string, string> {
-  const keys = toSigningKeys(options.secrets);
+  const keys = toKeySet(options.secrets);
   const timestamp = String(options.timestamp ?? Math.floor(Date.now() / 1000));
   if ((options.scheme ?? 'hookline') === 'standard') {
     return {
@@ -37,8 +37,13 @@ export function signWebhook(options: SignOptions): Record<string, string> {
   const headers: Record<string, string> = {
     [hooklineHeaderNames.id]: options.id,
     [hooklineHeaderNames.timestamp]: timestamp,
-    [hooklineHeaderNames.signature]: formatHooklineSignature(timestamp, keys, options.body),
+    [hooklineHeaderNames.signature]: formatHooklineSignature(timestamp, hmacOnly(keys), options.body),
   };
   if (options.deliveryId !== undefined) headers[hooklineHeaderNames.delivery] = options.deliveryId;
   return headers;
+}
+
+function hmacOnly(keys: KeySet): KeySet['hmac'] {
+  if (keys.ed25519.length > 0) throw new TypeError('Ed25519 keys (whsk_/whpk_) sign only the standard scheme (v1a)');
+  return keys.hmac;
 }

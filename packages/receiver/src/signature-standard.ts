@@ -1,8 +1,8 @@
 // The `standard` scheme (Standard Webhooks, and svix's `svix-*` header aliases).
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac, sign, timingSafeEqual, verify } from 'node:crypto';
 import { ReceiverError } from './errors.ts';
 import { readHeader, type HeaderSource } from './headers.ts';
-import type { SigningKey } from './secret-key.ts';
+import type { KeySet, SigningKey } from './secret-key.ts';
 import type { SignedRequest } from './signed-request.ts';
 
 export const standardHeaderNames = Object.freeze({
@@ -24,9 +24,23 @@ export function standardDigest(key: Buffer, id: string, timestamp: string, body:
   return createHmac('sha256', key).update(`${id}.${timestamp}.`).update(body).digest();
 }
 
-/** Builds `v1,<b64> v1,<b64>` for one or several keys. */
-export function formatStandardSignature(id: string, timestamp: string, keys: readonly SigningKey[], body: string | Uint8Array): string {
-  return keys.map((key) => `v1,${standardDigest(key.standard, id, timestamp, body).toString('base64')}`).join(' ');
+/** At most this many `v1a` entries are checked: each costs an Ed25519 verification, and senders rotate with two. */
+const MAX_V1A = 8;
+
+/** The bytes a Standard Webhooks signature covers: `id.timestamp.body`. */
+function signedContent(id: string, timestamp: string, body: string | Uint8Array): Buffer {
+  return Buffer.concat([Buffer.from(`${id}.${timestamp}.`, 'utf8'), typeof body === 'string' ? Buffer.from(body, 'utf8') : body]);
+}
+
+/** Builds `v1,<b64> v1a,<b64>` for one or several keys: `v1` per HMAC secret, `v1a` per Ed25519 secret key (`whsk_`). */
+export function formatStandardSignature(id: string, timestamp: string, keys: readonly SigningKey[] | KeySet, body: string | Uint8Array): string {
+  const set: KeySet = Array.isArray(keys) ? { hmac: keys as readonly SigningKey[], ed25519: [] } : (keys as KeySet);
+  const items = set.hmac.map((key) => `v1,${standardDigest(key.standard, id, timestamp, body).toString('base64')}`);
+  for (const key of set.ed25519) {
+    if (key.privateKey === undefined) throw new TypeError('a whpk_ public key cannot sign: sign with its whsk_ secret key');
+    items.push(`v1a,${sign(null, signedContent(id, timestamp, body), key.privateKey).toString('base64')}`);
+  }
+  return items.join(' ');
 }
 
 /** Is this request signed with Standard Webhooks (or svix) headers? */
@@ -35,12 +49,14 @@ export function hasStandardSignature(headers: HeaderSource): boolean {
 }
 
 /**
- * Checks the signature over the raw body; the timestamp window is checked by the caller.
+ * Checks the signature over the raw body (`v1` with HMAC secrets, `v1a` with Ed25519 public keys); the timestamp
+ * window is checked by the caller.
  *
  * @example
- * matchStandardSignature(req.headers, rawBody, toSigningKeys('whsec_…'))
+ * matchStandardSignature(req.headers, rawBody, toKeySet(['whsec_…', 'whpk_…']))
  */
-export function matchStandardSignature(headers: HeaderSource, body: string | Uint8Array, keys: readonly SigningKey[]): SignedRequest {
+export function matchStandardSignature(headers: HeaderSource, body: string | Uint8Array, keySet: readonly SigningKey[] | KeySet): SignedRequest {
+  const { hmac: keys, ed25519 } = Array.isArray(keySet) ? { hmac: keySet as readonly SigningKey[], ed25519: [] } : (keySet as KeySet);
   const header = readHeader(headers, standardHeaderNames.signature) ?? readHeader(headers, svixHeaderNames.signature);
   if (header === undefined || header.trim() === '') throw new ReceiverError('missing_signature');
   const id = readHeader(headers, standardHeaderNames.id) ?? readHeader(headers, svixHeaderNames.id);
@@ -50,20 +66,37 @@ export function matchStandardSignature(headers: HeaderSource, body: string | Uin
     throw new ReceiverError('malformed_signature', { detail: 'webhook-timestamp must be unix seconds' });
   }
   const candidates: Buffer[] = [];
+  const asymmetric: Buffer[] = [];
   for (const item of header.split(' ')) {
-    if (!item.startsWith('v1,')) continue; // v1a (asymmetric) and future versions are not ours to check
     // Comparing decoded bytes skips re-encoding our digest to base64 on every request.
-    const bytes = Buffer.from(item.slice(3), 'base64');
-    if (bytes.length === 32) candidates.push(bytes);
+    if (item.startsWith('v1,')) {
+      const bytes = Buffer.from(item.slice(3), 'base64');
+      if (bytes.length === 32) candidates.push(bytes);
+    } else if (item.startsWith('v1a,')) {
+      const bytes = Buffer.from(item.slice(4), 'base64');
+      if (bytes.length === 64) asymmetric.push(bytes);
+    }
+    // Future versions are not ours to check.
   }
-  if (candidates.length === 0) throw new ReceiverError('malformed_signature', { detail: 'no v1 signature' });
-  for (const key of keys) {
-    const digest = standardDigest(key.standard, id, timestamp, body);
-    for (const candidate of candidates) {
-      if (timingSafeEqual(digest, candidate)) {
-        // `webhook-delivery` is Hookline's addition to the standard headers; other senders omit it.
-        const deliveryId = readHeader(headers, 'webhook-delivery');
-        return { scheme: 'standard', eventId: id, deliveryId, timestamp: Number(timestamp), kid: key.kid };
+  if (candidates.length === 0 && asymmetric.length === 0) throw new ReceiverError('malformed_signature', { detail: 'no v1 or v1a signature' });
+  if (asymmetric.length > MAX_V1A) throw new ReceiverError('malformed_signature', { detail: `more than ${MAX_V1A} v1a signatures` });
+  const verified = (kid: string | undefined): SignedRequest =>
+    // `webhook-delivery` is Hookline's addition to the standard headers; other senders omit it.
+    ({ scheme: 'standard', eventId: id, deliveryId: readHeader(headers, 'webhook-delivery'), timestamp: Number(timestamp), kid });
+  if (candidates.length > 0) {
+    for (const key of keys) {
+      const digest = standardDigest(key.standard, id, timestamp, body);
+      for (const candidate of candidates) {
+        if (timingSafeEqual(digest, candidate)) return verified(key.kid);
+      }
+    }
+  }
+  if (asymmetric.length > 0 && ed25519.length > 0) {
+    // Ed25519 verification by node:crypto (OpenSSL); there is no digest of ours to compare, so nothing to time.
+    const content = signedContent(id, timestamp, body);
+    for (const key of ed25519) {
+      for (const signature of asymmetric) {
+        if (verify(null, content, key.publicKey, signature)) return verified(key.kid);
       }
     }
   }

@@ -1,7 +1,7 @@
 // Verifies a webhook over its raw bytes: signature (either scheme), then the timestamp window.
 import { ReceiverError } from './errors.ts';
 import type { HeaderSource } from './headers.ts';
-import { toSigningKeys, type SecretInput } from './secret-key.ts';
+import { toKeySet, type KeySet, type SecretInput } from './secret-key.ts';
 import { hasHooklineSignature, matchHooklineSignature } from './signature-hookline.ts';
 import { hasStandardSignature, matchStandardSignature } from './signature-standard.ts';
 import type { SignedRequest } from './signed-request.ts';
@@ -9,7 +9,10 @@ import type { SignedRequest } from './signed-request.ts';
 export type SignatureScheme = 'hookline' | 'standard';
 
 export interface VerifierOptions {
-  /** One or several live secrets (rotation overlap); matched by `kid` when the signature names one. */
+  /**
+   * One or several live secrets (rotation overlap); matched by `kid` when the signature names one. Ed25519 public
+   * keys (`whpk_…`) verify Standard Webhooks `v1a` signatures; HMAC secrets (`whsec_…`) verify `v1`.
+   */
   secrets: SecretInput | readonly SecretInput[];
   /** Pin a scheme, or `'auto'` (default) to pick by which signature header is present. */
   scheme?: SignatureScheme | 'auto';
@@ -34,7 +37,7 @@ export const DEFAULT_TOLERANCE_SECONDS = 300;
  * const { eventId } = verifier.verify(req.headers, rawBody); // throws ReceiverError('signature_mismatch'), …
  */
 export function createVerifier(options: VerifierOptions): Verifier {
-  const keys = toSigningKeys(options.secrets);
+  const keys = toKeySet(options.secrets);
   // Stryker disable next-line StringLiteral: matchScheme treats every value but 'hookline' and 'standard' as auto, so '' is equivalent
   const scheme = options.scheme ?? 'auto';
   const toleranceSeconds = options.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS;
@@ -72,11 +75,12 @@ function matchScheme(
   scheme: SignatureScheme | 'auto',
   headers: HeaderSource,
   rawBody: string | Uint8Array,
-  keys: ReturnType<typeof toSigningKeys>,
+  keys: KeySet,
 ): SignedRequest {
-  if (scheme === 'hookline') return matchHooklineSignature(headers, rawBody, keys);
+  // The hookline scheme is HMAC only: Ed25519 keys never match it.
+  if (scheme === 'hookline') return matchHooklineSignature(headers, rawBody, keys.hmac);
   if (scheme === 'standard') return matchStandardSignature(headers, rawBody, keys);
-  if (hasHooklineSignature(headers)) return matchHooklineSignature(headers, rawBody, keys);
+  if (hasHooklineSignature(headers)) return matchHooklineSignature(headers, rawBody, keys.hmac);
   if (hasStandardSignature(headers)) return matchStandardSignature(headers, rawBody, keys);
   throw new ReceiverError('missing_signature');
 }

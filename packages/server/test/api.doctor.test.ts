@@ -28,7 +28,8 @@ async function endpointWith<R extends TestReceiver>(make: (secrets: Array<{ kid:
   const id = created.body.id as string;
   const rotated = await t.api('POST', `/v1/tenants/${ten}/endpoints/${id}/secret/rotate`, { body: { overlap_seconds: 3600 } });
   assert.equal(rotated.status, 200);
-  const secrets = (rotated.body.secrets as Array<{ kid: string; secret: string }>).map((s) => ({ kid: s.kid, secret: s.secret }));
+  // An ed25519 endpoint's receiver holds the public keys (docs/rules.md#signing-ed25519).
+  const secrets = (rotated.body.secrets as Array<{ kid: string; secret: string | null; public_key: string | null }>).map((s) => ({ kid: s.kid, secret: (s.public_key ?? s.secret)! }));
   assert.equal(secrets.length, 2);
   const receiver = await make(secrets);
   receivers.push(receiver);
@@ -56,6 +57,18 @@ test('a receiver built with @hookline/receiver passes every case, with the regis
   // The handler ran for the events it should have: the valid one, the duplicate (once), extra field, previous secret, both versions.
   assert.equal(receiver.handled.length, 6);
   assert.ok(receiver.handled.every((e) => e.startsWith('doctor_')));
+});
+
+test('an ed25519 endpoint: the toolkit receiver holding only whpk_ keys passes every case; the bad signature is a v1a by another key', async () => {
+  const { id, receiver, secrets } = await endpointWith((keys) => toolkitReceiver(keys), { signing: 'ed25519' });
+  assert.ok(secrets.every((s) => s.secret.startsWith('whpk_')));
+  const r = await t.api('POST', `/v1/tenants/${ten}/endpoints/${id}/doctor`);
+  assert.equal(r.status, 200, JSON.stringify(r.body));
+  assert.deepEqual(r.body.score, { passed: 12, applicable: 12, warned: 0, failed: 0, skipped: 0 }, JSON.stringify(r.body.cases, null, 1));
+  for (const req of receiver.received) {
+    assert.match(String(req.headers['webhook-id']), /^doctor_evt_/);
+    assert.ok(String(req.headers['webhook-signature']).split(' ').every((item) => item.startsWith('v1a,')), 'only v1a entries');
+  }
 });
 
 test('the naive receiver (verifies nothing, 500 on bad JSON) fails the signature, timestamp and bad-JSON cases', async () => {

@@ -68,6 +68,8 @@ test('usage errors and refusals: one line, non-zero exit, nothing sent', async (
     [['doctor', '--secret', 'x'], 2, /missing <url>/],
     [['doctor', receiver.url, '--secret', 'x', '--scheme', 'svix', ...dev], 2, /--scheme must be hookline or standard/],
     [['doctor', receiver.url, '--secret', 'not base64!', '--scheme', 'standard', ...dev], 2, /--secret: signing secret is not valid base64/],
+    [['doctor', receiver.url, '--secret', 'whsk_QUJD', ...dev], 2, /--secret: an ed25519 secret key \(whsk_\) needs --scheme standard/],
+    [['doctor', receiver.url, '--secret', 'whsk_QUJD', '--scheme', 'standard', ...dev], 2, /--secret: ed25519 secret key must be 32 or 64 bytes, got 3/],
     [['doctor', receiver.url, '--secret', 'x', '--timeout', '2m', ...dev], 2, /--timeout must be a duration from 1ms to 60s/],
     [['doctor', receiver.url, '--secret', 'x', '--example', join(dir, 'missing.json'), ...dev], 2, /cannot read example file/],
     [['doctor', receiver.url, '--secret', 'x', '--allow-http'], 4, /non-public address \(--allow-private-targets for development\); nothing was sent/],

@@ -1,7 +1,7 @@
 // The packages as a user gets them: every publishable package is built and packed (`npm pack`), the tarballs are
 // installed into a fresh project with no TypeScript tooling, and there, on the machine's Node and on Node 22 and 24
 // (fetched once by scripts/node-binary.sh), `hookline --help` and `npx hookline serve` run on a temporary SQLite file,
-// @hookline/receiver is imported from an .mjs and a .cjs file and verifies a signed request, and an event sent to that
+// @hookline/receiver is imported from an .mjs and a .cjs file and verifies a signed request (HMAC and Ed25519 v1a), and an event sent to that
 // server is delivered to a loopback receiver built on the installed @hookline/receiver, which verifies its signature.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -150,12 +150,18 @@ const headers = r.signWebhook({ secrets: 'whsec_packed', id: 'evt_1', body });
 const ok = r.verifyWebhook(headers, body, { secrets: 'whsec_packed' });
 let refused = false;
 try { r.verifyWebhook(headers, body.replace('1', '2'), { secrets: 'whsec_packed' }); } catch (e) { refused = e instanceof r.ReceiverError; }
-console.log(JSON.stringify({ scheme: ok.scheme, eventId: ok.eventId, refused }));`;
+const { privateKey } = process.getBuiltinModule('node:crypto').generateKeyPairSync('ed25519');
+const jwk = privateKey.export({ format: 'jwk' });
+const whsk = 'whsk_' + Buffer.concat([Buffer.from(jwk.d, 'base64url'), Buffer.from(jwk.x, 'base64url')]).toString('base64');
+const edHeaders = r.signWebhook({ scheme: 'standard', secrets: whsk, id: 'evt_2', body });
+const ed = r.verifyWebhook(edHeaders, body, { secrets: 'whpk_' + Buffer.from(jwk.x, 'base64url').toString('base64') });
+const v1a = ed.eventId === 'evt_2' && edHeaders['webhook-signature'].startsWith('v1a,');
+console.log(JSON.stringify({ scheme: ok.scheme, eventId: ok.eventId, refused, v1a }));`;
     writeFileSync(join(app, 'verify.mjs'), check(`import * as r from '@hookline/receiver';`));
     writeFileSync(join(app, 'verify.cjs'), check(`const r = require('@hookline/receiver');`));
     for (const file of ['verify.mjs', 'verify.cjs']) {
       const { stdout } = await run(nodeBin, [file], { cwd: app, env, timeoutMs: 60_000 });
-      assert.deepEqual(JSON.parse(stdout), { scheme: 'hookline', eventId: 'evt_1', refused: true }, file);
+      assert.deepEqual(JSON.parse(stdout), { scheme: 'hookline', eventId: 'evt_1', refused: true, v1a: true }, file);
     }
 
     // npx hookline serve on a temporary SQLite file.

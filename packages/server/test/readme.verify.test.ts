@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { test } from 'node:test';
-import { generateSecret, signHeaders } from '@hookline/core';
+import { generateEd25519Secret, generateSecret, publicKeyOf, signHeaders } from '@hookline/core';
 
 const readme = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');
 const block = /<!-- verify-snippet[^>]*-->\n```js\n([\s\S]*?)```/.exec(readme);
@@ -33,4 +33,24 @@ test('the README snippet verifies a hookline signature made with a whsec_ secret
   assert.equal(verify(current, Buffer.concat([body, Buffer.from(' ')]), header, t), false, 'a changed body');
   assert.equal(verify(current, body, header, t + 301), false, 'a timestamp more than 5 minutes old');
   assert.equal(verify(current, body, header.replace(/t=\d+/, `t=${t + 1}`), t), false, 'a changed timestamp');
+});
+
+const v1aBlock = /<!-- verify-v1a-snippet[^>]*-->\n```js\n([\s\S]*?)```/.exec(readme);
+type VerifyV1a = (whpk: string, rawBody: string | Buffer, headers: Record<string, string>, nowSec?: number) => boolean;
+
+test('the README v1a snippet verifies what an ed25519 endpoint sends, during a rotation too, with its whpk_ key alone', async () => {
+  assert.ok(v1aBlock, 'README.md has the verify-v1a-snippet block');
+  const file = join(mkdtempSync(join(tmpdir(), 'hl-readme-')), 'verify-v1a.mjs');
+  writeFileSync(file, v1aBlock[1]);
+  const { verifyV1a } = (await import(pathToFileURL(file).href)) as { verifyV1a: VerifyV1a };
+  const [current, previous] = [generateEd25519Secret(), generateEd25519Secret()];
+  const body = Buffer.from('{"event_id":"ord_1","type":"order.created","version":"1","occurred_at":"2026-12-01T00:00:00Z","data":{"total":4200}}');
+  const t = 1_796_083_200;
+  const headers = signHeaders({ scheme: 'standard', eventId: 'ord_1', deliveryId: 'dlv_1', timestampSec: t, body, secrets: [{ kid: 'k2', secret: current }, { kid: 'k1', secret: previous }] });
+  assert.equal(verifyV1a(publicKeyOf(current), body, headers, t), true);
+  assert.equal(verifyV1a(publicKeyOf(previous), body.toString('utf8'), headers, t), true, 'the older key during the overlap');
+  assert.equal(verifyV1a(publicKeyOf(generateEd25519Secret()), body, headers, t), false, 'another key');
+  assert.equal(verifyV1a(publicKeyOf(current), Buffer.concat([body, Buffer.from(' ')]), headers, t), false, 'another body');
+  assert.equal(verifyV1a(publicKeyOf(current), body, { ...headers, 'webhook-id': 'ord_2' }, t), false, 'the id is signed');
+  assert.equal(verifyV1a(publicKeyOf(current), body, headers, t + 301), false, 'too old');
 });

@@ -1,12 +1,13 @@
 // No plaintext secret at rest or in logs: a server run that creates endpoints of both schemes, rotates their secrets,
 // delivers and fails, then every byte of the database (SQLite file and WAL; PostgreSQL rows) and every log line is
-// searched for each signing secret (whole, and the key bytes of whsec_ secrets), each API key, the admin token and
-// the master key.
+// searched for each signing secret (whole, and the key bytes of whsec_ secrets and of ed25519 whsk_ secret keys),
+// each API key, the admin token and the master key.
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import pg from 'pg';
+import { createSecretBox } from '@hookline/core';
 import { startReceiver, startTestServer, until, type TestServer } from './server-harness.ts';
 
 const pgUrl = process.env.HOOKLINE_TEST_PG_URL;
@@ -18,6 +19,11 @@ function needles(secret: string): Buffer[] {
   if (secret.startsWith('whsec_')) {
     const raw = Buffer.from(secret.slice('whsec_'.length), 'base64');
     out.push(Buffer.from(secret.slice('whsec_'.length)), raw, Buffer.from(raw.toString('hex')));
+  }
+  if (secret.startsWith('whsk_')) {
+    // An ed25519 secret key: its base64, and its 32-byte seed raw and in hex (the public half may appear anywhere).
+    const seed = Buffer.from(secret.slice('whsk_'.length), 'base64').subarray(0, 32);
+    out.push(Buffer.from(secret.slice('whsk_'.length)), seed, Buffer.from(seed.toString('hex')), Buffer.from(seed.toString('base64')));
   }
   return out;
 }
@@ -54,6 +60,20 @@ async function exerciseSecrets(t: TestServer, token: string, masterKey: string):
       assert.equal(ev.status, 202);
       deliveries.push(ev.body.deliveries[0].id);
       assert.equal((await api('POST', `/v1/tenants/${ten}/endpoints/${ep.body.id}/test`, {})).status < 500, true);
+    }
+    // An ed25519 endpoint (docs/rules.md#signing-ed25519): its secret keys never leave the server, so the test opens
+    // the sealed rows with the master key to know what to search for.
+    const ed = await api('POST', `/v1/tenants/${ten}/endpoints`, { url: ok.url, signing: 'ed25519', event_types: ['ed25519.ok'] });
+    assert.equal(ed.status, 201);
+    assert.equal((await api('POST', `/v1/tenants/${ten}/endpoints/${ed.body.id}/secret/rotate`, {})).status, 200);
+    assert.equal((await api('POST', `/v1/tenants/${ten}/endpoints/${ed.body.id}/test`, {})).status, 200);
+    const box = createSecretBox(masterKey);
+    const sealedKeys = await t.server.runtime.store.listSecrets(ed.body.id);
+    assert.equal(sealedKeys.length, 2);
+    for (const s of sealedKeys) {
+      const plain = box.open(s.sealed, ed.body.id);
+      assert.match(plain, /^whsk_/);
+      secrets.set(`ed25519 secret key ${s.kid}`, plain);
     }
     // Both schemes signed both live secrets on the wire; failures were recorded with their response.
     for (const id of deliveries) await until(() => api('GET', `/v1/tenants/${ten}/deliveries/${id}`), (r) => r.body.attempts?.length >= 1);

@@ -6,6 +6,7 @@ import type { SendResult } from '../http/sender.ts';
 import { newId } from '../ids.ts';
 import { signHeaders, type SigningSecret } from '../signing/sign-headers.ts';
 import { generateSecret } from '../signing/signing-keys.ts';
+import { generateEd25519Secret, isEd25519Secret } from '../signing/ed25519-keys.ts';
 import { DOCTOR_CASES, type DoctorCaseId, type DoctorCaseInfo } from './cases.ts';
 import { requiredFields, sampleFromSchema } from './contract-sample.ts';
 import { gradeCase, type DoctorGrade, type DoctorObservation } from './grade.ts';
@@ -283,7 +284,8 @@ function planCase(id: DoctorCaseId, target: DoctorTarget, ev: DoctorEvents): Pla
     case 'bad_signature': {
       const ids = ev.ids();
       const body = ev.body(ids.eventId);
-      const wrong = target.secrets.map((s) => ({ kid: s.kid, secret: generateSecret() }));
+      // A wrong key of the same kind: an ed25519 endpoint's receiver holds a public key, a wrong HMAC would not test it.
+      const wrong = target.secrets.map((s) => ({ kid: s.kid, secret: isEd25519Secret(s.secret) ? generateEd25519Secret() : generateSecret() }));
       return send(ev.signed(ids, body, 0, wrong));
     }
     case 'tampered_body': {

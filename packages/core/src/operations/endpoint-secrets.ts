@@ -2,13 +2,20 @@
 import { fail } from '../errors.ts';
 import { newId } from '../ids.ts';
 import { generateSecret } from '../signing/signing-keys.ts';
+import { generateEd25519Secret, isEd25519Secret, publicKeyOf } from '../signing/ed25519-keys.ts';
+import type { Signing } from '../domain.ts';
 import { newestFirst } from '../dispatch/secret-cache.ts';
 import { DEFAULTS } from '../defaults.ts';
 import type { EngineParts } from './parts.ts';
 
+/** A live signing key as users may see it: an HMAC secret, or an ed25519 public key (its secret key is never shown). */
 export interface LiveSecret {
   kid: string;
-  secret: string;
+  signing: Signing;
+  /** The HMAC secret (`whsec_…`); null for an ed25519 key. */
+  secret: string | null;
+  /** The ed25519 public key (`whpk_…`) receivers verify v1a with; null for an HMAC secret. */
+  publicKey: string | null;
   createdAt: number;
   expiresAt: number | null;
 }
@@ -20,8 +27,10 @@ export class EndpointSecretOperations {
     this.#p = parts;
   }
 
-  async #endpoint(tenantId: string, id: string): Promise<void> {
-    if (!(await this.#p.store.getEndpoint(tenantId, id))) throw fail('endpoint_not_found');
+  async #endpoint(tenantId: string, id: string): Promise<Signing> {
+    const ep = await this.#p.store.getEndpoint(tenantId, id);
+    if (!ep) throw fail('endpoint_not_found');
+    return ep.signing ?? 'hmac';
   }
 
   /** Live secrets, newest first, with their retirement times. */
@@ -32,16 +41,25 @@ export class EndpointSecretOperations {
     return (await p.store.listSecrets(id))
       .filter((s) => s.expiresAt === null || s.expiresAt > now)
       .sort(newestFirst)
-      .map((s) => ({ kid: s.kid, secret: p.box.open(s.sealed, id), createdAt: s.createdAt, expiresAt: s.expiresAt }));
+      .map((s) => {
+        const plain = p.box.open(s.sealed, id);
+        const key = isEd25519Secret(plain)
+          ? { signing: 'ed25519' as const, secret: null, publicKey: publicKeyOf(plain) }
+          : { signing: 'hmac' as const, secret: plain, publicKey: null };
+        return { kid: s.kid, ...key, createdAt: s.createdAt, expiresAt: s.expiresAt };
+      });
   }
 
-  /** New secret with a new kid; the old ones stay live for the overlap (default 24 h), then retire at that fixed time. */
+  /**
+   * New secret with a new kid, of the endpoint's signing (an ed25519 endpoint gets a new key pair); the old ones stay
+   * live for the overlap (default 24 h), then retire at that fixed time.
+   */
   async rotate(tenantId: string, id: string, overlapMs?: number): Promise<LiveSecret[]> {
     const p = this.#p;
-    await this.#endpoint(tenantId, id);
+    const signing = await this.#endpoint(tenantId, id);
     const now = p.clock.now();
     const overlap = overlapMs ?? p.settings.rotationOverlapMs ?? DEFAULTS.rotationOverlapMs;
-    const secret = generateSecret();
+    const secret = signing === 'ed25519' ? generateEd25519Secret() : generateSecret();
     await p.store.rotateSecret(id, { kid: newId('sec', now), endpointId: id, sealed: p.box.seal(secret, id), createdAt: now, expiresAt: null }, now + overlap, now);
     return this.list(tenantId, id);
   }

@@ -1,9 +1,10 @@
 // Endpoints: create (with a first signing secret), read, edit, delete mid-flight, and one test delivery now.
-import type { Attempt, Endpoint, EndpointStatus, Ordering, OrderingOnFailure, Scheme } from '../domain.ts';
+import type { Attempt, Endpoint, EndpointStatus, Ordering, OrderingOnFailure, Scheme, Signing } from '../domain.ts';
 import { fail, HooklineError } from '../errors.ts';
 import { checkEndpointUrl } from '../http/address-guard.ts';
 import { newId } from '../ids.ts';
 import { generateSecret } from '../signing/signing-keys.ts';
+import { generateEd25519Secret, publicKeyOf } from '../signing/ed25519-keys.ts';
 import { signHeaders } from '../signing/sign-headers.ts';
 import type { DeliverySender } from '../dispatch/dispatcher.ts';
 import { attemptFromResult } from '../dispatch/attempt-from-result.ts';
@@ -30,6 +31,8 @@ export interface EndpointInput {
   payload_filter?: unknown;
   /** docs/rules.md#custom-headers: name → value, sent on every attempt; an edit replaces the whole set. */
   headers?: Record<string, string>;
+  /** docs/rules.md#signing-ed25519: `hmac` (default) or `ed25519` (v1a, standard scheme only; the scheme defaults to standard then). Fixed at creation. */
+  signing?: Signing;
 }
 
 /** An edit; `catch_up` goes with `status: 'active'` (see reactivate). */
@@ -63,9 +66,16 @@ export class EndpointOperations {
     return name;
   }
 
-  async create(tenantId: string, input: EndpointInput): Promise<{ endpoint: Endpoint; secret: string }> {
+  /**
+   * Creates an endpoint with its first signing key: an HMAC secret (returned, shown once here and by the secrets
+   * view) or an ed25519 key pair (only its public key is returned: the secret key never leaves the engine).
+   */
+  async create(tenantId: string, input: EndpointInput): Promise<{ endpoint: Endpoint; secret: string | null; publicKey: string | null }> {
     const p = this.#p;
     const now = p.clock.now();
+    const signing = input.signing ?? 'hmac';
+    const scheme = input.scheme ?? (signing === 'ed25519' ? 'standard' : 'hookline');
+    if (signing === 'ed25519' && scheme !== 'standard') throw fail('signing_needs_standard_scheme');
     const url = this.checkUrl(input.url);
     const policyName = this.#policyName(input.policy);
     const policy = p.policies.get(policyName)!;
@@ -76,7 +86,7 @@ export class EndpointOperations {
       description: input.description ?? '',
       eventTypes: input.event_types ?? [],
       policy: policyName,
-      scheme: input.scheme ?? 'hookline',
+      scheme,
       timeoutMs: input.timeout_ms ?? null,
       maxConcurrency: input.max_concurrency ?? policy.maxConcurrency,
       ordering: input.ordering ?? 'none',
@@ -84,6 +94,7 @@ export class EndpointOperations {
       payloadFilter: parsePayloadFilter(input.payload_filter),
       customHeaders: parseCustomHeaders(input.headers),
       pausedAt: input.status === 'paused' ? now : null,
+      signing,
       status: input.status === 'paused' ? 'paused' : 'active',
       pauseReason: input.status === 'paused' ? 'manual' : null,
       failingSince: null,
@@ -92,10 +103,10 @@ export class EndpointOperations {
       createdAt: now,
       updatedAt: now,
     };
-    const secret = generateSecret();
+    const secret = signing === 'ed25519' ? generateEd25519Secret() : generateSecret();
     await p.store.createEndpoint(endpoint, { kid: newId('sec', now), endpointId: endpoint.id, sealed: p.box.seal(secret, endpoint.id), createdAt: now, expiresAt: null });
     p.ingest.invalidate(tenantId);
-    return { endpoint, secret };
+    return signing === 'ed25519' ? { endpoint, secret: null, publicKey: publicKeyOf(secret) } : { endpoint, secret, publicKey: null };
   }
 
   list(tenantId: string, cursor: string | null, limit: number): Promise<Page<Endpoint>> {
@@ -167,7 +178,13 @@ export class EndpointOperations {
     if (input.description !== undefined) patch.description = input.description;
     if (input.event_types !== undefined) patch.eventTypes = input.event_types;
     if (input.policy !== undefined) patch.policy = this.#policyName(input.policy);
-    if (input.scheme !== undefined) patch.scheme = input.scheme;
+    if (input.signing !== undefined && input.signing !== (cur.signing ?? 'hmac')) {
+      throw fail('signing_immutable', { signing: cur.signing ?? 'hmac', requested: input.signing });
+    }
+    if (input.scheme !== undefined) {
+      if (input.scheme !== 'standard' && cur.signing === 'ed25519') throw fail('signing_needs_standard_scheme');
+      patch.scheme = input.scheme;
+    }
     if (input.timeout_ms !== undefined) patch.timeoutMs = input.timeout_ms;
     if (input.max_concurrency !== undefined) {
       patch.maxConcurrency = input.max_concurrency ?? p.policies.get(patch.policy ?? cur.policy)!.maxConcurrency;

@@ -1,12 +1,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createHmac } from 'node:crypto';
+import { createHmac, createPrivateKey, createPublicKey, generateKeyPairSync, sign as edSign, verify as edVerify } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { Webhook as SvixWebhook } from 'svix';
 import type { Scheme } from '../domain.ts';
-import { generateSecret, signHeaders } from './index.ts';
+import { generateEd25519Secret, generateSecret, publicKeyOf, signHeaders } from './index.ts';
 import { signingKey } from './signing-keys.ts';
 
 interface Vector {
@@ -17,6 +17,8 @@ interface Vector {
   timestamp: number;
   body: string;
   secrets: { kid: string; secret: string }[];
+  /** Ed25519 vectors: the sender's whsk_ keys (secrets then holds the receiver's whpk_ public keys). */
+  signingKeys?: { kid: string; secret: string }[];
   headers: Record<string, string>;
 }
 // The one copy of the signing vectors lives with the receiver toolkit (its verifier tests the same file); the ones
@@ -29,17 +31,25 @@ function independentKey(scheme: Scheme, secret: string): Buffer {
   if (scheme === 'hookline') return Buffer.from(secret, 'utf8');
   return Buffer.from(secret.startsWith('whsec_') ? secret.slice(6) : secret, 'base64');
 }
+// Ed25519 keys from their whsk_/whpk_ text by the RFC 8410 DER layouts, not through ed25519-keys.ts.
+const independentPrivate = (whsk: string) =>
+  createPrivateKey({ key: Buffer.concat([Buffer.from('302e020100300506032b657004220420', 'hex'), Buffer.from(whsk.slice(5), 'base64').subarray(0, 32)]), format: 'der', type: 'pkcs8' });
+const independentPublic = (whpk: string) =>
+  createPublicKey({ key: Buffer.concat([Buffer.from('302a300506032b6570032100', 'hex'), Buffer.from(whpk.slice(5), 'base64')]), format: 'der', type: 'spki' });
 function independentHeaders(v: Vector): Record<string, string> {
   const t = String(v.timestamp);
   if (v.scheme === 'standard') {
-    const sigs = v.secrets.map((s) => 'v1,' + createHmac('sha256', independentKey('standard', s.secret)).update(`${v.eventId}.${t}.${v.body}`).digest('base64'));
+    const sigs = (v.signingKeys ?? v.secrets).map((s) =>
+      s.secret.startsWith('whsk_')
+        ? 'v1a,' + edSign(null, Buffer.from(`${v.eventId}.${t}.${v.body}`, 'utf8'), independentPrivate(s.secret)).toString('base64')
+        : 'v1,' + createHmac('sha256', independentKey('standard', s.secret)).update(`${v.eventId}.${t}.${v.body}`).digest('base64'));
     return { 'webhook-id': v.eventId, 'webhook-delivery': v.deliveryId, 'webhook-timestamp': t, 'webhook-signature': sigs.join(' ') };
   }
   const pairs = v.secrets.map((s) => `v1=${createHmac('sha256', independentKey('hookline', s.secret)).update(`${t}.${v.body}`).digest('hex')},kid=${s.kid}`);
   return { 'X-Webhook-Id': v.eventId, 'X-Webhook-Delivery': v.deliveryId, 'X-Webhook-Timestamp': t, 'X-Webhook-Signature': [`t=${t}`, ...pairs].join(',') };
 }
 const sign = (v: Vector) =>
-  signHeaders({ scheme: v.scheme, eventId: v.eventId, deliveryId: v.deliveryId, timestampSec: v.timestamp, body: Buffer.from(v.body, 'utf8'), secrets: v.secrets });
+  signHeaders({ scheme: v.scheme, eventId: v.eventId, deliveryId: v.deliveryId, timestampSec: v.timestamp, body: Buffer.from(v.body, 'utf8'), secrets: v.signingKeys ?? v.secrets });
 
 test('the vectors file holds the Standard Webhooks published vector and a rotation vector per scheme', () => {
   const published = vectors.find((v) => v.name === 'standard-webhooks-published');
@@ -52,6 +62,57 @@ test('the vectors file holds the Standard Webhooks published vector and a rotati
   for (const scheme of ['hookline', 'standard']) {
     assert.ok(vectors.some((v) => v.scheme === scheme && v.secrets.length > 1), `${scheme} rotation vector`);
   }
+  assert.ok(vectors.some((v) => (v.signingKeys?.length ?? 0) > 1), 'ed25519 rotation vector');
+});
+
+test('ed25519 vectors: every v1a entry verifies with crypto.verify under the whpk_ of its whsk_, and under no other key', () => {
+  const ed = vectors.filter((v) => v.signingKeys !== undefined);
+  assert.ok(ed.length >= 2);
+  for (const v of ed) {
+    const entries = v.headers['webhook-signature'].split(' ');
+    assert.equal(entries.length, v.signingKeys!.length, v.name);
+    const message = Buffer.from(`${v.eventId}.${v.timestamp}.${v.body}`, 'utf8');
+    entries.forEach((entry, i) => {
+      assert.match(entry, /^v1a,[A-Za-z0-9+/]{86}==$/, 'v1a, then base64 of 64 bytes');
+      const sig = Buffer.from(entry.slice(4), 'base64');
+      const whpk = 'whpk_' + Buffer.from(v.signingKeys![i].secret.slice(5), 'base64').subarray(32).toString('base64');
+      assert.equal(publicKeyOf(v.signingKeys![i].secret), whpk, 'whsk_ is seed || public key');
+      assert.equal(edVerify(null, message, independentPublic(whpk), sig), true, `${v.name} entry ${i}`);
+      assert.equal(edVerify(null, Buffer.concat([message, Buffer.from(' ')]), independentPublic(whpk), sig), false, 'another body');
+    });
+    // The receiver's keys in the vector are the public halves of (some of) the sender's.
+    for (const s of v.secrets) assert.ok(v.signingKeys!.some((k) => publicKeyOf(k.secret) === s.secret), `${v.name}: ${s.kid}`);
+  }
+});
+
+test('generateEd25519Secret: whsk_ of 64 bytes whose signatures verify under publicKeyOf (whpk_ of 32 bytes)', () => {
+  const whsk = generateEd25519Secret();
+  assert.match(whsk, /^whsk_[A-Za-z0-9+/]{86}==$/);
+  assert.notEqual(generateEd25519Secret(), whsk);
+  const whpk = publicKeyOf(whsk);
+  assert.match(whpk, /^whpk_[A-Za-z0-9+/]{43}=$/);
+  const body = Buffer.from('{"event_id":"e"}');
+  const headers = signHeaders({ scheme: 'standard', eventId: 'e', deliveryId: 'd', timestampSec: 1767225600, body, secrets: [{ kid: 'k', secret: whsk }] });
+  const sig = Buffer.from(headers['webhook-signature'].slice(4), 'base64');
+  assert.equal(edVerify(null, Buffer.from('e.1767225600.{"event_id":"e"}'), independentPublic(whpk), sig), true);
+  // A key pair made by node:crypto directly, as 32-byte seed alone, signs the same.
+  const { privateKey } = generateKeyPairSync('ed25519');
+  const jwk = privateKey.export({ format: 'jwk' });
+  const seedOnly = 'whsk_' + Buffer.from(jwk.d as string, 'base64url').toString('base64');
+  assert.equal(publicKeyOf(seedOnly), 'whpk_' + Buffer.from(jwk.x as string, 'base64url').toString('base64'));
+});
+
+test('ed25519: mixed with an HMAC secret during a change, bad keys fail loudly', () => {
+  const whsk = generateEd25519Secret();
+  const base = { eventId: 'e', deliveryId: 'd', timestampSec: 1, body: Buffer.from('{}') };
+  const mixed = signHeaders({ ...base, scheme: 'standard', secrets: [{ kid: 'a', secret: whsk }, { kid: 'b', secret: generateSecret() }] })['webhook-signature'];
+  assert.match(mixed, /^v1a,\S{88} v1,\S{44}$/);
+  assert.throws(() => signHeaders({ ...base, scheme: 'hookline', secrets: [{ kid: 'k', secret: whsk }] }), /only the standard scheme/);
+  assert.throws(() => signHeaders({ ...base, scheme: 'standard', secrets: [{ kid: 'k', secret: 'whsk_not base64!' }] }), /not valid base64/);
+  assert.throws(() => signHeaders({ ...base, scheme: 'standard', secrets: [{ kid: 'k', secret: 'whsk_QUJD' }] }), /32 or 64 bytes/);
+  const other = Buffer.from(generateEd25519Secret().slice(5), 'base64');
+  const forged = 'whsk_' + Buffer.concat([Buffer.from(whsk.slice(5), 'base64').subarray(0, 32), other.subarray(32)]).toString('base64');
+  assert.throws(() => publicKeyOf(forged), /not the public key of its seed/);
 });
 
 for (const v of vectors) {

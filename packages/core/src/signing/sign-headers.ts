@@ -1,6 +1,7 @@
 // Builds the signature headers of one attempt for the endpoint's scheme (docs/rules.md#signing).
-import { createHmac } from 'node:crypto';
+import { createHmac, sign } from 'node:crypto';
 import type { Scheme } from '../domain.ts';
+import { ed25519PrivateKey, isEd25519Secret } from './ed25519-keys.ts';
 import { signingKey } from './signing-keys.ts';
 
 /** Header names as sent; HTTP header names are case-insensitive, receivers must not rely on case. */
@@ -35,7 +36,7 @@ export interface SignInput {
   timestampSec: number;
   /** The exact bytes sent. */
   body: Buffer;
-  /** Every live secret, current first; during a rotation's overlap there are several. */
+  /** Every live secret, current first; during a rotation's overlap there are several. `whsk_` keys sign v1a (standard only). */
   secrets: readonly SigningSecret[];
 }
 
@@ -51,9 +52,18 @@ export function signHeaders(input: SignInput): Record<string, string> {
   if (scheme === 'standard') {
     const prefix = eventId + '.' + t + '.';
     let signature = '';
+    let signed: Buffer | undefined;
     for (let i = 0; i < secrets.length; i++) {
-      const mac = createHmac('sha256', signingKey('standard', secrets[i].secret)).update(prefix).update(body).digest('base64');
-      signature += (i === 0 ? 'v1,' : ' v1,') + mac;
+      const secret = secrets[i].secret;
+      let item: string;
+      if (isEd25519Secret(secret)) {
+        // Ed25519 signs the whole message at once (no streaming API); built once per attempt, shared by every key.
+        signed ??= Buffer.concat([Buffer.from(prefix, 'utf8'), body]);
+        item = 'v1a,' + sign(null, signed, ed25519PrivateKey(secret)).toString('base64');
+      } else {
+        item = 'v1,' + createHmac('sha256', signingKey('standard', secret)).update(prefix).update(body).digest('base64');
+      }
+      signature += (i === 0 ? '' : ' ') + item;
     }
     return {
       [STANDARD_HEADERS.id]: eventId,
@@ -66,6 +76,7 @@ export function signHeaders(input: SignInput): Record<string, string> {
   const prefix = t + '.';
   let signature = 't=' + t;
   for (const { kid, secret } of secrets) {
+    if (isEd25519Secret(secret)) throw new Error('ed25519 keys sign only the standard scheme (v1a)');
     if (kid.length === 0 || /[,=\s]/.test(kid)) throw new Error(`kid ${JSON.stringify(kid)} cannot appear in a signature header`);
     const mac = createHmac('sha256', signingKey('hookline', secret)).update(prefix).update(body).digest('hex');
     signature += ',v1=' + mac + ',kid=' + kid;

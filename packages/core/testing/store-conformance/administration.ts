@@ -126,6 +126,14 @@ export function administrationConformance(withStore: WithStore): void {
     assert.deepEqual([active?.status, active?.pauseReason, active?.failingSince, active?.version], ['active', null, null, 3]);
     assert.equal(await store.updateEndpoint('ten_B', 'ep_1', { description: 'x' }, T0), null);
 
+    // docs/rules.md#signing-ed25519: the signing is stored at creation and no edit changes it.
+    await store.createEndpoint(endpoint('ep_ed', 'ten_A', { scheme: 'standard', signing: 'ed25519' }), secret('sec_ed', 'ep_ed'));
+    assert.equal((await store.getEndpoint('ten_A', 'ep_ed'))?.signing, 'ed25519');
+    const edited = await store.updateEndpoint('ten_A', 'ep_ed', { description: 'e', status: 'paused', pauseReason: 'manual' }, T0 + 3);
+    assert.deepEqual([edited?.signing, (await store.getEndpoint('ten_A', 'ep_ed'))?.signing], ['ed25519', 'ed25519']);
+    assert.equal((await store.listEndpoints('ten_A', null, 10)).items.find((e) => e.id === 'ep_ed')?.signing, 'ed25519');
+    assert.equal(await store.deleteEndpoint('ten_A', 'ep_ed'), true);
+
     assert.deepEqual((await store.listSecrets('ep_1')).map((s) => [s.kid, s.expiresAt]), [['sec_ep_1', null]]);
     await store.rotateSecret('ep_1', secret('sec_new', 'ep_1', T0 + 10), T0 + DAY, T0 + 10);
     assert.deepEqual((await store.listSecrets('ep_1')).map((s) => [s.kid, s.expiresAt]), [['sec_ep_1', T0 + DAY], ['sec_new', null]]);

@@ -28,6 +28,7 @@ export const endpoint = (id: string, tenantId: string, over: Partial<Endpoint> =
   payloadFilter: null,
   customHeaders: {},
   pausedAt: null,
+  signing: 'hmac',
   status: 'active',
   pauseReason: null,
   failingSince: null,

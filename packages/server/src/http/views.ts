@@ -105,6 +105,7 @@ export const EndpointSchema = named('Endpoint', obj({
   payload_filter: { type: ['object', 'null'], additionalProperties: true, description: 'docs/filters.md: only events whose envelope passes get a delivery; null: every event.' },
   headers: { ...stringMap, description: 'Custom headers sent on every attempt (values that look like credentials are redacted in attempt records).' },
   paused_at: { ...nullableTime, description: 'When the current pause began; null unless paused.' },
+  signing: { type: 'string', enum: ['hmac', 'ed25519'], description: 'hmac: whsec_ secrets (v1); ed25519: key pairs (v1a, standard scheme), receivers hold only the whpk_ public key. Fixed at creation.' },
   status: { type: 'string', enum: ['active', 'degraded', 'paused'] },
   pause_reason: nullableStr,
   failing_since: nullableTime,
@@ -128,6 +129,7 @@ export const endpointView = (e: Endpoint) => ({
   payload_filter: e.payloadFilter ?? null,
   headers: e.customHeaders ?? {},
   paused_at: iso(e.pausedAt),
+  signing: e.signing ?? 'hmac',
   status: e.status,
   pause_reason: e.pauseReason,
   failing_since: iso(e.failingSince),
@@ -137,16 +139,24 @@ export const endpointView = (e: Endpoint) => ({
   updated_at: iso(e.updatedAt),
 });
 
-export const SecretSchema = named('SigningSecret', obj({ kid: str, secret: str, created_at: time, expires_at: nullableTime }));
+const signingField = { type: 'string', enum: ['hmac', 'ed25519'] } as const;
+const secretField = { ...nullableStr, description: 'The HMAC signing secret (`whsec_…`); null for an ed25519 key, whose secret key is never shown.' };
+const publicKeyField = { ...nullableStr, description: 'The ed25519 public key (`whpk_…`) receivers verify v1a signatures with; null for an HMAC secret.' };
+export const SecretSchema = named('SigningSecret', obj({ kid: str, signing: signingField, secret: secretField, public_key: publicKeyField, created_at: time, expires_at: nullableTime }));
 export const SecretsSchema = named('EndpointSecrets', obj({
   kid: { ...str, description: 'The current secret\'s key id.' },
-  secret: { ...str, description: 'The current signing secret (`whsec_…`).' },
-  secrets: { type: 'array', items: SecretSchema, description: 'Every live secret, newest first; older ones retire at expires_at.' },
+  signing: signingField,
+  secret: { ...secretField, description: 'The current HMAC signing secret (`whsec_…`); null on an ed25519 endpoint.' },
+  public_key: { ...publicKeyField, description: 'The current ed25519 public key (`whpk_…`); null on an HMAC endpoint.' },
+  secrets: { type: 'array', items: SecretSchema, description: 'Every live secret (or key pair\'s public key), newest first; older ones retire at expires_at.' },
 }));
-export const secretsView = (list: Array<{ kid: string; secret: string; createdAt: number; expiresAt: number | null }>) => ({
+type LiveSecretView = { kid: string; signing: 'hmac' | 'ed25519'; secret: string | null; publicKey: string | null; createdAt: number; expiresAt: number | null };
+export const secretsView = (list: LiveSecretView[]) => ({
   kid: list[0].kid,
+  signing: list[0].signing,
   secret: list[0].secret,
-  secrets: list.map((s) => ({ kid: s.kid, secret: s.secret, created_at: iso(s.createdAt), expires_at: iso(s.expiresAt) })),
+  public_key: list[0].publicKey,
+  secrets: list.map((s) => ({ kid: s.kid, signing: s.signing, secret: s.secret, public_key: s.publicKey, created_at: iso(s.createdAt), expires_at: iso(s.expiresAt) })),
 });
 
 // ---- events, deliveries, attempts

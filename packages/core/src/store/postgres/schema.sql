@@ -159,9 +159,11 @@ CREATE TABLE endpoints (
   payload_filter text,
   custom_headers text DEFAULT '{}'::text NOT NULL,
   paused_at bigint,
+  signing text DEFAULT 'hmac'::text NOT NULL,
   CONSTRAINT endpoints_ordering_check CHECK (ordering = ANY (ARRAY['none'::text, 'key'::text])),
   CONSTRAINT endpoints_ordering_on_failure_check CHECK (ordering_on_failure = ANY (ARRAY['continue'::text, 'block'::text])),
   CONSTRAINT endpoints_pkey PRIMARY KEY (id),
+  CONSTRAINT endpoints_signing_check CHECK (signing = ANY (ARRAY['hmac'::text, 'ed25519'::text])),
   CONSTRAINT endpoints_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES tenants(id) ON DELETE CASCADE
 );
 

@@ -128,7 +128,7 @@ CREATE TABLE endpoints (
   version INTEGER NOT NULL DEFAULT 1,            -- bumped on every change that workers must see
   created_at INTEGER NOT NULL,
   updated_at INTEGER NOT NULL
-, ordering TEXT NOT NULL DEFAULT 'none' CHECK (ordering IN ('none', 'key')), ordering_on_failure TEXT NOT NULL DEFAULT 'continue' CHECK (ordering_on_failure IN ('continue', 'block')), payload_filter TEXT, custom_headers TEXT NOT NULL DEFAULT '{}', paused_at INTEGER);
+, ordering TEXT NOT NULL DEFAULT 'none' CHECK (ordering IN ('none', 'key')), ordering_on_failure TEXT NOT NULL DEFAULT 'continue' CHECK (ordering_on_failure IN ('continue', 'block')), payload_filter TEXT, custom_headers TEXT NOT NULL DEFAULT '{}', paused_at INTEGER, signing TEXT NOT NULL DEFAULT 'hmac' CHECK (signing IN ('hmac', 'ed25519')));
 
 CREATE INDEX endpoints_tenant ON endpoints (tenant_id, id);
 

@@ -1,6 +1,6 @@
 // `hookline doctor <url>`: runs the receiver doctor's signed ugly cases against a receiver from this machine, graded.
 import { readFileSync } from 'node:fs';
-import { checkEndpointUrl, createSender, InvalidDurationError, parseDuration, runDoctor, type DoctorReport, type Scheme } from '@hookline/core';
+import { checkEndpointUrl, createSender, InvalidDurationError, isEd25519Secret, parseDuration, publicKeyOf, runDoctor, type DoctorReport, type Scheme } from '@hookline/core';
 import { signingKey } from '@hookline/core/signing/signing-keys.ts';
 import { doctorView } from '../../http/doctor-view.ts';
 import { CliError, EXIT, usageError } from '../cli-error.ts';
@@ -39,7 +39,7 @@ of order — and grades each pass / warn / fail with the fix. At most 30 request
 carries X-Webhook-Doctor: 1 and an event id starting doctor_.
 
 Options:
-  --secret <s>            the receiver's signing secret (required)
+  --secret <s>            the receiver's signing secret (required; an ed25519 whsk_ key signs v1a, --scheme standard)
   --kid <id>              key id in the signature (default doctor)
   --previous-secret <s>   a secret being retired: case 9 signs with it alone (skipped without it)
   --previous-kid <id>     its key id (default doctor-previous)
@@ -114,8 +114,11 @@ function schemeValue(raw: string | undefined): Scheme {
 }
 
 function secretValue(flag: string, secret: string, scheme: Scheme): string {
+  // An ed25519 secret key (whsk_) signs v1a, which only the standard scheme carries (docs/rules.md#signing-ed25519).
+  if (isEd25519Secret(secret) && scheme !== 'standard') throw usageError(`doctor: --${flag}: an ed25519 secret key (whsk_) needs --scheme standard`);
   try {
-    signingKey(scheme, secret);
+    if (isEd25519Secret(secret)) publicKeyOf(secret);
+    else signingKey(scheme, secret);
   } catch (err) {
     throw usageError(`doctor: --${flag}: ${(err as Error).message}`);
   }

@@ -24,6 +24,7 @@ const OPTIONS = {
   header: { type: 'string', multiple: true },
   'clear-headers': { type: 'boolean' },
   'catch-up': { type: 'boolean' },
+  signing: { type: 'string' },
   limit: { type: 'string' },
   cursor: { type: 'string' },
 } as const;
@@ -37,7 +38,8 @@ export const endpoints: Command = {
   hookline endpoints add <https://receiver/url> [--policy <name>] [--description <text>]
                          [--event-types <a,b.*>] [--scheme hookline|standard] [--timeout <5s>]
                          [--max-concurrency <n>] [--paused] [--ordering none|key]
-                         [--on-failure continue|block] [--filter <json>] [--header 'Name: value']…
+                         [--on-failure continue|block] [--signing hmac|ed25519] [--filter <json>]
+                         [--header 'Name: value']…
   hookline endpoints list [--limit <n>] [--cursor <c>]
   hookline endpoints show <endpoint>
   hookline endpoints set <endpoint> [--filter <json>|none] [--header 'Name: value']… [--clear-headers]
@@ -46,7 +48,7 @@ export const endpoints: Command = {
                                            (reactivate; clears degradation; --catch-up replays what
                                             failed or was skipped since the pause began)
   hookline endpoints rotate <endpoint>     (new signing secret; old ones stay live for the overlap)
-  hookline endpoints secret <endpoint>     (the live signing secrets)
+  hookline endpoints secret <endpoint>     (the live signing secrets, or ed25519 public keys)
   hookline endpoints test <endpoint>       (one test delivery now, event type hookline.test)
   hookline endpoints delete <endpoint>
 
@@ -57,6 +59,8 @@ export const endpoints: Command = {
   --filter is a payload filter on the envelope (docs/filters.md), e.g.
   '{"path":"data.status","in":["paid","settled"]}'; 'none' clears it. --header may repeat; 'set'
   with --header replaces the endpoint's whole set, --clear-headers removes them all.
+  --signing ed25519 signs with a key pair Hookline keeps (v1a, standard scheme, the default scheme
+  then): receivers verify with the whpk_ public key and hold no shared secret. Fixed at creation.
 
 ${CLIENT_OPTIONS_HELP}
 
@@ -75,7 +79,7 @@ Examples:
       ['id', e.id], ['url', e.url], ['status', e.pause_reason ? `${e.status as string} (${e.pause_reason as string})` : e.status],
       ['policy', e.policy], ['scheme', e.scheme], ['event types', (e.event_types as string[]).length ? (e.event_types as string[]).join(', ') : '* (all)'],
       ['description', e.description], ['timeout', e.timeout_ms === null ? 'policy default' : `${e.timeout_ms as number} ms`],
-      ['max concurrency', e.max_concurrency],
+      ['max concurrency', e.max_concurrency], ['signing', e.signing ?? 'hmac'],
       ['payload filter', e.payload_filter ? JSON.stringify(e.payload_filter) : 'none (every event)'],
       ['headers', Object.keys((e.headers as Json | undefined) ?? {}).join(', ') || 'none'], ['paused since', shortTime(e.paused_at)],
       ['ordering', e.ordering === 'key' ? `key (on failure: ${e.on_failure as string})` : (e.ordering ?? 'none')],
@@ -106,10 +110,16 @@ Examples:
           body.on_failure = values['on-failure'];
         }
         Object.assign(body, optionsBody('endpoints add', values));
+        if (values.signing !== undefined) {
+          if (values.signing !== 'hmac' && values.signing !== 'ed25519') throw usageError(`endpoints add: --signing must be hmac or ed25519, got '${values.signing}'`);
+          body.signing = values.signing;
+        }
         const created = await api.post<Json>(api.tenantPath('/endpoints'), body);
         const ep = (created.endpoint as Json | undefined) ?? created;
         const secret = typeof created.secret === 'string' ? created.secret : ((created.secret as Json | undefined)?.secret as string | undefined);
-        print(created, show(ep) + (secret ? `\nsigning secret:         ${secret}   (also: hookline endpoints secret ${ep.id as string})` : ''));
+        const publicKey = typeof created.public_key === 'string' ? created.public_key : undefined;
+        const also = `   (also: hookline endpoints secret ${ep.id as string})`;
+        print(created, show(ep) + (secret ? `\nsigning secret:         ${secret}${also}` : '') + (publicKey ? `\npublic key:             ${publicKey}${also}` : ''));
         return 0;
       }
       case 'list': {
@@ -147,7 +157,7 @@ Examples:
       }
       case 'rotate': {
         const s = await api.post<Json>(path('/secret/rotate'));
-        print(s, `new secret ${s.kid as string}: ${s.secret as string}\n` + secretsTable(s));
+        print(s, `new ${s.public_key ? 'public key' : 'secret'} ${s.kid as string}: ${(s.public_key ?? s.secret) as string}\n` + secretsTable(s));
         return 0;
       }
       case 'secret': {
@@ -176,7 +186,8 @@ function secretsTable(s: Json): string {
   const list = (s.secrets as Json[] | undefined) ?? [s];
   return formatTable(list, [
     { header: 'kid', value: (x) => x.kid as string },
-    { header: 'secret', value: (x) => x.secret as string },
+    // An ed25519 key shows its public key: its secret key never leaves the server.
+    { header: list.some((x) => x.public_key) ? 'public key' : 'secret', value: (x) => (x.public_key ?? x.secret) as string },
     { header: 'created', value: (x) => shortTime(x.created_at) },
     { header: 'retires', value: (x) => (x.expires_at ? shortTime(x.expires_at) : 'current') },
   ]);

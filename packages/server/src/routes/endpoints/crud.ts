@@ -13,19 +13,23 @@ export function endpointCrudRoutes(app: FastifyInstance, rt: Runtime): void {
   const { engine } = rt;
 
   addRoute<{ tenant: string }, unknown, EndpointInput>(app, {
-    method: 'POST', url: '/v1/tenants/:tenant/endpoints', operationId: 'createEndpoint', summary: 'Create an endpoint (its first signing secret is returned once here, and by GET …/secret)', tag, auth: 'tenant',
+    method: 'POST', url: '/v1/tenants/:tenant/endpoints', operationId: 'createEndpoint', summary: 'Create an endpoint (its first signing secret, or ed25519 public key, is returned here and by GET …/secret)', tag, auth: 'tenant',
     params: paramsSchema('tenant'),
     body: { type: 'object', required: ['url'], additionalProperties: false, properties: endpointFields },
     response: {
       201: {
         ...EndpointSchema,
-        required: [...(EndpointSchema.required as string[]), 'secret'],
-        properties: { ...(EndpointSchema.properties as object), secret: { type: 'string', description: 'The signing secret (`whsec_…`).' } },
+        required: [...(EndpointSchema.required as string[]), 'secret', 'public_key'],
+        properties: {
+          ...(EndpointSchema.properties as object),
+          secret: { type: ['string', 'null'], description: 'The HMAC signing secret (`whsec_…`); null with signing ed25519.' },
+          public_key: { type: ['string', 'null'], description: 'With signing ed25519: the public key (`whpk_…`) receivers verify v1a with; its secret key is never shown. Null otherwise.' },
+        },
       },
     },
     handler: async (req, reply) => {
-      const { endpoint, secret } = await engine.endpoints.create(req.params.tenant, req.body);
-      return reply.code(201).send({ ...endpointView(endpoint), secret });
+      const { endpoint, secret, publicKey } = await engine.endpoints.create(req.params.tenant, req.body);
+      return reply.code(201).send({ ...endpointView(endpoint), secret, public_key: publicKey });
     },
   });
 

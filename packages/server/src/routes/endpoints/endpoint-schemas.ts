@@ -15,6 +15,7 @@ export const endpointFields = {
   payload_filter: { type: ['object', 'null'], description: 'docs/filters.md: a JSON filter on the envelope (equals, in, exists, gt/gte/lt/lte on dotted paths, combined with all/any); null clears it. 400 invalid_filter names the bad part.' },
   headers: { type: 'object', additionalProperties: { type: 'string' }, description: 'Custom headers (at most 20) sent on every attempt; an edit replaces the whole set, {} clears it. Hop-by-hop headers and those Hookline sets are refused (400 invalid_header).' },
   on_failure: { type: 'string', enum: ['continue', 'block'], description: 'With ordering key: continue (default) lets a key go on after a failed delivery; block holds it until that delivery is replayed successfully or dismissed.' },
+  signing: { type: 'string', enum: ['hmac', 'ed25519'], description: 'hmac (default): whsec_ secrets, v1. ed25519: a key pair Hookline keeps, v1a signatures in the standard scheme (the default scheme then); receivers hold only the whpk_ public key. Fixed at creation.' },
 } as const;
 
 /** PATCH only: with `status: "active"` on a paused endpoint, replay what the pause missed (docs/rules.md#catch-up). */
