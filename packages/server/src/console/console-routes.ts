@@ -20,10 +20,10 @@ const CONTENT_TYPES: Record<string, string> = {
   '.png': 'image/png',
 };
 
-/** The console's built files: packages/console/public, found through the @hookline/console package; null when it is not installed. */
+/** The console's built files (packages/console/dist, the Vite build), found through the @hookline/console package; null when it is not installed or not built. */
 export function consoleDir(): string | null {
   try {
-    const dir = join(dirname(createRequire(import.meta.url).resolve('@hookline/console/package.json')), 'public');
+    const dir = join(dirname(createRequire(import.meta.url).resolve('@hookline/console/package.json')), 'dist');
     return existsSync(join(dir, 'index.html')) ? dir : null;
   } catch {
     return null;
