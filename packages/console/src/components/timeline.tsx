@@ -31,6 +31,9 @@ function tickStep(total: number): number {
   return steps.find((s) => total / s <= 6) ?? total / 4;
 }
 
+/** Labels near either end are anchored inward so they are never cut off. */
+const anchor = (px: number) => (px < 60 ? 'start' : px > W - 60 ? 'end' : 'middle');
+
 export function Timeline({ id, marks, bands, endMs, endLabel, label }: { id: string; marks: readonly TimelineMark[]; bands: readonly TimelineBand[]; endMs: number; endLabel?: string; label: string }) {
   const total = Math.max(1, endMs, ...marks.map((m) => m.atMs + m.durationMs), ...bands.map((b) => b.toMs));
   const x = (ms: number) => PAD + (Math.max(0, ms) / total) * (W - 2 * PAD);
@@ -44,7 +47,7 @@ export function Timeline({ id, marks, bands, endMs, endLabel, label }: { id: str
         {ticks.map((t) => (
           <g key={t}>
             <line x1={x(t)} y1={56} x2={x(t)} y2={64} className="axis" />
-            <text x={x(t)} y={84} className="tick-label" textAnchor="middle">{t === 0 ? '0' : `+${duration(t)}`}</text>
+            <text x={x(t)} y={84} className="tick-label" textAnchor={anchor(x(t))}>{t === 0 ? '0' : `+${duration(t)}`}</text>
           </g>
         ))}
         {bands.map((b, i) => (
@@ -55,8 +58,8 @@ export function Timeline({ id, marks, bands, endMs, endLabel, label }: { id: str
         {marks.map((m, i) => (
           <g key={`m${i}`} className={`mark ${m.outcome}`}>
             <rect x={x(m.atMs) - 2} y={40} width={Math.max(4, x(m.atMs + m.durationMs) - x(m.atMs))} height={40}><title>{m.detail}</title></rect>
-            <text x={x(m.atMs)} y={30} textAnchor="middle" className="mark-label">{m.label}</text>
-            {m.sub ? <text x={x(m.atMs)} y={104} textAnchor="middle" className="mark-sub">{m.sub}</text> : null}
+            <text x={x(m.atMs)} y={30} textAnchor={anchor(x(m.atMs))} className="mark-label">{m.label}</text>
+            {m.sub ? <text x={x(m.atMs)} y={104} textAnchor={anchor(x(m.atMs))} className="mark-sub">{m.sub}</text> : null}
           </g>
         ))}
       </svg>

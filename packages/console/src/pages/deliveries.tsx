@@ -9,6 +9,8 @@ import { useLoad } from '../use-load.ts';
 const STATUSES = ['pending', 'delivering', 'held', 'succeeded', 'failed', 'skipped'] as const;
 type Status = (typeof STATUSES)[number];
 const FILTERS = ['status', 'endpoint_id', 'event_type', 'event_id', 'since', 'until'] as const;
+/** Rows per page: ?limit= in the URL (1-200), default 50. */
+const pageSize = (raw: string | null) => (raw && /^\d+$/.test(raw) && Number(raw) >= 1 && Number(raw) <= 200 ? Number(raw) : 50);
 
 /** "2026-01-02T03:04" (a datetime-local value, local time) ⇄ ISO-8601. */
 const toIso = (local: string, plusMs = 0) => (local && !Number.isNaN(Date.parse(local)) ? new Date(Date.parse(local) + plusMs).toISOString() : '');
@@ -29,7 +31,7 @@ export function DeliveriesPage({ tenant, query }: { tenant: string; query: URLSe
         params: {
           path: { tenant },
           query: {
-            limit: 50,
+            limit: pageSize(q.get('limit')),
             ...(status && (STATUSES as readonly string[]).includes(status) ? { status: status as Status } : {}),
             ...Object.fromEntries(['endpoint_id', 'event_type', 'event_id', 'since', 'until', 'cursor'].flatMap((k) => (q.get(k) ? [[k, q.get(k)!]] : []))),
           },
@@ -93,6 +95,7 @@ function Filters({ tenant, query, endpoints }: { tenant: string; query: URLSearc
   const submit = (e: FormEvent) => {
     e.preventDefault();
     const p = new URLSearchParams();
+    if (query.get('limit')) p.set('limit', query.get('limit')!);
     for (const k of FILTERS) {
       const raw = v[k].trim();
       // A datetime-local has minute precision: "until 10:05" includes the whole of that minute.

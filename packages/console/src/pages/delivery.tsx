@@ -25,9 +25,13 @@ export function deliveryTimeline(d: Detail, endpoint: Endpoint | null, now: numb
     detail: `attempt #${a.n} (${a.trigger}) ${a.outcome}: ${a.response_status === null ? (a.error_class ?? 'no response') : `HTTP ${a.response_status}`} in ${duration(a.duration_ms)}`,
   }));
   const bands: TimelineBand[] = [];
+  // A wait band up to each scheduled retry (or probe); a replay or test comes when someone asked, not after a wait.
   for (let i = 1; i < marks.length; i++) {
     const from = marks[i - 1].atMs + marks[i - 1].durationMs;
-    if (marks[i].atMs > from) bands.push({ fromMs: from, toMs: marks[i].atMs, kind: 'wait', detail: `waited ${duration(marks[i].atMs - from)} before attempt ${marks[i].label}` });
+    const trigger = d.attempts[i].trigger;
+    if (marks[i].atMs > from && (trigger === 'scheduled' || trigger === 'probe')) {
+      bands.push({ fromMs: from, toMs: marks[i].atMs, kind: 'wait', detail: `waited ${duration(marks[i].atMs - from)} before attempt ${marks[i].label}` });
+    }
   }
   const last = marks.at(-1);
   const lastEnd = last ? last.atMs + last.durationMs : 0;
