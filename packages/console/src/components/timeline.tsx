@@ -1,5 +1,6 @@
 // A timeline drawn to scale: attempts as marks at their start (width = their duration, at least a hairline), waits
 // and held periods as bands between them, a time axis with ticks; the same facts as a list for screen readers.
+import { useEffect, useRef, useState, type RefObject } from 'react';
 import { duration } from '../format.ts';
 
 export interface TimelineMark {
@@ -22,26 +23,39 @@ export interface TimelineBand {
   readonly detail: string;
 }
 
-const W = 1000;
 const PAD = 24;
 
-/** Tick spacing: the first "nice" step that gives at most ~6 ticks. */
-function tickStep(total: number): number {
-  const steps = [1, 2, 5, 10, 20, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200, 14_400, 21_600, 43_200, 86_400, 172_800, 604_800].map((s) => s * 1000);
-  return steps.find((s) => total / s <= 6) ?? total / 4;
+/** The figure's width in CSS pixels (1000 until measured), so the drawing's text stays readable from a phone to a laptop. */
+function useWidth(): [RefObject<HTMLElement | null>, number] {
+  const ref = useRef<HTMLElement>(null);
+  const [width, setWidth] = useState(1000);
+  useEffect(() => {
+    const el = ref.current;
+    if (!el || typeof ResizeObserver === 'undefined') return;
+    const ro = new ResizeObserver(([entry]) => setWidth(Math.max(280, Math.round(entry.contentRect.width))));
+    ro.observe(el);
+    return () => ro.disconnect();
+  }, []);
+  return [ref, width];
 }
 
-/** Labels near either end are anchored inward so they are never cut off. */
-const anchor = (px: number) => (px < 60 ? 'start' : px > W - 60 ? 'end' : 'middle');
+/** Tick spacing: the first "nice" step that gives at most `most` ticks. */
+function tickStep(total: number, most: number): number {
+  const steps = [1, 2, 5, 10, 20, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200, 14_400, 21_600, 43_200, 86_400, 172_800, 604_800].map((s) => s * 1000);
+  return steps.find((s) => total / s <= most) ?? total / 4;
+}
 
 export function Timeline({ id, marks, bands, endMs, endLabel, label }: { id: string; marks: readonly TimelineMark[]; bands: readonly TimelineBand[]; endMs: number; endLabel?: string; label: string }) {
+  const [ref, W] = useWidth();
+  /** Labels near either end are anchored inward so they are never cut off. */
+  const anchor = (px: number) => (px < 60 ? 'start' : px > W - 60 ? 'end' : 'middle');
   const total = Math.max(1, endMs, ...marks.map((m) => m.atMs + m.durationMs), ...bands.map((b) => b.toMs));
   const x = (ms: number) => PAD + (Math.max(0, ms) / total) * (W - 2 * PAD);
-  const step = tickStep(total);
+  const step = tickStep(total, W < 600 ? 3 : 6);
   const ticks: number[] = [];
   for (let t = 0; t <= total + 1 && ticks.length < 40; t += step) ticks.push(t);
   return (
-    <figure className="timeline-figure" id={id}>
+    <figure className="timeline-figure" id={id} ref={ref}>
       <svg viewBox={`0 0 ${W} 110`} role="img" aria-label={label} className="timeline">
         <line x1={PAD} y1={60} x2={W - PAD} y2={60} className="axis" />
         {ticks.map((t) => (
