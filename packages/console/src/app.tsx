@@ -70,10 +70,7 @@ function Routed({ route, session, onSignIn }: { route: Route; session: ConsoleSe
   const { parts, query } = route;
   if (parts[0] === 'signin' || !session) return <SignInPage onSignIn={onSignIn} />;
   if (parts.length === 0) {
-    if (session.kind !== 'admin') {
-      go(tenantHref(session.tenant_id!));
-      return null;
-    }
+    if (session.kind !== 'admin') return <Redirect to={tenantHref(session.tenant_id!)} />;
     return <TenantsPage />;
   }
   if (parts[0] === 't' && parts[1]) {
@@ -84,7 +81,13 @@ function Routed({ route, session, onSignIn }: { route: Route; session: ConsoleSe
     if (parts[2] === 'endpoints' && parts[3]) return <EndpointPage key={parts[3]} tenant={tenant} id={parts[3]} />;
     if (parts[2] === 'endpoints') return <EndpointsPage tenant={tenant} />;
     if (parts[2] === 'event-types') return <EventTypesPage />;
-    if (parts[2] === 'policy-preview') return <PolicyPreviewPage tenant={tenant} />;
+    if (parts[2] === 'policy-preview') return <PolicyPreviewPage />;
   }
   return <Page title="Not found"><p>No such page.</p></Page>;
+}
+
+/** A tenant session has no tenants list: its home is its tenant's overview. */
+function Redirect({ to }: { to: string }) {
+  useEffect(() => go(to), [to]);
+  return null;
 }

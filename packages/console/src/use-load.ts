@@ -11,7 +11,7 @@ export interface Loaded<T> {
 export function useLoad<T>(load: () => Promise<T>, deps: readonly unknown[]): Loaded<T> {
   const [state, setState] = useState<{ data: T | null; error: unknown; loading: boolean }>({ data: null, error: null, loading: true });
   const generation = useRef(0);
-  // eslint-disable-next-line react-hooks/exhaustive-deps
+  // `load` is a new closure each render; `deps` says when it means something new.
   const run = useCallback(load, deps);
   const reload = useCallback(async () => {
     const mine = ++generation.current;

@@ -192,6 +192,8 @@ test('a paused endpoint is reactivated and a window replay runs to completion, i
   await signIn(page, ADMIN_TOKEN);
   await page.locator('#tenants').waitFor();
   await page.goto(`${t.url}/console/#/t/${a}/endpoints`);
+  await page.locator('#endpoints').getByRole('link', { name: 'crm-hooks' }).waitFor();
+  await shot(page, 'endpoints');
   await page.locator('#endpoints').getByRole('link', { name: 'crm-hooks' }).click();
   await page.locator('#status-badge .paused').waitFor();
   await shot(page, 'endpoint-paused');

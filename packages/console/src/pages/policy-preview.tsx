@@ -28,8 +28,8 @@ export function simulationTimeline(s: Simulation) {
   return { marks, bands, endMs: s.final.at_ms };
 }
 
-export function PolicyPreviewPage({ tenant }: { tenant: string }) {
-  void tenant;
+/** Not tenant data: any signed-in session may preview (the route is under the tenant only for its navigation). */
+export function PolicyPreviewPage() {
   const policies = useLoad(() => api.GET('/v1/policies').then(unwrap), []);
   const [policy, setPolicy] = useState('standard');
   const [script, setScript] = useState('500,500,200');
