@@ -115,6 +115,7 @@ test('the overview draws deliveries per minute and lists paused endpoints', opts
   assert.match(await summary.innerText(), new RegExp(`${total('succeeded')} succeeded, \\d+ retrying, ${total('failed')} failed`));
   assert.ok((await page.locator('#minute-chart rect.bar.succeeded').count()) >= 1);
   assert.ok((await page.locator('#minute-chart rect.bar.failed').count()) >= 1);
+  await shot(page, 'overview-chart');
   await page.goto(`${t.url}/console/#/t/${b}`);
   await page.locator('#attention').getByRole('link', { name: 'chat-paused' }).waitFor();
   await shot(page, 'overview-attention');
