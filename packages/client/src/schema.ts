@@ -104,6 +104,43 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/policies": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The retry policies an endpoint can name: the presets, then those defined in config */
+        get: operations["listPolicies"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/simulate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Preview a policy: the attempt timeline against scripted receiver answers, on a virtual clock
+         * @description The real engine (dispatcher, policy, breaker) runs one event in a throwaway store on a virtual clock, as `hookline simulate --responses` does; nothing is sent and no tenant data is read or written. The last answer repeats. The same seed gives the same jitter.
+         */
+        post: operations["simulatePolicy"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/stats": {
         parameters: {
             query?: never;
@@ -1137,6 +1174,9 @@ export interface components {
         ListEventTypesResponse: {
             items: components["schemas"]["EventType"][];
         };
+        ListPoliciesResponse: {
+            items: components["schemas"]["Policy"][];
+        };
         Notice: {
             id: string;
             /**
@@ -1160,6 +1200,15 @@ export interface components {
         };
         OpenapiResponse: {
             [key: string]: unknown;
+        };
+        Policy: {
+            name: string;
+            /** @description A built-in policy (payments, standard, brief, strict); false: defined in config. */
+            preset: boolean;
+            timeout_ms: number;
+            max_concurrency: number;
+            /** @description Its ladders, client-error rule, timeout, cap, age limit and breaker in one line. */
+            description: string;
         };
         PutEventTypeRequest: {
             /** @default  */
@@ -1251,6 +1300,65 @@ export interface components {
             created_at: string;
             /** Format: date-time */
             expires_at: string | null;
+        };
+        SimulatePolicyRequest: {
+            policy: string;
+            /** @description Per request: an HTTP status (100-599), "timeout" or "reset"; the last one repeats, e.g. [500, 500, 200]. */
+            responses: (number | string)[];
+            /** @description Event type (default simulate.test); decides money events for payments. */
+            type?: string;
+            /** @description Event data (default {}). */
+            data?: unknown;
+            /** @description Jitter seed (default 1). */
+            seed?: number;
+        };
+        Simulation: {
+            policy: string;
+            seed: number;
+            type: string;
+            is_money: boolean;
+            attempts: {
+                n: number;
+                /** @description Start, ms after the event was accepted. */
+                at_ms: number;
+                duration_ms: number;
+                /** @description The ladder that scheduled this attempt (fast, slow, …). */
+                ladder: string;
+                /** @description The scripted answer: a status, timeout or reset. */
+                response: string;
+                /** @enum {string} */
+                outcome: "success" | "delivery_failure" | "client_error";
+                next: {
+                    /** @enum {string} */
+                    status: "pending" | "succeeded" | "failed";
+                    /** @description pending: when the next attempt is due. */
+                    at_ms?: number;
+                    /** @description pending: the ladder of the next attempt. */
+                    ladder?: string;
+                    /** @description failed: why the delivery ended. */
+                    reason?: string;
+                };
+            }[];
+            /** @description A due attempt put back because the breaker was open (no attempt spent). */
+            held: {
+                at_ms: number;
+                until_ms: number;
+            }[];
+            /** @description Breaker and endpoint-health changes. */
+            transitions: {
+                at_ms: number;
+                /** @enum {string} */
+                kind: "breaker" | "health";
+                scope: string;
+                from: string;
+                to: string;
+                reason?: string;
+            }[];
+            final: {
+                status: string;
+                reason: string | null;
+                at_ms: number;
+            };
         };
         Tenant: {
             id: string;
@@ -1418,9 +1526,11 @@ export type GetTenantMinuteStatsResponse = components['schemas']['GetTenantMinut
 export type GetTenantStatsResponse = components['schemas']['GetTenantStatsResponse'];
 export type ListApiKeysResponse = components['schemas']['ListApiKeysResponse'];
 export type ListEventTypesResponse = components['schemas']['ListEventTypesResponse'];
+export type ListPoliciesResponse = components['schemas']['ListPoliciesResponse'];
 export type Notice = components['schemas']['Notice'];
 export type NoticePage = components['schemas']['NoticePage'];
 export type OpenapiResponse = components['schemas']['OpenapiResponse'];
+export type Policy = components['schemas']['Policy'];
 export type PutEventTypeRequest = components['schemas']['PutEventTypeRequest'];
 export type QueueDepth = components['schemas']['QueueDepth'];
 export type QueueStats = components['schemas']['QueueStats'];
@@ -1433,6 +1543,8 @@ export type SendEventsResponse = components['schemas']['SendEventsResponse'];
 export type ServiceStatus = components['schemas']['ServiceStatus'];
 export type SetTenantBreakerRequest = components['schemas']['SetTenantBreakerRequest'];
 export type SigningSecret = components['schemas']['SigningSecret'];
+export type SimulatePolicyRequest = components['schemas']['SimulatePolicyRequest'];
+export type Simulation = components['schemas']['Simulation'];
 export type Tenant = components['schemas']['Tenant'];
 export type TenantPage = components['schemas']['TenantPage'];
 export type UpdateEndpointRequest = components['schemas']['UpdateEndpointRequest'];
@@ -1692,6 +1804,86 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["EventType"];
+                };
+            };
+            /** @description An error from the catalog (docs/errors.md). */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error from the catalog (docs/errors.md). */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listPolicies: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListPoliciesResponse"];
+                };
+            };
+            /** @description An error from the catalog (docs/errors.md). */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error from the catalog (docs/errors.md). */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    simulatePolicy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SimulatePolicyRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Simulation"];
                 };
             };
             /** @description An error from the catalog (docs/errors.md). */
@@ -2213,6 +2405,8 @@ export interface operations {
                 status?: "pending" | "delivering" | "held" | "succeeded" | "failed" | "skipped";
                 endpoint_id?: string;
                 event_type?: string;
+                /** @description Your event_id: only that event's deliveries */
+                event_id?: string;
                 /** @description ISO-8601, inclusive */
                 since?: string;
                 /** @description ISO-8601, inclusive */

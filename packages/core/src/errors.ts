@@ -51,6 +51,7 @@ export const ERROR_CATALOG = {
   request_timeout: { status: 408, message: 'the request was not received completely within {ms} ms' },
   headers_too_large: { status: 431, message: 'request line and headers exceed {max} bytes' },
   replay_quota_exceeded: { status: 429, message: 'at most {max} window replays per tenant per UTC day' },
+  simulation_busy: { status: 429, message: 'at most {max} policy previews run at once; try again in a moment' },
   // 5xx — never leak internals
   internal_error: { status: 500, message: 'internal error' },
   storage_unavailable: { status: 503, message: 'storage is unavailable, try again' },

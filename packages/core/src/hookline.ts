@@ -34,6 +34,7 @@ import { EventTypeOperations } from './operations/event-types.ts';
 import { StatsOperations } from './operations/stats.ts';
 import { DoctorOperations } from './operations/doctor.ts';
 import { MaintenanceOperations } from './operations/maintenance.ts';
+import { SimulationOperations } from './operations/simulations.ts';
 
 export interface HooklineOptions {
   store: Store;
@@ -92,6 +93,8 @@ export class Hookline {
   readonly stats: StatsOperations;
   readonly doctor: DoctorOperations;
   readonly maintenance: MaintenanceOperations;
+  /** Policy preview: a policy's timeline against scripted answers, on a virtual clock in a throwaway store. */
+  readonly simulations: SimulationOperations;
   /** The notification outbox (docs/rules.md#notifications): `outbox.handle(send)` installs the sender (the server's notifier). */
   readonly outbox: OutboxDrainer;
 
@@ -194,6 +197,7 @@ export class Hookline {
     this.stats = new StatsOperations(parts);
     this.doctor = new DoctorOperations(parts);
     this.maintenance = new MaintenanceOperations(parts);
+    this.simulations = new SimulationOperations(parts);
   }
 
   #emitHealth(transitions: HealthTransition[]): void {

@@ -44,6 +44,6 @@ export type { MinuteStats, QueueStats, TenantStats } from './operations/stats.ts
 export {
   TenantOperations, ApiKeyOperations, EndpointOperations, EndpointSecretOperations, EventOperations, DeliveryOperations, ReplayOperations,
   BreakerOperations, NoticeOperations, EventTypeOperations, StatsOperations, DoctorOperations, MaintenanceOperations,
-  ConsoleSessionOperations, CONSOLE_SESSION_MAX_MS, PORTAL_LINK_TTL_MS,
+  ConsoleSessionOperations, CONSOLE_SESSION_MAX_MS, PORTAL_LINK_TTL_MS, SimulationOperations, SIMULATION_MAX_RESPONSES, SIMULATION_MAX_RUNNING,
 } from './operations/index.ts';
-export type { ConsoleGrant, ConsoleSession } from './operations/index.ts';
+export type { ConsoleGrant, ConsoleSession, SimulationInput, PolicySummary } from './operations/index.ts';

@@ -23,6 +23,7 @@ import { eventTypeRoutes } from './routes/event-types.ts';
 import { eventRoutes } from './routes/events.ts';
 import { noticeRoutes } from './routes/notices.ts';
 import { operationRoutes } from './routes/operations.ts';
+import { policyRoutes } from './routes/policies.ts';
 import { replayRoutes } from './routes/replays.ts';
 import { statsRoutes } from './routes/stats.ts';
 import { tenantRoutes } from './routes/tenants.ts';
@@ -150,6 +151,7 @@ export async function buildApp(runtime: Runtime): Promise<FastifyInstance> {
     noticeRoutes(app, runtime);
     breakerRoutes(app, runtime);
     statsRoutes(app, runtime);
+    policyRoutes(app, runtime);
     consoleRoutes(app, runtime);
   }
   await app.ready();

@@ -50,6 +50,12 @@ test('deliveries: list with filters and cursor; detail shows the failure, last r
   assert.equal(bad.status, 400);
   assert.match(bad.body.error.message, /since/);
   assert.equal((await t.api('GET', `/v1/tenants/${ten}/deliveries?status=lost`)).status, 400);
+  // event_id: the deliveries of that one event (the console's search by event id), combinable with the other filters.
+  const byEvent = await t.api('GET', `/v1/tenants/${ten}/deliveries?event_id=f1`);
+  assert.deepEqual(byEvent.body.items.map((d: { id: string }) => d.id), [d1]);
+  assert.equal((await t.api('GET', `/v1/tenants/${ten}/deliveries?event_id=f1&status=succeeded`)).body.items.length, 0);
+  assert.equal((await t.api('GET', `/v1/tenants/${ten}/deliveries?event_id=nope`)).body.items.length, 0);
+  assert.equal((await t.api('GET', `/v1/tenants/${ten}/deliveries?event_id=`)).status, 400, 'an empty event_id is refused');
   assert.equal((await t.api('GET', `/v1/tenants/${ten}/deliveries/dlv_nope`)).body.error.code, 'delivery_not_found');
 });
 

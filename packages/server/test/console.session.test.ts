@@ -20,8 +20,18 @@ test('the console files are served with their content types, a strict CSP and th
   assert.match(csp, /frame-ancestors https:\/\/app\.provider\.test/);
   assert.match(csp, /script-src 'self'/);
   assert.equal(index.headers.get('x-content-type-options'), 'nosniff');
-  assert.equal((await fetch(`${s.url}/console/app.js`)).headers.get('content-type'), 'text/javascript; charset=utf-8');
-  assert.equal((await fetch(`${s.url}/console/style.css`)).headers.get('content-type'), 'text/css; charset=utf-8');
+  assert.doesNotMatch(csp, /unsafe-inline|unsafe-eval/);
+  // The Vite build: index.html names its hashed script and stylesheet; nothing inline, nothing from elsewhere.
+  const html = await index.text();
+  const script = /<script type="module" crossorigin src="(\/console\/assets\/[^"]+\.js)"><\/script>/.exec(html)?.[1];
+  const style = /<link rel="stylesheet" crossorigin href="(\/console\/assets\/[^"]+\.css)">/.exec(html)?.[1];
+  assert.ok(script && style, html);
+  assert.doesNotMatch(html.replace(/<script[^>]*src="[^"]+"[^>]*><\/script>/g, ''), /<script|<style|style=/, 'no inline script or style');
+  assert.doesNotMatch(html, /https?:\/\//, 'no request leaves the machine');
+  const js = await fetch(`${s.url}${script}`);
+  assert.equal(js.headers.get('content-type'), 'text/javascript; charset=utf-8');
+  assert.match(js.headers.get('cache-control') ?? '', /immutable/, 'hashed file names are cached for good');
+  assert.equal((await fetch(`${s.url}${style}`)).headers.get('content-type'), 'text/css; charset=utf-8');
   assert.equal((await fetch(`${s.url}/console/../package.json`)).status, 404);
   assert.equal((await fetch(`${s.url}/console/nope.js`)).status, 404);
   const redirect = await fetch(`${s.url}/console`, { redirect: 'manual' });

@@ -92,8 +92,8 @@ async function nodeBinary(major: string): Promise<{ bin: string } | { skip: stri
 }
 
 before(async () => {
-  // The console ships its static files as they are: nothing to compile.
-  await run(process.execPath, [join(ROOT, 'scripts/build.mjs'), ...PACKAGES.filter((p) => existsSync(join(ROOT, p, 'tsconfig.build.json')))], { cwd: ROOT, env: userEnv(process.execPath) });
+  // Every package is built; the console's Vite build (dist/) is what its tarball ships.
+  await run(process.execPath, [join(ROOT, 'scripts/build.mjs'), ...PACKAGES], { cwd: ROOT, env: userEnv(process.execPath) });
   const tgz = join(work, 'tarballs');
   mkdirSync(tgz);
   // --ignore-scripts: just built above; prepack would build again.

@@ -13,3 +13,4 @@ export { EventTypeOperations } from './event-types.ts';
 export { StatsOperations } from './stats.ts';
 export { DoctorOperations } from './doctor.ts';
 export { MaintenanceOperations } from './maintenance.ts';
+export { SimulationOperations, SIMULATION_MAX_RESPONSES, SIMULATION_MAX_RUNNING, type SimulationInput, type PolicySummary } from './simulations.ts';

@@ -446,6 +446,7 @@ export class SqlStore implements Store {
       status: f.status ?? null,
       endpoint_id: f.endpointId ?? null,
       event_type: f.eventType ?? null,
+      event_id: f.eventId ?? null,
       since: f.since ?? null,
       until: f.until ?? null,
       before: cursor ?? '~',

@@ -144,6 +144,8 @@ export interface DeliveryFilter {
   status?: DeliveryStatus;
   endpointId?: string;
   eventType?: string;
+  /** The producer's event id (the event's `event_id`). */
+  eventId?: string;
   /** Inclusive bounds on created_at (ms). */
   since?: number;
   until?: number;

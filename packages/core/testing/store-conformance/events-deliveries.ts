@@ -47,6 +47,9 @@ export function eventsDeliveriesConformance(withStore: WithStore): void {
     assert.equal((await store.listDeliveries({ tenantId: 'ten_A', endpointId: 'ep_1' }, null, 10)).items.length, 5);
     assert.equal((await store.listDeliveries({ tenantId: 'ten_A', eventType: 'other' }, null, 10)).items.length, 0);
     assert.equal((await store.listDeliveries({ tenantId: 'ten_A', eventType: 'thing.happened', since: T0 + S, until: T0 + 2 * S }, null, 10)).items.length, 4);
+    assert.deepEqual((await store.listDeliveries({ tenantId: 'ten_A', eventId: 'e-3' }, null, 10)).items.map((d) => d.id), ['dlv_000003_1', 'dlv_000003_0']);
+    assert.equal((await store.listDeliveries({ tenantId: 'ten_A', eventId: 'e-3', endpointId: 'ep_2' }, null, 10)).items.length, 1);
+    assert.equal((await store.listDeliveries({ tenantId: 'ten_A', eventId: 'e-none' }, null, 10)).items.length, 0);
     assert.equal((await store.listDeliveries({ tenantId: 'ten_B' }, null, 10)).items.length, 0);
     assert.equal(await store.getDelivery('ten_B', 'dlv_000001_0'), null);
   });

@@ -20,10 +20,10 @@ const CONTENT_TYPES: Record<string, string> = {
   '.png': 'image/png',
 };
 
-/** The console's built files: packages/console/public, found through the @hookline/console package; null when it is not installed. */
+/** The console's built files (packages/console/dist, the Vite build), found through the @hookline/console package; null when it is not installed or not built. */
 export function consoleDir(): string | null {
   try {
-    const dir = join(dirname(createRequire(import.meta.url).resolve('@hookline/console/package.json')), 'public');
+    const dir = join(dirname(createRequire(import.meta.url).resolve('@hookline/console/package.json')), 'dist');
     return existsSync(join(dir, 'index.html')) ? dir : null;
   } catch {
     return null;
@@ -130,7 +130,9 @@ export function consoleRoutes(app: FastifyInstance, rt: Runtime): void {
   const serve = (path: string, reply: FastifyReply) => {
     const body = files.get(path);
     if (!body) throw new HooklineError('not_found');
-    return secure(reply).header('cache-control', path === 'index.html' ? 'no-cache' : 'public, max-age=300').type(CONTENT_TYPES[extname(path)]).send(body);
+    // Vite names what it emits under assets/ by content hash: such a file never changes, index.html always may.
+    const cache = path === 'index.html' ? 'no-cache' : path.startsWith('assets/') ? 'public, max-age=31536000, immutable' : 'public, max-age=300';
+    return secure(reply).header('cache-control', cache).type(CONTENT_TYPES[extname(path)]).send(body);
   };
   app.get('/console', { config: { auth: 'public' } }, async (_req, reply) => reply.code(308).header('location', '/console/').send());
   app.get('/console/', { config: { auth: 'public' } }, async (_req, reply) => serve('index.html', reply));

@@ -12,6 +12,7 @@ interface ListQuery {
   status?: DeliveryStatus;
   endpoint_id?: string;
   event_type?: string;
+  event_id?: string;
   since?: string;
   until?: string;
   limit: number;
@@ -32,6 +33,7 @@ export function deliveryRoutes(app: FastifyInstance, rt: Runtime): void {
         status: { type: 'string', enum: ['pending', 'delivering', 'held', 'succeeded', 'failed', 'skipped'] },
         endpoint_id: { type: 'string', maxLength: 64 },
         event_type: { type: 'string', maxLength: 200 },
+        event_id: { type: 'string', minLength: 1, maxLength: 255, description: 'Your event_id: only that event\'s deliveries' },
         since: { type: 'string', description: 'ISO-8601, inclusive' },
         until: { type: 'string', description: 'ISO-8601, inclusive' },
         ...pagingQuery,
@@ -49,6 +51,7 @@ export function deliveryRoutes(app: FastifyInstance, rt: Runtime): void {
           ...(q.status ? { status: q.status } : {}),
           ...(q.endpoint_id ? { endpointId: q.endpoint_id } : {}),
           ...(q.event_type ? { eventType: q.event_type } : {}),
+          ...(q.event_id ? { eventId: q.event_id } : {}),
           ...(since !== undefined ? { since } : {}),
           ...(until !== undefined ? { until } : {}),
         },

@@ -2,17 +2,17 @@
 // computed by the real engine (store, dispatcher, policies) on a virtual clock.
 import { randomInt } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { formatDuration, PolicyConfigError, PolicyRegistry } from '@hookline/core';
+import { formatDuration, isHooklineError, PolicyConfigError, PolicyRegistry } from '@hookline/core';
 import { usageError } from '../cli-error.ts';
 import { out, printJson, type CliContext } from '../cli-context.ts';
 import type { Command } from '../command.ts';
 import { intValue, jsonValue, parseCommandArgs } from '../parse-args.ts';
 import { formatTable } from '../table.ts';
-import type { SimAttempt, SimTransition } from '../simulate/attempt-log.ts';
+import type { SimAttempt, SimTransition } from '@hookline/core/simulation/attempt-log.ts';
 import { runScenario, type ScenarioResult } from '../simulate/run-scenario.ts';
-import { runScript, type ScriptResult } from '../simulate/run-script.ts';
+import { runScript, type ScriptResult } from '@hookline/core/simulation/run-script.ts';
 import { parseScenario } from '../simulate/scenario.ts';
-import { parseResponse, type ScriptedResponse } from '../simulate/scripted-response.ts';
+import { parseResponse, type ScriptedResponse } from '@hookline/core/simulation/scripted-response.ts';
 
 const OPTIONS = {
   policy: { type: 'string' },
@@ -67,7 +67,7 @@ Examples:
         if (values[flag] !== undefined) throw usageError(`simulate: --${flag} does not go with --scenario; put it in the scenario file`);
       }
       const scenario = parseScenario(readJsonFile(values.scenario, 'scenario'), values.scenario);
-      const result = await runScenario(scenario, seedFlag ?? scenario.seed ?? randomSeed());
+      const result = await asUsage(runScenario(scenario, seedFlag ?? scenario.seed ?? randomSeed()));
       if (values.json) printJson(ctx, scenarioJson(result));
       else printScenario(ctx, result, scenario.events.reduce((n, e) => n + e.count, 0));
       return 0;
@@ -86,12 +86,23 @@ Examples:
       seed,
       policies,
     };
-    const result = await runScript(run);
+    if (!policies.has(run.policy)) throw usageError(`simulate: unknown policy '${run.policy}'; known: ${policies.names().join(', ')}`);
+    const result = await asUsage(runScript(run));
     if (values.json) printJson(ctx, { ...scriptJson(result), policy: run.policy, seed });
     else printScript(ctx, result, { policy: run.policy, type: run.type, seed });
     return 0;
   },
 };
+
+/** The engine refused the simulation's setup (a HooklineError): one line, as a usage error. */
+async function asUsage<T>(run: Promise<T>): Promise<T> {
+  try {
+    return await run;
+  } catch (err) {
+    if (isHooklineError(err)) throw usageError(`simulate: ${err.message}`);
+    throw err;
+  }
+}
 
 function randomSeed(): number {
   return randomInt(0, 2 ** 31);

@@ -2,10 +2,10 @@
 // engine and a virtual clock; events are accepted when the clock reaches their time.
 import { isHooklineError, VirtualClock, type EventInput } from '@hookline/core';
 import { runUntilIdle } from '@hookline/core/dispatch/run-until-idle.ts';
-import { AttemptLog, type SimAttempt, type SimTransition } from './attempt-log.ts';
+import { AttemptLog, type SimAttempt, type SimTransition } from '@hookline/core/simulation/attempt-log.ts';
 import { receiverPicker, type Scenario, type ScenarioAction } from './scenario.ts';
-import { createScriptedSender } from './scripted-sender.ts';
-import { openSimEngine } from './sim-engine.ts';
+import { createScriptedSender } from '@hookline/core/simulation/scripted-sender.ts';
+import { openSimEngine } from '@hookline/core/simulation/sim-engine.ts';
 
 export interface ScenarioDelivery {
   readonly eventId: string;

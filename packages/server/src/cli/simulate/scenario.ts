@@ -1,7 +1,7 @@
 // A simulation scenario file: when events arrive and how the receiver behaves over time; validated with named paths.
 import { InvalidDurationError, MAX_ORDERING_KEY_BYTES, parseDuration, PolicyConfigError, PolicyRegistry } from '@hookline/core';
 import { usageError } from '../cli-error.ts';
-import { parseResponse, type ScriptedResponse } from './scripted-response.ts';
+import { parseResponse, type ScriptedResponse } from '@hookline/core/simulation/scripted-response.ts';
 
 export interface ScenarioEvents {
   readonly atMs: number;

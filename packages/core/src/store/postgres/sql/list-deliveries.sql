@@ -1,10 +1,11 @@
 -- list-deliveries: newest first, keyset on id; NULL filters match everything.
--- params :tenant_id, :status, :endpoint_id, :event_type, :since, :until, :before ('~' for the first page), :limit
+-- params :tenant_id, :status, :endpoint_id, :event_type, :event_id, :since, :until, :before ('~' for the first page), :limit
 SELECT d.*, ev.event_id AS ev_event_id, ev.type AS ev_type FROM deliveries d JOIN events ev ON ev.id = d.event_pk
 WHERE d.tenant_id = :tenant_id AND d.id < :before::text
   AND (:status::text IS NULL OR d.status = :status::text)
   AND (:endpoint_id::text IS NULL OR d.endpoint_id = :endpoint_id::text)
   AND (:event_type::text IS NULL OR ev.type = :event_type::text)
+  AND (:event_id::text IS NULL OR ev.event_id = :event_id::text)
   AND (:since::bigint IS NULL OR d.created_at >= :since::bigint)
   AND (:until::bigint IS NULL OR d.created_at <= :until::bigint)
 ORDER BY d.id DESC LIMIT :limit

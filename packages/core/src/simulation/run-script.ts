@@ -1,6 +1,7 @@
-// `hookline simulate --responses …`: one event through the real engine against a scripted receiver, on a virtual clock.
-import { VirtualClock, type PolicyRegistry } from '@hookline/core';
-import { runUntilIdle } from '@hookline/core/dispatch/run-until-idle.ts';
+// One scripted delivery (`hookline simulate --responses …`, POST /v1/simulate): one event through the real engine against a scripted receiver, on a virtual clock.
+import { VirtualClock } from '../clock.ts';
+import { runUntilIdle } from '../dispatch/run-until-idle.ts';
+import type { PolicyRegistry } from '../policy/registry.ts';
 import { AttemptLog, type SimAttempt, type SimTransition } from './attempt-log.ts';
 import { createScriptedSender, scriptPicker } from './scripted-sender.ts';
 import type { ScriptedResponse } from './scripted-response.ts';

@@ -1,21 +1,17 @@
-// The real engine for `hookline simulate`: a temp SQLite store, a virtual clock, a scripted sender, one endpoint.
+// The real engine for a simulation (`hookline simulate`, POST /v1/simulate): a temp SQLite store, a virtual clock, a scripted sender, one endpoint.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import {
-  createHookline,
-  generateMasterKey,
-  isHooklineError,
-  openSqliteStore,
-  PolicyRegistry,
-  seededRandom,
-  VirtualClock,
-  type DeliverySender,
-  type DispatchObserver,
-  type Hookline,
-  type Logger,
-} from '@hookline/core';
-import { usageError } from '../cli-error.ts';
+import type { VirtualClock } from '../clock.ts';
+import type { DeliverySender } from '../dispatch/dispatcher.ts';
+import type { DispatchObserver } from '../dispatch/observers.ts';
+import { fail } from '../errors.ts';
+import { createHookline, type Hookline } from '../hookline.ts';
+import type { Logger } from '../logger.ts';
+import type { PolicyRegistry } from '../policy/registry.ts';
+import { seededRandom } from '../policy/random.ts';
+import { generateMasterKey } from '../secret-box.ts';
+import { openSqliteStore } from '../store/sqlite/sqlite-store.ts';
 
 /** Never resolved or connected: the scripted sender answers in-process. `.invalid` is reserved (RFC 2606). */
 export const SIM_ENDPOINT_URL = 'http://sim.invalid/hook';
@@ -50,7 +46,7 @@ export interface SimEngineOptions {
 }
 
 export async function openSimEngine(o: SimEngineOptions): Promise<SimEngine> {
-  if (!o.policies.has(o.policy)) throw usageError(`simulate: unknown policy '${o.policy}'; known: ${o.policies.names().join(', ')}`);
+  if (!o.policies.has(o.policy)) throw fail('unknown_policy', { name: o.policy });
   const dir = mkdtempSync(join(tmpdir(), 'hookline-simulate-'));
   const cleanup = () => rmSync(dir, { recursive: true, force: true });
   let store;
@@ -102,7 +98,6 @@ export async function openSimEngine(o: SimEngineOptions): Promise<SimEngine> {
     return { engine, clock, tenantId: SIM_TENANT_ID, endpointId: endpoint.id, start: now, step, assertClean, close };
   } catch (err) {
     await close();
-    if (isHooklineError(err)) throw usageError(`simulate: ${err.message}`);
     throw err;
   }
 }

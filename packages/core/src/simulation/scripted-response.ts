@@ -1,5 +1,6 @@
 // One scripted receiver answer (an HTTP status, `timeout` or `reset`) and the SendResult the engine sees for it.
-import { classifyStatus, type DeliverySender } from '@hookline/core';
+import type { DeliverySender } from '../dispatch/dispatcher.ts';
+import { classifyStatus } from '../policy/classify.ts';
 
 export type ScriptedResponse = { readonly kind: 'status'; readonly status: number } | { readonly kind: 'timeout' } | { readonly kind: 'reset' };
 

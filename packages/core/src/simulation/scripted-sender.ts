@@ -1,5 +1,6 @@
 // An in-process receiver for `hookline simulate`: a DeliverySender that answers from a script, no sockets.
-import type { Clock, DeliverySender } from '@hookline/core';
+import type { Clock } from '../clock.ts';
+import type { DeliverySender } from '../dispatch/dispatcher.ts';
 import { sendResultFor, type ScriptedResponse } from './scripted-response.ts';
 
 /** `pick(n, now)` chooses the answer to the n-th request (1-based) sent at virtual time `now`. */

@@ -1,0 +1,93 @@
+// The console's shell: the session (read once from /console/session), the header with the tenant's navigation, and
+// the page the hash route names. Every page fetches through @hookline/client (api.ts).
+import { useEffect, useRef, useState } from 'react';
+import { currentSession, signOut, type ConsoleSession } from './api.ts';
+import { Page } from './components/page.tsx';
+import { DeliveriesPage } from './pages/deliveries.tsx';
+import { DeliveryPage } from './pages/delivery.tsx';
+import { EndpointPage } from './pages/endpoint.tsx';
+import { EndpointsPage } from './pages/endpoints.tsx';
+import { EventTypesPage } from './pages/event-types.tsx';
+import { OverviewPage } from './pages/overview.tsx';
+import { PolicyPreviewPage } from './pages/policy-preview.tsx';
+import { SignInPage } from './pages/sign-in.tsx';
+import { TenantsPage } from './pages/tenants.tsx';
+import { go, tenantHref, useRoute, type Route } from './router.ts';
+
+export function App() {
+  const route = useRoute();
+  const [session, setSession] = useState<ConsoleSession | null | 'unknown'>('unknown');
+  const main = useRef<HTMLElement>(null);
+
+  useEffect(() => {
+    if (session !== 'unknown') return;
+    currentSession().then(setSession, () => setSession(null));
+  }, [session]);
+  // A new page: move focus to its content (keyboard and screen-reader users start there).
+  const key = `${route.parts.join('/')}?${route.query}`;
+  useEffect(() => {
+    main.current?.focus({ preventScroll: true });
+  }, [key]);
+
+  const signedIn = session !== 'unknown' && session !== null;
+  const tenant = route.parts[0] === 't' && route.parts[1] ? route.parts[1] : null;
+  return (
+    <>
+      <a className="skip" href="#main" onClick={(e) => { e.preventDefault(); main.current?.focus(); }}>Skip to content</a>
+      <header>
+        <span className="brand">Hookline</span>
+        <nav id="nav" aria-label="Console">
+          {signedIn && session.kind === 'admin' ? <a href="#/">Tenants</a> : null}
+          {signedIn && tenant ? (
+            <>
+              <a href={tenantHref(tenant)}>Overview</a>
+              <a href={tenantHref(tenant, 'deliveries')}>Deliveries</a>
+              <a href={tenantHref(tenant, 'endpoints')}>Endpoints</a>
+              <a href={tenantHref(tenant, 'event-types')}>Event types</a>
+              <a href={tenantHref(tenant, 'policy-preview')}>Policy preview</a>
+            </>
+          ) : null}
+        </nav>
+        <span id="who">
+          {signedIn ? (
+            <>
+              {session.kind === 'admin' ? 'admin ' : `tenant ${session.tenant_id} `}
+              <button type="button" onClick={async () => { await signOut(); setSession(null); go('#/signin'); }}>Sign out</button>
+            </>
+          ) : null}
+        </span>
+      </header>
+      <main id="main" tabIndex={-1} ref={main}>
+        {session === 'unknown' && route.parts[0] !== 'signin' ? <p aria-busy="true">Loading…</p> : (
+          <Routed route={route} session={signedIn ? session : null} onSignIn={(s) => setSession(s)} />
+        )}
+      </main>
+    </>
+  );
+}
+
+function Routed({ route, session, onSignIn }: { route: Route; session: ConsoleSession | null; onSignIn: (s: ConsoleSession) => void }) {
+  const { parts, query } = route;
+  if (parts[0] === 'signin' || !session) return <SignInPage onSignIn={onSignIn} />;
+  if (parts.length === 0) {
+    if (session.kind !== 'admin') return <Redirect to={tenantHref(session.tenant_id!)} />;
+    return <TenantsPage />;
+  }
+  if (parts[0] === 't' && parts[1]) {
+    const tenant = parts[1];
+    if (parts.length === 2) return <OverviewPage key={tenant} tenant={tenant} />;
+    if (parts[2] === 'deliveries' && parts[3]) return <DeliveryPage key={parts[3]} tenant={tenant} id={parts[3]} />;
+    if (parts[2] === 'deliveries') return <DeliveriesPage tenant={tenant} query={query} />;
+    if (parts[2] === 'endpoints' && parts[3]) return <EndpointPage key={parts[3]} tenant={tenant} id={parts[3]} />;
+    if (parts[2] === 'endpoints') return <EndpointsPage tenant={tenant} />;
+    if (parts[2] === 'event-types') return <EventTypesPage />;
+    if (parts[2] === 'policy-preview') return <PolicyPreviewPage />;
+  }
+  return <Page title="Not found"><p>No such page.</p></Page>;
+}
+
+/** A tenant session has no tenants list: its home is its tenant's overview. */
+function Redirect({ to }: { to: string }) {
+  useEffect(() => go(to), [to]);
+  return null;
+}

@@ -1,0 +1,136 @@
+// A delivery: status and failure reason, Replay, its attempts drawn to scale (waits, held and paused periods, the
+// ladder of the next attempt), each attempt's response excerpt, the signed headers and the payload.
+import { useState } from 'react';
+import type { components } from '@hookline/client';
+import { api, messageOf, unwrap } from '../api.ts';
+import { Badge, Loading, Page, ScrollTable, Status, when } from '../components/page.tsx';
+import { Timeline, type TimelineBand, type TimelineMark } from '../components/timeline.tsx';
+import { duration } from '../format.ts';
+import { tenantHref } from '../router.ts';
+import { useLoad } from '../use-load.ts';
+
+type Detail = components['schemas']['DeliveryDetail'];
+type Endpoint = components['schemas']['Endpoint'];
+const TERMINAL = new Set(['succeeded', 'failed', 'skipped']);
+
+export function deliveryTimeline(d: Detail, endpoint: Endpoint | null, now: number) {
+  const t0 = Date.parse(d.created_at);
+  const rel = (iso: string) => Date.parse(iso) - t0;
+  const marks: TimelineMark[] = d.attempts.map((a) => ({
+    atMs: rel(a.started_at),
+    durationMs: a.duration_ms,
+    outcome: a.outcome,
+    label: `#${a.n}`,
+    sub: a.trigger,
+    detail: `attempt #${a.n} (${a.trigger}) ${a.outcome}: ${a.response_status === null ? (a.error_class ?? 'no response') : `HTTP ${a.response_status}`} in ${duration(a.duration_ms)}`,
+  }));
+  const bands: TimelineBand[] = [];
+  // A wait band up to each scheduled retry (or probe); a replay or test comes when someone asked, not after a wait.
+  for (let i = 1; i < marks.length; i++) {
+    const from = marks[i - 1].atMs + marks[i - 1].durationMs;
+    const trigger = d.attempts[i].trigger;
+    if (marks[i].atMs > from && (trigger === 'scheduled' || trigger === 'probe')) {
+      bands.push({ fromMs: from, toMs: marks[i].atMs, kind: 'wait', detail: `waited ${duration(marks[i].atMs - from)} before attempt ${marks[i].label}` });
+    }
+  }
+  const last = marks.at(-1);
+  const lastEnd = last ? last.atMs + last.durationMs : 0;
+  let endMs = lastEnd;
+  if (!TERMINAL.has(d.status)) {
+    const nowRel = now - t0;
+    if (endpoint?.status === 'paused') {
+      const from = Math.max(lastEnd, rel(endpoint.updated_at));
+      bands.push({ fromMs: from, toMs: Math.max(from + 1, nowRel), kind: 'paused', detail: `endpoint paused${endpoint.pause_reason ? ` (${endpoint.pause_reason})` : ''}: no attempt until it is reactivated` });
+      endMs = Math.max(endMs, nowRel);
+    } else if (d.next_attempt_at) {
+      const next = rel(d.next_attempt_at);
+      const kind = d.status === 'held' ? 'held' : 'wait';
+      bands.push({ fromMs: lastEnd, toMs: Math.max(lastEnd + 1, next), kind, detail: `${kind === 'held' ? 'held: the breaker is open' : 'waiting'}; next attempt on the ${d.ladder} ladder at ${when(d.next_attempt_at)}` });
+      marks.push({ atMs: next, durationMs: 0, outcome: 'next', label: 'next', sub: `${d.ladder} ladder`, detail: `next attempt (${d.ladder} ladder) due ${when(d.next_attempt_at)}` });
+      endMs = Math.max(endMs, next);
+    }
+  }
+  return { marks, bands, endMs };
+}
+
+export function DeliveryPage({ tenant, id }: { tenant: string; id: string }) {
+  const loaded = useLoad(async () => {
+    const d = await api.GET('/v1/tenants/{tenant}/deliveries/{delivery}', { params: { path: { tenant, delivery: id } } }).then(unwrap);
+    const endpoint = await api.GET('/v1/tenants/{tenant}/endpoints/{endpoint}', { params: { path: { tenant, endpoint: d.endpoint_id } } }).then(unwrap).catch(() => null);
+    return { d, endpoint };
+  }, [tenant, id]);
+  const [message, setMessage] = useState<{ text: string; error?: boolean } | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  const replay = async () => {
+    setBusy(true);
+    try {
+      const r = await api.POST('/v1/tenants/{tenant}/deliveries/{delivery}/replay', { params: { path: { tenant, delivery: id } } }).then(unwrap);
+      setMessage({ text: `Replay ${r.replay_id} scheduled.` });
+      // Bounded: 60 reads, half a second apart, until the delivery leaves pending/delivering.
+      for (let i = 0; i < 60; i++) {
+        await new Promise((res) => setTimeout(res, 500));
+        const d = await api.GET('/v1/tenants/{tenant}/deliveries/{delivery}', { params: { path: { tenant, delivery: id } } }).then(unwrap);
+        if (TERMINAL.has(d.status)) {
+          setMessage({ text: `Replay finished: ${d.status}.` });
+          await loaded.reload();
+          return;
+        }
+        setMessage({ text: `Replay in progress: ${d.status}…` });
+      }
+      setMessage({ text: 'The replay has not finished yet; reload to see its state.' });
+    } catch (err) {
+      setMessage({ text: messageOf(err), error: true });
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Loading loaded={loaded}>
+      {({ d, endpoint }) => {
+        const tl = deliveryTimeline(d, endpoint, Date.now());
+        return (
+          <Page title={`Delivery ${d.id}`}>
+            <dl className="facts">
+              <dt>Status</dt><dd id="delivery-status"><Badge status={d.status} /></dd>
+              <dt>Failure reason</dt><dd id="failure-reason">{d.terminal_reason ?? '—'}</dd>
+              <dt>Event</dt><dd className="wrap">{d.event_type} · {d.event_id}</dd>
+              <dt>Endpoint</dt><dd><a href={tenantHref(tenant, 'endpoints', d.endpoint_id)}>{endpoint?.description || d.endpoint_id}</a>{endpoint && endpoint.status !== 'active' ? <> <Badge status={endpoint.status} /></> : null}</dd>
+              <dt>Ladder</dt><dd>{d.ladder}</dd>
+              <dt>Created</dt><dd>{when(d.created_at)}</dd>
+            </dl>
+            <p><button type="button" id="replay" disabled={busy || !(d.status === 'failed' || d.status === 'skipped')} onClick={replay}>Replay</button></p>
+            <Status id="replay-status" message={message} />
+            <h2>Timeline</h2>
+            {d.attempts.length === 0 && tl.bands.length === 0 ? <p>No attempt yet.</p> : (
+              <Timeline id="delivery-timeline" marks={tl.marks} bands={tl.bands} endMs={tl.endMs}
+                label={`${d.attempts.length} attempts over ${duration(tl.endMs)} since the delivery was created; status ${d.status}`}
+                endLabel={`t = 0 is ${when(d.created_at)}`} />
+            )}
+            <h2>Attempts</h2>
+            <ScrollTable>
+              <table id="attempts">
+                <thead><tr>{['#', 'Trigger', 'Started', 'Duration', 'Outcome', 'Response', 'Error'].map((c) => <th scope="col" key={c}>{c}</th>)}</tr></thead>
+                <tbody>
+                  {d.attempts.map((a) => (
+                    <tr key={a.id}>
+                      <td>{a.n}</td><td>{a.trigger}</td><td>{when(a.started_at)}</td><td>{Math.round(a.duration_ms)} ms</td>
+                      <td><Badge status={a.outcome} /></td>
+                      <td>{a.response_status === null ? '—' : String(a.response_status)}{a.response_body_excerpt ? <pre className="response">{a.response_body_excerpt}</pre> : null}</td>
+                      <td className="wrap">{a.error_class ? `${a.error_class}: ${a.error_message ?? ''}` : ''}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </ScrollTable>
+            <h2>Signed headers of the last attempt</h2>
+            <pre id="headers">{d.attempts.length ? JSON.stringify(d.attempts[d.attempts.length - 1].request_headers, null, 2) : '—'}</pre>
+            <h2>Payload</h2>
+            <pre id="payload">{JSON.stringify(d.payload, null, 2)}</pre>
+          </Page>
+        );
+      }}
+    </Loading>
+  );
+}
