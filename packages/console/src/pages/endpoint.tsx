@@ -37,7 +37,7 @@ export function EndpointPage({ tenant, id }: { tenant: string; id: string }) {
   const reveal = async () => {
     try {
       const sec = await api.GET('/v1/tenants/{tenant}/endpoints/{endpoint}/secret', { params: { path } }).then(unwrap);
-      setSecrets(sec.secrets.map((x) => `${x.kid}  ${x.secret}  ${x.expires_at ? `retires ${when(x.expires_at)}` : 'current'}`).join('\n'));
+      setSecrets(sec.secrets.map((x) => `${x.kid}  ${x.secret ?? `public key ${x.public_key ?? ''}`}  ${x.expires_at ? `retires ${when(x.expires_at)}` : 'current'}`).join('\n'));
     } catch (err) {
       fail(err);
     }
@@ -70,6 +70,9 @@ export function EndpointPage({ tenant, id }: { tenant: string; id: string }) {
             <dt>Policy</dt><dd id="policy-value">{e.policy}</dd>
             <dt>Cap</dt><dd id="cap-value">{e.max_concurrency} concurrent attempts</dd>
             <dt>Event types</dt><dd>{e.event_types.join(', ') || 'all'}</dd>
+            <dt>Payload filter</dt><dd className="wrap" id="filter-value">{e.payload_filter ? JSON.stringify(e.payload_filter) : 'none (every event)'}</dd>
+            <dt>Custom headers</dt><dd id="headers-value">{Object.keys(e.headers ?? {}).join(', ') || 'none'}</dd>
+            <dt>Signing</dt><dd id="signing-value">{e.signing === 'ed25519' ? 'ed25519 (v1a; receivers hold the public key)' : 'HMAC (whsec_ secret)'}</dd>
             <dt>Last success</dt><dd>{when(e.last_success_at)}</dd>
           </dl>
           <p className="actions">
