@@ -6,6 +6,7 @@ import * as rows from './rows.ts';
 import { HealthBatch } from './health-batch.ts';
 import { healthEntry } from '../outbox/outbox-entries.ts';
 import { addToFailureSummaries, flushDueSummaries, insertOutbox } from './outbox-writes.ts';
+import { applyRateLimits, rateBlockedEndpoints } from './rate-limited-claim.ts';
 import type {
   AcceptResult,
   ApiKeyRecord,
@@ -164,6 +165,7 @@ export class SqlStore implements Store {
       if (patch.maxConcurrency !== undefined) next.maxConcurrency = patch.maxConcurrency;
       if (patch.ordering !== undefined) next.ordering = patch.ordering;
       if (patch.orderingOnFailure !== undefined) next.orderingOnFailure = patch.orderingOnFailure;
+      if (patch.rateLimitPerS !== undefined) next.rateLimitPerS = patch.rateLimitPerS;
       if (patch.status !== undefined) next.status = patch.status;
       if (patch.pauseReason !== undefined) next.pauseReason = patch.pauseReason;
       if (next.status !== 'paused') next.pauseReason = null;
@@ -287,11 +289,11 @@ export class SqlStore implements Store {
         lease_until: o.leaseUntil,
         worker: o.workerId,
         limit: o.limit,
-        saturated: [...o.saturatedEndpoints],
+        saturated: [...o.saturatedEndpoints, ...(await rateBlockedEndpoints(tx, o.now))],
         lease_factor: o.leaseFactor ?? 1,
       });
       if (claimed.length === 0) return [];
-      const full = await tx.all('claimed-rows', { ids: claimed.map((c) => c.id) });
+      const full = await applyRateLimits(tx, await tx.all('claimed-rows', { ids: claimed.map((c) => c.id) }), o.workerId, o.now);
       // One endpoint object per endpoint in the batch, shared by its deliveries (read-only): mapped once, and
       // copied once when the claim crosses to another thread.
       const endpoints = new Map<string, ClaimedDelivery['endpoint']>();
@@ -408,6 +410,9 @@ export class SqlStore implements Store {
   async countInFlight(endpointId: string): Promise<number> {
     const [r] = await this.driver.all('count-in-flight', { endpoint_id: endpointId });
     return Number(r?.n ?? 0);
+  }
+  async setEffectiveConcurrency(endpointId: string, value: number | null): Promise<void> {
+    await this.driver.run('set-effective-concurrency', { id: endpointId, value });
   }
 
   // deliveries (API)
