@@ -23,6 +23,16 @@ export interface EndpointInput {
   ordering?: Ordering;
   /** docs/rules.md#ordered-failure: what a failed delivery does to its key (default `continue`). */
   on_failure?: OrderingOnFailure;
+  /** docs/rules.md#rate-limit: at most this many sends a second, across every worker (null/absent: no limit). */
+  rate_limit_per_s?: number | null;
+}
+
+/** docs/rules.md#rate-limit: a whole number of sends a second, 1 … 10,000, or null (no limit). */
+export const MAX_RATE_LIMIT_PER_S = 10_000;
+function checkRateLimit(v: unknown): number | null {
+  if (v === null) return null;
+  if (typeof v !== 'number' || !Number.isInteger(v) || v < 1 || v > MAX_RATE_LIMIT_PER_S) throw fail('rate_limit_invalid');
+  return v;
 }
 
 /** A test send's timeout is capped like the dispatcher's; its lease outlives the send by this margin. */
@@ -71,6 +81,7 @@ export class EndpointOperations {
       maxConcurrency: input.max_concurrency ?? policy.maxConcurrency,
       ordering: input.ordering ?? 'none',
       orderingOnFailure: input.on_failure ?? 'continue',
+      rateLimitPerS: checkRateLimit(input.rate_limit_per_s ?? null),
       status: input.status === 'paused' ? 'paused' : 'active',
       pauseReason: input.status === 'paused' ? 'manual' : null,
       failingSince: null,
@@ -122,6 +133,7 @@ export class EndpointOperations {
     }
     if (input.ordering !== undefined) patch.ordering = input.ordering;
     if (input.on_failure !== undefined) patch.orderingOnFailure = input.on_failure;
+    if (input.rate_limit_per_s !== undefined) patch.rateLimitPerS = checkRateLimit(input.rate_limit_per_s);
     if (input.status !== undefined && input.status !== cur.status) {
       if (input.status === 'paused') {
         patch.status = 'paused';

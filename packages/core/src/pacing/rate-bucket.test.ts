@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { rateBurst, takeTokens, type RateBucket } from './rate-bucket.ts';
+import { deferSlots, rateBurst, takeTokens, type RateBucket } from './rate-bucket.ts';
 
 test('a new bucket grants its burst, then one token per 1000/rate ms', () => {
   const first = takeTokens(null, 50, 1000, 100);
@@ -71,4 +71,10 @@ test('property: over any span, grants stay within burst + rate × span, and a st
     now = g.blockedUntil || now + 1;
   }
   assert.ok(Math.abs(total - 370) <= rateBurst(37) + 1, `granted ${total} in 10 s at 37/s`);
+});
+
+test('deferred deliveries get one slot each at the rate, after the slots already given', () => {
+  assert.deepEqual(deferSlots(3, 50, 1000, 1020, 0), { dues: [1020, 1040, 1060], scheduledUntil: 1080 });
+  assert.deepEqual(deferSlots(2, 50, 1000, 1020, 1500), { dues: [1500, 1520], scheduledUntil: 1540 });
+  assert.deepEqual(deferSlots(1, 3, 1000, 0, 0), { dues: [1334], scheduledUntil: 1667 });
 });

@@ -36,3 +36,15 @@ export function takeTokens(bucket: RateBucket | null, ratePerS: number, now: num
   const blockedUntil = tokens + 1e-9 >= 1 ? 0 : at + Math.ceil(((1 - tokens) * 1000) / ratePerS);
   return { granted, bucket: { tokens, refilledAt: at }, blockedUntil };
 }
+
+/**
+ * Due times for `count` deliveries a claim hands back: one slot per 1/rate s, from the next token (or the end of the
+ * slots already given out, if later). A backlog is thus deferred once, spread at the rate, rather than claimed and
+ * handed back at every token; the bucket still decides when each is sent.
+ */
+export function deferSlots(count: number, ratePerS: number, now: number, blockedUntil: number, scheduledUntil: number): { dues: number[]; scheduledUntil: number } {
+  const interval = 1000 / ratePerS;
+  const start = Math.max(blockedUntil || now + interval, scheduledUntil);
+  const dues = Array.from({ length: count }, (_, i) => Math.ceil(start + i * interval));
+  return { dues, scheduledUntil: Math.ceil(start + count * interval) };
+}

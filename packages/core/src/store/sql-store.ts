@@ -6,7 +6,7 @@ import * as rows from './rows.ts';
 import { HealthBatch } from './health-batch.ts';
 import { healthEntry } from '../outbox/outbox-entries.ts';
 import { addToFailureSummaries, flushDueSummaries, insertOutbox } from './outbox-writes.ts';
-import { applyRateLimits, rateBlockedEndpoints } from './rate-limited-claim.ts';
+import { applyRateLimits } from './rate-limited-claim.ts';
 import type {
   AcceptResult,
   ApiKeyRecord,
@@ -289,7 +289,7 @@ export class SqlStore implements Store {
         lease_until: o.leaseUntil,
         worker: o.workerId,
         limit: o.limit,
-        saturated: [...o.saturatedEndpoints, ...(await rateBlockedEndpoints(tx, o.now))],
+        saturated: [...o.saturatedEndpoints],
         lease_factor: o.leaseFactor ?? 1,
       });
       if (claimed.length === 0) return [];

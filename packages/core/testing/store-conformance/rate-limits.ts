@@ -22,7 +22,9 @@ export function rateLimitsConformance(withStore: WithStore): void {
     assert.equal(first.filter((c) => c.endpoint.id === 'ep_2').length, 20, 'an endpoint without a limit is not held back');
     assert.equal(first.find((c) => c.endpoint.id === 'ep_1')!.endpoint.rateLimitPerS, 10);
     const page = await store.listDeliveries({ tenantId: 'ten_A', endpointId: 'ep_1', status: 'pending' }, null, 100);
-    assert.ok(page.items.length >= 1);
+    assert.equal(page.items.length, 19);
+    const dues = page.items.map((d) => d.nextAttemptAt!).sort((a, b) => a - b);
+    assert.deepEqual(dues, Array.from({ length: 19 }, (_, i) => T0 + 100 * (i + 1)), 'handed back once, one slot per token');
     for (const d of page.items) {
       assert.equal(d.attemptCount, 0, 'a deferred delivery spent no attempt');
       assert.ok(d.leaseUntil === null);
@@ -31,6 +33,16 @@ export function rateLimitsConformance(withStore: WithStore): void {
     const next = await claim(store, T0 + 100, 'w2');
     assert.equal(next.length, 1, 'the next token, 100 ms later, to whichever worker asks');
     assert.equal(next[0].delivery.attemptCount, 0);
+  });
+
+  withStore('a backlog the claim did not take is deferred too, once, one slot each after the claimed rows', async (store) => {
+    await rated(store, 10);
+    await store.acceptEvents(Array.from({ length: 20 }, (_, i) => newEvent('ten_A', i + 1, ['ep_1'])));
+    assert.equal((await claim(store, T0, 'w1', 5)).length, 1);
+    const page = await store.listDeliveries({ tenantId: 'ten_A', endpointId: 'ep_1', status: 'pending' }, null, 100);
+    const dues = page.items.map((d) => d.nextAttemptAt!).sort((a, b) => a - b);
+    assert.deepEqual(dues, Array.from({ length: 19 }, (_, i) => T0 + 100 * (i + 1)));
+    assert.equal(await store.nextDueAt(), T0 + 100, 'nothing of it is due before its next token');
   });
 
   withStore('over a second of claims by two workers, a 20/s endpoint is granted at most its burst + 20', async (store) => {

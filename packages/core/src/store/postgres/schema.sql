@@ -276,7 +276,7 @@ CREATE TABLE rate_buckets (
   endpoint_id text NOT NULL,
   tokens double precision NOT NULL,
   refilled_at bigint NOT NULL,
-  blocked_until bigint DEFAULT 0 NOT NULL,
+  scheduled_until bigint DEFAULT 0 NOT NULL,
   CONSTRAINT rate_buckets_endpoint_id_fkey FOREIGN KEY (endpoint_id) REFERENCES endpoints(id) ON DELETE CASCADE,
   CONSTRAINT rate_buckets_pkey PRIMARY KEY (endpoint_id)
 );

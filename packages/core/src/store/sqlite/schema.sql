@@ -214,7 +214,7 @@ CREATE TABLE rate_buckets (
   endpoint_id TEXT PRIMARY KEY REFERENCES endpoints(id) ON DELETE CASCADE,
   tokens REAL NOT NULL,
   refilled_at INTEGER NOT NULL,
-  blocked_until INTEGER NOT NULL DEFAULT 0
+  scheduled_until INTEGER NOT NULL DEFAULT 0
 );
 
 CREATE TABLE replays (

@@ -6,10 +6,11 @@ ALTER TABLE endpoints ADD COLUMN rate_limit_per_s INTEGER CHECK (rate_limit_per_
 ALTER TABLE endpoints ADD COLUMN effective_concurrency INTEGER;
 -- One token bucket per rate-limited endpoint, shared by every worker: a claim locks the row, takes at most the whole
 -- tokens it holds (refilled at rate_limit_per_s since refilled_at), and hands the rest of its claim back un-attempted.
--- blocked_until: when the next whole token is due while the bucket is empty; claims skip the endpoint until then.
+-- scheduled_until: where the deferred rows' due times end (each is given the next free slot at the rate after it),
+-- so a backlog is deferred once, spread at the rate, instead of being claimed and handed back at every token.
 CREATE TABLE rate_buckets (
   endpoint_id TEXT PRIMARY KEY REFERENCES endpoints(id) ON DELETE CASCADE,
   tokens REAL NOT NULL,
   refilled_at INTEGER NOT NULL,
-  blocked_until INTEGER NOT NULL DEFAULT 0
+  scheduled_until INTEGER NOT NULL DEFAULT 0
 );
