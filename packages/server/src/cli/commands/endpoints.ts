@@ -17,6 +17,7 @@ const OPTIONS = {
   scheme: { type: 'string' },
   timeout: { type: 'string' },
   'max-concurrency': { type: 'string' },
+  'rate-limit': { type: 'string' },
   paused: { type: 'boolean' },
   ordering: { type: 'string' },
   'on-failure': { type: 'string' },
@@ -24,7 +25,7 @@ const OPTIONS = {
   cursor: { type: 'string' },
 } as const;
 
-const SUBS = 'add, list, show, pause, resume, rotate, secret, test, delete';
+const SUBS = 'add, list, show, limit, pause, resume, rotate, secret, test, delete';
 
 export const endpoints: Command = {
   name: 'endpoints',
@@ -33,7 +34,8 @@ export const endpoints: Command = {
   hookline endpoints add <https://receiver/url> [--policy <name>] [--description <text>]
                          [--event-types <a,b.*>] [--scheme hookline|standard] [--timeout <5s>]
                          [--max-concurrency <n>] [--paused] [--ordering none|key]
-                         [--on-failure continue|block]
+                         [--on-failure continue|block] [--rate-limit <n per second>]
+  hookline endpoints limit <endpoint> [--rate-limit <n>|off] [--max-concurrency <n>]
   hookline endpoints list [--limit <n>] [--cursor <c>]
   hookline endpoints show <endpoint>
   hookline endpoints pause <endpoint>      (new events are recorded as skipped)
@@ -47,6 +49,9 @@ export const endpoints: Command = {
   brief, strict, or one defined in the server's config. --ordering key attempts deliveries of one
   event ordering key one at a time, in accept order; --on-failure block holds a key after a failed
   delivery until it is replayed successfully or dismissed ('hookline deliveries dismiss').
+  --rate-limit caps sends to the endpoint at n a second across every worker (1-10000; 'off' clears
+  it); deliveries over it wait without spending attempts. 'show' also prints the effective
+  concurrency Hookline learned from the endpoint's 429/503 answers and latency.
 
 ${CLIENT_OPTIONS_HELP}
 
@@ -63,7 +68,9 @@ Examples:
       ['id', e.id], ['url', e.url], ['status', e.pause_reason ? `${e.status as string} (${e.pause_reason as string})` : e.status],
       ['policy', e.policy], ['scheme', e.scheme], ['event types', (e.event_types as string[]).length ? (e.event_types as string[]).join(', ') : '* (all)'],
       ['description', e.description], ['timeout', e.timeout_ms === null ? 'policy default' : `${e.timeout_ms as number} ms`],
-      ['max concurrency', e.max_concurrency], ['ordering', e.ordering === 'key' ? `key (on failure: ${e.on_failure as string})` : (e.ordering ?? 'none')],
+      ['max concurrency', e.max_concurrency],
+      ['effective concurrency', e.effective_concurrency ?? e.max_concurrency], ['rate limit', e.rate_limit_per_s == null ? 'none' : `${e.rate_limit_per_s as number}/s`],
+      ['ordering', e.ordering === 'key' ? `key (on failure: ${e.on_failure as string})` : (e.ordering ?? 'none')],
       ['failing since', shortTime(e.failing_since)],
       ['failed events in a row', e.consecutive_failed_events], ['last success', shortTime(e.last_success_at)], ['created', shortTime(e.created_at)],
     ]);
@@ -81,6 +88,7 @@ Examples:
         }
         if (values.timeout) body.timeout_ms = durationMs('endpoints add', 'timeout', values.timeout);
         if (values['max-concurrency']) body.max_concurrency = intValue('endpoints add', 'max-concurrency', values['max-concurrency'], { min: 1, max: 1000 });
+        if (values['rate-limit'] !== undefined) body.rate_limit_per_s = rateLimit('endpoints add', values['rate-limit']);
         if (values.paused) body.status = 'paused';
         if (values.ordering !== undefined) {
           if (values.ordering !== 'none' && values.ordering !== 'key') throw usageError(`endpoints add: --ordering must be none or key, got '${values.ordering}'`);
@@ -107,6 +115,15 @@ Examples:
       }
       case 'show': {
         const e = await api.get<Json>(path());
+        print(e, show(e));
+        return 0;
+      }
+      case 'limit': {
+        const body: Json = {};
+        if (values['rate-limit'] !== undefined) body.rate_limit_per_s = rateLimit('endpoints limit', values['rate-limit']);
+        if (values['max-concurrency']) body.max_concurrency = intValue('endpoints limit', 'max-concurrency', values['max-concurrency'], { min: 1, max: 1000 });
+        if (Object.keys(body).length === 0) throw usageError('endpoints limit: give --rate-limit <n>|off and/or --max-concurrency <n>');
+        const e = await api.patch<Json>(path(), body);
         print(e, show(e));
         return 0;
       }
@@ -153,6 +170,12 @@ function secretsTable(s: Json): string {
     { header: 'created', value: (x) => shortTime(x.created_at) },
     { header: 'retires', value: (x) => (x.expires_at ? shortTime(x.expires_at) : 'current') },
   ]);
+}
+
+/** docs/rules.md#rate-limit: 1 … 10,000 sends a second, or `off` (null: no limit). */
+function rateLimit(command: string, raw: string): number | null {
+  if (raw === 'off' || raw === 'none') return null;
+  return intValue(command, 'rate-limit', raw, { min: 1, max: 10_000 });
 }
 
 function durationMs(command: string, name: string, raw: string): number {
