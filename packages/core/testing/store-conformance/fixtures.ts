@@ -25,6 +25,8 @@ export const endpoint = (id: string, tenantId: string, over: Partial<Endpoint> =
   maxConcurrency: 20,
   ordering: 'none',
   orderingOnFailure: 'continue',
+  rateLimitPerS: null,
+  effectiveConcurrency: null,
   status: 'active',
   pauseReason: null,
   failingSince: null,
