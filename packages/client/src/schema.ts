@@ -759,6 +759,8 @@ export interface components {
             timeout_ms?: number | null;
             /** @description null: the policy's. */
             max_concurrency?: number | null;
+            /** @description At most this many sends a second across every worker, 1-10000 (rate_limit_invalid otherwise); null: no limit (default). Deliveries over it wait without spending attempts. */
+            rate_limit_per_s?: number | null;
             /**
              * @description paused stops attempts; active reactivates.
              * @enum {string}
@@ -797,6 +799,10 @@ export interface components {
             scheme: "hookline" | "standard";
             timeout_ms: number | null;
             max_concurrency: number;
+            /** @description Sends a second across every worker; null: no limit. */
+            rate_limit_per_s: number | null;
+            /** @description The concurrency Hookline currently allows the endpoint, learned from its 429/503 answers and latency (1 … max_concurrency). */
+            effective_concurrency: number;
             /** @enum {string} */
             ordering: "none" | "key";
             /** @enum {string} */
@@ -999,6 +1005,10 @@ export interface components {
             scheme: "hookline" | "standard";
             timeout_ms: number | null;
             max_concurrency: number;
+            /** @description Sends a second across every worker; null: no limit. */
+            rate_limit_per_s: number | null;
+            /** @description The concurrency Hookline currently allows the endpoint, learned from its 429/503 answers and latency (1 … max_concurrency). */
+            effective_concurrency: number;
             /** @enum {string} */
             ordering: "none" | "key";
             /** @enum {string} */
@@ -1395,6 +1405,8 @@ export interface components {
             timeout_ms?: number | null;
             /** @description null: the policy's. */
             max_concurrency?: number | null;
+            /** @description At most this many sends a second across every worker, 1-10000 (rate_limit_invalid otherwise); null: no limit (default). Deliveries over it wait without spending attempts. */
+            rate_limit_per_s?: number | null;
             /**
              * @description paused stops attempts; active reactivates.
              * @enum {string}
@@ -1435,6 +1447,10 @@ export interface components {
             scheme: "hookline" | "standard";
             timeout_ms: number | null;
             max_concurrency: number;
+            /** @description Sends a second across every worker; null: no limit. */
+            rate_limit_per_s: number | null;
+            /** @description The concurrency Hookline currently allows the endpoint, learned from its 429/503 answers and latency (1 … max_concurrency). */
+            effective_concurrency: number;
             /** @enum {string} */
             ordering: "none" | "key";
             /** @enum {string} */

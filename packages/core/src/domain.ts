@@ -61,6 +61,10 @@ export interface Endpoint {
   pausedAt?: number | null;
   /** Fixed at creation; absent: `hmac` (stores always return it). */
   signing?: Signing;
+  /** docs/rules.md#rate-limit: at most this many sends a second across all workers; null/absent: no limit. */
+  rateLimitPerS?: number | null;
+  /** docs/rules.md#adaptive-concurrency: the concurrency the dispatcher learned (read-only); null/absent: max_concurrency. */
+  effectiveConcurrency?: number | null;
   status: EndpointStatus;
   pauseReason: PauseReason | null;
   /** Start of the current uninterrupted failure streak (null when the last attempt succeeded). */

@@ -13,6 +13,7 @@ export const ERROR_CATALOG = {
   url_too_long: { status: 400, message: 'url must be at most 2048 characters' },
   url_private_address: { status: 400, message: 'url points to a private, loopback, link-local or otherwise non-public address' },
   unknown_policy: { status: 400, message: 'unknown policy {name}' },
+  rate_limit_invalid: { status: 400, message: 'rate_limit_per_s must be a whole number from 1 to 10000, or null for no limit' },
   unknown_event_type: { status: 400, message: 'unknown event type {type}' },
   ordering_key_too_long: { status: 400, message: 'ordering_key must be at most {max} bytes of UTF-8' },
   signing_needs_standard_scheme: { status: 400, message: 'ed25519 signing (v1a) exists only in the standard scheme: set scheme to standard' },

@@ -58,7 +58,7 @@ export interface HooklineOptions {
   breaker?: { cacheMs?: number; staleProbeMs?: number };
   /** Health sweep and retention (docs/rules.md#health-pause, docs/rules.md#retention); started by start() unless `enabled: false`. */
   maintenance?: { enabled?: boolean; intervalMs?: number; retention?: Partial<RetentionOptions> };
-  dispatcher?: { batchSize?: number; maxInFlight?: number; leaseFactor?: number; pollMs?: number; sweepMs?: number; leaseMs?: number; workerId?: string; logAttempts?: boolean; random?: () => number };
+  dispatcher?: { batchSize?: number; maxInFlight?: number; leaseFactor?: number; pollMs?: number; sweepMs?: number; leaseMs?: number; workerId?: string; logAttempts?: boolean; random?: () => number; adaptiveConcurrency?: boolean };
   /** The notification outbox's drainer (docs/rules.md#notifications); started by start(), sending once a handler is installed. */
   notifications?: { summaryWindowMs?: number; pollMs?: number; leaseMs?: number; maxTries?: number };
   /** Default secret-rotation overlap (docs/rules.md#secret-rotation: 24 h). */

@@ -135,6 +135,27 @@ test('endpoints: create, get, list, patch fields and status, delete', async () =
   assert.equal((await t.api('PATCH', `/v1/tenants/${ten}/endpoints/${id}`, { body: { description: 'x' } })).status, 404);
 });
 
+test('rate limit: set on create, changed and cleared by PATCH, validated with its code; effective concurrency is read-only', async () => {
+  const c = await t.api('POST', `/v1/tenants/${ten}/endpoints`, { body: { url: receiver.url, max_concurrency: 7, rate_limit_per_s: 50 } });
+  assert.equal(c.status, 201);
+  assert.deepEqual([c.body.rate_limit_per_s, c.body.effective_concurrency], [50, 7]);
+  const id = c.body.id;
+  assert.equal((await t.api('PATCH', `/v1/tenants/${ten}/endpoints/${id}`, { body: { rate_limit_per_s: 10_000 } })).body.rate_limit_per_s, 10_000);
+  assert.equal((await t.api('GET', `/v1/tenants/${ten}/endpoints/${id}`)).body.rate_limit_per_s, 10_000);
+  assert.equal((await t.api('PATCH', `/v1/tenants/${ten}/endpoints/${id}`, { body: { rate_limit_per_s: null } })).body.rate_limit_per_s, null);
+  for (const v of [0, -5, 10_001]) {
+    const r = await t.api('PATCH', `/v1/tenants/${ten}/endpoints/${id}`, { body: { rate_limit_per_s: v } });
+    assert.equal(r.status, 400, String(v));
+    assert.equal(r.body.error.code, 'rate_limit_invalid');
+  }
+  const created = await t.api('POST', `/v1/tenants/${ten}/endpoints`, { body: { url: receiver.url, rate_limit_per_s: 0 } });
+  assert.deepEqual([created.status, created.body.error.code], [400, 'rate_limit_invalid']);
+  for (const v of ['50', 1.5]) assert.equal((await t.api('PATCH', `/v1/tenants/${ten}/endpoints/${id}`, { body: { rate_limit_per_s: v } })).status, 400);
+  const ro = await t.api('PATCH', `/v1/tenants/${ten}/endpoints/${id}`, { body: { effective_concurrency: 2 } });
+  assert.equal(ro.status, 400, 'learned, not set');
+  await t.api('DELETE', `/v1/tenants/${ten}/endpoints/${id}`);
+});
+
 test('secrets: read, rotate with overlap, both live; 404 for unknown endpoint', async () => {
   const c = await t.api('POST', `/v1/tenants/${ten}/endpoints`, { body: { url: receiver.url } });
   const s0 = await t.api('GET', `/v1/tenants/${ten}/endpoints/${c.body.id}/secret`);

@@ -60,6 +60,24 @@ test('hookline_queue_depth counts only deliveries not yet terminal', async () =>
   }
 });
 
+test('an endpoint answering 503 lowers its hookline_endpoint_effective_concurrency gauge and its effective_concurrency in the API', async () => {
+  const t = await startTestServer({ config: { metricsRefresh: '100ms' } });
+  const receiver = await startReceiver(() => 503);
+  try {
+    const ten = await t.tenant();
+    const ep = (await t.api('POST', `/v1/tenants/${ten}/endpoints`, { body: { url: receiver.url, max_concurrency: 4 } })).body;
+    await t.api('POST', `/v1/tenants/${ten}/events`, { body: { type: 'order.created', data: {} } });
+    const line = new RegExp(`^hookline_endpoint_effective_concurrency\\{endpoint_id="${ep.id}"\\} (\\d+)$`, 'm');
+    const text = (await until(() => t.api('GET', '/metrics', { token: null }), (r) => line.test(r.body))).body as string;
+    assert.ok(Number(text.match(line)![1]) < 4, text.match(line)![0]);
+    const read = await until(() => t.api('GET', `/v1/tenants/${ten}/endpoints/${ep.id}`), (r) => r.body.effective_concurrency < 4);
+    assert.equal(read.body.max_concurrency, 4);
+  } finally {
+    await receiver.close();
+    await t.close();
+  }
+});
+
 test('with metricsToken set, /metrics answers 401 unauthorized without the bearer token or with a wrong one', async () => {
   const t = await startTestServer({ env: { HOOKLINE_METRICS_TOKEN: METRICS_TOKEN } });
   try {
@@ -100,6 +118,7 @@ test('/metrics keeps Hookline\'s names and help texts and adds the process and e
       hookline_delivery_latency_seconds: 'Time from accepting an event to the end of its delivery\'s successful attempt.',
       hookline_deliveries_held_total: 'Times a due delivery was held by an open circuit breaker.',
       hookline_deliveries_ended_without_attempt_total: 'Deliveries ended without an attempt (age limit while held, endpoint paused).',
+      hookline_endpoint_effective_concurrency: 'Sends this worker allows an endpoint at once, learned from its 429/503 answers and latency (1 … max_concurrency).',
       hookline_http_requests_total: 'API requests by method, route and status class.',
       hookline_queue_depth: 'Deliveries not yet terminal, by status (pending, delivering, held), read at most once per refresh interval.',
       hookline_breaker_open: 'Circuit breakers currently open (state=open) or probing (state=probing).',

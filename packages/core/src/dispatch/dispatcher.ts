@@ -18,6 +18,7 @@ import { attemptFromResult } from './attempt-from-result.ts';
 import type { SecretCache } from './secret-cache.ts';
 import type { DispatchObserver } from './observers.ts';
 import { WakeSignal } from '../wake-signal.ts';
+import { effectiveConcurrency, initialConcurrency, nextConcurrency, type ConcurrencyState } from '../pacing/adaptive-concurrency.ts';
 
 /** What the dispatcher needs from an HTTP client; `simulatedDurationMs` lets a scripted sender spend virtual time. */
 export interface DeliverySender {
@@ -66,6 +67,11 @@ export interface DispatcherOptions {
    * they are all a killed predecessor's, so its deliveries are sent again at once instead of after the lease.
    */
   releaseLeasesOnStart?: boolean;
+  /**
+   * Adapt each endpoint's concurrency to its pushback (docs/rules.md#adaptive-concurrency), within 1 … max_concurrency
+   * (default true). Off: every endpoint is sent its max_concurrency at once.
+   */
+  adaptiveConcurrency?: boolean;
 }
 
 const MAX_TIMEOUT_MS = 60_000;
@@ -92,6 +98,9 @@ interface Lane {
   queue: Array<{ c: ClaimedDelivery; claimedAt: number }>;
 }
 
+/** One send's response, as the endpoint's adaptive concurrency hears it. */
+type Feedback = (result: SendResult, durationMs: number) => void;
+
 export class Dispatcher {
   readonly workerId: string;
   readonly #o: ResolvedOptions;
@@ -109,6 +118,11 @@ export class Dispatcher {
   readonly #goneEndpoints = new Set<string>();
   readonly #goneTenants = new Set<string>();
   readonly #active = new Set<Promise<void>>();
+  /** Per endpoint: its adaptive concurrency (kept while its lane comes and goes) and its sends numbered. */
+  readonly #throttles = new Map<string, { state: ConcurrencyState; seq: number }>();
+  /** Learned values waiting to be written (one write at a time per process; the latest value wins). */
+  readonly #learned = new Map<string, number | null>();
+  #writingLearned = false;
 
   constructor(options: DispatcherOptions) {
     this.workerId = options.workerId ?? newId('msg').replace('msg_', 'wrk_');
@@ -117,6 +131,7 @@ export class Dispatcher {
       leaseFactor: 1,
       logAttempts: true,
       releaseLeasesOnStart: !options.store.capsAcrossWorkers,
+      adaptiveConcurrency: true,
       ...options,
       gate: options.gate ?? openGate,
       random: options.random ?? Math.random,
@@ -194,6 +209,7 @@ export class Dispatcher {
    */
   forgetEndpoint(endpointId: string): void {
     this.#goneEndpoints.add(endpointId);
+    this.#throttles.delete(endpointId);
     const lane = this.#lanes.get(endpointId);
     if (lane) this.#dropQueue(lane, endpointId);
   }
@@ -292,7 +308,7 @@ export class Dispatcher {
         lane = { cap: c.endpoint.maxConcurrency, sendMs: 0, sending: 0, leased: 0, queue: [] };
         this.#lanes.set(c.endpoint.id, lane);
       }
-      lane.cap = c.endpoint.maxConcurrency;
+      lane.cap = this.#capOf(c);
       lane.leased++;
       this.#leased++;
       lane.queue.push({ c, claimedAt });
@@ -323,7 +339,10 @@ export class Dispatcher {
         if (lane.queue.length < lane.cap || (lane.queue.length < this.#lookahead(lane) / 2 && this.#o.maxInFlight - this.#leased >= this.#o.batchSize / 4)) this.wake();
       };
       const sent = (ms: number) => void (lane.sendMs = lane.sendMs * 0.9 + ms * 0.1);
-      const p = this.#process(c, claimedAt, freeSlot, sent)
+      const seq = this.#throttleOf(c).seq++;
+      const windowFull = lane.sending >= lane.cap;
+      const feedback: Feedback = (result, ms) => this.#adapt(lane, endpointId, c, seq, windowFull, result, ms);
+      const p = this.#process(c, claimedAt, freeSlot, sent, feedback)
         .catch((err) => this.#o.logger.log('error', 'delivery processing failed', { delivery_id: c.delivery.id, error: (err as Error).message }))
         .finally(() => {
           freeSlot();
@@ -370,7 +389,55 @@ export class Dispatcher {
     return lane.sendMs <= FAST_SEND_MS ? lane.cap * this.#o.leaseFactor : lane.cap;
   }
 
-  async #process(c: ClaimedDelivery, claimedAt: number, freeSlot: () => void, sent: (ms: number) => void): Promise<void> {
+  #throttleOf(c: ClaimedDelivery): { state: ConcurrencyState; seq: number } {
+    let t = this.#throttles.get(c.endpoint.id);
+    if (!t) this.#throttles.set(c.endpoint.id, (t = { state: initialConcurrency(c.endpoint.maxConcurrency, c.endpoint.effectiveConcurrency ?? null), seq: 0 }));
+    return t;
+  }
+
+  /** The endpoint's send slots in this process: its learned concurrency, or its cap when adapting is off. */
+  #capOf(c: ClaimedDelivery): number {
+    if (!this.#o.adaptiveConcurrency) return c.endpoint.maxConcurrency;
+    return effectiveConcurrency(this.#throttleOf(c).state, c.endpoint.maxConcurrency);
+  }
+
+  /** Feeds one response to the endpoint's adaptive concurrency; a change resizes its lane, is announced and saved. */
+  #adapt(lane: Lane, endpointId: string, c: ClaimedDelivery, seq: number, windowFull: boolean, result: SendResult, durationMs: number): void {
+    if (!this.#o.adaptiveConcurrency) return;
+    const t = this.#throttleOf(c);
+    const max = c.endpoint.maxConcurrency;
+    const before = effectiveConcurrency(t.state, max);
+    t.state = nextConcurrency(t.state, { seq, status: result.status, success: result.outcome === 'success', durationMs, windowFull }, max, t.seq);
+    const after = effectiveConcurrency(t.state, max);
+    if (after === before) return;
+    lane.cap = after;
+    for (const ob of this.#observers) ob.concurrency?.({ endpointId, tenantId: c.endpoint.tenantId, effective: after, max, at: this.#o.clock.now() });
+    this.#saveLearned(endpointId, after === max ? null : after);
+    if (after > before) this.#pump(lane, endpointId);
+  }
+
+  /**
+   * Writes learned values in the background: the API shows them and a restarted worker starts from them. Losing one
+   * only means starting from an older value, which adapts again within a few responses.
+   */
+  #saveLearned(endpointId: string, value: number | null): void {
+    this.#learned.set(endpointId, value);
+    if (this.#writingLearned) return;
+    this.#writingLearned = true;
+    void (async () => {
+      try {
+        while (this.#learned.size > 0) {
+          const [id, v] = this.#learned.entries().next().value as [string, number | null];
+          this.#learned.delete(id);
+          await this.#o.store.setEffectiveConcurrency(id, v).catch((err) => this.#o.logger.log('warn', 'saving an endpoint\'s learned concurrency failed', { endpoint_id: id, error: (err as Error).message }));
+        }
+      } finally {
+        this.#writingLearned = false;
+      }
+    })();
+  }
+
+  async #process(c: ClaimedDelivery, claimedAt: number, freeSlot: () => void, sent: (ms: number) => void, feedback: Feedback): Promise<void> {
     const o = this.#o;
     const policy = this.#policyFor(c);
     const now = o.clock.now();
@@ -425,6 +492,7 @@ export class Dispatcher {
     if (result.outcome === 'success') freeSlot();
     const endedAt = result.simulatedDurationMs !== undefined ? startedAt + result.simulatedDurationMs : Math.max(o.clock.now(), startedAt);
     sent(endedAt - startedAt);
+    feedback(result, endedAt - startedAt);
     const trigger: AttemptTrigger = isReplay ? 'replay' : probe ? 'probe' : 'scheduled';
 
     const attempt = attemptFromResult(

@@ -32,4 +32,15 @@ export interface DispatchObserver {
   held?(claimed: ClaimedDelivery, until: number): void;
   ended?(claimed: ClaimedDelivery, status: 'failed' | 'skipped', reason: string): void;
   breaker?(t: BreakerTransition): void;
+  /** An endpoint's adaptive concurrency changed in this worker (docs/rules.md#adaptive-concurrency). */
+  concurrency?(e: ConcurrencyChange): void;
+}
+
+export interface ConcurrencyChange {
+  endpointId: string;
+  tenantId: string;
+  /** The sends this worker now allows at once, within 1 … max. */
+  effective: number;
+  max: number;
+  at: number;
 }

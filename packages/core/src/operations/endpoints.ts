@@ -33,6 +33,16 @@ export interface EndpointInput {
   headers?: Record<string, string>;
   /** docs/rules.md#signing-ed25519: `hmac` (default) or `ed25519` (v1a, standard scheme only; the scheme defaults to standard then). Fixed at creation. */
   signing?: Signing;
+  /** docs/rules.md#rate-limit: at most this many sends a second, across every worker (null/absent: no limit). */
+  rate_limit_per_s?: number | null;
+}
+
+/** docs/rules.md#rate-limit: a whole number of sends a second, 1 … 10,000, or null (no limit). */
+export const MAX_RATE_LIMIT_PER_S = 10_000;
+function checkRateLimit(v: unknown): number | null {
+  if (v === null) return null;
+  if (typeof v !== 'number' || !Number.isInteger(v) || v < 1 || v > MAX_RATE_LIMIT_PER_S) throw fail('rate_limit_invalid');
+  return v;
 }
 
 /** An edit; `catch_up` goes with `status: 'active'` (see reactivate). */
@@ -95,6 +105,7 @@ export class EndpointOperations {
       customHeaders: parseCustomHeaders(input.headers),
       pausedAt: input.status === 'paused' ? now : null,
       signing,
+      rateLimitPerS: checkRateLimit(input.rate_limit_per_s ?? null),
       status: input.status === 'paused' ? 'paused' : 'active',
       pauseReason: input.status === 'paused' ? 'manual' : null,
       failingSince: null,
@@ -193,6 +204,7 @@ export class EndpointOperations {
     if (input.on_failure !== undefined) patch.orderingOnFailure = input.on_failure;
     if (input.payload_filter !== undefined) patch.payloadFilter = parsePayloadFilter(input.payload_filter);
     if (input.headers !== undefined) patch.customHeaders = parseCustomHeaders(input.headers);
+    if (input.rate_limit_per_s !== undefined) patch.rateLimitPerS = checkRateLimit(input.rate_limit_per_s);
     if (input.status !== undefined && input.status !== cur.status) {
       if (input.status === 'paused') {
         patch.status = 'paused';

@@ -43,6 +43,8 @@ export interface SimEngineOptions {
   readonly observers: DispatchObserver[];
   /** The endpoint orders by key (docs/rules.md#ordered-delivery) with this on_failure; null: unordered. */
   readonly ordering?: { readonly onFailure: 'continue' | 'block' } | null;
+  /** The endpoint's rate limit and cap (null: none / the policy's). */
+  readonly limits?: { readonly rateLimitPerS: number | null; readonly maxConcurrency: number | null };
 }
 
 export async function openSimEngine(o: SimEngineOptions): Promise<SimEngine> {
@@ -91,7 +93,8 @@ export async function openSimEngine(o: SimEngineOptions): Promise<SimEngine> {
   try {
     const now = clock.now();
     await engine.tenants.create({ id: SIM_TENANT_ID, name: 'Simulation', notify_email: false });
-    const { endpoint } = await engine.endpoints.create(SIM_TENANT_ID, { url: SIM_ENDPOINT_URL, policy: o.policy, description: 'hookline simulate', ...(o.ordering ? { ordering: 'key' as const, on_failure: o.ordering.onFailure } : {}) });
+    const { endpoint } = await engine.endpoints.create(SIM_TENANT_ID, { url: SIM_ENDPOINT_URL, policy: o.policy, description: 'hookline simulate', ...(o.ordering ? { ordering: 'key' as const, on_failure: o.ordering.onFailure } : {}),
+      rate_limit_per_s: o.limits?.rateLimitPerS ?? null, max_concurrency: o.limits?.maxConcurrency ?? null });
     const assertClean = () => {
       if (errors.length) throw new Error(`the engine reported ${errors.length} error(s) during the simulation; first: ${errors[0]}`);
     };

@@ -6,6 +6,7 @@ import * as rows from './rows.ts';
 import { HealthBatch } from './health-batch.ts';
 import { healthEntry } from '../outbox/outbox-entries.ts';
 import { addToFailureSummaries, flushDueSummaries, insertOutbox } from './outbox-writes.ts';
+import { applyRateLimits } from './rate-limited-claim.ts';
 import type {
   AcceptResult,
   ApiKeyRecord,
@@ -169,6 +170,7 @@ export class SqlStore implements Store {
       if (patch.orderingOnFailure !== undefined) next.orderingOnFailure = patch.orderingOnFailure;
       if (patch.payloadFilter !== undefined) next.payloadFilter = patch.payloadFilter;
       if (patch.customHeaders !== undefined) next.customHeaders = patch.customHeaders;
+      if (patch.rateLimitPerS !== undefined) next.rateLimitPerS = patch.rateLimitPerS;
       if (patch.status !== undefined) next.status = patch.status;
       if (patch.pauseReason !== undefined) next.pauseReason = patch.pauseReason;
       if (next.status !== 'paused') next.pauseReason = null;
@@ -316,7 +318,7 @@ export class SqlStore implements Store {
         lease_factor: o.leaseFactor ?? 1,
       });
       if (claimed.length === 0) return [];
-      const full = await tx.all('claimed-rows', { ids: claimed.map((c) => c.id) });
+      const full = await applyRateLimits(tx, await tx.all('claimed-rows', { ids: claimed.map((c) => c.id) }), o.workerId, o.now);
       // One endpoint object per endpoint in the batch, shared by its deliveries (read-only): mapped once, and
       // copied once when the claim crosses to another thread.
       const endpoints = new Map<string, ClaimedDelivery['endpoint']>();
@@ -433,6 +435,9 @@ export class SqlStore implements Store {
   async countInFlight(endpointId: string): Promise<number> {
     const [r] = await this.driver.all('count-in-flight', { endpoint_id: endpointId });
     return Number(r?.n ?? 0);
+  }
+  async setEffectiveConcurrency(endpointId: string, value: number | null): Promise<void> {
+    await this.driver.run('set-effective-concurrency', { id: endpointId, value });
   }
 
   // deliveries (API)

@@ -249,6 +249,7 @@ export interface EndpointPatch {
   orderingOnFailure?: OrderingOnFailure;
   payloadFilter?: PayloadFilter | null;
   customHeaders?: Record<string, string>;
+  rateLimitPerS?: number | null;
   status?: EndpointStatus;
   pauseReason?: PauseReason | null;
   /** Clears the failure streak and degradation (a URL change or reactivation does). */
@@ -365,6 +366,8 @@ export interface Store {
   nextDueAt(): Promise<number | null>;
   /** Deliveries leased by a worker right now (per endpoint), for cross-process concurrency caps. */
   countInFlight(endpointId: string): Promise<number>;
+  /** Records the concurrency the dispatcher learned for an endpoint (null: not throttled); not an edit of the endpoint. */
+  setEffectiveConcurrency(endpointId: string, value: number | null): Promise<void>;
 
   // deliveries and attempts (API)
   getDelivery(tenantId: string, id: string): Promise<Delivery | null>;

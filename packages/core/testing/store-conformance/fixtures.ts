@@ -29,6 +29,8 @@ export const endpoint = (id: string, tenantId: string, over: Partial<Endpoint> =
   customHeaders: {},
   pausedAt: null,
   signing: 'hmac',
+  rateLimitPerS: null,
+  effectiveConcurrency: null,
   status: 'active',
   pauseReason: null,
   failingSince: null,

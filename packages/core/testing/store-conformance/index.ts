@@ -14,6 +14,7 @@ import { healthRetentionConformance } from './health-retention.ts';
 import { recordsConformance } from './records.ts';
 import { replaysConformance } from './replays.ts';
 import { statsConformance } from './stats.ts';
+import { rateLimitsConformance } from './rate-limits.ts';
 
 export interface StoreUnderTest {
   store: Store;
@@ -40,6 +41,7 @@ export function storeConformance(name: string, factory: StoreFactory, options: {
     describe('administration', () => administrationConformance(withStore));
     describe('events and deliveries', () => eventsDeliveriesConformance(withStore));
     describe('claims and leases', () => claimsLeasesConformance(withStore));
+    describe('rate limits and learned concurrency', () => rateLimitsConformance(withStore));
     describe('attempt records', () => recordsConformance(withStore));
     describe('replays', () => replaysConformance(withStore));
     describe('endpoint options', () => endpointOptionsConformance(withStore));

@@ -41,6 +41,8 @@ export class ServerMetrics {
   readonly deliveryLatency = new Histogram({ name: 'hookline_delivery_latency_seconds', help: 'Time from accepting an event to the end of its delivery\'s successful attempt.', buckets: LATENCY_BUCKETS, registers: [this.registry] });
   readonly held = new Counter({ name: 'hookline_deliveries_held_total', help: 'Times a due delivery was held by an open circuit breaker.', registers: [this.registry] });
   readonly ended = new Counter({ name: 'hookline_deliveries_ended_without_attempt_total', help: 'Deliveries ended without an attempt (age limit while held, endpoint paused).', labelNames: ['status'], registers: [this.registry] });
+  /** docs/rules.md#adaptive-concurrency: set by this process's dispatcher when an endpoint's learned concurrency changes. */
+  readonly effectiveConcurrency = new Gauge({ name: 'hookline_endpoint_effective_concurrency', help: 'Sends this worker allows an endpoint at once, learned from its 429/503 answers and latency (1 … max_concurrency).', labelNames: ['endpoint_id'], registers: [this.registry] });
   readonly httpRequests = new Counter({ name: 'hookline_http_requests_total', help: 'API requests by method, route and status class.', labelNames: ['method', 'route', 'status'], registers: [this.registry] });
   /** Set from the shared store read just before each render. */
   readonly #queueDepth = new Gauge({ name: 'hookline_queue_depth', help: 'Deliveries not yet terminal, by status (pending, delivering, held), read at most once per refresh interval.', labelNames: ['status'], registers: [this.registry] });
@@ -66,6 +68,7 @@ export class ServerMetrics {
     },
     held: () => this.held.inc(),
     ended: (_c, status) => this.ended.inc({ status }),
+    concurrency: (e) => this.effectiveConcurrency.set({ endpoint_id: e.endpointId }, e.effective),
   };
 
   /**

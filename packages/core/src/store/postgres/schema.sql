@@ -156,6 +156,8 @@ CREATE TABLE endpoints (
   updated_at bigint NOT NULL,
   ordering text DEFAULT 'none'::text NOT NULL,
   ordering_on_failure text DEFAULT 'continue'::text NOT NULL,
+  rate_limit_per_s bigint,
+  effective_concurrency bigint,
   payload_filter text,
   custom_headers text DEFAULT '{}'::text NOT NULL,
   paused_at bigint,
@@ -163,6 +165,7 @@ CREATE TABLE endpoints (
   CONSTRAINT endpoints_ordering_check CHECK (ordering = ANY (ARRAY['none'::text, 'key'::text])),
   CONSTRAINT endpoints_ordering_on_failure_check CHECK (ordering_on_failure = ANY (ARRAY['continue'::text, 'block'::text])),
   CONSTRAINT endpoints_pkey PRIMARY KEY (id),
+  CONSTRAINT endpoints_rate_limit_per_s_check CHECK (rate_limit_per_s IS NULL OR rate_limit_per_s >= 1 AND rate_limit_per_s <= 10000),
   CONSTRAINT endpoints_signing_check CHECK (signing = ANY (ARRAY['hmac'::text, 'ed25519'::text])),
   CONSTRAINT endpoints_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES tenants(id) ON DELETE CASCADE
 );
@@ -275,6 +278,17 @@ CREATE TABLE portal_links (
 CREATE UNIQUE INDEX portal_links_pkey ON portal_links USING btree (hash);
 
 CREATE INDEX portal_links_tenant ON portal_links USING btree (tenant_id);
+
+CREATE TABLE rate_buckets (
+  endpoint_id text NOT NULL,
+  tokens double precision NOT NULL,
+  refilled_at bigint NOT NULL,
+  scheduled_until bigint DEFAULT 0 NOT NULL,
+  CONSTRAINT rate_buckets_endpoint_id_fkey FOREIGN KEY (endpoint_id) REFERENCES endpoints(id) ON DELETE CASCADE,
+  CONSTRAINT rate_buckets_pkey PRIMARY KEY (endpoint_id)
+);
+
+CREATE UNIQUE INDEX rate_buckets_pkey ON rate_buckets USING btree (endpoint_id);
 
 CREATE TABLE replays (
   id text NOT NULL,

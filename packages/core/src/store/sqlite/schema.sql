@@ -128,7 +128,7 @@ CREATE TABLE endpoints (
   version INTEGER NOT NULL DEFAULT 1,            -- bumped on every change that workers must see
   created_at INTEGER NOT NULL,
   updated_at INTEGER NOT NULL
-, ordering TEXT NOT NULL DEFAULT 'none' CHECK (ordering IN ('none', 'key')), ordering_on_failure TEXT NOT NULL DEFAULT 'continue' CHECK (ordering_on_failure IN ('continue', 'block')), payload_filter TEXT, custom_headers TEXT NOT NULL DEFAULT '{}', paused_at INTEGER, signing TEXT NOT NULL DEFAULT 'hmac' CHECK (signing IN ('hmac', 'ed25519')));
+, ordering TEXT NOT NULL DEFAULT 'none' CHECK (ordering IN ('none', 'key')), ordering_on_failure TEXT NOT NULL DEFAULT 'continue' CHECK (ordering_on_failure IN ('continue', 'block')), rate_limit_per_s INTEGER CHECK (rate_limit_per_s IS NULL OR rate_limit_per_s BETWEEN 1 AND 10000), effective_concurrency INTEGER, payload_filter TEXT, custom_headers TEXT NOT NULL DEFAULT '{}', paused_at INTEGER, signing TEXT NOT NULL DEFAULT 'hmac' CHECK (signing IN ('hmac', 'ed25519')));
 
 CREATE INDEX endpoints_tenant ON endpoints (tenant_id, id);
 
@@ -221,6 +221,13 @@ CREATE TABLE portal_links (
 );
 
 CREATE INDEX portal_links_tenant ON portal_links (tenant_id);
+
+CREATE TABLE rate_buckets (
+  endpoint_id TEXT PRIMARY KEY REFERENCES endpoints(id) ON DELETE CASCADE,
+  tokens REAL NOT NULL,
+  refilled_at INTEGER NOT NULL,
+  scheduled_until INTEGER NOT NULL DEFAULT 0
+);
 
 CREATE TABLE replays (
   id TEXT PRIMARY KEY,

@@ -18,7 +18,7 @@ const METHODS = [
   'createApiKey', 'listApiKeys', 'revokeApiKey', 'findApiKeyByHash', 'createPortalLink', 'consumePortalLink',
   'createEndpoint', 'getEndpoint', 'listEndpoints', 'listTenantEndpoints', 'updateEndpoint', 'deleteEndpoint', 'listSecrets', 'rotateSecret',
   'acceptEvents', 'getEvent',
-  'claimDue', 'recordAttempts', 'holdDeliveries', 'endDeliveries', 'releaseLeases', 'releaseExpiredLeases', 'releaseAllLeases', 'existingEndpoints', 'nextDueAt', 'countInFlight',
+  'claimDue', 'recordAttempts', 'holdDeliveries', 'endDeliveries', 'releaseLeases', 'releaseExpiredLeases', 'releaseAllLeases', 'existingEndpoints', 'nextDueAt', 'countInFlight', 'setEffectiveConcurrency',
   'getDelivery', 'listDeliveries', 'listAttempts', 'countByStatus', 'countQueued', 'countBreakers', 'oldestDueAt', 'endpointStats', 'deliveriesPerMinute', 'recordTestAttempt',
   'createReplay', 'getReplay', 'scheduleWindowReplay', 'scheduleSingleReplay', 'dismissDelivery', 'reactivateWithCatchUp',
   'getBreaker', 'saveBreaker', 'breakerWindow', 'resetBreakerWindow', 'releaseHeld', 'listBreakers',

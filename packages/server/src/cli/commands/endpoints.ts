@@ -17,6 +17,7 @@ const OPTIONS = {
   scheme: { type: 'string' },
   timeout: { type: 'string' },
   'max-concurrency': { type: 'string' },
+  'rate-limit': { type: 'string' },
   paused: { type: 'boolean' },
   ordering: { type: 'string' },
   'on-failure': { type: 'string' },
@@ -29,7 +30,7 @@ const OPTIONS = {
   cursor: { type: 'string' },
 } as const;
 
-const SUBS = 'add, list, show, set, pause, resume, rotate, secret, test, delete';
+const SUBS = 'add, list, show, set, limit, pause, resume, rotate, secret, test, delete';
 
 export const endpoints: Command = {
   name: 'endpoints',
@@ -38,11 +39,13 @@ export const endpoints: Command = {
   hookline endpoints add <https://receiver/url> [--policy <name>] [--description <text>]
                          [--event-types <a,b.*>] [--scheme hookline|standard] [--timeout <5s>]
                          [--max-concurrency <n>] [--paused] [--ordering none|key]
-                         [--on-failure continue|block] [--signing hmac|ed25519] [--filter <json>]
-                         [--header 'Name: value']…
+                         [--on-failure continue|block] [--signing hmac|ed25519] [--rate-limit <n per second>]
+                         [--filter <json>] [--header 'Name: value']…
   hookline endpoints list [--limit <n>] [--cursor <c>]
   hookline endpoints show <endpoint>
   hookline endpoints set <endpoint> [--filter <json>|none] [--header 'Name: value']… [--clear-headers]
+                         [--rate-limit <n>|off] [--max-concurrency <n>]
+  hookline endpoints limit <endpoint> [--rate-limit <n>|off] [--max-concurrency <n>]
   hookline endpoints pause <endpoint>      (new events are recorded as skipped)
   hookline endpoints resume <endpoint> [--catch-up]
                                            (reactivate; clears degradation; --catch-up replays what
@@ -61,6 +64,9 @@ export const endpoints: Command = {
   with --header replaces the endpoint's whole set, --clear-headers removes them all.
   --signing ed25519 signs with a key pair Hookline keeps (v1a, standard scheme, the default scheme
   then): receivers verify with the whpk_ public key and hold no shared secret. Fixed at creation.
+  --rate-limit caps sends to the endpoint at n a second across every worker (1-10000; 'off' clears
+  it); deliveries over it wait without spending attempts. 'show' also prints the effective
+  concurrency Hookline learned from the endpoint's 429/503 answers and latency.
 
 ${CLIENT_OPTIONS_HELP}
 
@@ -79,7 +85,9 @@ Examples:
       ['id', e.id], ['url', e.url], ['status', e.pause_reason ? `${e.status as string} (${e.pause_reason as string})` : e.status],
       ['policy', e.policy], ['scheme', e.scheme], ['event types', (e.event_types as string[]).length ? (e.event_types as string[]).join(', ') : '* (all)'],
       ['description', e.description], ['timeout', e.timeout_ms === null ? 'policy default' : `${e.timeout_ms as number} ms`],
-      ['max concurrency', e.max_concurrency], ['signing', e.signing ?? 'hmac'],
+      ['max concurrency', e.max_concurrency],
+      ['effective concurrency', e.effective_concurrency ?? e.max_concurrency], ['rate limit', e.rate_limit_per_s == null ? 'none' : `${e.rate_limit_per_s as number}/s`],
+      ['signing', e.signing ?? 'hmac'],
       ['payload filter', e.payload_filter ? JSON.stringify(e.payload_filter) : 'none (every event)'],
       ['headers', Object.keys((e.headers as Json | undefined) ?? {}).join(', ') || 'none'], ['paused since', shortTime(e.paused_at)],
       ['ordering', e.ordering === 'key' ? `key (on failure: ${e.on_failure as string})` : (e.ordering ?? 'none')],
@@ -100,6 +108,7 @@ Examples:
         }
         if (values.timeout) body.timeout_ms = durationMs('endpoints add', 'timeout', values.timeout);
         if (values['max-concurrency']) body.max_concurrency = intValue('endpoints add', 'max-concurrency', values['max-concurrency'], { min: 1, max: 1000 });
+        if (values['rate-limit'] !== undefined) body.rate_limit_per_s = rateLimit('endpoints add', values['rate-limit']);
         if (values.paused) body.status = 'paused';
         if (values.ordering !== undefined) {
           if (values.ordering !== 'none' && values.ordering !== 'key') throw usageError(`endpoints add: --ordering must be none or key, got '${values.ordering}'`);
@@ -136,9 +145,15 @@ Examples:
         print(e, show(e));
         return 0;
       }
-      case 'set': {
-        const body = optionsBody('endpoints set', values);
-        if (Object.keys(body).length === 0) throw usageError('endpoints set: give --filter, --header or --clear-headers');
+      case 'set':
+      case 'limit': {
+        const command = `endpoints ${sub}`;
+        const body = sub === 'set' ? optionsBody(command, values) : {};
+        if (values['rate-limit'] !== undefined) body.rate_limit_per_s = rateLimit(command, values['rate-limit']);
+        if (values['max-concurrency']) body.max_concurrency = intValue(command, 'max-concurrency', values['max-concurrency'], { min: 1, max: 1000 });
+        if (Object.keys(body).length === 0) {
+          throw usageError(sub === 'set' ? 'endpoints set: give --filter, --header, --clear-headers, --rate-limit or --max-concurrency' : 'endpoints limit: give --rate-limit <n>|off and/or --max-concurrency <n>');
+        }
         const e = await api.patch<Json>(path(), body);
         print(e, show(e));
         return 0;
@@ -218,6 +233,12 @@ function optionsBody(command: string, values: { filter?: string; header?: string
     body.headers = headers;
   }
   return body;
+}
+
+/** docs/rules.md#rate-limit: 1 … 10,000 sends a second, or `off` (null: no limit). */
+function rateLimit(command: string, raw: string): number | null {
+  if (raw === 'off' || raw === 'none') return null;
+  return intValue(command, 'rate-limit', raw, { min: 1, max: 10_000 });
 }
 
 function durationMs(command: string, name: string, raw: string): number {

@@ -51,7 +51,9 @@ Options:
                         {"from":"2h","respond":"200"}]}
                        events: at, count, every (spacing), type, data; receiver rules: from, to (exclusive),
                        respond (status, timeout, reset, or a list cycled per request); uncovered times get 200;
-                       actions: [{"at":"10m","do":"pause"|"reactivate"|"replay","include_skipped":false,"catch_up":false}]
+                       actions: [{"at":"10m","do":"pause"|"reactivate"|"replay","include_skipped":false,"catch_up":false}];
+                       "rate_limit_per_s": n and "max_concurrency": n set the endpoint's limits: the output
+                       shows the pace (attempts/s, busiest second) and how 429/503 lowered the concurrency
   --json               machine-readable output
 
 Examples:
@@ -214,6 +216,8 @@ function summarize(r: ScenarioResult) {
     attempts: stats(r.deliveries.map((d) => d.attempts)),
     holds: r.holds,
     end_ms: r.endMs,
+    pacing: { rate_limit_per_s: r.pacing.limitPerS, attempts_per_s: r.pacing.perS, busiest_second: r.pacing.busiestSecond },
+    concurrency: { max: r.concurrency.max, changes: r.concurrency.changes.map((c) => ({ at_ms: c.atMs, effective: c.effective })) },
   };
 }
 
@@ -246,6 +250,13 @@ function printScenario(ctx: CliContext, r: ScenarioResult, events: number): void
   out(ctx, `attempts   ${s.attempts.total} in all; per delivery min ${s.attempts.min} / median ${s.attempts.median} / max ${s.attempts.max}`);
   out(ctx, `held       ${s.holds} time${s.holds === 1 ? '' : 's'} on an open breaker (no attempt spent)`);
   out(ctx, `endpoint   ${r.endpoint.status}${r.endpoint.pauseReason ? ` (${r.endpoint.pauseReason})` : ''} at the end`);
+  if (r.pacing.limitPerS !== null) out(ctx, `pace       ${r.pacing.perS} attempts/s, busiest second ${r.pacing.busiestSecond} (limit ${r.pacing.limitPerS}/s; waiting spends no attempt)`);
+  const ch = r.concurrency.changes;
+  if (ch.length) {
+    const SHOWN = 8;
+    const path = ch.slice(0, SHOWN).map((c) => `${c.effective} at ${at(c.atMs)}`).join(', ');
+    out(ctx, `throttle   concurrency ${r.concurrency.max} → ${path}${ch.length > SHOWN ? `, … (${ch.length} changes; ends at ${ch[ch.length - 1].effective})` : ''}`);
+  }
   if (r.order.length) {
     const broken = r.order.filter((o) => !o.inOrder).length;
     out(ctx, `order      ${r.order.length} ordering key${r.order.length === 1 ? '' : 's'}; ${broken === 0 ? 'every key delivered in accept order' : `${broken} delivered out of order`}`);

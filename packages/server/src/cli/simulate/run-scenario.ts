@@ -50,6 +50,10 @@ export interface ScenarioResult {
   readonly endpoint: { readonly status: string; readonly pauseReason: string | null };
   /** When the last thing happened, ms since t = 0. */
   readonly endMs: number;
+  /** Attempts a second over the run and in its busiest second (docs/rules.md#rate-limit), and the limit if any. */
+  readonly pacing: { readonly limitPerS: number | null; readonly perS: number; readonly busiestSecond: number };
+  /** The endpoint's adaptive concurrency as it changed (docs/rules.md#adaptive-concurrency), and its cap. */
+  readonly concurrency: { readonly max: number; readonly changes: ReadonlyArray<{ readonly atMs: number; readonly effective: number }> };
 }
 
 const ACCEPT_CHUNK = 1000;
@@ -60,14 +64,16 @@ export async function runScenario(scenario: Scenario, seed: number): Promise<Sce
   const log = new AttemptLog(() => clock.now());
   log.setStart(start);
   const pick = receiverPicker(scenario.receiver);
+  const changes: Array<{ atMs: number; effective: number }> = [];
   const sim = await openSimEngine({
     policy: scenario.policy,
     policies: scenario.policies,
     seed,
     clock,
     sender: createScriptedSender(clock, (_n, now) => pick(now - start)),
-    observers: [log.observer],
+    observers: [log.observer, { concurrency: (e) => void changes.push({ atMs: e.at - start, effective: e.effective }) }],
     ordering: scenario.ordering,
+    limits: scenario.limits,
   });
   try {
     const step = { onStep: sim.step };
@@ -129,6 +135,8 @@ export async function runScenario(scenario: Scenario, seed: number): Promise<Sce
       actions,
       endpoint: { status: ep?.status ?? 'deleted', pauseReason: ep?.pauseReason ?? null },
       endMs: Math.max(lastAttempt, clock.now() - start),
+      pacing: { limitPerS: ep?.rateLimitPerS ?? null, ...pace(log.attempts.map((a) => a.atMs)) },
+      concurrency: { max: ep?.maxConcurrency ?? 0, changes },
     };
   } finally {
     await sim.close();
@@ -148,6 +156,18 @@ async function act(engine: Engine, tenantId: string, endpointId: string, a: Scen
     if (isHooklineError(err)) return { error: err.code, replayId: null };
     throw err;
   }
+}
+
+/** Attempts a second from the first to the last, and the most any one second (sliding) held. */
+function pace(times: number[]): { perS: number; busiestSecond: number } {
+  const at = [...times].sort((a, b) => a - b);
+  let busiest = 0;
+  for (let i = 0, j = 0; j < at.length; j++) {
+    while (at[j] - at[i] >= 1000) i++;
+    busiest = Math.max(busiest, j - i + 1);
+  }
+  const span = at.length > 1 ? at[at.length - 1] - at[0] : 0;
+  return { perS: span > 0 ? Math.round(((at.length - 1) * 1000 * 100) / span) / 100 : at.length, busiestSecond: busiest };
 }
 
 /** Each key's delivered events in the order of their successful attempts (the attempt log is in time order). */

@@ -42,12 +42,14 @@ export interface Scenario {
   readonly actions: readonly ScenarioAction[];
   /** Set when some event carries an ordering key: the endpoint orders by key, with this on_failure. */
   readonly ordering: { readonly onFailure: 'continue' | 'block' } | null;
+  /** The endpoint's rate limit (docs/rules.md#rate-limit) and cap; null: none / the policy's. */
+  readonly limits: { readonly rateLimitPerS: number | null; readonly maxConcurrency: number | null };
 }
 
 /** Bounds a scenario so a typo (count: 1e9) fails fast instead of running for hours. */
 export const MAX_SCENARIO_EVENTS = 50_000;
 
-const TOP_KEYS = ['policy', 'policies', 'seed', 'events', 'receiver', 'actions', 'on_failure', 'description'];
+const TOP_KEYS = ['policy', 'policies', 'seed', 'events', 'receiver', 'actions', 'on_failure', 'description', 'rate_limit_per_s', 'max_concurrency'];
 const ACTION_KEYS = ['at', 'do', 'include_skipped', 'catch_up'];
 const ACTIONS = ['pause', 'reactivate', 'replay'] as const;
 const EVENT_KEYS = ['at', 'count', 'every', 'type', 'data', 'ordering_key'];
@@ -134,7 +136,14 @@ export function parseScenario(json: unknown, file: string): Scenario {
   const keyed = events.some((g) => g.orderingKeys !== undefined);
   if (top.on_failure !== undefined && !keyed) throw bad('on_failure', 'goes with events that carry an ordering_key');
   const ordering = keyed ? { onFailure: (top.on_failure ?? 'continue') as 'continue' | 'block' } : null;
-  return { policy, policies, seed, events, receiver, actions, ordering };
+  const whole = (key: string, max: number): number | null => {
+    const v = top[key];
+    if (v === undefined || v === null) return null;
+    if (typeof v !== 'number' || !Number.isInteger(v) || v < 1 || v > max) throw bad(key, `must be a whole number from 1 to ${max}`);
+    return v;
+  };
+  const limits = { rateLimitPerS: whole('rate_limit_per_s', 10_000), maxConcurrency: whole('max_concurrency', 1000) };
+  return { policy, policies, seed, events, receiver, actions, ordering, limits };
 }
 
 /**

@@ -10,6 +10,7 @@ export const endpointFields = {
   scheme: { type: 'string', enum: ['hookline', 'standard'] },
   timeout_ms: { type: ['integer', 'null'], minimum: 100, maximum: 60_000, description: 'null: the policy\'s timeout.' },
   max_concurrency: { type: ['integer', 'null'], minimum: 1, maximum: 1000, description: 'null: the policy\'s.' },
+  rate_limit_per_s: { type: ['integer', 'null'], description: 'At most this many sends a second across every worker, 1-10000 (rate_limit_invalid otherwise); null: no limit (default). Deliveries over it wait without spending attempts.' },
   status: { type: 'string', enum: ['active', 'paused'], description: 'paused stops attempts; active reactivates.' },
   ordering: { type: 'string', enum: ['none', 'key'], description: 'key: deliveries of one event ordering_key are attempted one at a time, in accept order (default none). Applies to events accepted after the change.' },
   payload_filter: { type: ['object', 'null'], description: 'docs/filters.md: a JSON filter on the envelope (equals, in, exists, gt/gte/lt/lte on dotted paths, combined with all/any); null clears it. 400 invalid_filter names the bad part.' },
