@@ -69,6 +69,8 @@ export function EndpointPage({ tenant, id }: { tenant: string; id: string }) {
             <dt>Status</dt><dd id="status-badge"><Badge status={e.status} />{e.pause_reason ? ` (${e.pause_reason})` : ''}</dd>
             <dt>Policy</dt><dd id="policy-value">{e.policy}</dd>
             <dt>Cap</dt><dd id="cap-value">{e.max_concurrency} concurrent attempts</dd>
+            <dt>Effective concurrency</dt><dd id="effective-concurrency">{e.effective_concurrency ?? e.max_concurrency} (learned from the endpoint's 429/503 answers and latency)</dd>
+            <dt>Rate limit</dt><dd id="rate-limit-value">{e.rate_limit_per_s == null ? 'none' : `${e.rate_limit_per_s} sends a second`}</dd>
             <dt>Event types</dt><dd>{e.event_types.join(', ') || 'all'}</dd>
             <dt>Payload filter</dt><dd className="wrap" id="filter-value">{e.payload_filter ? JSON.stringify(e.payload_filter) : 'none (every event)'}</dd>
             <dt>Custom headers</dt><dd id="headers-value">{Object.keys(e.headers ?? {}).join(', ') || 'none'}</dd>
