@@ -64,7 +64,10 @@ export default {
   tap: {
     testFiles: group.tests,
     // Run each test file directly (no `--test`), so it runs in the process that carries Stryker's hook.
-    nodeArgs: ['-r', '{{hookFile}}', '--import', 'tsx', '--test-reporter=tap', '{{testFile}}'],
+    // Workspace packages resolve to their TypeScript sources (the `source` export condition), as in npm test; only
+    // here, in the test processes: Stryker's own process must not get it (tap-parser 17 exports a `source` entry
+    // that its package does not ship, so the tap runner plugin would fail to load).
+    nodeArgs: ['--conditions=source', '-r', '{{hookFile}}', '--import', 'tsx', '--test-reporter=tap', '{{testFile}}'],
     forceBail: true,
   },
   mutate: group.mutate,

@@ -5,8 +5,8 @@
 # Add --survivors to also list each surviving / uncovered mutant.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-# Workspace packages resolve to their TypeScript sources (the `source` export condition), as in npm test.
-export NODE_OPTIONS="--conditions=source${NODE_OPTIONS:+ $NODE_OPTIONS}"
+# The test processes resolve workspace packages to their sources (`--conditions=source` in stryker.config.mjs's
+# nodeArgs); Stryker itself must run without it, or its tap runner plugin fails to load (tap-parser's `source` export).
 
 all=(policy breaker signing address-guard wal-sync replay)
 groups=() flags=()

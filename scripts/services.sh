@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Starts the services the test suite uses (PostgreSQL 15, Redis) when they are installed but down; openssl for the TLS test.
+# Starts the services the test suite uses (PostgreSQL 15, Redis) when they are installed but down; openssl for the TLS test,
+# systemd-analyze for the deploy doc's unit check.
 # Prints one line per service; never fails the run by itself — suites that need a missing service say so.
 set -u
 pg_up() { command -v pg_isready >/dev/null && pg_isready -q -h 127.0.0.1 -p 5432; }
@@ -21,6 +22,13 @@ if ! command -v openssl >/dev/null && [ "${CI:-}" = "true" ] && command -v apt-g
   as_root=""; [ "$(id -u)" -eq 0 ] || as_root="sudo -n"
   { $as_root apt-get update -qq && DEBIAN_FRONTEND=noninteractive $as_root apt-get install -y -qq --no-install-recommends openssl; } >/dev/null 2>&1
 fi
+# The deploy doc's systemd units are checked with `systemd-analyze verify` (packages/server/test/deploy.docs.test.ts);
+# on Debian the tool ships in the systemd package (`dpkg -S systemd-analyze`). Installed when missing under CI, like
+# openssl; the test fails under CI=true without it.
+if ! command -v systemd-analyze >/dev/null && [ "${CI:-}" = "true" ] && command -v apt-get >/dev/null; then
+  as_root=""; [ "$(id -u)" -eq 0 ] || as_root="sudo -n"
+  { $as_root apt-get update -qq && DEBIAN_FRONTEND=noninteractive $as_root apt-get install -y -qq --no-install-recommends systemd; } >/dev/null 2>&1
+fi
 # The console's browser tests drive Debian's Chromium (packages/server/test/console.browser.test.ts); installed when
 # missing under CI, like openssl; the tests fail under CI=true without it.
 if [ ! -x /usr/bin/chromium ] && [ "${CI:-}" = "true" ] && command -v apt-get >/dev/null; then
@@ -31,3 +39,4 @@ pg_up && echo "services: postgresql up at 127.0.0.1:5432" || echo "services: pos
 redis_up && echo "services: redis up at 127.0.0.1:6379" || echo "services: redis NOT available (its suites will be skipped; under CI=true they fail)"
 command -v openssl >/dev/null && echo "services: openssl $(openssl version | cut -d' ' -f2)" || echo "services: openssl NOT available (the TLS test will be skipped; under CI=true it fails)"
 [ -x /usr/bin/chromium ] && echo "services: chromium $(/usr/bin/chromium --version 2>/dev/null | cut -d' ' -f2)" || echo "services: chromium NOT available (the console browser tests will be skipped; under CI=true they fail)"
+command -v systemd-analyze >/dev/null && echo "services: systemd-analyze $(systemd-analyze --version 2>/dev/null | head -1 | cut -d' ' -f2)" || echo "services: systemd-analyze NOT available (the deploy unit check will be skipped; under CI=true it fails)"

@@ -3,10 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { isHooklineError } from '../src/errors.ts';
-import { settle, startReceiver, testEngine, type Received } from '../testing/index.ts';
-
-const S = 1000;
-const MIN = 60 * S;
+import { MIN, S, settle, startReceiver, testEngine, type Received } from '../testing/index.ts';
 
 const parse = (r: Received) => JSON.parse(r.body.toString('utf8')) as { event_id: string; data: { key: string; n: number } };
 

@@ -18,9 +18,10 @@ const SENDERS = 50;
 const secret = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
 const fixture = new URL('./fixtures/inbox-receiver.ts', import.meta.url).pathname;
 
-interface Receiver { child: ChildProcess; port: number; exited: Promise<NodeJS.Signals | number | null> }
+/** A receiver process (the inbox fixture) listening on a loopback port, not the in-process test receiver. */
+interface ReceiverProcess { child: ChildProcess; port: number; exited: Promise<NodeJS.Signals | number | null> }
 
-async function startReceiver(dbPath: string): Promise<Receiver> {
+async function startReceiverProcess(dbPath: string): Promise<ReceiverProcess> {
   const child = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', fixture], {
     env: { ...process.env, INBOX_DB: dbPath, INBOX_SECRET: secret, INBOX_LEASE_MS: '1000' },
     stdio: ['pipe', 'pipe', 'inherit'],
@@ -54,10 +55,10 @@ function post(agent: Agent, port: number, id: string): Promise<number> {
 test(`SIGKILL with ${EVENTS} events accepted and about half handled: after a restart each is handled, duplicates only from runs in flight`, { timeout: 150_000 }, async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'hookline-inbox-kill-'));
   const dbPath = join(dir, 'receiver.db');
-  let receiver: Receiver | undefined;
+  let receiver: ReceiverProcess | undefined;
   let observer: Database.Database | undefined;
   try {
-    receiver = await startReceiver(dbPath);
+    receiver = await startReceiverProcess(dbPath);
     const agent = new Agent({ keepAlive: true, maxSockets: SENDERS });
     const ids = Array.from({ length: EVENTS }, (_, i) => `evt_kill_${String(i).padStart(4, '0')}`);
     let next = 0;
@@ -81,7 +82,7 @@ test(`SIGKILL with ${EVENTS} events accepted and about half handled: after a res
     const atKill: Record<string, number> = { handled: handled.get()!.n, ...states() };
     const inFlight = atKill.running ?? 0;
 
-    receiver = await startReceiver(dbPath);
+    receiver = await startReceiverProcess(dbPath);
     receiver.child.stdin!.write('start\n');
     await until(() => states().done === EVENTS, undefined, { what: 'every event done after the restart', timeoutMs: 90_000, everyMs: 5 });
     receiver.child.kill('SIGTERM');

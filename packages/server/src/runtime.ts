@@ -1,6 +1,6 @@
 // Opens everything a Hookline process runs on: store (migrated), master key, engine, admin token, metrics, observers.
 import { createHash, randomBytes } from 'node:crypto';
-import { closeSync, existsSync, fsyncSync, linkSync, mkdirSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import {
   createHookline,
@@ -20,6 +20,7 @@ import {
 import { ConfigError, isPostgresUrl, type HooklineConfig } from './config.ts';
 import { AuthLookups } from './http/auth.ts';
 import { EventTypeRegistry } from './event-types/event-type-registry.ts';
+import { writeFileOnce } from './durable-file.ts';
 import { serverLogger } from './log-output.ts';
 import { ServerMetrics } from './metrics/server-metrics.ts';
 import { createNotifier, smtpMailer } from './notify/index.ts';
@@ -86,41 +87,9 @@ function resolveMasterKey(config: HooklineConfig, logger: Logger): string {
   if (existsSync(file)) return readFileSync(file, 'utf8').trim();
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   const key = generateMasterKey();
-  if (!writeDurably(dir, file, key + '\n')) return readFileSync(file, 'utf8').trim(); // another process won the race
+  if (!writeFileOnce(dir, file, key + '\n')) return readFileSync(file, 'utf8').trim(); // another process won the race
   logger.log('warn', 'generated a master key; back it up — without it endpoint secrets cannot be decrypted. Set HOOKLINE_MASTER_KEY in production.', { file });
   return key;
-}
-
-/**
- * Writes `file` so that a power cut leaves either no file or the whole key, never an empty one: a temporary file is
- * written and fsynced, linked into place (link, unlike rename, fails if the file exists: of two processes starting
- * at once only one key wins) and the directory fsynced so the new name is on disk too. False if `file` existed.
- */
-function writeDurably(dir: string, file: string, text: string): boolean {
-  const tmp = join(dir, `.${MASTER_KEY_FILE}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
-  const fd = openSync(tmp, 'wx', 0o600);
-  try {
-    writeSync(fd, text);
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-  let linked = true;
-  try {
-    linkSync(tmp, file);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-    linked = false;
-  } finally {
-    unlinkSync(tmp);
-  }
-  const d = openSync(dir, 'r');
-  try {
-    fsyncSync(d);
-  } finally {
-    closeSync(d);
-  }
-  return linked;
 }
 
 /** A sealed known value in settings tells a wrong master key at start, not at the first delivery. */

@@ -2,34 +2,23 @@
 // loopback receiver: ordering_key on events, ordering/on_failure on endpoints, a blocked key, dismiss, bad input.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { json, runMain } from './cli-harness.ts';
-import { ADMIN_TOKEN, startTestServer, until } from './server-harness.ts';
+import { ADMIN_TOKEN, startReceiver, startTestServer, until } from './server-harness.ts';
 
 test('an ordered endpoint with on_failure block: a permanently failed head holds its key until dismissed; bad keys are 400s naming the field', async (t) => {
   const srv = await startTestServer();
   // strict makes a 400 permanent: the key's first event fails at once, the rest must wait behind it.
-  const arrivals: string[] = [];
-  const rx = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const e = JSON.parse(Buffer.concat(chunks).toString()) as { event_id: string };
-      arrivals.push(e.event_id);
-      res.writeHead(e.event_id === 'pay-1-a' ? 400 : 200).end('ok');
-    });
-  });
-  await new Promise<void>((r) => rx.listen(0, '127.0.0.1', r));
+  const rx = await startReceiver((_n, req) => ((JSON.parse(req.body.toString()) as { event_id: string }).event_id === 'pay-1-a' ? 400 : 200));
+  const arrivals = () => rx.received.map((r) => (JSON.parse(r.body.toString()) as { event_id: string }).event_id);
   t.after(async () => {
     await srv.close();
-    await new Promise((r) => rx.close(r));
+    await rx.close();
   });
   const env = { HOOKLINE_URL: srv.url, HOOKLINE_TOKEN: ADMIN_TOKEN };
   const tenant = await srv.tenant();
   const cli = async (...args: string[]) => runMain([...args, '--tenant', tenant], env);
 
-  const added = await cli('endpoints', 'add', `http://127.0.0.1:${(rx.address() as AddressInfo).port}/hook`, '--policy', 'strict', '--ordering', 'key', '--on-failure', 'block', '--json');
+  const added = await cli('endpoints', 'add', rx.url, '--policy', 'strict', '--ordering', 'key', '--on-failure', 'block', '--json');
   assert.equal(added.code, 0, added.stderr);
   const ep = json(added);
   assert.deepEqual([ep.ordering, ep.on_failure], ['key', 'block']);
@@ -71,7 +60,7 @@ test('an ordered endpoint with on_failure block: a permanently failed head holds
   const after = await delivery(head);
   assert.equal(after.status, 'failed');
   assert.ok(after.dismissed_at);
-  assert.ok(arrivals.indexOf('pay-1-b') > arrivals.indexOf('pay-1-a'));
+  assert.ok(arrivals().indexOf('pay-1-b') > arrivals().indexOf('pay-1-a'));
   const human = await cli('deliveries', 'show', head);
   assert.match(human.stdout, /ordering key:\s+pay_1 \(#1\), dismissed/);
 

@@ -165,6 +165,8 @@ describe('docs/deploy.md systemd units', () => {
 
   it('systemd-analyze verify accepts all three units', (t) => {
     if (spawnSync('systemd-analyze', ['--version']).status !== 0) {
+      // Under CI the check must run (scripts/services.sh installs systemd there when the tool is missing).
+      assert.notEqual(process.env.CI, 'true', 'CI=true and systemd-analyze is not installed: the units cannot be verified');
       t.skip('systemd-analyze is not installed here; only the key check above ran');
       return;
     }

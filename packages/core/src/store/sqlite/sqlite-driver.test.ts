@@ -5,6 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SqliteDriver, type SqliteOptions } from './sqlite-driver.ts';
 import { SqlStore } from '../sql-store.ts';
+import { endpoint, newEvent, secret, T0, tenant } from '../../../testing/store-conformance/fixtures.ts';
+import { MIN } from '../../../testing/time.ts';
 
 async function withDriver(options: SqliteOptions, fn: (d: SqliteDriver, dir: string) => Promise<void>, path?: (dir: string) => string) {
   const dir = mkdtempSync(join(tmpdir(), 'hookline-driver-'));
@@ -42,6 +44,11 @@ function gatedFsync() {
         const t = setTimeout(() => reject(new Error('no fsync started within 10 s')), 10_000);
         entered.push(() => (clearTimeout(t), resolve()));
       }),
+    /** Opens the gate for good (cleanup after a failed assertion). */
+    dispose() {
+      gate = null;
+      open();
+    },
     /** Lets the waiting fsync finish; the next one waits again. */
     release() {
       open();
@@ -82,6 +89,43 @@ test('no durable write resolves before the fsync of its WAL has completed (state
     const before = gate.log.length;
     await d.transaction(async (tx) => void (await tx.all('get-setting', { key: 'k' })));
     assert.equal(gate.log.length, before);
+  });
+});
+
+test('a claim never returns a delivery whose accepting commit is still being fsynced (nothing sent before its 202)', async () => {
+  const gate = gatedFsync();
+  await withDriver({ walFsync: gate.fsync }, async (d) => {
+    const store = new SqlStore(d);
+    await store.createTenant(tenant('ten_A'));
+    await store.createEndpoint(endpoint('ep_1', 'ten_A'), secret('sec_1', 'ep_1'));
+    gate.close();
+    const entered = gate.waiting();
+    let accepted = false;
+    const accept = store.acceptEvents([newEvent('ten_A', 1, ['ep_1'])]).then((r) => {
+      accepted = true;
+      gate.log.push('accepted');
+      return r;
+    });
+    await entered; // the accepting commit is in the WAL, its fsync is held at the gate: no 202 yet
+    try {
+      let claimedRows: Awaited<ReturnType<SqlStore['claimDue']>> | null = null;
+      const claim = store.claimDue({ now: T0, limit: 10, leaseUntil: T0 + MIN, workerId: 'w', saturatedEndpoints: [] }).then((c) => {
+        claimedRows = c;
+        gate.log.push('claimed');
+      });
+      await turns();
+      assert.equal(accepted, false, 'the accept resolved while its fsync was still running');
+      assert.equal(claimedRows, null, 'the claim returned a delivery whose accepting commit was not yet on disk');
+      gate.release();
+      await Promise.all([accept, claim]);
+      assert.equal(claimedRows!.length, 1, 'the delivery is claimed once its commit is durable');
+      assert.equal(claimedRows![0].delivery.id, 'dlv_000001_0');
+      const synced = gate.log.indexOf('fsync done');
+      assert.ok(synced >= 0 && synced < gate.log.indexOf('claimed'), `order: ${gate.log.join(', ')}`);
+    } finally {
+      gate.dispose();
+      await accept.catch(() => undefined);
+    }
   });
 });
 
