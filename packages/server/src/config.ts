@@ -1,19 +1,17 @@
-// Server configuration: one frozen defaults object, layered file → HOOKLINE_* env → flags, validated once.
-// This is the only module that reads process.env.
+// Configuration, read once: the server's (defaults → file → HOOKLINE_* env → flags) and the command line's client side
+// (flags → HOOKLINE_URL/TOKEN/TENANT → defaults), each validated and frozen. This is the only module that reads
+// process.env; everything else is handed the resolved config.
 import { existsSync, readFileSync } from 'node:fs';
-import {
-  deepFreeze,
-  DEFAULTS,
-  defineMoneyRules,
-  formatDuration,
-  InvalidDurationError,
-  parseDuration,
-  parseMasterKey,
-  PolicyConfigError,
-  PolicyRegistry,
-  type LogLevel,
-  type MoneyRule,
-} from '@hookline/core';
+// Core's modules by path, not its index: client commands import this module and should not load the engine.
+import { deepFreeze } from '@hookline/core/deep-freeze.ts';
+import { DEFAULTS } from '@hookline/core/defaults.ts';
+import { formatDuration, InvalidDurationError, parseDuration } from '@hookline/core/duration.ts';
+import type { LogLevel } from '@hookline/core/logger.ts';
+import { PolicyConfigError } from '@hookline/core/policy/config-error.ts';
+import { defineMoneyRules } from '@hookline/core/policy/money-rules.ts';
+import { PolicyRegistry } from '@hookline/core/policy/registry.ts';
+import type { MoneyRule } from '@hookline/core/policy/types.ts';
+import { parseMasterKey } from '@hookline/core/secret-box.ts';
 
 export type Role = 'all' | 'api' | 'worker';
 /** `auto`: readable lines (pino-pretty) when stdout is a terminal, JSON lines otherwise (pipes, files, collectors). */
@@ -133,8 +131,8 @@ const KEYS = [
 ] as const;
 type Key = (typeof KEYS)[number];
 
-/** HOOKLINE_* variables and the key each sets; JSON-valued ones are parsed. */
-const ENV: Record<string, Key | `smtp.${keyof SmtpConfig}` | `dispatcher.${'batchSize' | 'maxInFlight' | 'leaseMs'}`> = {
+/** The server's HOOKLINE_* variables and the key each sets; JSON-valued ones are parsed (docs/deploy.md lists them). */
+export const SERVER_ENV: Readonly<Record<string, Key | `smtp.${keyof SmtpConfig}` | `dispatcher.${'batchSize' | 'maxInFlight' | 'leaseMs'}`>> = {
   HOOKLINE_PORT: 'port',
   HOOKLINE_HOST: 'host',
   HOOKLINE_DB: 'db',
@@ -170,6 +168,7 @@ const ENV: Record<string, Key | `smtp.${keyof SmtpConfig}` | `dispatcher.${'batc
   HOOKLINE_DISPATCHER_LEASE_MS: 'dispatcher.leaseMs',
   HOOKLINE_CONSOLE_FRAME_ANCESTORS: 'consoleFrameAncestors',
 };
+Object.freeze(SERVER_ENV);
 
 export interface ResolveConfigOptions {
   /** Explicit options, e.g. parsed CLI flags (camelCase or kebab-case keys); unknown keys are ignored. */
@@ -231,7 +230,7 @@ function readFile(path: string): Layer {
 
 function fromEnv(env: NodeJS.ProcessEnv): Layer {
   const out: Record<string, unknown> = {};
-  for (const [name, key] of Object.entries(ENV)) {
+  for (const [name, key] of Object.entries(SERVER_ENV)) {
     const raw = env[name];
     if (raw === undefined || raw === '') continue;
     let value: unknown = raw;
@@ -392,4 +391,60 @@ function dispatcher(v: unknown): HooklineConfig['dispatcher'] {
     // A lease shorter than a send lets a second worker repeat it; 1 s suits only endpoints with sub-second timeouts.
     leaseMs: int(o.leaseMs, 'dispatcher.leaseMs', 1_000, 3_600_000),
   };
+}
+
+// ---- the command line's client side ----
+
+/** How the client commands (tenants, send, tail, …) reach a server, and whether the CLI prints stacks. */
+export interface ClientConfig {
+  /** Base URL of the API; ApiClient checks that it is an absolute http(s) URL. */
+  url: string;
+  /** The admin token or a tenant API key; null sends no Authorization header. */
+  token: string | null;
+  /** The tenant tenant-scoped commands act on; null until one is given. */
+  tenant: string | null;
+  /** Print the stack of an unexpected failure (HOOKLINE_DEBUG). */
+  debug: boolean;
+}
+
+export const DEFAULT_CLIENT_CONFIG: Readonly<ClientConfig> = deepFreeze({
+  url: 'http://127.0.0.1:8080',
+  token: null,
+  tenant: null,
+  debug: false,
+});
+
+/** The command line's own HOOKLINE_* variables (the client table of docs/deploy.md) and the key each sets. */
+export const CLIENT_ENV: Readonly<Record<string, keyof ClientConfig>> = Object.freeze({
+  HOOKLINE_URL: 'url',
+  HOOKLINE_TOKEN: 'token',
+  HOOKLINE_TENANT: 'tenant',
+  HOOKLINE_DEBUG: 'debug',
+});
+
+export interface ResolveClientConfigOptions {
+  /** The command's flags (--url, --token, --tenant); undefined ones fall through to the environment. */
+  argv?: { url?: string; token?: string; tenant?: string };
+  /** Defaults to process.env. */
+  env?: Readonly<Record<string, string | undefined>>;
+}
+
+/** Defaults → HOOKLINE_URL/TOKEN/TENANT/DEBUG → flags; an empty variable counts as unset. Throws ConfigError. */
+export function resolveClientConfig(options: ResolveClientConfigOptions = {}): ClientConfig {
+  const env = options.env ?? process.env;
+  const merged: Record<string, unknown> = { ...DEFAULT_CLIENT_CONFIG };
+  for (const [name, key] of Object.entries(CLIENT_ENV)) {
+    const raw = env[name];
+    if (raw !== undefined && raw !== '') merged[key] = raw;
+  }
+  for (const key of ['url', 'token', 'tenant'] as const) {
+    const flag = options.argv?.[key];
+    if (flag !== undefined) merged[key] = flag;
+  }
+  return deepFreeze({
+    url: str(merged.url, 'url'),
+    token: optStr(merged.token, 'token'),
+    tenant: optStr(merged.tenant, 'tenant'),
+    debug: bool(merged.debug, 'debug'),
+  });
 }

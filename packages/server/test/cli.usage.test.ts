@@ -92,4 +92,13 @@ describe('hookline main()', () => {
     assert.equal(r.code, 5);
     assert.match(r.stderr, /^hookline: cannot reach the Hookline API at http:\/\/127\.0\.0\.1:1/);
   });
+
+  it('--url and --tenant win over HOOKLINE_URL and HOOKLINE_TENANT; a bad HOOKLINE_DEBUG is a usage error', async () => {
+    const env = { HOOKLINE_URL: 'not a url', HOOKLINE_TENANT: 'ten_ENV' };
+    const r = await run(['deliveries', 'list', '--url', 'http://127.0.0.1:1', '--tenant', 'ten_FLAG'], env);
+    assert.equal(r.code, 5);
+    assert.match(r.stderr, /^hookline: cannot reach the Hookline API at http:\/\/127\.0\.0\.1:1/);
+    assertOneLineUsageError(await run(['deliveries', 'list'], env), /--url 'not a url' is not an absolute URL/);
+    assertOneLineUsageError(await run(['tenants', 'list'], { HOOKLINE_DEBUG: 'loud' }), /config debug: must be true or false/);
+  });
 });

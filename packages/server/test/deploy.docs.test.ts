@@ -7,22 +7,28 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, it } from 'node:test';
-import { resolveConfig } from '../src/config.ts';
+import { CLIENT_ENV, resolveClientConfig, resolveConfig, SERVER_ENV } from '../src/config.ts';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const doc = readFileSync(join(ROOT, 'docs/deploy.md'), 'utf8');
 const configSource = readFileSync(join(ROOT, 'packages/server/src/config.ts'), 'utf8');
 
-/** The `## Environment variables` section's table rows, as cells without their backticks kept apart. */
-function envRows(): string[][] {
+/** The `## Environment variables` section's tables (the server's, then the client's): rows as trimmed cells. */
+function envTables(): string[][][] {
   const start = doc.indexOf('\n## Environment variables\n');
   assert.ok(start >= 0, 'docs/deploy.md has an "Environment variables" section');
   const end = doc.indexOf('\n## ', start + 1);
-  return doc
-    .slice(start, end < 0 ? undefined : end)
-    .split('\n')
-    .filter((line) => /^\| `HOOKLINE_/.test(line))
-    .map((line) => line.slice(1, -1).split(' | ').map((cell) => cell.trim()));
+  const tables: string[][][] = [];
+  let current: string[][] | null = null;
+  for (const line of doc.slice(start, end < 0 ? undefined : end).split('\n')) {
+    if (!line.startsWith('|')) {
+      current = null;
+      continue;
+    }
+    if (current === null) tables.push((current = []));
+    if (/^\| `HOOKLINE_/.test(line)) current.push(line.slice(1, -1).split(' | ').map((cell) => cell.trim()));
+  }
+  return tables;
 }
 
 function unquote(cell: string): string {
@@ -31,19 +37,22 @@ function unquote(cell: string): string {
   return m[1];
 }
 
-/** Every .ts file under `dir`, tests excluded. */
-function sources(dir: string): string[] {
-  return readdirSync(dir, { recursive: true, encoding: 'utf8' })
-    .filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts'))
-    .map((f) => readFileSync(join(dir, f), 'utf8'));
+const [serverRows = [], clientRows = [], ...otherTables] = envTables();
+
+/** What a table row's default cell says for a resolved value. */
+function assertDefault(name: string, fallback: string, value: unknown): void {
+  if (value === null || value === undefined) assert.equal(fallback, 'none', `${name}: no default`);
+  else assert.equal(unquote(fallback), typeof value === 'object' ? JSON.stringify(value) : String(value), `${name}: the default`);
 }
 
-const serverRows = envRows().filter((r) => r.length === 4);
-const clientRows = envRows().filter((r) => r.length === 2);
-
 describe('docs/deploy.md environment variables', () => {
-  it('the server table lists exactly the HOOKLINE_* variables of config.ts', () => {
-    const inCode = new Set(configSource.match(/\bHOOKLINE_[A-Z0-9_]+/g));
+  it('has two tables, the server\'s and the client\'s, each row with a variable, a key, a default and what it does', () => {
+    assert.equal(otherTables.length, 0);
+    for (const row of [...serverRows, ...clientRows]) assert.equal(row.length, 4, row.join(' | '));
+  });
+
+  it('the server table lists exactly the variables config.ts maps to server keys, and HOOKLINE_CONFIG', () => {
+    const inCode = new Set([...Object.keys(SERVER_ENV), 'HOOKLINE_CONFIG']);
     const inDoc = new Set(serverRows.map((r) => unquote(r[0])));
     assert.ok(inCode.size >= 30, `found ${inCode.size} variables in config.ts`);
     assert.deepEqual([...inCode].filter((v) => !inDoc.has(v)), [], 'in config.ts, missing from docs/deploy.md');
@@ -51,29 +60,45 @@ describe('docs/deploy.md environment variables', () => {
     assert.equal(inDoc.size, serverRows.length, 'each variable once');
   });
 
+  it('config.ts reads no HOOKLINE_* variable outside its two tables (and HOOKLINE_CONFIG)', () => {
+    const mapped = new Set([...Object.keys(SERVER_ENV), ...Object.keys(CLIENT_ENV), 'HOOKLINE_CONFIG']);
+    assert.deepEqual([...new Set(configSource.match(/\bHOOKLINE_[A-Z0-9_]+/g))].filter((v) => !mapped.has(v)), []);
+  });
+
   it('each server variable names the config key config.ts maps it to and the default that key resolves to', () => {
-    const keyOf = new Map([...configSource.matchAll(/^\s+(HOOKLINE_[A-Z0-9_]+): '([\w.]+)',?$/gm)].map((m) => [m[1], m[2]]));
     const defaults = resolveConfig({ env: {} }) as unknown as Record<string, unknown>;
     // smtp.* defaults apply once SMTP is configured at all.
     const smtpDefaults = resolveConfig({ env: { HOOKLINE_SMTP_HOST: 'mail.example.invalid' } }).smtp as unknown as Record<string, unknown>;
     for (const [variable, key, fallback] of serverRows) {
       const name = unquote(variable);
       if (key === '—') {
-        assert.equal(keyOf.has(name), false, `${name} sets a key in config.ts`);
+        assert.equal(name in SERVER_ENV, false, `${name} sets a key in config.ts`);
         continue;
       }
-      assert.equal(unquote(key), keyOf.get(name), `${name}: the config key`);
+      assert.equal(unquote(key), SERVER_ENV[name], `${name}: the config key`);
       const [top, sub] = unquote(key).split('.');
       const value =
         sub === undefined ? defaults[top] : top !== 'smtp' ? (defaults[top] as Record<string, unknown>)[sub] : sub === 'host' ? defaults.smtp : smtpDefaults[sub];
-      if (value === null || value === undefined) assert.equal(fallback, 'none', `${name}: no default`);
-      else assert.equal(unquote(fallback), typeof value === 'object' ? JSON.stringify(value) : String(value), `${name}: the default`);
+      assertDefault(name, fallback, value);
     }
   });
 
-  it('the client table lists exactly the HOOKLINE_* variables the command line reads', () => {
-    const read = new Set(sources(join(ROOT, 'packages/server/src/cli')).flatMap((s) => [...s.matchAll(/\benv\.(HOOKLINE_[A-Z0-9_]+)/g)].map((m) => m[1])));
-    assert.deepEqual(new Set(clientRows.map((r) => unquote(r[0]))), read);
+  it('the client table lists exactly config.ts\'s client variables, each with its key and default', () => {
+    assert.deepEqual(clientRows.map((r) => unquote(r[0])).sort(), Object.keys(CLIENT_ENV).sort());
+    const defaults = resolveClientConfig({ env: {} }) as unknown as Record<string, unknown>;
+    for (const [variable, key, fallback] of clientRows) {
+      const name = unquote(variable);
+      assert.equal(unquote(key), CLIENT_ENV[name], `${name}: the client key`);
+      assertDefault(name, fallback, defaults[unquote(key)]);
+    }
+  });
+
+  it('no module of the server package but config.ts reads a HOOKLINE_* variable or process.env', () => {
+    const src = join(ROOT, 'packages/server/src');
+    const readers = readdirSync(src, { recursive: true, encoding: 'utf8' })
+      .filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts') && f !== 'config.ts')
+      .filter((f) => /\benv\.HOOKLINE_|\benv\[['"]HOOKLINE_|process\.env\b/.test(readFileSync(join(src, f), 'utf8').replace(/^\s*(\*|\/\/).*$/gm, '')));
+    assert.deepEqual(readers, []);
   });
 
   it('every HOOKLINE_* the document mentions is one of those', () => {

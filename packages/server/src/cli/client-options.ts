@@ -1,8 +1,7 @@
 // Options every client command shares (--url, --token, --tenant, --json) and the API client built from them.
+import { DEFAULT_CLIENT_CONFIG, resolveClientConfig } from '../config.ts';
 import { ApiClient } from './api-client.ts';
 import type { CliContext } from './cli-context.ts';
-
-export const DEFAULT_URL = 'http://127.0.0.1:8080';
 
 export const CLIENT_OPTIONS = {
   url: { type: 'string' },
@@ -13,15 +12,17 @@ export const CLIENT_OPTIONS = {
 
 /** Help text lines for CLIENT_OPTIONS, appended to each client command's usage. */
 export const CLIENT_OPTIONS_HELP = `Connection:
-  --url <url>        API base URL (env HOOKLINE_URL, default ${DEFAULT_URL})
+  --url <url>        API base URL (env HOOKLINE_URL, default ${DEFAULT_CLIENT_CONFIG.url})
   --token <token>    admin token or tenant API key (env HOOKLINE_TOKEN)
   --tenant <id>      tenant to act on (env HOOKLINE_TENANT)
   --json             print the API's JSON instead of a table`;
 
+/** The API client for the connection config.ts resolves from the flags and the environment main() was given. */
 export function clientFrom(ctx: CliContext, values: { url?: string; token?: string; tenant?: string }): ApiClient {
+  const config = resolveClientConfig({ argv: values, env: ctx.env });
   return new ApiClient({
-    url: values.url ?? ctx.env.HOOKLINE_URL ?? DEFAULT_URL,
-    token: values.token ?? ctx.env.HOOKLINE_TOKEN,
-    tenant: values.tenant ?? ctx.env.HOOKLINE_TENANT,
+    url: config.url,
+    ...(config.token === null ? {} : { token: config.token }),
+    ...(config.tenant === null ? {} : { tenant: config.tenant }),
   });
 }

@@ -117,8 +117,18 @@ async function dispatch(argv: string[], ctx: CliContext, io: MainIo): Promise<nu
   } catch (err) {
     const { code, message } = describeFailure(err);
     stderr.write(`hookline: ${message}\n`);
-    if (code === EXIT.failure && env.HOOKLINE_DEBUG && err instanceof Error && err.stack) stderr.write(err.stack + '\n');
+    if (code === EXIT.failure && err instanceof Error && err.stack && (await debugRequested(env))) stderr.write(`${err.stack}\n`);
     return code;
+  }
+}
+
+/** HOOKLINE_DEBUG as config.ts reads it (loaded only on this failure path); a value it refuses prints no stack. */
+async function debugRequested(env: CliContext['env']): Promise<boolean> {
+  const { resolveClientConfig } = await import('../config.ts');
+  try {
+    return resolveClientConfig({ env }).debug;
+  } catch {
+    return false;
   }
 }
 
