@@ -1,23 +1,20 @@
 // Ordered delivery across processes (docs/rules.md#ordered-claim): three worker processes on one PostgreSQL database,
 // one ordered endpoint, a receiver that watches every key. Never two requests of one key in flight, never a later event
 // of a key before an earlier one, also after a worker is SIGKILLed while it holds a key's head.
-import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { fork, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { fileURLToPath } from 'node:url';
-import { dirname, join } from 'node:path';
+import { test } from 'node:test';
 import { createHookline } from '../src/hookline.ts';
 import { PolicyRegistry } from '../src/policy/registry.ts';
 import { generateMasterKey } from '../src/secret-box.ts';
 import { openPostgresStore } from '../src/store/postgres/postgres-store.ts';
-import { ownChild } from '../testing/children.ts';
 import { until, within } from '../testing/deadline.ts';
 import { adminQuery, pgTestDb, withDatabase } from './fixtures/pg-test-db.ts';
+import { startPgWorker } from './fixtures/pg-worker-process.ts';
 
-const here = dirname(fileURLToPath(import.meta.url));
 const KEYS = 30;
 const PER_KEY = 20;
 const EVENTS = KEYS * PER_KEY;
@@ -27,21 +24,6 @@ const POLICIES = [{ name: 'ord-fast', extends: 'standard', jitter: 0, timeout: '
 
 const pgDb = await pgTestDb();
 
-function startWorker(url: string, workerId: string, masterKey: string, after: (fn: () => void) => void): Promise<ChildProcess> {
-  const child = ownChild(
-    fork(join(here, 'fixtures/pg-worker.ts'), [], {
-      execArgv: ['--import', 'tsx'],
-      env: { ...process.env, HOOKLINE_TEST_WORKER: JSON.stringify({ url, workerId, masterKey, policies: POLICIES, leaseMs: LEASE_MS }) },
-      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-    }),
-    after,
-  );
-  const ready = new Promise<ChildProcess>((resolve, reject) => {
-    child.once('message', () => resolve(child));
-    child.once('exit', (code) => reject(new Error(`worker ${workerId} exited early (${code})`)));
-  });
-  return within(`worker ${workerId} to start`, 60_000, ready);
-}
 
 test(`3 workers on one database: ${KEYS} keys × ${PER_KEY} events in strict per-key order, one key in flight at a time, a worker SIGKILLed holding a head`, { skip: pgDb.skip ?? false, timeout: 300_000 }, async (t) => {
   const dbName = `hookline_ord_${process.pid}_${Date.now().toString(36)}`;
@@ -91,7 +73,7 @@ test(`3 workers on one database: ${KEYS} keys × ${PER_KEY} events in strict per
     const now = Date.now();
     await store.createTenant({ id: tenantId, name: 'ORD', ownerEmails: [], operationsEndpointId: null, notifyEmail: false, createdAt: now, updatedAt: now });
     const { endpoint } = await api.endpoints.create(tenantId, { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/ord`, policy: 'ord-fast', max_concurrency: CAP, ordering: 'key' });
-    for (let i = 1; i <= 3; i++) workers.push(await startWorker(url, `wrk_${i}`, masterKey, t.after.bind(t)));
+    for (let i = 1; i <= 3; i++) workers.push(await startPgWorker({ url, workerId: `wrk_${i}`, masterKey, policies: POLICIES, leaseMs: LEASE_MS }, t.after.bind(t)));
 
     // Round by round, every key's next event: the keys interleave, each key's events are accepted in n order.
     const killDone = (async () => {

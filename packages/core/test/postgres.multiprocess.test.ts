@@ -1,23 +1,19 @@
 // Three worker processes and one API process on one PostgreSQL database: 20,000 events, connections cut and a
 // worker SIGKILLed mid-run. Every delivery ends succeeded, caps hold across processes, the breaker probes once per cycle.
-import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { fork, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { fileURLToPath } from 'node:url';
-import { dirname, join } from 'node:path';
-import pg from 'pg';
+import { test } from 'node:test';
 import { createHookline } from '../src/hookline.ts';
 import { PolicyRegistry } from '../src/policy/registry.ts';
 import { generateMasterKey } from '../src/secret-box.ts';
 import { openPostgresStore } from '../src/store/postgres/postgres-store.ts';
-import { ownChild } from '../testing/children.ts';
 import { until, within } from '../testing/deadline.ts';
 import { adminQuery, pgTestDb, withDatabase } from './fixtures/pg-test-db.ts';
+import { startPgWorker, stopPgWorker } from './fixtures/pg-worker-process.ts';
 
-const here = dirname(fileURLToPath(import.meta.url));
 // The issue's 20,000 events (about 95 s on 2 cores); HOOKLINE_MP_EVENTS=4000 for a quicker local run. Every assertion
 // is the same at either size.
 const EVENTS = Number(process.env.HOOKLINE_MP_EVENTS ?? 20_000);
@@ -75,38 +71,7 @@ async function receiver(name: string, cap: number, share: number, answer: (deliv
   return rx;
 }
 
-// Every worker is SIGKILLed when the test ends, even when it failed or timed out, so the file can never hang the run.
-function startWorker(url: string, workerId: string, masterKey: string, after: (fn: () => void) => void): Promise<ChildProcess> {
-  const child = ownChild(
-    fork(join(here, 'fixtures/pg-worker.ts'), [], {
-      execArgv: ['--conditions=source', '--import', 'tsx'],
-      env: { ...process.env, HOOKLINE_TEST_WORKER: JSON.stringify({ url, workerId, masterKey, policies: POLICIES, leaseMs: LEASE_MS }) },
-      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-    }),
-    after,
-  );
-  const ready = new Promise<ChildProcess>((resolve, reject) => {
-    child.once('message', () => resolve(child));
-    child.once('exit', (code) => reject(new Error(`worker ${workerId} exited early (${code})`)));
-  });
-  return within(`worker ${workerId} to start`, 60_000, ready);
-}
 
-function stopWorker(child: ChildProcess): Promise<Record<string, unknown>> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      resolve({ killed: true });
-    }, 10_000);
-    child.on('message', (m: Record<string, unknown>) => {
-      if (m.type === 'stats') {
-        clearTimeout(timer);
-        resolve(m);
-      }
-    });
-    child.send({ type: 'stop' });
-  });
-}
 
 const pgDb = await pgTestDb();
 
@@ -142,7 +107,7 @@ test(`3 workers + 1 API process on one database: ${EVENTS} events, connections c
       const { endpoint } = await api.endpoints.create(tenantId, { url: rx.url, policy: rx.name === 'e' ? 'mp-breaker' : 'mp-fast', max_concurrency: rx.cap, event_types: [`${rx.name}.*`] });
       endpointOf.set(rx.name, endpoint.id);
     }
-    for (let i = 1; i <= 3; i++) workers.push(await startWorker(url, `wrk_${i}`, masterKey, t.after.bind(t)));
+    for (let i = 1; i <= 3; i++) workers.push(await startPgWorker({ url, workerId: `wrk_${i}`, masterKey, policies: POLICIES, leaseMs: LEASE_MS }, t.after.bind(t)));
 
     // The API process: accept events in batches of 500 (one group commit each); a batch that fails because its
     // connection was cut is sent again with the same event ids, which is safe because ingest is idempotent.
@@ -221,7 +186,7 @@ test(`3 workers + 1 API process on one database: ${EVENTS} events, connections c
 
     // The cut reached the workers: each survivor's LISTEN connection had to come back.
     const survivors = [workers[0], workers[2]];
-    results.workers = await Promise.all(survivors.map((w) => stopWorker(w)));
+    results.workers = await Promise.all(survivors.map((w) => stopPgWorker(w)));
     survivorsStopped = true;
     for (const stats of results.workers as Array<Record<string, unknown>>) {
       assert.ok(Number(stats.listenerReconnects) >= 1, `a surviving worker's listener never reconnected after the cut: ${JSON.stringify(stats)}`);
@@ -264,7 +229,7 @@ test(`3 workers + 1 API process on one database: ${EVENTS} events, connections c
     assert.equal(probes.at(-1)!.outcome, 'success');
   } finally {
     const running = workers.filter((w) => !survivorsStopped && w.exitCode === null && w.signalCode === null);
-    if (running.length > 0) results.workers = await Promise.all(running.map((w) => stopWorker(w)));
+    if (running.length > 0) results.workers = await Promise.all(running.map((w) => stopPgWorker(w)));
     console.log(`# multiprocess: ${JSON.stringify(results, (k, v) => (k === 'killedWorkerLeases' ? undefined : v))}`);
     await api.stop();
     await store.close();

@@ -9,32 +9,12 @@ import { after, describe, it, test } from 'node:test';
 import Database from 'better-sqlite3';
 import { ownChild, startReceiver } from '@hookline/core/testing';
 import { runCli, runMain } from './cli-harness.ts';
-import { killHard, startServe, type ServeProcess } from './fixtures/serve-process.ts';
+import { readDb } from './fixtures/read-sqlite.ts';
+import { killHard, serveApi, startServe } from './fixtures/serve-process.ts';
 
 const ADMIN = 'backup-admin-token-0123456789';
 const MASTER_KEY = Buffer.alloc(32, 7).toString('base64');
 
-function readDb<T>(path: string, read: (db: Database.Database) => T): T {
-  const db = new Database(path, { readonly: true, fileMustExist: true });
-  try {
-    db.pragma('busy_timeout = 5000');
-    return read(db);
-  } finally {
-    db.close();
-  }
-}
-
-function api(proc: ServeProcess) {
-  return async (method: string, path: string, body?: unknown) => {
-    const res = await fetch(proc.url + path, {
-      method,
-      headers: { authorization: `Bearer ${ADMIN}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-      signal: AbortSignal.timeout(15_000),
-    });
-    return { status: res.status, body: (await res.json()) as any };
-  };
-}
 
 test('a backup taken while serve runs and events keep arriving holds every event answered 202 before it began; a server on the copy finds them all', { timeout: 180_000 }, async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'hookline-backup-'));
@@ -50,7 +30,7 @@ test('a backup taken while serve runs and events keep arriving holds every event
 
   const first = await startServe(['--db', db, ...args], env);
   ownChild(first.child, t.after.bind(t));
-  const call = api(first);
+  const call = serveApi(() => first, ADMIN);
   const ten = await call('POST', '/v1/tenants', { name: 'backup' });
   assert.equal(ten.status, 201);
   const tenant = ten.body.id as string;
@@ -122,7 +102,7 @@ test('a backup taken while serve runs and events keep arriving holds every event
   const restored = await startServe(['--db', copy, ...args], env);
   ownChild(restored.child, t.after.bind(t));
   try {
-    const get = api(restored);
+    const get = serveApi(() => restored, ADMIN);
     const missing: string[] = [];
     const ids = [...ackedBefore];
     await Promise.all(

@@ -6,9 +6,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import Database from 'better-sqlite3';
 import { startReceiver } from '@hookline/core/testing';
-import { killHard, startServe, type ServeProcess } from './fixtures/serve-process.ts';
+import { readDb } from './fixtures/read-sqlite.ts';
+import { killHard, type ServeProcess, serveApi, startServe } from './fixtures/serve-process.ts';
 
 const EVENTS = 5000;
 const KILLS = 5;
@@ -26,16 +26,6 @@ function seeded(seed: number): () => number {
     t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
-}
-
-function readDb<T>(path: string, read: (db: Database.Database) => T): T {
-  const db = new Database(path, { readonly: true, fileMustExist: true });
-  try {
-    db.pragma('busy_timeout = 5000');
-    return read(db);
-  } finally {
-    db.close();
-  }
 }
 
 test(`SIGKILL ×${KILLS} during ${EVENTS} events: nothing 202'd is lost, nothing half-written, duplicates only from in-flight deliveries`, { timeout: 240_000 }, async () => {
@@ -65,15 +55,7 @@ test(`SIGKILL ×${KILLS} during ${EVENTS} events: nothing 202'd is lost, nothing
   const hookUrl = receiver.url;
 
   let proc: ServeProcess = await startServe(args, env);
-  const api = async (method: string, path: string, body?: unknown) => {
-    const res = await fetch(proc.url + path, {
-      method,
-      headers: { authorization: `Bearer ${ADMIN}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-      signal: AbortSignal.timeout(15_000),
-    });
-    return { status: res.status, body: (await res.json()) as any };
-  };
+  const api = serveApi(() => proc, ADMIN);
 
   const acked = new Set<string>();
   const unexpected: string[] = [];

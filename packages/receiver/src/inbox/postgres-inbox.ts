@@ -1,5 +1,5 @@
 // Inbox store on PostgreSQL through a `pg` Pool the caller creates; several processes may share it.
-import type { PostgresQueryable } from '../stores/postgres-store.ts';
+import { type PostgresQueryable, postgresRunner } from '../stores/postgres-store.ts';
 import type { InboxStore } from './inbox-store.ts';
 import { inboxStatements, sqlInboxStore } from './sql-inbox-store.ts';
 
@@ -15,19 +15,5 @@ const statements = inboxStatements('postgres');
  * const store = postgresInbox(new pg.Pool({ connectionString: process.env.DATABASE_URL }));
  */
 export function postgresInbox(pool: PostgresQueryable): InboxStore {
-  let ready: Promise<unknown> | undefined;
-  const ensureSchema = (): Promise<unknown> => {
-    ready ??= pool.query(statements.schema).catch((error: unknown) => {
-      ready = undefined; // try again on the next call once the database is back
-      throw error;
-    });
-    return ready;
-  };
-  return sqlInboxStore({
-    async run(name, params) {
-      await ensureSchema();
-      const result = await pool.query(statements[name], [...params]);
-      return { rows: result.rows as Array<Record<string, unknown>>, changes: result.rowCount ?? 0 };
-    },
-  });
+  return sqlInboxStore({ run: postgresRunner(pool, statements) });
 }

@@ -1,6 +1,5 @@
 // Inbox store on SQLite through a better-sqlite3 `Database` the caller opens; accepts are group-committed.
-import { StorageUnavailable } from '../errors.ts';
-import { toPositional, type SqliteDatabase } from '../stores/sqlite-store.ts';
+import { prepareSqlite, type SqliteDatabase } from '../stores/sqlite-store.ts';
 import type { InboxStore } from './inbox-store.ts';
 import { inboxStatements, sqlInboxStore, type InboxStatementName } from './sql-inbox-store.ts';
 
@@ -11,7 +10,6 @@ export interface SqliteInboxDatabase extends SqliteDatabase {
   transaction(fn: () => unknown): { immediate(): unknown };
 }
 
-type Prepared = { statement: ReturnType<SqliteDatabase['prepare']>; order: number[] };
 type Rows = Array<Record<string, unknown>>;
 
 /**
@@ -25,23 +23,7 @@ type Rows = Array<Record<string, unknown>>;
  * const store = sqliteInbox(new Database('webhooks.db'));
  */
 export function sqliteInbox(db: SqliteInboxDatabase): InboxStore {
-  let prepared: Map<InboxStatementName, Prepared>;
-  try {
-    db.pragma('journal_mode = WAL');
-    db.pragma('synchronous = FULL');
-    db.pragma('busy_timeout = 5000');
-    db.exec(statements.schema);
-    prepared = new Map(
-      (Object.keys(statements) as Array<keyof typeof statements>)
-        .filter((name): name is InboxStatementName => name !== 'schema')
-        .map((name) => {
-          const { text, order } = toPositional(statements[name]);
-          return [name, { statement: db.prepare(text), order }];
-        }),
-    );
-  } catch (error) {
-    throw new StorageUnavailable(error);
-  }
+  const prepared = prepareSqlite<InboxStatementName>(db, statements);
   const execute = (name: InboxStatementName, params: readonly unknown[]): { rows: Rows; changes: number } => {
     const { statement, order } = prepared.get(name)!;
     const args = order.map((n) => params[n - 1]);

@@ -16,19 +16,28 @@ export interface PostgresQueryable {
  * const store = postgresStore(new pg.Pool({ connectionString: process.env.DATABASE_URL }));
  */
 export function postgresStore(pool: PostgresQueryable): DedupStore {
+  return sqlDedupStore({ run: postgresRunner(pool, sqlStatements) });
+}
+
+/**
+ * Runs `statements[name]` on `pool` (the dedup store and the inbox), creating the schema on first use; a failed
+ * creation is tried again on the next call, once the database is back.
+ */
+export function postgresRunner<N extends string>(
+  pool: PostgresQueryable,
+  statements: Record<N | 'schema', string>,
+): (name: N, params: readonly unknown[]) => Promise<{ rows: Array<Record<string, unknown>>; changes: number }> {
   let ready: Promise<unknown> | undefined;
   const ensureSchema = (): Promise<unknown> => {
-    ready ??= pool.query(sqlStatements.schema).catch((error: unknown) => {
-      ready = undefined; // try again on the next call once the database is back
+    ready ??= pool.query(statements.schema).catch((error: unknown) => {
+      ready = undefined;
       throw error;
     });
     return ready;
   };
-  return sqlDedupStore({
-    async run(name, params) {
-      await ensureSchema();
-      const result = await pool.query(sqlStatements[name], [...params]);
-      return { rows: result.rows as Array<Record<string, unknown>>, changes: result.rowCount ?? 0 };
-    },
-  });
+  return async (name, params) => {
+    await ensureSchema();
+    const result = await pool.query(statements[name], [...params]);
+    return { rows: result.rows as Array<Record<string, unknown>>, changes: result.rowCount ?? 0 };
+  };
 }

@@ -23,24 +23,7 @@ export interface SqliteDatabase {
  * const store = sqliteStore(new Database('webhooks.db'));
  */
 export function sqliteStore(db: SqliteDatabase): DedupStore {
-  let prepared: Map<SqlStatementName, { statement: ReturnType<SqliteDatabase['prepare']>; order: number[] }>;
-  try {
-    db.pragma('journal_mode = WAL');
-    db.pragma('synchronous = FULL');
-    // Several processes may share the file; wait for a writer instead of failing at once.
-    db.pragma('busy_timeout = 5000');
-    db.exec(sqlStatements.schema);
-    prepared = new Map(
-      (Object.keys(sqlStatements) as Array<keyof typeof sqlStatements>)
-        .filter((name): name is SqlStatementName => name !== 'schema')
-        .map((name) => {
-          const { text, order } = toPositional(sqlStatements[name]);
-          return [name, { statement: db.prepare(text), order }];
-        }),
-    );
-  } catch (error) {
-    throw new StorageUnavailable(error);
-  }
+  const prepared = prepareSqlite<SqlStatementName>(db, sqlStatements);
   return sqlDedupStore({
     async run(name, params) {
       const { statement, order } = prepared.get(name)!;
@@ -50,6 +33,33 @@ export function sqliteStore(db: SqliteDatabase): DedupStore {
       return { rows: [], changes: statement.run(...args).changes };
     },
   });
+}
+
+/** A prepared statement and, for each `?` in it, the number of the `$n` parameter it stands for. */
+export type PreparedSqlite = { statement: ReturnType<SqliteDatabase['prepare']>; order: number[] };
+
+/**
+ * Readies `db` for a durable store (the dedup store and the inbox): WAL, `synchronous=FULL`, a 5 s `busy_timeout`
+ * (several processes may share the file; wait for a writer instead of failing at once), `statements.schema` run, and
+ * every other statement prepared. Any failure is StorageUnavailable.
+ */
+export function prepareSqlite<N extends string>(db: SqliteDatabase, statements: Record<N | 'schema', string>): Map<N, PreparedSqlite> {
+  try {
+    db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = FULL');
+    db.pragma('busy_timeout = 5000');
+    db.exec(statements.schema);
+    return new Map(
+      (Object.keys(statements) as Array<N | 'schema'>)
+        .filter((name): name is N => name !== 'schema')
+        .map((name) => {
+          const { text, order } = toPositional(statements[name]);
+          return [name, { statement: db.prepare(text), order }];
+        }),
+    );
+  } catch (error) {
+    throw new StorageUnavailable(error);
+  }
 }
 
 /** better-sqlite3 has no `$n` numbered parameters, so `$2 … $2` becomes `? … ?` with a reorder map (the inbox uses it too). */
