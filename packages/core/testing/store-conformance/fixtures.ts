@@ -2,11 +2,12 @@
 import type { TestContext } from 'node:test';
 import type { Attempt, Endpoint, EventRecord, Tenant } from '../../src/domain.ts';
 import type { AttemptRecord, NewEvent, Store } from '../../src/store/store.ts';
+import { DAY, H, MIN, S } from '../time.ts';
 
 /** Registers one check that gets a fresh store from the suite's factory and cleans it up after. */
 export type WithStore = (title: string, fn: (store: Store, t: TestContext) => Promise<void>) => void;
 
-export const T0 = Date.UTC(2026, 0, 5, 12);import { S, MIN, H, DAY } from '../time.ts';
+export const T0 = Date.UTC(2026, 0, 5, 12);
 
 // The shared time constants, re-exported for the tests that import them from here.
 export { S, MIN, H, DAY };
