@@ -16,9 +16,13 @@ export HOOKLINE_TEST_REDIS_URL="${HOOKLINE_TEST_REDIS_URL:-redis://127.0.0.1:637
 echo "typecheck: tsc --noEmit"
 npx tsc -p tsconfig.json --noEmit
 
+# Formatting, import order and lint over the whole tree (biome.jsonc); any finding fails the run (`npm run format` fixes most).
+echo "lint: biome ci"
+npx biome ci --error-on-warnings .
+
 # Every test file, or the ones named on the command line (bash scripts/test.sh path/to/a.test.ts …).
 if [ $# -gt 0 ]; then files=("$@"); else
-  mapfile -t files < <(find packages bench -name node_modules -prune -o \( -name '*.test.ts' -print \) | sort)
+  mapfile -t files < <(find packages bench scripts -name node_modules -prune -o \( -name '*.test.ts' -print \) | sort)
 fi
 # A stuck test fails the run instead of hanging it. On Node 20, --test-timeout bounds each test file (the runner
 # ends the file's process); scripts/test-reporter.mjs names the tests that were still running in it. The bound
