@@ -55,7 +55,8 @@ export const groups = {
 
 const name = process.env.HOOKLINE_MUTATE_GROUP;
 const group = groups[name];
-if (!group) throw new Error(`stryker.config.mjs: set HOOKLINE_MUTATE_GROUP to one of ${Object.keys(groups).join(', ')}`);
+if (!group)
+  throw new Error(`stryker.config.mjs: set HOOKLINE_MUTATE_GROUP to one of ${Object.keys(groups).join(', ')}`);
 
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
 export default {

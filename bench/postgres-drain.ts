@@ -5,8 +5,8 @@ import { fork } from 'node:child_process';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { createHookline, createSender, generateMasterKey, openPostgresStore } from '@hookline/core';
 import pg from 'pg';
-import { createHookline, generateMasterKey, openPostgresStore, createSender } from '@hookline/core';
 
 const self = fileURLToPath(import.meta.url);
 
@@ -62,15 +62,36 @@ async function main(): Promise<void> {
 
   const masterKey = generateMasterKey();
   const store = await openPostgresStore(url, { poolMax: 4 });
-  const api = createHookline({ store, masterKey, allowHttp: true, allowPrivateTargets: true, maintenance: { enabled: false } });
+  const api = createHookline({
+    store,
+    masterKey,
+    allowHttp: true,
+    allowPrivateTargets: true,
+    maintenance: { enabled: false },
+  });
   const now = Date.now();
-  await store.createTenant({ id: 'ten_BENCH', name: 'bench', ownerEmails: [], operationsEndpointId: null, notifyEmail: false, createdAt: now, updatedAt: now });
+  await store.createTenant({
+    id: 'ten_BENCH',
+    name: 'bench',
+    ownerEmails: [],
+    operationsEndpointId: null,
+    notifyEmail: false,
+    createdAt: now,
+    updatedAt: now,
+  });
   for (let e = 0; e < endpoints; e++) {
-    await api.endpoints.create('ten_BENCH', { url: `http://127.0.0.1:${port}/e${e}`, max_concurrency: 100, event_types: [`e${e}.*`] });
+    await api.endpoints.create('ten_BENCH', {
+      url: `http://127.0.0.1:${port}/e${e}`,
+      max_concurrency: 100,
+      event_types: [`e${e}.*`],
+    });
   }
   const seedStart = Date.now();
   for (let i = 0; i < events; i += 1000) {
-    const batch = Array.from({ length: Math.min(1000, events - i) }, (_, k) => ({ type: `e${(i + k) % endpoints}.x`, data: { n: i + k } }));
+    const batch = Array.from({ length: Math.min(1000, events - i) }, (_, k) => ({
+      type: `e${(i + k) % endpoints}.x`,
+      data: { n: i + k },
+    }));
     await api.events.acceptMany('ten_BENCH', batch);
   }
   const seedMs = Date.now() - seedStart;
@@ -98,16 +119,18 @@ async function main(): Promise<void> {
   server.close();
   await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
   await admin.end();
-  console.log(JSON.stringify({
-    bench: 'postgres-drain',
-    events,
-    workers,
-    endpoints,
-    seconds: Number(seconds.toFixed(2)),
-    deliveriesPerSec: Math.round(events / seconds),
-    seedEventsPerSec: Math.round(events / (seedMs / 1000)),
-    requestsReceived: received,
-  }));
+  console.log(
+    JSON.stringify({
+      bench: 'postgres-drain',
+      events,
+      workers,
+      endpoints,
+      seconds: Number(seconds.toFixed(2)),
+      deliveriesPerSec: Math.round(events / seconds),
+      seedEventsPerSec: Math.round(events / (seedMs / 1000)),
+      requestsReceived: received,
+    }),
+  );
 }
 
 if (process.env.HOOKLINE_BENCH_WORKER) await worker();

@@ -54,7 +54,9 @@ const server = createServer((req, res) => {
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       count++;
-      const { data } = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { data: { key?: string; seq: number; fail?: boolean } };
+      const { data } = JSON.parse(Buffer.concat(chunks).toString('utf8')) as {
+        data: { key?: string; seq: number; fail?: boolean };
+      };
       if (data.fail) {
         res.writeHead(500, { 'content-type': 'text/plain', 'content-length': '2' }).end(OK);
         return;
@@ -85,7 +87,7 @@ const server = createServer((req, res) => {
 server.keepAliveTimeout = 30_000;
 server.headersTimeout = 35_000;
 server.listen(0, '127.0.0.1', () => {
-  process.stdout.write(JSON.stringify({ port: (server.address() as AddressInfo).port }) + '\n');
+  process.stdout.write(`${JSON.stringify({ port: (server.address() as AddressInfo).port })}\n`);
 });
 // The parent's death ends us: it holds our stdin open.
 process.stdin.on('end', () => process.exit(0));

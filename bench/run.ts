@@ -2,25 +2,76 @@
 // prints one JSON object per scenario, with the comparison figures measured in the same run (see docs/performance.md).
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { BENCH_DIR, killAll, measureInChild, startReceiver, startTs, type Receiver } from './lib/children.ts';
+import { BENCH_DIR, killAll, measureInChild, type Receiver, startReceiver, startTs } from './lib/children.ts';
 import { environment } from './lib/machine.ts';
 import { median, medianRun, percentile, round } from './lib/stats.ts';
 
-const SCENARIOS = ['limit', 'drain', 'peer', 'ingest', 'scrape', 'latency', 'isolation', 'backlog', 'postgres', 'ordered', 'ordering'] as const;
+const SCENARIOS = [
+  'limit',
+  'drain',
+  'peer',
+  'ingest',
+  'scrape',
+  'latency',
+  'isolation',
+  'backlog',
+  'postgres',
+  'ordered',
+  'ordering',
+] as const;
 type Scenario = (typeof SCENARIOS)[number];
 
 const argv = process.argv.slice(2);
 const quick = argv.includes('--quick');
 const profile = argv.includes('--profile');
 const onlyArg = argv.find((a, i) => a.startsWith('--only') && (a.includes('=') || argv[i + 1]));
-const onlyValue = onlyArg?.includes('=') ? onlyArg.split('=')[1] : onlyArg ? argv[argv.indexOf(onlyArg) + 1] : undefined;
+const onlyValue = onlyArg?.includes('=')
+  ? onlyArg.split('=')[1]
+  : onlyArg
+    ? argv[argv.indexOf(onlyArg) + 1]
+    : undefined;
 const only = onlyValue ? onlyValue.split(',').map((s) => s.trim()) : [...SCENARIOS];
-for (const s of only) if (!SCENARIOS.includes(s as Scenario)) throw new Error(`unknown scenario ${s}; known: ${SCENARIOS.join(', ')}`);
+for (const s of only)
+  if (!SCENARIOS.includes(s as Scenario)) throw new Error(`unknown scenario ${s}; known: ${SCENARIOS.join(', ')}`);
 
 /** Sizes: the issue's numbers, or small ones that finish everything in under a minute (--quick). */
 const N = quick
-  ? { events: 1000, warmup: 200, runs: 1, latencyRate: 1000, latencySeconds: 2, isoHealthyEvents: 100, isoDead: 500, backlogBig: 50_000, backlogSmall: 10_000, backlogDue: 1000, ingestSingles: 1000, ingestBatches: 2, scrapeDeliveries: 30_000, scrapeSingles: 2000, orderedKeys: 100, stuckEvents: 100 }
-  : { events: 20_000, warmup: 2000, runs: 3, latencyRate: 1000, latencySeconds: 20, isoHealthyEvents: 2000, isoDead: 10_000, backlogBig: 1_000_000, backlogSmall: 10_000, backlogDue: 20_000, ingestSingles: 20_000, ingestBatches: 20, scrapeDeliveries: 300_000, scrapeSingles: 10_000, orderedKeys: 1000, stuckEvents: 1000 };
+  ? {
+      events: 1000,
+      warmup: 200,
+      runs: 1,
+      latencyRate: 1000,
+      latencySeconds: 2,
+      isoHealthyEvents: 100,
+      isoDead: 500,
+      backlogBig: 50_000,
+      backlogSmall: 10_000,
+      backlogDue: 1000,
+      ingestSingles: 1000,
+      ingestBatches: 2,
+      scrapeDeliveries: 30_000,
+      scrapeSingles: 2000,
+      orderedKeys: 100,
+      stuckEvents: 100,
+    }
+  : {
+      events: 20_000,
+      warmup: 2000,
+      runs: 3,
+      latencyRate: 1000,
+      latencySeconds: 20,
+      isoHealthyEvents: 2000,
+      isoDead: 10_000,
+      backlogBig: 1_000_000,
+      backlogSmall: 10_000,
+      backlogDue: 20_000,
+      ingestSingles: 20_000,
+      ingestBatches: 20,
+      scrapeDeliveries: 300_000,
+      scrapeSingles: 10_000,
+      orderedKeys: 1000,
+      stuckEvents: 1000,
+    };
 const TIMEOUT = quick ? 60_000 : 300_000;
 const PROFILE_DIR = join(BENCH_DIR, '.profiles');
 
@@ -28,7 +79,7 @@ const receivers: Receiver[] = [];
 let okReceiver: Receiver;
 
 function emit(line: Record<string, unknown>): void {
-  process.stdout.write(JSON.stringify({ ...line, quick, ...environment() }) + '\n');
+  process.stdout.write(`${JSON.stringify({ ...line, quick, ...environment() })}\n`);
 }
 
 async function runs<T>(n: number, fn: (i: number) => Promise<T>): Promise<T[]> {
@@ -39,7 +90,9 @@ async function runs<T>(n: number, fn: (i: number) => Promise<T>): Promise<T[]> {
 
 function child<T>(module: string, args: Record<string, unknown>): Promise<T> {
   // --profile: every scenario child profiles its timed phase only (bench/.profiles/<scenario>-<pid>-<ms>.cpuprofile).
-  return measureInChild<T>(module, 'measure', profile ? { ...args, profileDir: PROFILE_DIR } : args, { timeoutMs: TIMEOUT });
+  return measureInChild<T>(module, 'measure', profile ? { ...args, profileDir: PROFILE_DIR } : args, {
+    timeoutMs: TIMEOUT,
+  });
 }
 
 // Figures are measured once per invocation and shared: every line compares against figures of the same run.
@@ -49,18 +102,25 @@ function once<T>(key: string, fn: () => Promise<T>): Promise<T> {
   return memo.get(key)!;
 }
 
-interface Rate { per_s: number; seconds: number }
+interface Rate {
+  per_s: number;
+  seconds: number;
+}
 
 const limitFigure = () =>
   once('limit', async () => {
-    const r = await runs(N.runs, () => child<Rate>('limit.ts', { url: okReceiver.url(), events: N.events, warmup: N.warmup }));
+    const r = await runs(N.runs, () =>
+      child<Rate>('limit.ts', { url: okReceiver.url(), events: N.events, warmup: N.warmup }),
+    );
     return { per_s: median(r.map((x) => x.per_s)), runs: r.map((x) => round(x.per_s)) };
   });
 
 type DrainRun = Rate & { cpu_us_per_delivery: number; loop_busy: number; store_thread_busy: number | null };
 const drainFigure = () =>
   once('drain', async () => {
-    const r = await runs(N.runs, () => child<DrainRun>('drain.ts', { url: okReceiver.url(), events: N.events, warmup: N.warmup }));
+    const r = await runs(N.runs, () =>
+      child<DrainRun>('drain.ts', { url: okReceiver.url(), events: N.events, warmup: N.warmup }),
+    );
     const m = medianRun(r, (x) => x.per_s);
     return {
       per_s: median(r.map((x) => x.per_s)),
@@ -74,7 +134,9 @@ const drainFigure = () =>
 
 const bullmqFigure = () =>
   once('peer', async () => {
-    const r = await runs(N.runs, () => child<Rate>('peer.ts', { url: okReceiver.url(), events: N.events, warmup: N.warmup, concurrency: 50 }));
+    const r = await runs(N.runs, () =>
+      child<Rate>('peer.ts', { url: okReceiver.url(), events: N.events, warmup: N.warmup, concurrency: 50 }),
+    );
     return { per_s: median(r.map((x) => x.per_s)), runs: r.map((x) => round(x.per_s)) };
   });
 
@@ -83,19 +145,49 @@ const ratio = (a: number, b: number) => round(a / b, 3);
 const scenarios: Record<Scenario, () => Promise<void>> = {
   async limit() {
     const [l, b] = [await limitFigure(), await bullmqFigure()];
-    emit({ scenario: 'limit', deliveries_per_s: round(l.per_s), unit: 'requests/s', runs: l.runs, events: N.events, body_bytes: 1024, connections: 20, ratio_to_limit: 1, ratio_to_bullmq: ratio(l.per_s, b.per_s), bullmq_per_s: round(b.per_s), targets: {}, met: true });
+    emit({
+      scenario: 'limit',
+      deliveries_per_s: round(l.per_s),
+      unit: 'requests/s',
+      runs: l.runs,
+      events: N.events,
+      body_bytes: 1024,
+      connections: 20,
+      ratio_to_limit: 1,
+      ratio_to_bullmq: ratio(l.per_s, b.per_s),
+      bullmq_per_s: round(b.per_s),
+      targets: {},
+      met: true,
+    });
   },
 
   async drain() {
     const [l, d, b] = [await limitFigure(), await drainFigure(), await bullmqFigure()];
-    const logged = await child<Rate>('drain.ts', { url: okReceiver.url(), events: N.events, warmup: N.warmup, logToFile: true });
+    const logged = await child<Rate>('drain.ts', {
+      url: okReceiver.url(),
+      events: N.events,
+      warmup: N.warmup,
+      logToFile: true,
+    });
     const r = ratio(d.per_s, l.per_s);
     emit({
-      scenario: 'drain', deliveries_per_s: round(d.per_s), unit: 'deliveries/s', runs: d.runs, events: N.events, store: 'sqlite (WAL; store thread; fsync of the WAL before any answer)',
-      limit_per_s: round(l.per_s), ratio_to_limit: r, bullmq_per_s: round(b.per_s), ratio_to_bullmq: ratio(d.per_s, b.per_s),
-      logging_to_file_per_s: round(logged.per_s), logging_ratio_to_limit: ratio(logged.per_s, l.per_s),
-      cpu_us_per_delivery: d.cpu_us_per_delivery, loop_busy: d.loop_busy, store_thread_busy: d.store_thread_busy,
-      targets: { ratio_to_limit: '>= 0.5' }, met: r >= 0.5,
+      scenario: 'drain',
+      deliveries_per_s: round(d.per_s),
+      unit: 'deliveries/s',
+      runs: d.runs,
+      events: N.events,
+      store: 'sqlite (WAL; store thread; fsync of the WAL before any answer)',
+      limit_per_s: round(l.per_s),
+      ratio_to_limit: r,
+      bullmq_per_s: round(b.per_s),
+      ratio_to_bullmq: ratio(d.per_s, b.per_s),
+      logging_to_file_per_s: round(logged.per_s),
+      logging_ratio_to_limit: ratio(logged.per_s, l.per_s),
+      cpu_us_per_delivery: d.cpu_us_per_delivery,
+      loop_busy: d.loop_busy,
+      store_thread_busy: d.store_thread_busy,
+      targets: { ratio_to_limit: '>= 0.5' },
+      met: r >= 0.5,
     });
   },
 
@@ -103,42 +195,93 @@ const scenarios: Record<Scenario, () => Promise<void>> = {
     const [l, d, b] = [await limitFigure(), await drainFigure(), await bullmqFigure()];
     const r = ratio(d.per_s, b.per_s);
     emit({
-      scenario: 'peer', bullmq_per_s: round(b.per_s), unit: 'deliveries/s', runs: b.runs, events: N.events, setup: 'BullMQ Worker concurrency 50 + undici, redis appendonly everysec',
-      hookline_drain_per_s: round(d.per_s), ratio_to_bullmq: r, bullmq_ratio_to_limit: ratio(b.per_s, l.per_s), limit_per_s: round(l.per_s),
-      targets: { ratio_to_bullmq: '>= 1.5' }, met: r >= 1.5,
+      scenario: 'peer',
+      bullmq_per_s: round(b.per_s),
+      unit: 'deliveries/s',
+      runs: b.runs,
+      events: N.events,
+      setup: 'BullMQ Worker concurrency 50 + undici, redis appendonly everysec',
+      hookline_drain_per_s: round(d.per_s),
+      ratio_to_bullmq: r,
+      bullmq_ratio_to_limit: ratio(b.per_s, l.per_s),
+      limit_per_s: round(l.per_s),
+      targets: { ratio_to_bullmq: '>= 1.5' },
+      met: r >= 1.5,
     });
   },
 
   async ingest() {
     const [l, b] = [await limitFigure(), await bullmqFigure()];
     type I = { single_per_s: number; batch_per_s: number; single_errors: number; batch_errors: number };
-    const r = await runs(N.runs, () => child<I>('ingest.ts', { receiverUrl: okReceiver.url(), singles: N.ingestSingles, batches: N.ingestBatches, batchSize: 1000, clients: 50, warmup: N.warmup }));
+    const r = await runs(N.runs, () =>
+      child<I>('ingest.ts', {
+        receiverUrl: okReceiver.url(),
+        singles: N.ingestSingles,
+        batches: N.ingestBatches,
+        batchSize: 1000,
+        clients: 50,
+        warmup: N.warmup,
+      }),
+    );
     const single = median(r.map((x) => x.single_per_s));
     const batch = median(r.map((x) => x.batch_per_s));
     const errors = r.reduce((s, x) => s + x.single_errors + x.batch_errors, 0);
     emit({
-      scenario: 'ingest', single_per_s: round(single), batch_per_s: round(batch), unit: 'events/s', single_runs: r.map((x) => round(x.single_per_s)), batch_runs: r.map((x) => round(x.batch_per_s)),
-      clients: 50, batch_size: 1000, errors, durable: 'each 202 after its commit is fsynced', server_role: 'all, endpoint paused (each event fans out to a skipped delivery; nothing to send)',
-      single_ratio_to_limit: ratio(single, l.per_s), batch_ratio_to_limit: ratio(batch, l.per_s), limit_per_s: round(l.per_s),
-      single_ratio_to_bullmq: ratio(single, b.per_s), batch_ratio_to_bullmq: ratio(batch, b.per_s), bullmq_per_s: round(b.per_s),
-      targets: { single_per_s: '>= 5000', batch_per_s: '>= 30000' }, met: single >= 5000 && batch >= 30_000 && errors === 0,
+      scenario: 'ingest',
+      single_per_s: round(single),
+      batch_per_s: round(batch),
+      unit: 'events/s',
+      single_runs: r.map((x) => round(x.single_per_s)),
+      batch_runs: r.map((x) => round(x.batch_per_s)),
+      clients: 50,
+      batch_size: 1000,
+      errors,
+      durable: 'each 202 after its commit is fsynced',
+      server_role: 'all, endpoint paused (each event fans out to a skipped delivery; nothing to send)',
+      single_ratio_to_limit: ratio(single, l.per_s),
+      batch_ratio_to_limit: ratio(batch, l.per_s),
+      limit_per_s: round(l.per_s),
+      single_ratio_to_bullmq: ratio(single, b.per_s),
+      batch_ratio_to_bullmq: ratio(batch, b.per_s),
+      bullmq_per_s: round(b.per_s),
+      targets: { single_per_s: '>= 5000', batch_per_s: '>= 30000' },
+      met: single >= 5000 && batch >= 30_000 && errors === 0,
     });
   },
 
   async scrape() {
     type P = { p50: number; p99: number; bad: number };
     type S = { quiet: P; scraped: P; scrapes: number; scrapes_per_s: number; scrape_errors: number };
-    const r = await runs(N.runs, () => child<S>('scrape.ts', { receiverUrl: okReceiver.url(), deliveries: N.scrapeDeliveries, singles: N.scrapeSingles, clients: 50, scrapers: 32 }));
+    const r = await runs(N.runs, () =>
+      child<S>('scrape.ts', {
+        receiverUrl: okReceiver.url(),
+        deliveries: N.scrapeDeliveries,
+        singles: N.scrapeSingles,
+        clients: 50,
+        scrapers: 32,
+      }),
+    );
     const quiet = median(r.map((x) => x.quiet.p99));
     const scraped = median(r.map((x) => x.scraped.p99));
     const errors = r.reduce((s, x) => s + x.quiet.bad + x.scraped.bad + x.scrape_errors, 0);
     const ratioP99 = ratio(scraped, quiet);
     emit({
-      scenario: 'scrape', deliveries_in_table: N.scrapeDeliveries, events: N.scrapeSingles, clients: 50, scrapers: 32, unit: 'ms',
-      ingest_p99_ms: round(quiet, 1), ingest_p99_scraped_ms: round(scraped, 1), ratio_p99_scraped_to_quiet: ratioP99,
-      ingest_p50_ms: round(median(r.map((x) => x.quiet.p50)), 1), ingest_p50_scraped_ms: round(median(r.map((x) => x.scraped.p50)), 1),
-      scrapes_per_s: round(median(r.map((x) => x.scrapes_per_s))), errors, metrics_refresh: '5s (default)',
-      targets: { ratio_p99_scraped_to_quiet: '<= 2' }, met: ratioP99 <= 2 && errors === 0,
+      scenario: 'scrape',
+      deliveries_in_table: N.scrapeDeliveries,
+      events: N.scrapeSingles,
+      clients: 50,
+      scrapers: 32,
+      unit: 'ms',
+      ingest_p99_ms: round(quiet, 1),
+      ingest_p99_scraped_ms: round(scraped, 1),
+      ratio_p99_scraped_to_quiet: ratioP99,
+      ingest_p50_ms: round(median(r.map((x) => x.quiet.p50)), 1),
+      ingest_p50_scraped_ms: round(median(r.map((x) => x.scraped.p50)), 1),
+      scrapes_per_s: round(median(r.map((x) => x.scrapes_per_s))),
+      errors,
+      metrics_refresh: '5s (default)',
+      targets: { ratio_p99_scraped_to_quiet: '<= 2' },
+      met: ratioP99 <= 2 && errors === 0,
     });
   },
 
@@ -146,16 +289,37 @@ const scenarios: Record<Scenario, () => Promise<void>> = {
     type L = { events: number; arrived: number; offered_per_s: number; fromAccept: number[]; fromSend: number[] };
     const r = await runs(N.runs, async () => {
       await okReceiver.reset(true);
-      const out = await child<L>('latency.ts', { url: okReceiver.url('/latency'), rate: N.latencyRate, seconds: N.latencySeconds, warmupSeconds: quick ? 0.5 : 2 });
+      const out = await child<L>('latency.ts', {
+        url: okReceiver.url('/latency'),
+        rate: N.latencyRate,
+        seconds: N.latencySeconds,
+        warmupSeconds: quick ? 0.5 : 2,
+      });
       await okReceiver.reset(false);
-      return { ...out, p50: percentile(out.fromAccept, 50), p99: percentile(out.fromAccept, 99), p99Send: percentile(out.fromSend, 99), p50Send: percentile(out.fromSend, 50) };
+      return {
+        ...out,
+        p50: percentile(out.fromAccept, 50),
+        p99: percentile(out.fromAccept, 99),
+        p99Send: percentile(out.fromSend, 99),
+        p50Send: percentile(out.fromSend, 50),
+      };
     });
     const m = medianRun(r, (x) => x.p99);
     emit({
-      scenario: 'latency', p50_ms: round(m.p50, 1), p99_ms: round(m.p99, 1), unit: 'ms accept-to-first-attempt', p99_runs: r.map((x) => round(x.p99, 1)),
-      from_request_p50_ms: round(m.p50Send, 1), from_request_p99_ms: round(m.p99Send, 1),
-      rate_per_s: N.latencyRate, offered_per_s: round(m.offered_per_s), seconds: N.latencySeconds, events: m.events, arrived: m.arrived,
-      targets: { p99_ms: '<= 20' }, met: m.p99 <= 20 && m.arrived === m.events,
+      scenario: 'latency',
+      p50_ms: round(m.p50, 1),
+      p99_ms: round(m.p99, 1),
+      unit: 'ms accept-to-first-attempt',
+      p99_runs: r.map((x) => round(x.p99, 1)),
+      from_request_p50_ms: round(m.p50Send, 1),
+      from_request_p99_ms: round(m.p99Send, 1),
+      rate_per_s: N.latencyRate,
+      offered_per_s: round(m.offered_per_s),
+      seconds: N.latencySeconds,
+      events: m.events,
+      arrived: m.arrived,
+      targets: { p99_ms: '<= 20' },
+      met: m.p99 <= 20 && m.arrived === m.events,
     });
   },
 
@@ -163,7 +327,12 @@ const scenarios: Record<Scenario, () => Promise<void>> = {
     const dead = await startReceiver('hang');
     receivers.push(dead);
     type I = Rate & { dead_attempts: number };
-    const base = { okUrl: okReceiver.url('/iso'), healthyEvents: N.isoHealthyEvents, deadDeliveries: N.isoDead, deadTimeoutMs: 1000 };
+    const base = {
+      okUrl: okReceiver.url('/iso'),
+      healthyEvents: N.isoHealthyEvents,
+      deadDeliveries: N.isoDead,
+      deadTimeoutMs: 1000,
+    };
     const pairs = await runs(N.runs, async () => ({
       without: await child<I>('isolation.ts', { ...base, deadUrl: null }),
       with: await child<I>('isolation.ts', { ...base, deadUrl: dead.url('/dead') }),
@@ -173,29 +342,60 @@ const scenarios: Record<Scenario, () => Promise<void>> = {
     const r = ratio(m.with.per_s, m.without.per_s);
     const [l, b] = [await limitFigure(), await bullmqFigure()];
     emit({
-      scenario: 'isolation', healthy_per_s: round(m.with.per_s), baseline_per_s: round(m.without.per_s), unit: 'deliveries/s', ratio_runs: ratios.map((x) => round(x, 3)),
-      healthy_endpoints: 10, healthy_deliveries: N.isoHealthyEvents * 10, dead_deliveries: N.isoDead, dead_timeout_ms: 1000, dead_attempts_during_run: m.with.dead_attempts,
-      ratio_to_baseline: r, ratio_to_limit: ratio(m.with.per_s, l.per_s), limit_per_s: round(l.per_s), ratio_to_bullmq: ratio(m.with.per_s, b.per_s), bullmq_per_s: round(b.per_s),
-      targets: { ratio_to_baseline: '>= 0.9' }, met: r >= 0.9,
+      scenario: 'isolation',
+      healthy_per_s: round(m.with.per_s),
+      baseline_per_s: round(m.without.per_s),
+      unit: 'deliveries/s',
+      ratio_runs: ratios.map((x) => round(x, 3)),
+      healthy_endpoints: 10,
+      healthy_deliveries: N.isoHealthyEvents * 10,
+      dead_deliveries: N.isoDead,
+      dead_timeout_ms: 1000,
+      dead_attempts_during_run: m.with.dead_attempts,
+      ratio_to_baseline: r,
+      ratio_to_limit: ratio(m.with.per_s, l.per_s),
+      limit_per_s: round(l.per_s),
+      ratio_to_bullmq: ratio(m.with.per_s, b.per_s),
+      bullmq_per_s: round(b.per_s),
+      targets: { ratio_to_baseline: '>= 0.9' },
+      met: r >= 0.9,
     });
     await dead.close();
   },
 
   async backlog() {
     type B = Rate & { rss_mb: number; insert_seconds: number };
-    const big = await runs(N.runs, () => child<B>('backlog.ts', { url: okReceiver.url('/backlog'), future: N.backlogBig, due: N.backlogDue }));
-    const small = await runs(N.runs, () => child<B>('backlog.ts', { url: okReceiver.url('/backlog'), future: N.backlogSmall, due: N.backlogDue }));
+    const big = await runs(N.runs, () =>
+      child<B>('backlog.ts', { url: okReceiver.url('/backlog'), future: N.backlogBig, due: N.backlogDue }),
+    );
+    const small = await runs(N.runs, () =>
+      child<B>('backlog.ts', { url: okReceiver.url('/backlog'), future: N.backlogSmall, due: N.backlogDue }),
+    );
     const bigRate = median(big.map((x) => x.per_s));
     const smallRate = median(small.map((x) => x.per_s));
     const rss = Math.max(...big.map((x) => x.rss_mb));
     const r = ratio(bigRate, smallRate);
     const [l, b] = [await limitFigure(), await bullmqFigure()];
     emit({
-      scenario: 'backlog', future_deliveries: N.backlogBig, due_deliveries: N.backlogDue, rss_mb: round(rss), rss_unit: 'MB (peak, engine process)',
-      due_per_s: round(bigRate), baseline_due_per_s: round(smallRate), baseline_future_deliveries: N.backlogSmall, unit: 'deliveries/s',
-      runs: big.map((x) => round(x.per_s)), baseline_runs: small.map((x) => round(x.per_s)), baseline_rss_mb: round(Math.max(...small.map((x) => x.rss_mb))),
-      ratio_to_baseline: r, ratio_to_limit: ratio(bigRate, l.per_s), limit_per_s: round(l.per_s), ratio_to_bullmq: ratio(bigRate, b.per_s), bullmq_per_s: round(b.per_s),
-      targets: { rss_mb: '<= 300', ratio_to_baseline: '>= 0.8' }, met: rss <= 300 && r >= 0.8,
+      scenario: 'backlog',
+      future_deliveries: N.backlogBig,
+      due_deliveries: N.backlogDue,
+      rss_mb: round(rss),
+      rss_unit: 'MB (peak, engine process)',
+      due_per_s: round(bigRate),
+      baseline_due_per_s: round(smallRate),
+      baseline_future_deliveries: N.backlogSmall,
+      unit: 'deliveries/s',
+      runs: big.map((x) => round(x.per_s)),
+      baseline_runs: small.map((x) => round(x.per_s)),
+      baseline_rss_mb: round(Math.max(...small.map((x) => x.rss_mb))),
+      ratio_to_baseline: r,
+      ratio_to_limit: ratio(bigRate, l.per_s),
+      limit_per_s: round(l.per_s),
+      ratio_to_bullmq: ratio(bigRate, b.per_s),
+      bullmq_per_s: round(b.per_s),
+      targets: { rss_mb: '<= 300', ratio_to_baseline: '>= 0.8' },
+      met: rss <= 300 && r >= 0.8,
     });
   },
 
@@ -214,16 +414,32 @@ const scenarios: Record<Scenario, () => Promise<void>> = {
     const m = medianRun(pairs, (p) => p.ordered.per_s / p.unordered.per_s);
     const r = ratio(m.ordered.per_s, m.unordered.per_s);
     const violations = pairs.reduce((s, p) => s + p.order.violations, 0);
-    const arrived = pairs.every((p) => p.order.arrivals === N.events && p.order.keys === N.orderedKeys && p.ordered.succeeded === N.events);
+    const arrived = pairs.every(
+      (p) => p.order.arrivals === N.events && p.order.keys === N.orderedKeys && p.ordered.succeeded === N.events,
+    );
     emit({
-      scenario: 'ordered', deliveries_per_s: round(m.ordered.per_s), unordered_per_s: round(m.unordered.per_s), unit: 'deliveries/s',
-      ratio_to_unordered: r, ratio_runs: pairs.map((p) => round(p.ordered.per_s / p.unordered.per_s, 3)), runs: pairs.map((p) => round(p.ordered.per_s)),
+      scenario: 'ordered',
+      deliveries_per_s: round(m.ordered.per_s),
+      unordered_per_s: round(m.unordered.per_s),
+      unit: 'deliveries/s',
+      ratio_to_unordered: r,
+      ratio_runs: pairs.map((p) => round(p.ordered.per_s / p.unordered.per_s, 3)),
+      runs: pairs.map((p) => round(p.ordered.per_s)),
       // CPU per delivery is steadier than wall time on a shared machine: the same ratio, by cost.
-      cpu_us_per_delivery: round(m.ordered.cpu_us_per_delivery), unordered_cpu_us_per_delivery: round(m.unordered.cpu_us_per_delivery),
-      cpu_ratio_to_unordered: ratio(median(pairs.map((p) => p.unordered.cpu_us_per_delivery)), median(pairs.map((p) => p.ordered.cpu_us_per_delivery))),
+      cpu_us_per_delivery: round(m.ordered.cpu_us_per_delivery),
+      unordered_cpu_us_per_delivery: round(m.unordered.cpu_us_per_delivery),
+      cpu_ratio_to_unordered: ratio(
+        median(pairs.map((p) => p.unordered.cpu_us_per_delivery)),
+        median(pairs.map((p) => p.ordered.cpu_us_per_delivery)),
+      ),
       store_thread_busy: m.ordered.store_thread_busy === null ? null : round(m.ordered.store_thread_busy, 2),
-      events: N.events, keys: N.orderedKeys, endpoint: 'one, ordering key, max_concurrency of the standard policy', order_violations: violations, receiver_arrivals: m.order.arrivals,
-      targets: { ratio_to_unordered: '>= 0.8', order_violations: '0' }, met: r >= 0.8 && violations === 0 && arrived,
+      events: N.events,
+      keys: N.orderedKeys,
+      endpoint: 'one, ordering key, max_concurrency of the standard policy',
+      order_violations: violations,
+      receiver_arrivals: m.order.arrivals,
+      targets: { ratio_to_unordered: '>= 0.8', order_violations: '0' },
+      met: r >= 0.8 && violations === 0 && arrived,
     });
   },
 
@@ -243,23 +459,41 @@ const scenarios: Record<Scenario, () => Promise<void>> = {
     const r = ratio(m.with.per_s, m.without.per_s);
     const violations = pairs.reduce((s, p) => s + p.order.violations, 0);
     emit({
-      scenario: 'ordering', healthy_per_s: round(m.with.per_s), baseline_per_s: round(m.without.per_s), unit: 'deliveries/s', ratio_runs: pairs.map((p) => round(p.with.per_s / p.without.per_s, 3)),
-      healthy_keys: 1000, healthy_deliveries: N.events, stuck_deliveries: N.stuckEvents, stuck_retry: '100ms, 500 every time', stuck_attempts_during_run: m.with.stuck_attempts,
-      stuck_deliveries_attempted: m.with.stuck_deliveries_attempted, order_violations: violations,
-      ratio_to_baseline: r, targets: { ratio_to_baseline: '>= 0.9', stuck_deliveries_attempted: '1' }, met: r >= 0.9 && violations === 0 && pairs.every((p) => p.with.stuck_deliveries_attempted === 1),
+      scenario: 'ordering',
+      healthy_per_s: round(m.with.per_s),
+      baseline_per_s: round(m.without.per_s),
+      unit: 'deliveries/s',
+      ratio_runs: pairs.map((p) => round(p.with.per_s / p.without.per_s, 3)),
+      healthy_keys: 1000,
+      healthy_deliveries: N.events,
+      stuck_deliveries: N.stuckEvents,
+      stuck_retry: '100ms, 500 every time',
+      stuck_attempts_during_run: m.with.stuck_attempts,
+      stuck_deliveries_attempted: m.with.stuck_deliveries_attempted,
+      order_violations: violations,
+      ratio_to_baseline: r,
+      targets: { ratio_to_baseline: '>= 0.9', stuck_deliveries_attempted: '1' },
+      met: r >= 0.9 && violations === 0 && pairs.every((p) => p.with.stuck_deliveries_attempted === 1),
     });
   },
 
   async postgres() {
     const script = join(BENCH_DIR, 'postgres-drain.ts');
     if (!existsSync(script)) {
-      emit({ scenario: 'postgres', skipped: 'bench/postgres-drain.ts (the PostgreSQL store) is not there yet', targets: {}, met: null });
+      emit({
+        scenario: 'postgres',
+        skipped: 'bench/postgres-drain.ts (the PostgreSQL store) is not there yet',
+        targets: {},
+        met: null,
+      });
       return;
     }
     const [l, b] = [await limitFigure(), await bullmqFigure()];
     // The PostgreSQL engineer's script: N queued deliveries drained by K worker processes; one JSON line each.
     const drain = async (workers: number) => {
-      const c = startTs('postgres-drain.ts', ['--events', String(N.events), '--workers', String(workers)], { timeoutMs: TIMEOUT * 2 });
+      const c = startTs('postgres-drain.ts', ['--events', String(N.events), '--workers', String(workers)], {
+        timeoutMs: TIMEOUT * 2,
+      });
       try {
         await c.firstJson;
         await c.exited;
@@ -273,10 +507,21 @@ const scenarios: Record<Scenario, () => Promise<void>> = {
     const r1 = median(one.map((x) => x.deliveriesPerSec));
     const r3 = median(three.map((x) => x.deliveriesPerSec));
     emit({
-      scenario: 'postgres', workers_1_per_s: round(r1), workers_3_per_s: round(r3), unit: 'deliveries/s', runs_1: one.map((x) => round(x.deliveriesPerSec)), runs_3: three.map((x) => round(x.deliveriesPerSec)),
-      events: N.events, scaling_3_over_1: ratio(r3, r1), ratio_to_limit: ratio(Math.max(r1, r3), l.per_s), limit_per_s: round(l.per_s),
-      ratio_to_bullmq: ratio(Math.max(r1, r3), b.per_s), bullmq_per_s: round(b.per_s),
-      targets: {}, met: null, note: 'no target in the issue; figures for comparison with the SQLite drain',
+      scenario: 'postgres',
+      workers_1_per_s: round(r1),
+      workers_3_per_s: round(r3),
+      unit: 'deliveries/s',
+      runs_1: one.map((x) => round(x.deliveriesPerSec)),
+      runs_3: three.map((x) => round(x.deliveriesPerSec)),
+      events: N.events,
+      scaling_3_over_1: ratio(r3, r1),
+      ratio_to_limit: ratio(Math.max(r1, r3), l.per_s),
+      limit_per_s: round(l.per_s),
+      ratio_to_bullmq: ratio(Math.max(r1, r3), b.per_s),
+      bullmq_per_s: round(b.per_s),
+      targets: {},
+      met: null,
+      note: 'no target in the issue; figures for comparison with the SQLite drain',
     });
   },
 };
@@ -301,5 +546,7 @@ try {
   await Promise.allSettled(receivers.map((r) => r.close()));
   killAll();
 }
-process.stderr.write(`bench: ${only.join(', ')} in ${round((Date.now() - started) / 1000, 1)} s${quick ? ' (--quick)' : ''}\n`);
+process.stderr.write(
+  `bench: ${only.join(', ')} in ${round((Date.now() - started) / 1000, 1)} s${quick ? ' (--quick)' : ''}\n`,
+);
 process.exit(failed ? 1 : 0);

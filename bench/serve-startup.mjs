@@ -6,17 +6,23 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { fileURLToPath } from 'node:url';
 
 const BIN = fileURLToPath(new URL('../packages/server/bin/hookline.js', import.meta.url));
 const runs = Number(process.argv[process.argv.indexOf('--runs') + 1]) || 5;
-const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('HOOKLINE_') && k !== 'NODE_OPTIONS'));
+const env = Object.fromEntries(
+  Object.entries(process.env).filter(([k]) => !k.startsWith('HOOKLINE_') && k !== 'NODE_OPTIONS'),
+);
 
 async function once(flags) {
   const dir = mkdtempSync(join(tmpdir(), 'hookline-startup-'));
   const started = process.hrtime.bigint();
-  const child = spawn(process.execPath, [...flags, BIN, 'serve', '--port', '0', '--host', '127.0.0.1', '--db', join(dir, 'h.db')], { cwd: dir, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(
+    process.execPath,
+    [...flags, BIN, 'serve', '--port', '0', '--host', '127.0.0.1', '--db', join(dir, 'h.db')],
+    { cwd: dir, env, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
   try {
     const ms = await new Promise((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error('no "listening" within 60 s')), 60_000);
@@ -43,9 +49,16 @@ async function once(flags) {
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const result = { bench: 'serve-startup', node: process.version, runs };
-for (const [mode, flags] of [['compiled', []], ['tsx', ['--conditions=source']]]) {
+for (const [mode, flags] of [
+  ['compiled', []],
+  ['tsx', ['--conditions=source']],
+]) {
   const samples = [];
   for (let i = 0; i < runs; i++) samples.push(await once(flags));
-  result[mode] = { startupMsMedian: Math.round(median(samples.map((s) => s.ms))), rssMbMedian: Math.round(median(samples.map((s) => s.rssMb))), samples };
+  result[mode] = {
+    startupMsMedian: Math.round(median(samples.map((s) => s.ms))),
+    rssMbMedian: Math.round(median(samples.map((s) => s.rssMb))),
+    samples,
+  };
 }
 console.log(JSON.stringify(result));

@@ -11,13 +11,24 @@ const [role, adminToken] = process.argv.slice(2);
 const dir = mkdtempSync(join(tmpdir(), 'hookline-bench-server-'));
 const config = resolveConfig({
   env: {},
-  argv: { port: 0, host: '127.0.0.1', db: process.env.BENCH_DB ?? join(dir, 'hookline.db'), dataDir: dir, role, adminToken, masterKey: process.env.BENCH_MASTER_KEY ?? generateMasterKey(), allowHttp: true, allowPrivateTargets: true, logLevel: 'error' },
+  argv: {
+    port: 0,
+    host: '127.0.0.1',
+    db: process.env.BENCH_DB ?? join(dir, 'hookline.db'),
+    dataDir: dir,
+    role,
+    adminToken,
+    masterKey: process.env.BENCH_MASTER_KEY ?? generateMasterKey(),
+    allowHttp: true,
+    allowPrivateTargets: true,
+    logLevel: 'error',
+  },
 });
 // BENCH_PROFILE_DIR (set by `npm run bench -- --profile`): the server's main thread is profiled until it stops.
 const profileDir = process.env.BENCH_PROFILE_DIR;
 const stopProfile = profileDir ? await startPhaseProfile(profileDir, `server-${role}`) : null;
 const server = await startServer(config);
-process.stdout.write(JSON.stringify({ url: server.url }) + '\n');
+process.stdout.write(`${JSON.stringify({ url: server.url })}\n`);
 const stop = async () => {
   await stopProfile?.();
   await server.close().catch(() => {});

@@ -2,32 +2,116 @@
 import { readFileSync } from 'node:fs';
 
 const text = readFileSync(process.argv[2] ?? 0, 'utf8');
-const lines = text.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l));
+const lines = text
+  .split('\n')
+  .filter((l) => l.startsWith('{'))
+  .map((l) => JSON.parse(l));
 const fmt = (v: unknown) => (typeof v === 'number' ? v.toLocaleString('en-US') : String(v ?? ''));
 const rows: string[][] = [];
 const r = (v: unknown) => (v === undefined || v === null ? '—' : String(v));
 for (const x of lines) {
   const met = x.met === null || x.met === undefined ? '—' : x.met ? 'yes' : '**no**';
   const t = x.targets ?? {};
-  const target = Object.entries(t).map(([k, v]) => `${k} ${v}`).join('; ') || '—';
+  const target =
+    Object.entries(t)
+      .map(([k, v]) => `${k} ${v}`)
+      .join('; ') || '—';
   if (x.error) {
     rows.push([x.scenario, `error: ${String(x.error).slice(0, 120)}`, '', '', target, met]);
     continue;
   }
   switch (x.scenario) {
-    case 'limit': rows.push(['limit (bare undici pool, no store)', `${fmt(x.deliveries_per_s)} ${x.unit}`, '1', r(x.ratio_to_bullmq), target, met]); break;
-    case 'drain': rows.push(['drain (SQLite, every attempt durably recorded)', `${fmt(x.deliveries_per_s)} ${x.unit} (logging each attempt to a file: ${fmt(x.logging_to_file_per_s)})`, r(x.ratio_to_limit), r(x.ratio_to_bullmq), target, met]); break;
-    case 'peer': rows.push(['peer (BullMQ + Redis AOF everysec, concurrency 50)', `BullMQ ${fmt(x.bullmq_per_s)} vs Hookline ${fmt(x.hookline_drain_per_s)} ${x.unit}`, `BullMQ ${r(x.bullmq_ratio_to_limit)}`, `Hookline ${r(x.ratio_to_bullmq)}`, target, met]); break;
-    case 'ingest': rows.push(['ingest over HTTP (durable 202)', `single ${fmt(x.single_per_s)}; batch ${fmt(x.batch_per_s)} ${x.unit}`, `${r(x.single_ratio_to_limit)} / ${r(x.batch_ratio_to_limit)}`, `${r(x.single_ratio_to_bullmq)} / ${r(x.batch_ratio_to_bullmq)}`, target, met]); break;
-    case 'latency': rows.push([`latency at ${fmt(x.rate_per_s)} events/s`, `p50 ${x.p50_ms} ms; p99 ${x.p99_ms} ms (accept to first attempt)`, '—', '—', target, met]); break;
-    case 'isolation': rows.push(['isolation (a dead endpoint beside 10 healthy)', `${fmt(x.healthy_per_s)} vs ${fmt(x.baseline_per_s)} ${x.unit} without it (ratio_to_baseline ${x.ratio_to_baseline})`, r(x.ratio_to_limit), r(x.ratio_to_bullmq), target, met]); break;
-    case 'backlog': rows.push([`backlog (${fmt(x.future_deliveries)} future deliveries)`, `RSS ${x.rss_mb} MB; ${fmt(x.due_per_s)} due/s vs ${fmt(x.baseline_due_per_s)} with a 10k backlog (ratio_to_baseline ${x.ratio_to_baseline})`, r(x.ratio_to_limit), r(x.ratio_to_bullmq), target, met]); break;
-    case 'postgres': rows.push(['postgres drain', x.skipped ? `skipped: ${x.skipped}` : `1 worker ${fmt(x.workers_1_per_s)}; 3 workers ${fmt(x.workers_3_per_s)} ${x.unit ?? ''}`, r(x.ratio_to_limit), r(x.ratio_to_bullmq), target, met]); break;
-    default: rows.push([x.scenario, JSON.stringify(x), '', '', target, met]);
+    case 'limit':
+      rows.push([
+        'limit (bare undici pool, no store)',
+        `${fmt(x.deliveries_per_s)} ${x.unit}`,
+        '1',
+        r(x.ratio_to_bullmq),
+        target,
+        met,
+      ]);
+      break;
+    case 'drain':
+      rows.push([
+        'drain (SQLite, every attempt durably recorded)',
+        `${fmt(x.deliveries_per_s)} ${x.unit} (logging each attempt to a file: ${fmt(x.logging_to_file_per_s)})`,
+        r(x.ratio_to_limit),
+        r(x.ratio_to_bullmq),
+        target,
+        met,
+      ]);
+      break;
+    case 'peer':
+      rows.push([
+        'peer (BullMQ + Redis AOF everysec, concurrency 50)',
+        `BullMQ ${fmt(x.bullmq_per_s)} vs Hookline ${fmt(x.hookline_drain_per_s)} ${x.unit}`,
+        `BullMQ ${r(x.bullmq_ratio_to_limit)}`,
+        `Hookline ${r(x.ratio_to_bullmq)}`,
+        target,
+        met,
+      ]);
+      break;
+    case 'ingest':
+      rows.push([
+        'ingest over HTTP (durable 202)',
+        `single ${fmt(x.single_per_s)}; batch ${fmt(x.batch_per_s)} ${x.unit}`,
+        `${r(x.single_ratio_to_limit)} / ${r(x.batch_ratio_to_limit)}`,
+        `${r(x.single_ratio_to_bullmq)} / ${r(x.batch_ratio_to_bullmq)}`,
+        target,
+        met,
+      ]);
+      break;
+    case 'latency':
+      rows.push([
+        `latency at ${fmt(x.rate_per_s)} events/s`,
+        `p50 ${x.p50_ms} ms; p99 ${x.p99_ms} ms (accept to first attempt)`,
+        '—',
+        '—',
+        target,
+        met,
+      ]);
+      break;
+    case 'isolation':
+      rows.push([
+        'isolation (a dead endpoint beside 10 healthy)',
+        `${fmt(x.healthy_per_s)} vs ${fmt(x.baseline_per_s)} ${x.unit} without it (ratio_to_baseline ${x.ratio_to_baseline})`,
+        r(x.ratio_to_limit),
+        r(x.ratio_to_bullmq),
+        target,
+        met,
+      ]);
+      break;
+    case 'backlog':
+      rows.push([
+        `backlog (${fmt(x.future_deliveries)} future deliveries)`,
+        `RSS ${x.rss_mb} MB; ${fmt(x.due_per_s)} due/s vs ${fmt(x.baseline_due_per_s)} with a 10k backlog (ratio_to_baseline ${x.ratio_to_baseline})`,
+        r(x.ratio_to_limit),
+        r(x.ratio_to_bullmq),
+        target,
+        met,
+      ]);
+      break;
+    case 'postgres':
+      rows.push([
+        'postgres drain',
+        x.skipped
+          ? `skipped: ${x.skipped}`
+          : `1 worker ${fmt(x.workers_1_per_s)}; 3 workers ${fmt(x.workers_3_per_s)} ${x.unit ?? ''}`,
+        r(x.ratio_to_limit),
+        r(x.ratio_to_bullmq),
+        target,
+        met,
+      ]);
+      break;
+    default:
+      rows.push([x.scenario, JSON.stringify(x), '', '', target, met]);
   }
 }
 console.log('| scenario | figure | ratio to limit | ratio to BullMQ | target | met |');
 console.log('|---|---|---|---|---|---|');
 for (const row of rows) console.log(`| ${row.join(' | ')} |`);
 const env = lines[0];
-if (env) console.log(`\nMachine: ${env.machine.cpus} × ${env.machine.cpu_model}, ${env.machine.mem_gb} GB, ${env.machine.os}; Node ${env.versions.node}, better-sqlite3 ${env.versions.sqlite}, undici ${env.versions.undici}, BullMQ ${env.versions.bullmq}, Redis ${env.versions.redis}.${env.quick ? ' (--quick: sizes too small for the targets)' : ''}`);
+if (env)
+  console.log(
+    `\nMachine: ${env.machine.cpus} × ${env.machine.cpu_model}, ${env.machine.mem_gb} GB, ${env.machine.os}; Node ${env.versions.node}, better-sqlite3 ${env.versions.sqlite}, undici ${env.versions.undici}, BullMQ ${env.versions.bullmq}, Redis ${env.versions.redis}.${env.quick ? ' (--quick: sizes too small for the targets)' : ''}`,
+  );

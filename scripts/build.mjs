@@ -18,9 +18,12 @@ const ASSET = /\.(sql|json|mjs)$/;
 const named = process.argv.slice(2).map((p) => resolve(p));
 const isVite = (dir) => existsSync(join(dir, 'vite.config.mjs'));
 const buildable = (dir) => existsSync(join(dir, 'tsconfig.build.json')) || isVite(dir);
-const all = readdirSync(join(root, 'packages')).map((d) => join(root, 'packages', d)).filter(buildable);
+const all = readdirSync(join(root, 'packages'))
+  .map((d) => join(root, 'packages', d))
+  .filter(buildable);
 const chosen = named.length > 0 ? named : all;
-for (const dir of chosen) if (!buildable(dir)) fail(`${relative(root, dir) || dir}: no tsconfig.build.json or vite.config.mjs`);
+for (const dir of chosen)
+  if (!buildable(dir)) fail(`${relative(root, dir) || dir}: no tsconfig.build.json or vite.config.mjs`);
 
 const manifest = (dir) => JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
 const byName = new Map(all.map((d) => [manifest(d).name, d]));
@@ -64,7 +67,11 @@ function run(dir, config) {
 
 function vite(dir) {
   try {
-    execFileSync(process.execPath, [join(root, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--config', join(dir, 'vite.config.mjs')], { cwd: dir, stdio: 'inherit' });
+    execFileSync(
+      process.execPath,
+      [join(root, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--config', join(dir, 'vite.config.mjs')],
+      { cwd: dir, stdio: 'inherit' },
+    );
   } catch {
     fail(`vite build in ${relative(root, dir)} failed`);
   }

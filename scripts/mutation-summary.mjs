@@ -2,7 +2,7 @@
 // writes the same figures to reports/mutation/summary.json.
 // score = detected / (detected + survived + no coverage), detected = killed + timeout (Stryker's "total" score);
 // runtime and compile errors are left out of both sides, as Stryker does.
-import { readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 
 const args = process.argv.slice(2);
 const survivors = args.includes('--survivors');
@@ -11,18 +11,35 @@ const rows = [];
 const listed = [];
 for (const group of groups) {
   const path = `reports/mutation/${group}.json`;
-  if (!existsSync(path)) { console.error(`mutation-summary: no report for ${group} (${path})`); process.exitCode = 1; continue; }
+  if (!existsSync(path)) {
+    console.error(`mutation-summary: no report for ${group} (${path})`);
+    process.exitCode = 1;
+    continue;
+  }
   const report = JSON.parse(readFileSync(path, 'utf8'));
   for (const [file, { mutants }] of Object.entries(report.files)) {
     const n = { killed: 0, timeout: 0, survived: 0, noCoverage: 0, errors: 0, ignored: 0 };
     for (const m of mutants) {
       switch (m.status) {
-        case 'Killed': n.killed++; break;
-        case 'Timeout': n.timeout++; break;
-        case 'Survived': n.survived++; listed.push({ file, m }); break;
-        case 'NoCoverage': n.noCoverage++; listed.push({ file, m }); break;
-        case 'Ignored': n.ignored++; break;
-        default: n.errors++;
+        case 'Killed':
+          n.killed++;
+          break;
+        case 'Timeout':
+          n.timeout++;
+          break;
+        case 'Survived':
+          n.survived++;
+          listed.push({ file, m });
+          break;
+        case 'NoCoverage':
+          n.noCoverage++;
+          listed.push({ file, m });
+          break;
+        case 'Ignored':
+          n.ignored++;
+          break;
+        default:
+          n.errors++;
       }
     }
     const detected = n.killed + n.timeout;
@@ -32,16 +49,39 @@ for (const group of groups) {
 }
 
 const head = ['group', 'module', 'score %', 'killed', 'timeout', 'survived', 'no cov', 'ignored', 'errors'];
-const table = rows.map((r) => [r.group, r.file, r.score === null ? 'n/a' : r.score.toFixed(2), r.killed, r.timeout, r.survived, r.noCoverage, r.ignored, r.errors].map(String));
+const table = rows.map((r) =>
+  [
+    r.group,
+    r.file,
+    r.score === null ? 'n/a' : r.score.toFixed(2),
+    r.killed,
+    r.timeout,
+    r.survived,
+    r.noCoverage,
+    r.ignored,
+    r.errors,
+  ].map(String),
+);
 const widths = head.map((h, i) => Math.max(h.length, ...table.map((t) => t[i].length)));
 const line = (cells) => cells.map((c, i) => (i < 2 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
 console.log(line(head));
 for (const t of table) console.log(line(t));
-console.log('score = (killed + timeout) / (killed + timeout + survived + no cov); ignored = `Stryker disable` comments with a reason');
+console.log(
+  'score = (killed + timeout) / (killed + timeout + survived + no cov); ignored = `Stryker disable` comments with a reason',
+);
 if (survivors) {
   for (const { file, m } of listed) {
     const { line: l, column } = m.location.start;
-    console.log(`${m.status === 'Survived' ? 'survived' : 'no cov  '} ${file}:${l}:${column} ${m.mutatorName} → ${JSON.stringify(m.replacement ?? '')}`);
+    console.log(
+      `${m.status === 'Survived' ? 'survived' : 'no cov  '} ${file}:${l}:${column} ${m.mutatorName} → ${JSON.stringify(m.replacement ?? '')}`,
+    );
   }
 }
-writeFileSync('reports/mutation/summary.json', JSON.stringify({ scoring: 'detected/(detected+survived+noCoverage), detected = killed+timeout', modules: rows }, null, 2) + '\n');
+writeFileSync(
+  'reports/mutation/summary.json',
+  `${JSON.stringify(
+    { scoring: 'detected/(detected+survived+noCoverage), detected = killed+timeout', modules: rows },
+    null,
+    2,
+  )}\n`,
+);

@@ -11,7 +11,8 @@ export const SQL_MODULE_PATH = join(SRC, 'sql-files.generated.ts');
 
 function sqlFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
-    e.isDirectory() ? sqlFiles(join(dir, e.name)) : e.name.endsWith('.sql') ? [join(dir, e.name)] : []);
+    e.isDirectory() ? sqlFiles(join(dir, e.name)) : e.name.endsWith('.sql') ? [join(dir, e.name)] : [],
+  );
 }
 
 /** The module's text for the .sql files under packages/receiver/src as they are now. */
@@ -30,7 +31,8 @@ export function renderSqlModule(): string {
     '/** The text of one file, by its path under src/ (`inbox/sql/accept.sql`). */',
     'export function sqlFile(path: string): string {',
     '  const text = sqlFiles[path];',
-    "  if (text === undefined) throw new Error(`@hookline/receiver: no SQL file ${path}`);",
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: this is the generated module's source text, template literal included.
+    '  if (text === undefined) throw new Error(`@hookline/receiver: no SQL file ${path}`);',
     '  return text;',
     '}',
     '',

@@ -31,7 +31,8 @@ function track({ type, data }) {
 function nameStuckTests({ type, data }) {
   const { name, file } = data;
   const error = data.details?.error;
-  if (type !== 'test:fail' || file === undefined || name !== file || error?.failureType !== 'testTimeoutFailure') return;
+  if (type !== 'test:fail' || file === undefined || name !== file || error?.failureType !== 'testTimeoutFailure')
+    return;
   const stuck = (running.get(file) ?? []).map((t) => JSON.stringify(t.name));
   running.delete(file);
   if (stuck.length === 0) return;

@@ -1,8 +1,8 @@
 // Child processes of a benchmark run (receivers, redis-server, the API server, measured engines); all die with us.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { dirname, join } from 'node:path';
 
 export const BENCH_DIR = dirname(dirname(fileURLToPath(import.meta.url)));
 export const ROOT_DIR = dirname(BENCH_DIR);
@@ -26,16 +26,29 @@ export interface Child {
   kill(): Promise<void>;
 }
 
-export function startChild(cmd: string, args: string[], opts: { timeoutMs: number; stdin?: boolean; env?: NodeJS.ProcessEnv; cwd?: string }): Child {
-  const proc = spawn(cmd, args, { stdio: ['pipe', 'pipe', 'inherit'], env: opts.env ?? process.env, cwd: opts.cwd ?? ROOT_DIR });
+export function startChild(
+  cmd: string,
+  args: string[],
+  opts: { timeoutMs: number; stdin?: boolean; env?: NodeJS.ProcessEnv; cwd?: string },
+): Child {
+  const proc = spawn(cmd, args, {
+    stdio: ['pipe', 'pipe', 'inherit'],
+    env: opts.env ?? process.env,
+    cwd: opts.cwd ?? ROOT_DIR,
+  });
   live.add(proc);
   const lines: any[] = [];
-  const exited = new Promise<number | null>((resolve) => proc.on('close', (code) => {
-    live.delete(proc);
-    resolve(code);
-  }));
+  const exited = new Promise<number | null>((resolve) =>
+    proc.on('close', (code) => {
+      live.delete(proc);
+      resolve(code);
+    }),
+  );
   const firstJson = new Promise<any>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${cmd} ${args.join(' ')}: no answer within ${opts.timeoutMs} ms`)), opts.timeoutMs);
+    const timer = setTimeout(
+      () => reject(new Error(`${cmd} ${args.join(' ')}: no answer within ${opts.timeoutMs} ms`)),
+      opts.timeoutMs,
+    );
     timer.unref();
     createInterface({ input: proc.stdout! }).on('line', (line) => {
       if (!line.startsWith('{')) return;
@@ -72,8 +85,16 @@ export function startChild(cmd: string, args: string[], opts: { timeoutMs: numbe
 }
 
 /** A TypeScript file of this folder in a fresh node process; `nodeFlags` e.g. ['--cpu-prof']. */
-export function startTs(file: string, args: string[], opts: { timeoutMs: number; nodeFlags?: string[]; env?: NodeJS.ProcessEnv }): Child {
-  return startChild(process.execPath, [...(opts.nodeFlags ?? []), '--conditions=source', '--import', 'tsx', join(BENCH_DIR, file), ...args], opts);
+export function startTs(
+  file: string,
+  args: string[],
+  opts: { timeoutMs: number; nodeFlags?: string[]; env?: NodeJS.ProcessEnv },
+): Child {
+  return startChild(
+    process.execPath,
+    [...(opts.nodeFlags ?? []), '--conditions=source', '--import', 'tsx', join(BENCH_DIR, file), ...args],
+    opts,
+  );
 }
 
 export interface Receiver {
@@ -109,7 +130,12 @@ export async function startReceiver(mode: 'ok' | 'hang' = 'ok'): Promise<Receive
 }
 
 /** Runs `bench/child.ts` with a scenario module's exported measure function; resolves with its JSON answer. */
-export async function measureInChild<T>(module: string, fn: string, args: unknown, opts: { timeoutMs: number; nodeFlags?: string[] }): Promise<T> {
+export async function measureInChild<T>(
+  module: string,
+  fn: string,
+  args: unknown,
+  opts: { timeoutMs: number; nodeFlags?: string[] },
+): Promise<T> {
   const child = startTs('child.ts', [module, fn, JSON.stringify(args)], opts);
   try {
     const out = await child.firstJson;

@@ -2,13 +2,27 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createHookline, generateMasterKey, openSqliteThreadStore, type EventInput, type Hookline, type HooklineOptions, type Store } from '@hookline/core';
+import {
+  createHookline,
+  type EventInput,
+  generateMasterKey,
+  type Hookline,
+  type HooklineOptions,
+  openSqliteThreadStore,
+  type Store,
+} from '@hookline/core';
 
 export const TENANT = 'ten_BENCH';
 
 /** Event data padded so the envelope the engine builds is `bytes` long (1 KB by default). */
 export function eventInput(i: number, type = 'bench.event', bytes = 1024): EventInput {
-  const base = { event_id: `evt_bench_${String(i).padStart(8, '0')}`, type, version: '1', occurred_at: '2026-01-05T12:00:00.000Z', data: { seq: i, pad: '' } };
+  const base = {
+    event_id: `evt_bench_${String(i).padStart(8, '0')}`,
+    type,
+    version: '1',
+    occurred_at: '2026-01-05T12:00:00.000Z',
+    data: { seq: i, pad: '' },
+  };
   const len = Buffer.byteLength(JSON.stringify(base));
   base.data.pad = 'x'.repeat(Math.max(0, bytes - len));
   return base;
@@ -27,7 +41,10 @@ export interface EngineFixture {
   close(): Promise<void>;
 }
 
-export async function engineFixture(options: Partial<HooklineOptions> = {}, dir = mkdtempSync(join(tmpdir(), 'hookline-bench-'))): Promise<EngineFixture> {
+export async function engineFixture(
+  options: Partial<HooklineOptions> = {},
+  dir = mkdtempSync(join(tmpdir(), 'hookline-bench-')),
+): Promise<EngineFixture> {
   const path = join(dir, 'hookline.db');
   // As `hookline serve` runs it: the connection on a store thread, a checkpointer thread beside it.
   const store = options.store ?? (await openSqliteThreadStore(path));
@@ -41,7 +58,15 @@ export async function engineFixture(options: Partial<HooklineOptions> = {}, dir 
   });
   if (!(await store.getTenant(TENANT))) {
     const now = Date.now();
-    await store.createTenant({ id: TENANT, name: 'Bench', ownerEmails: ['bench@example.test'], operationsEndpointId: null, notifyEmail: false, createdAt: now, updatedAt: now });
+    await store.createTenant({
+      id: TENANT,
+      name: 'Bench',
+      ownerEmails: ['bench@example.test'],
+      operationsEndpointId: null,
+      notifyEmail: false,
+      createdAt: now,
+      updatedAt: now,
+    });
   }
   return {
     engine,
@@ -84,7 +109,10 @@ export function terminalCounter(engine: Hookline, filter: (endpointId: string) =
     until(n: number, timeoutMs: number): Promise<void> {
       if (done >= n) return Promise.resolve();
       return new Promise<void>((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`only ${done}/${n} deliveries finished within ${timeoutMs} ms`)), timeoutMs);
+        const timer = setTimeout(
+          () => reject(new Error(`only ${done}/${n} deliveries finished within ${timeoutMs} ms`)),
+          timeoutMs,
+        );
         waiter = { n, resolve: () => (clearTimeout(timer), (waiter = null), resolve()) };
       });
     },

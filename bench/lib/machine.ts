@@ -1,8 +1,9 @@
 // What every result line records about where it ran: CPUs, memory, OS, and the versions of what was measured.
-import { cpus, totalmem, release, platform } from 'node:os';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+
 import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { cpus, platform, release, totalmem } from 'node:os';
+import { join } from 'node:path';
 import { ROOT_DIR } from './children.ts';
 
 function pkgVersion(name: string): string | null {
@@ -27,7 +28,12 @@ export function environment(): { machine: object; versions: object } {
   if (cached) return cached;
   const c = cpus();
   cached = {
-    machine: { cpus: c.length, cpu_model: c[0]?.model ?? 'unknown', mem_gb: Math.round(totalmem() / 2 ** 30), os: `${platform()} ${release()}` },
+    machine: {
+      cpus: c.length,
+      cpu_model: c[0]?.model ?? 'unknown',
+      mem_gb: Math.round(totalmem() / 2 ** 30),
+      os: `${platform()} ${release()}`,
+    },
     versions: {
       node: process.versions.node,
       hookline: pkgVersion('@hookline/core'),

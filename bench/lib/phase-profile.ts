@@ -1,7 +1,8 @@
 // Profiles only the timed phase of a scenario (not its setup), with the inspector's sampling profiler; the file
 // opens in Chrome DevTools or speedscope like any `--cpu-prof` output.
-import { Session } from 'node:inspector/promises';
+
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
 import { join } from 'node:path';
 
 export async function startPhaseProfile(dir: string | undefined, name: string): Promise<() => Promise<string | null>> {

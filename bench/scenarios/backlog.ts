@@ -1,9 +1,10 @@
 // Scenario `backlog`: a large backlog of deliveries scheduled in the future next to due ones: the engine process's
 // RSS and the due-delivery throughput. The future rows are written straight into the SQLite file in one
 // transaction (a million API calls would measure ingest, not this), then due events are accepted through the engine.
-import Database from 'better-sqlite3';
+
 import { performance } from 'node:perf_hooks';
-import { acceptBacklog, engineFixture, terminalCounter, TENANT } from '../lib/fixture.ts';
+import Database from 'better-sqlite3';
+import { acceptBacklog, engineFixture, TENANT, terminalCounter } from '../lib/fixture.ts';
 
 export async function measure(a: { url: string; future: number; due: number }) {
   const f = await engineFixture();
@@ -13,9 +14,11 @@ export async function measure(a: { url: string; future: number; due: number }) {
   {
     const db = new Database(f.path);
     db.pragma('journal_mode = WAL');
-    const ev = db.prepare(`INSERT INTO events (id, tenant_id, event_id, type, version, occurred_at, body, body_hash, is_money, created_at)
+    const ev =
+      db.prepare(`INSERT INTO events (id, tenant_id, event_id, type, version, occurred_at, body, body_hash, is_money, created_at)
                            VALUES (?, ?, ?, 'bench.future', '1', ?, ?, 'h', 0, ?)`);
-    const dl = db.prepare(`INSERT INTO deliveries (id, tenant_id, event_pk, endpoint_id, status, next_attempt_at, created_at, updated_at)
+    const dl =
+      db.prepare(`INSERT INTO deliveries (id, tenant_id, event_pk, endpoint_id, status, next_attempt_at, created_at, updated_at)
                            VALUES (?, ?, ?, ?, 'pending', ?, ?, ?)`);
     const body = Buffer.alloc(1024, 0x20);
     db.transaction(() => {
@@ -24,7 +27,15 @@ export async function measure(a: { url: string; future: number; due: number }) {
         const evId = `evt_F${String(i).padStart(9, '0')}`;
         ev.run(evId, TENANT, evId, new Date(now).toISOString(), body, now);
         // Due between 1 h and ~2 days from now: spread like real retry ladders, never due during the run.
-        dl.run(`dlv_F${String(i).padStart(9, '0')}`, TENANT, evId, endpoint.id, now + 3_600_000 + (i % 172_800) * 1000, now, now);
+        dl.run(
+          `dlv_F${String(i).padStart(9, '0')}`,
+          TENANT,
+          evId,
+          endpoint.id,
+          now + 3_600_000 + (i % 172_800) * 1000,
+          now,
+          now,
+        );
       }
     })();
     db.close();
@@ -45,5 +56,13 @@ export async function measure(a: { url: string; future: number; due: number }) {
   clearInterval(sampler);
   peak = Math.max(peak, process.memoryUsage().rss);
   await f.close();
-  return { future: a.future, due: a.due, seconds, per_s: a.due / seconds, rss_mb: peak / 2 ** 20, rss_before_start_mb: rssBefore / 2 ** 20, insert_seconds: insertSeconds };
+  return {
+    future: a.future,
+    due: a.due,
+    seconds,
+    per_s: a.due / seconds,
+    rss_mb: peak / 2 ** 20,
+    rss_before_start_mb: rssBefore / 2 ** 20,
+    insert_seconds: insertSeconds,
+  };
 }

@@ -6,10 +6,18 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { jsonLogger, type SqliteThreadStore } from '@hookline/core';
-import { acceptBacklog, engineFixture, terminalCounter, TENANT } from '../lib/fixture.ts';
+import { acceptBacklog, engineFixture, TENANT, terminalCounter } from '../lib/fixture.ts';
 import { startPhaseProfile } from '../lib/phase-profile.ts';
 
-export async function measure(a: { url: string; events: number; warmup?: number; logToFile?: boolean; batchSize?: number; maxInFlight?: number; profileDir?: string }) {
+export async function measure(a: {
+  url: string;
+  events: number;
+  warmup?: number;
+  logToFile?: boolean;
+  batchSize?: number;
+  maxInFlight?: number;
+  profileDir?: string;
+}) {
   const dir = mkdtempSync(join(tmpdir(), 'hookline-bench-'));
   // The logging variant writes one JSON line per attempt to a file, as a deployment would (never to our stdout).
   const stream = a.logToFile ? createWriteStream(join(dir, 'attempts.log')) : null;
@@ -17,7 +25,11 @@ export async function measure(a: { url: string; events: number; warmup?: number;
     {
       logger: stream ? jsonLogger('info', (line) => stream.write(line)) : undefined,
       // Only given tunables: an explicit undefined would override the dispatcher's defaults.
-      dispatcher: { logAttempts: stream !== null, ...(a.batchSize ? { batchSize: a.batchSize } : {}), ...(a.maxInFlight ? { maxInFlight: a.maxInFlight } : {}) },
+      dispatcher: {
+        logAttempts: stream !== null,
+        ...(a.batchSize ? { batchSize: a.batchSize } : {}),
+        ...(a.maxInFlight ? { maxInFlight: a.maxInFlight } : {}),
+      },
     },
     dir,
   );
@@ -50,5 +62,14 @@ export async function measure(a: { url: string; events: number; warmup?: number;
   await f.close();
   // CPU per delivery (all of the process's threads) is steadier than wall time on a shared machine.
   const cpuUs = cpu.user + cpu.system;
-  return { deliveries: a.events, succeeded: counts.succeeded - (a.warmup ?? 0), seconds, per_s: a.events / seconds, cpu_us_per_delivery: cpuUs / a.events, cpu_cores: cpuUs / 1e6 / seconds, loop_busy: elu, store_thread_busy: storeElu };
+  return {
+    deliveries: a.events,
+    succeeded: counts.succeeded - (a.warmup ?? 0),
+    seconds,
+    per_s: a.events / seconds,
+    cpu_us_per_delivery: cpuUs / a.events,
+    cpu_cores: cpuUs / 1e6 / seconds,
+    loop_busy: elu,
+    store_thread_busy: storeElu,
+  };
 }

@@ -2,21 +2,44 @@
 // concurrent clients, and `POST events/batch` (1,000 per request). Every 202 is durable when it arrives.
 // The one endpoint is paused: every event still fans out to a delivery row (recorded `skipped`), and the server's
 // dispatcher (role `all`: on SQLite one process owns the file) has nothing to send, so only ingest is measured.
-import { Pool } from 'undici';
+
 import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
+import { Pool } from 'undici';
 import { startTs } from '../lib/children.ts';
 import { eventInput } from '../lib/fixture.ts';
 
-async function call(pool: Pool, method: 'POST' | 'GET' | 'PATCH', path: string, token: string, body?: unknown): Promise<{ status: number; json: any }> {
-  const res = await pool.request({ path, method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+async function call(
+  pool: Pool,
+  method: 'POST' | 'GET' | 'PATCH',
+  path: string,
+  token: string,
+  body?: unknown,
+): Promise<{ status: number; json: any }> {
+  const res = await pool.request({
+    path,
+    method,
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
   const text = await res.body.text();
   return { status: res.statusCode, json: text ? JSON.parse(text) : null };
 }
 
-export async function measure(a: { receiverUrl: string; singles: number; batches: number; batchSize: number; clients: number; warmup: number; profileDir?: string }) {
-  const token = 'hl_admin_' + randomBytes(16).toString('hex');
-  const server = startTs('server-child.ts', ['all', token], { timeoutMs: 30_000, env: a.profileDir ? { ...process.env, BENCH_PROFILE_DIR: a.profileDir } : undefined });
+export async function measure(a: {
+  receiverUrl: string;
+  singles: number;
+  batches: number;
+  batchSize: number;
+  clients: number;
+  warmup: number;
+  profileDir?: string;
+}) {
+  const token = `hl_admin_${randomBytes(16).toString('hex')}`;
+  const server = startTs('server-child.ts', ['all', token], {
+    timeoutMs: 30_000,
+    env: a.profileDir ? { ...process.env, BENCH_PROFILE_DIR: a.profileDir } : undefined,
+  });
   try {
     const { url } = await server.firstJson;
     const pool = new Pool(url, { connections: a.clients, pipelining: 1, keepAliveTimeout: 10_000 });
@@ -27,7 +50,8 @@ export async function measure(a: { receiverUrl: string; singles: number; batches
     if (ep.status !== 201) throw new Error(`create endpoint: ${ep.status} ${JSON.stringify(ep.json)}`);
     const paused = await call(pool, 'PATCH', `/v1/tenants/${t}/endpoints/${ep.json.id}`, token, { status: 'paused' });
     if (paused.status !== 200) throw new Error(`pause endpoint: ${paused.status} ${JSON.stringify(paused.json)}`);
-    const bodies = (from: number, n: number) => Array.from({ length: n }, (_, i) => JSON.stringify(eventInput(from + i, 'bench.ingest')));
+    const bodies = (from: number, n: number) =>
+      Array.from({ length: n }, (_, i) => JSON.stringify(eventInput(from + i, 'bench.ingest')));
 
     // Single events, `clients` in flight.
     const single = async (from: number, n: number) => {
@@ -35,14 +59,21 @@ export async function measure(a: { receiverUrl: string; singles: number; batches
       let next = 0;
       let bad = 0;
       const t0 = performance.now();
-      await Promise.all(Array.from({ length: a.clients }, async () => {
-        while (next < n) {
-          const body = payloads[next++];
-          const res = await pool.request({ path: `/v1/tenants/${t}/events`, method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body });
-          await res.body.dump();
-          if (res.statusCode !== 202) bad++;
-        }
-      }));
+      await Promise.all(
+        Array.from({ length: a.clients }, async () => {
+          while (next < n) {
+            const body = payloads[next++];
+            const res = await pool.request({
+              path: `/v1/tenants/${t}/events`,
+              method: 'POST',
+              headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+              body,
+            });
+            await res.body.dump();
+            if (res.statusCode !== 202) bad++;
+          }
+        }),
+      );
       return { seconds: (performance.now() - t0) / 1000, bad };
     };
     await single(50_000_000, a.warmup);
@@ -50,18 +81,28 @@ export async function measure(a: { receiverUrl: string; singles: number; batches
 
     // Batches of `batchSize`, a few in flight (a producer flushing its outbox).
     const batch = async (from: number, count: number) => {
-      const payloads = Array.from({ length: count }, (_, b) => `{"events":[${bodies(from + b * a.batchSize, a.batchSize).join(',')}]}`);
+      const payloads = Array.from(
+        { length: count },
+        (_, b) => `{"events":[${bodies(from + b * a.batchSize, a.batchSize).join(',')}]}`,
+      );
       let next = 0;
       let bad = 0;
       const t0 = performance.now();
-      await Promise.all(Array.from({ length: Math.min(4, count) }, async () => {
-        while (next < count) {
-          const body = payloads[next++];
-          const res = await pool.request({ path: `/v1/tenants/${t}/events/batch`, method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body });
-          const out = JSON.parse(await res.body.text());
-          if (res.statusCode !== 202 || out.accepted !== a.batchSize) bad++;
-        }
-      }));
+      await Promise.all(
+        Array.from({ length: Math.min(4, count) }, async () => {
+          while (next < count) {
+            const body = payloads[next++];
+            const res = await pool.request({
+              path: `/v1/tenants/${t}/events/batch`,
+              method: 'POST',
+              headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+              body,
+            });
+            const out = JSON.parse(await res.body.text());
+            if (res.statusCode !== 202 || out.accepted !== a.batchSize) bad++;
+          }
+        }),
+      );
       return { seconds: (performance.now() - t0) / 1000, bad };
     };
     await batch(60_000_000, Math.max(1, Math.round(a.warmup / a.batchSize)));

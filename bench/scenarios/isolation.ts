@@ -1,19 +1,29 @@
 // Scenario `isolation`: 10 healthy endpoints next to one whose receiver never answers (every attempt times out,
 // 10,000 deliveries retrying). Healthy deliveries/s with the dead endpoint present vs the same run without it.
 import { performance } from 'node:perf_hooks';
-import { acceptBacklog, engineFixture, terminalCounter, TENANT } from '../lib/fixture.ts';
+import { acceptBacklog, engineFixture, TENANT, terminalCounter } from '../lib/fixture.ts';
 
-export async function measure(a: { okUrl: string; deadUrl: string | null; healthyEvents: number; deadDeliveries: number; deadTimeoutMs: number }) {
+export async function measure(a: {
+  okUrl: string;
+  deadUrl: string | null;
+  healthyEvents: number;
+  deadDeliveries: number;
+  deadTimeoutMs: number;
+}) {
   const f = await engineFixture();
   const healthy = new Set<string>();
   for (let i = 0; i < 10; i++) {
-    const { endpoint } = await f.engine.endpoints.create(TENANT, { url: a.okUrl + `/${i}`, event_types: ['ok.*'] });
+    const { endpoint } = await f.engine.endpoints.create(TENANT, { url: `${a.okUrl}/${i}`, event_types: ['ok.*'] });
     healthy.add(endpoint.id);
   }
   let deadId: string | null = null;
   if (a.deadUrl) {
     // Its own origin (another receiver process), like a real customer's server; a short timeout keeps it churning.
-    const { endpoint } = await f.engine.endpoints.create(TENANT, { url: a.deadUrl, event_types: ['dead.*'], timeout_ms: a.deadTimeoutMs });
+    const { endpoint } = await f.engine.endpoints.create(TENANT, {
+      url: a.deadUrl,
+      event_types: ['dead.*'],
+      timeout_ms: a.deadTimeoutMs,
+    });
     deadId = endpoint.id;
     // Accepted first, so its deliveries are the oldest due rows: the worst case for the claim order.
     await acceptBacklog(f.engine, a.deadDeliveries, 1_000_000, 'dead.event');
@@ -30,5 +40,11 @@ export async function measure(a: { okUrl: string; deadUrl: string | null; health
   const deadInFlight = f.engine.inFlight;
   // Stopping waits for the dead endpoint's in-flight attempts to time out and commit (bounded by its timeout).
   await f.close();
-  return { healthy_deliveries: total, seconds, per_s: total / seconds, dead_attempts: deadAttempts, in_flight_at_end: deadInFlight };
+  return {
+    healthy_deliveries: total,
+    seconds,
+    per_s: total / seconds,
+    dead_attempts: deadAttempts,
+    in_flight_at_end: deadInFlight,
+  };
 }

@@ -2,12 +2,18 @@
 // is the receiver's arrival time minus the moment the accept resolved (durably committed). Both processes read
 // the same wall clock (performance.timeOrigin + now()).
 import { performance } from 'node:perf_hooks';
-import { engineFixture, eventInput, TENANT, type EngineFixture } from '../lib/fixture.ts';
+import { type EngineFixture, engineFixture, eventInput, TENANT } from '../lib/fixture.ts';
 
 const wall = () => performance.timeOrigin + performance.now();
 
 /** Offers `total` events at `rate`/s, open loop: each tick sends whatever is due by now, so a slow accept cannot slow the offered rate. */
-async function stream(f: EngineFixture, rate: number, total: number, from: number, accepted: Record<string, { sent: number; accepted: number }>) {
+async function stream(
+  f: EngineFixture,
+  rate: number,
+  total: number,
+  from: number,
+  accepted: Record<string, { sent: number; accepted: number }>,
+) {
   const pending: Promise<void>[] = [];
   const t0 = performance.now();
   let sent = 0;
@@ -16,7 +22,11 @@ async function stream(f: EngineFixture, rate: number, total: number, from: numbe
     for (; sent < due; sent++) {
       const input = eventInput(from + sent, 'bench.latency');
       const s = wall();
-      pending.push(f.engine.events.accept(TENANT, input).then(() => void (accepted[input.event_id!] = { sent: s, accepted: wall() })));
+      pending.push(
+        f.engine.events
+          .accept(TENANT, input)
+          .then(() => void (accepted[input.event_id!] = { sent: s, accepted: wall() })),
+      );
     }
     await new Promise((r) => setTimeout(r, 1));
   }

@@ -3,17 +3,26 @@
 // checks each key's order; the clock runs from start() until every delivery's attempt is committed.
 import { performance } from 'node:perf_hooks';
 import type { EventInput, SqliteThreadStore } from '@hookline/core';
-import { engineFixture, eventInput, terminalCounter, TENANT } from '../lib/fixture.ts';
+import { engineFixture, eventInput, TENANT, terminalCounter } from '../lib/fixture.ts';
 
 /** `count` events numbered from `from`, round-robin over `keys` keys: key k's events are seq 0, 1, 2, … in accept order. */
-export function keyedBacklog(count: number, keys: number, from = 0, extra: (i: number) => Record<string, unknown> = () => ({})): EventInput[][] {
+export function keyedBacklog(
+  count: number,
+  keys: number,
+  from = 0,
+  extra: (i: number) => Record<string, unknown> = () => ({}),
+): EventInput[][] {
   const batches: EventInput[][] = [];
   for (let i = 0; i < count; i += 1000) {
     const batch: EventInput[] = [];
     for (let j = i; j < Math.min(count, i + 1000); j++) {
       const e = eventInput(from + j);
       const key = `key-${String(j % keys).padStart(4, '0')}`;
-      batch.push({ ...e, ordering_key: key, data: { ...(e.data as object), key, seq: Math.floor(j / keys), ...extra(j) } });
+      batch.push({
+        ...e,
+        ordering_key: key,
+        data: { ...(e.data as object), key, seq: Math.floor(j / keys), ...extra(j) },
+      });
     }
     batches.push(batch);
   }
@@ -48,5 +57,12 @@ export async function measure(a: { url: string; events: number; keys: number; or
   const counts = await f.store.countByStatus();
   await f.close();
   // CPU per delivery (all of the process's threads) is steadier than wall time on a shared machine.
-  return { deliveries: a.events, succeeded: counts.succeeded - (a.warmup ?? 0), seconds, per_s: a.events / seconds, cpu_us_per_delivery: (cpu.user + cpu.system) / a.events, store_thread_busy: storeBusy };
+  return {
+    deliveries: a.events,
+    succeeded: counts.succeeded - (a.warmup ?? 0),
+    seconds,
+    per_s: a.events / seconds,
+    cpu_us_per_delivery: (cpu.user + cpu.system) / a.events,
+    store_thread_busy: storeBusy,
+  };
 }

@@ -14,7 +14,13 @@ const HEADER = `// Generated from packages/server/openapi.json by \`npm run gene
 export async function generateSchema(document: URL = DOCUMENT_URL): Promise<string> {
   // rootTypes: one exported alias per component; without the prefix the names are the document's own.
   // emptyObjectsUnknown: a free-form `{type: 'object'}` (a batch item, an event type's schema) is any object, not `{}`.
-  const ast = await openapiTS(document, { rootTypes: true, rootTypesNoSchemaPrefix: true, rootTypesKeepCasing: true, emptyObjectsUnknown: true, silent: true });
+  const ast = await openapiTS(document, {
+    rootTypes: true,
+    rootTypesNoSchemaPrefix: true,
+    rootTypesKeepCasing: true,
+    emptyObjectsUnknown: true,
+    silent: true,
+  });
   return HEADER + astToString(ast);
 }
 

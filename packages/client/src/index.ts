@@ -32,11 +32,15 @@ export const DEFAULT_TIMEOUT_MS = 30_000;
  */
 export function createHooklineClient(options: HooklineClientOptions): HooklineClient {
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) throw new RangeError(`timeoutMs must be a positive number of milliseconds, not ${timeoutMs}`);
+  if (!Number.isFinite(timeoutMs) || timeoutMs <= 0)
+    throw new RangeError(`timeoutMs must be a positive number of milliseconds, not ${timeoutMs}`);
   const base = options.fetch ?? globalThis.fetch;
   return createClient<paths>({
     baseUrl: options.baseUrl.replace(/\/+$/, ''),
-    headers: { ...options.headers, ...(options.token !== undefined ? { authorization: `Bearer ${options.token}` } : {}) },
+    headers: {
+      ...options.headers,
+      ...(options.token !== undefined ? { authorization: `Bearer ${options.token}` } : {}),
+    },
     // The caller's own signal still cancels; the timeout bounds a server that accepts and never answers.
     fetch: (request) => base(request, { signal: AbortSignal.any([request.signal, AbortSignal.timeout(timeoutMs)]) }),
   });

@@ -4,14 +4,23 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { test } from 'node:test';
 import { ADMIN_TOKEN, startReceiver, startTestServer, until, within } from '../../server/test/server-harness.ts';
-import { createHooklineClient, HooklineApiError, unwrap, type CreateEndpointResponse, type Delivery, type DeliveryDetail, type EventAccepted, type Tenant } from '../src/index.ts';
+import {
+  type CreateEndpointResponse,
+  createHooklineClient,
+  type Delivery,
+  type DeliveryDetail,
+  type EventAccepted,
+  HooklineApiError,
+  type Tenant,
+  unwrap,
+} from '../src/index.ts';
 
 test('create a tenant, an endpoint and an event, then read the delivery until it succeeds at a loopback receiver', async (t) => {
   const server = await startTestServer();
   t.after(() => server.close());
   const receiver = await startReceiver();
   t.after(() => receiver.close());
-  const hookline = createHooklineClient({ baseUrl: server.url + '/', token: ADMIN_TOKEN });
+  const hookline = createHooklineClient({ baseUrl: `${server.url}/`, token: ADMIN_TOKEN });
 
   const created = await hookline.POST('/v1/tenants', { body: { name: 'Acme', owner_emails: ['ops@acme.test'] } });
   assert.equal(created.response.status, 201);
@@ -19,10 +28,12 @@ test('create a tenant, an endpoint and an event, then read the delivery until it
   assert.match(tenant.id, /^ten_/);
   assert.deepEqual(tenant.owner_emails, ['ops@acme.test']);
 
-  const endpoint: CreateEndpointResponse = unwrap(await hookline.POST('/v1/tenants/{tenant}/endpoints', {
-    params: { path: { tenant: tenant.id } },
-    body: { url: receiver.url, event_types: ['order.*'] },
-  }));
+  const endpoint: CreateEndpointResponse = unwrap(
+    await hookline.POST('/v1/tenants/{tenant}/endpoints', {
+      params: { path: { tenant: tenant.id } },
+      body: { url: receiver.url, event_types: ['order.*'] },
+    }),
+  );
   assert.match(endpoint.id, /^ep_/);
   assert.match(endpoint.secret ?? '', /^whsec_/);
   assert.equal(endpoint.public_key, null, 'an HMAC endpoint has no public key');
@@ -41,7 +52,12 @@ test('create a tenant, an endpoint and an event, then read the delivery until it
   assert.equal(first.endpoint_id, endpoint.id);
 
   const done: DeliveryDetail = await until(
-    async () => unwrap(await hookline.GET('/v1/tenants/{tenant}/deliveries/{delivery}', { params: { path: { tenant: tenant.id, delivery: first.id } } })),
+    async () =>
+      unwrap(
+        await hookline.GET('/v1/tenants/{tenant}/deliveries/{delivery}', {
+          params: { path: { tenant: tenant.id, delivery: first.id } },
+        }),
+      ),
     (d) => d.status === 'succeeded' || d.status === 'failed',
     { timeoutMs: 20_000 },
   );
@@ -54,15 +70,24 @@ test('create a tenant, an endpoint and an event, then read the delivery until it
   assert.deepEqual(body.data, { order: 1001, total: '12.50' });
 
   // The list route speaks the same types, query parameters included.
-  const page = unwrap(await hookline.GET('/v1/tenants/{tenant}/deliveries', { params: { path: { tenant: tenant.id }, query: { limit: 10 } } }));
-  assert.deepEqual(page.items.map((d) => [d.id, d.status]), [[first.id, 'succeeded']]);
+  const page = unwrap(
+    await hookline.GET('/v1/tenants/{tenant}/deliveries', {
+      params: { path: { tenant: tenant.id }, query: { limit: 10 } },
+    }),
+  );
+  assert.deepEqual(
+    page.items.map((d) => [d.id, d.status]),
+    [[first.id, 'succeeded']],
+  );
   assert.equal(page.next_cursor, null);
 
   // A batch's items are free-form objects in the document (each is checked on its own): typed as any object.
-  const batch = unwrap(await hookline.POST('/v1/tenants/{tenant}/events/batch', {
-    params: { path: { tenant: tenant.id } },
-    body: { events: [{ type: 'order.paid', data: { order: 1001 } }, { data: {} }] },
-  }));
+  const batch = unwrap(
+    await hookline.POST('/v1/tenants/{tenant}/events/batch', {
+      params: { path: { tenant: tenant.id } },
+      body: { events: [{ type: 'order.paid', data: { order: 1001 } }, { data: {} }] },
+    }),
+  );
   assert.deepEqual([batch.accepted, batch.failed], [1, 1]);
   assert.equal(batch.results[1].error?.code, 'invalid_request');
 });
@@ -94,7 +119,10 @@ test('errors arrive as the typed Error body, and unwrap throws them as HooklineA
   assert.match(err.requestId ?? '', /.+/);
 
   const anonymous = createHooklineClient({ baseUrl: server.url });
-  await assert.rejects(async () => unwrap(await anonymous.GET('/v1/tenants', {})), (e: unknown) => e instanceof HooklineApiError && e.status === 401 && e.code === 'unauthorized');
+  await assert.rejects(
+    async () => unwrap(await anonymous.GET('/v1/tenants', {})),
+    (e: unknown) => e instanceof HooklineApiError && e.status === 401 && e.code === 'unauthorized',
+  );
 });
 
 test('timeoutMs bounds a server that accepts the request and never answers', async (t) => {
@@ -104,7 +132,15 @@ test('timeoutMs bounds a server that accepts the request and never answers', asy
     silent.closeAllConnections();
     silent.close();
   });
-  const hookline = createHooklineClient({ baseUrl: `http://127.0.0.1:${(silent.address() as AddressInfo).port}`, token: ADMIN_TOKEN, timeoutMs: 200 });
-  await within('the client to give up', 10_000, assert.rejects(hookline.GET('/healthz'), (e: unknown) => (e as Error).name === 'TimeoutError'));
+  const hookline = createHooklineClient({
+    baseUrl: `http://127.0.0.1:${(silent.address() as AddressInfo).port}`,
+    token: ADMIN_TOKEN,
+    timeoutMs: 200,
+  });
+  await within(
+    'the client to give up',
+    10_000,
+    assert.rejects(hookline.GET('/healthz'), (e: unknown) => (e as Error).name === 'TimeoutError'),
+  );
   assert.throws(() => createHooklineClient({ baseUrl: 'http://127.0.0.1:1', timeoutMs: 0 }), RangeError);
 });

@@ -4,8 +4,8 @@ import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import { test } from 'node:test';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { ownChild } from '@hookline/core/testing';
 import { DOCUMENT_URL, generateSchema, SCHEMA_PATH } from '../scripts/generate.ts';
 
@@ -14,10 +14,15 @@ const CLIENT_DIR = fileURLToPath(new URL('..', import.meta.url));
 /** Runs the generator script as `npm run generate` does, writing to `out`. */
 function runGenerator(out: string, after: (fn: () => void) => void): Promise<string> {
   return new Promise((resolve, reject) => {
-    const child = execFile(process.execPath, ['--import', 'tsx', 'scripts/generate.ts', out], { cwd: CLIENT_DIR }, (err, stdout, stderr) => {
-      if (err) reject(new Error(`generator failed: ${err.message}\n${stderr}`));
-      else resolve(stdout);
-    });
+    const child = execFile(
+      process.execPath,
+      ['--import', 'tsx', 'scripts/generate.ts', out],
+      { cwd: CLIENT_DIR },
+      (err, stdout, stderr) => {
+        if (err) reject(new Error(`generator failed: ${err.message}\n${stderr}`));
+        else resolve(stdout);
+      },
+    );
     ownChild(child, after);
   });
 }
@@ -28,7 +33,10 @@ test('packages/client/src/schema.ts is current with packages/server/openapi.json
   const out = join(dir, 'schema.ts');
   await runGenerator(out, t.after.bind(t));
   const committed = readFileSync(SCHEMA_PATH, 'utf8');
-  assert.ok(readFileSync(out, 'utf8') === committed, 'src/schema.ts is stale: run `npm run generate -w @hookline/client` and commit the result');
+  assert.ok(
+    readFileSync(out, 'utf8') === committed,
+    'src/schema.ts is stale: run `npm run generate -w @hookline/client` and commit the result',
+  );
   assert.match(committed.split('\n')[0], /^\/\/ Generated from packages\/server\/openapi\.json .*do not edit\.$/);
 });
 
@@ -51,6 +59,8 @@ test('every component schema of the document has an exported type of the same na
   const doc = JSON.parse(readFileSync(DOCUMENT_URL, 'utf8')) as { components: { schemas: Record<string, unknown> } };
   const schema = readFileSync(SCHEMA_PATH, 'utf8');
   const names = Object.keys(doc.components.schemas);
-  for (const name of ['Tenant', 'Endpoint', 'Event', 'Delivery', 'Attempt', 'Replay', 'Error']) assert.ok(names.includes(name), name);
-  for (const name of names) assert.ok(schema.includes(`\nexport type ${name} = components['schemas']['${name}'];\n`), name);
+  for (const name of ['Tenant', 'Endpoint', 'Event', 'Delivery', 'Attempt', 'Replay', 'Error'])
+    assert.ok(names.includes(name), name);
+  for (const name of names)
+    assert.ok(schema.includes(`\nexport type ${name} = components['schemas']['${name}'];\n`), name);
 });

@@ -1,7 +1,7 @@
 // The console's way to the API: @hookline/client (typed from the OpenAPI document) over the session cookie, with the
 // session's CSRF token on every state-changing request (docs/console.md). Only the console's own session routes
 // (/console/session, not part of /v1) are plain fetch calls.
-import { createHooklineClient, HooklineApiError, unwrap, type HooklineClient } from '@hookline/client';
+import { createHooklineClient, HooklineApiError, type HooklineClient, unwrap } from '@hookline/client';
 
 export { HooklineApiError, unwrap };
 
@@ -34,7 +34,12 @@ async function sessionCall(method: 'GET' | 'POST' | 'DELETE', body?: unknown): P
   const headers: Record<string, string> = { accept: 'application/json' };
   if (body !== undefined) headers['content-type'] = 'application/json';
   if (method === 'DELETE' && csrf) headers['x-csrf-token'] = csrf;
-  const res = await fetch('/console/session', { method, headers, credentials: 'same-origin', body: body === undefined ? undefined : JSON.stringify(body) });
+  const res = await fetch('/console/session', {
+    method,
+    headers,
+    credentials: 'same-origin',
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
   if (res.status === 204) return null;
   const json: unknown = await res.json().catch(() => null);
   if (!res.ok) throw new HooklineApiError(res.status, json);

@@ -1,7 +1,7 @@
 // The console's shell: the session (read once from /console/session), the header with the tenant's navigation, and
 // the page the hash route names. Every page fetches through @hookline/client (api.ts).
 import { useEffect, useRef, useState } from 'react';
-import { currentSession, signOut, type ConsoleSession } from './api.ts';
+import { type ConsoleSession, currentSession, signOut } from './api.ts';
 import { Page } from './components/page.tsx';
 import { DeliveriesPage } from './pages/deliveries.tsx';
 import { DeliveryPage } from './pages/delivery.tsx';
@@ -12,7 +12,7 @@ import { OverviewPage } from './pages/overview.tsx';
 import { PolicyPreviewPage } from './pages/policy-preview.tsx';
 import { SignInPage } from './pages/sign-in.tsx';
 import { TenantsPage } from './pages/tenants.tsx';
-import { go, tenantHref, useRoute, type Route } from './router.ts';
+import { go, type Route, tenantHref, useRoute } from './router.ts';
 
 export function App() {
   const route = useRoute();
@@ -25,6 +25,7 @@ export function App() {
   }, [session]);
   // A new page: move focus to its content (keyboard and screen-reader users start there).
   const key = `${route.parts.join('/')}?${route.query}`;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `key` is the trigger (a new page), not a value the effect reads.
   useEffect(() => {
     main.current?.focus({ preventScroll: true });
   }, [key]);
@@ -33,7 +34,17 @@ export function App() {
   const tenant = route.parts[0] === 't' && route.parts[1] ? route.parts[1] : null;
   return (
     <>
-      <a className="skip" href="#main" onClick={(e) => { e.preventDefault(); main.current?.focus(); }}>Skip to content</a>
+      {/* biome-ignore lint/a11y/useValidAnchor: a skip link: it keeps its #main href for no-script and moves focus itself. */}
+      <a
+        className="skip"
+        href="#main"
+        onClick={(e) => {
+          e.preventDefault();
+          main.current?.focus();
+        }}
+      >
+        Skip to content
+      </a>
       <header>
         <span className="brand">Hookline</span>
         <nav id="nav" aria-label="Console">
@@ -52,13 +63,24 @@ export function App() {
           {signedIn ? (
             <>
               {session.kind === 'admin' ? 'admin ' : `tenant ${session.tenant_id} `}
-              <button type="button" onClick={async () => { await signOut(); setSession(null); go('#/signin'); }}>Sign out</button>
+              <button
+                type="button"
+                onClick={async () => {
+                  await signOut();
+                  setSession(null);
+                  go('#/signin');
+                }}
+              >
+                Sign out
+              </button>
             </>
           ) : null}
         </span>
       </header>
       <main id="main" tabIndex={-1} ref={main}>
-        {session === 'unknown' && route.parts[0] !== 'signin' ? <p aria-busy="true">Loading…</p> : (
+        {session === 'unknown' && route.parts[0] !== 'signin' ? (
+          <p aria-busy="true">Loading…</p>
+        ) : (
           <Routed route={route} session={signedIn ? session : null} onSignIn={(s) => setSession(s)} />
         )}
       </main>
@@ -66,7 +88,15 @@ export function App() {
   );
 }
 
-function Routed({ route, session, onSignIn }: { route: Route; session: ConsoleSession | null; onSignIn: (s: ConsoleSession) => void }) {
+function Routed({
+  route,
+  session,
+  onSignIn,
+}: {
+  route: Route;
+  session: ConsoleSession | null;
+  onSignIn: (s: ConsoleSession) => void;
+}) {
   const { parts, query } = route;
   if (parts[0] === 'signin' || !session) return <SignInPage onSignIn={onSignIn} />;
   if (parts.length === 0) {
@@ -83,7 +113,11 @@ function Routed({ route, session, onSignIn }: { route: Route; session: ConsoleSe
     if (parts[2] === 'event-types') return <EventTypesPage />;
     if (parts[2] === 'policy-preview') return <PolicyPreviewPage />;
   }
-  return <Page title="Not found"><p>No such page.</p></Page>;
+  return (
+    <Page title="Not found">
+      <p>No such page.</p>
+    </Page>
+  );
 }
 
 /** A tenant session has no tenants list: its home is its tenant's overview. */

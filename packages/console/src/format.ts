@@ -7,7 +7,12 @@ export function duration(ms: number | null | undefined): string {
   if (ms < 60_000) return `${(ms / 1000).toFixed(ms < 10_000 ? 1 : 0)} s`;
   const parts: string[] = [];
   let rest = Math.round(ms / 1000);
-  for (const [unit, size] of [['d', 86_400], ['h', 3600], ['min', 60], ['s', 1]] as const) {
+  for (const [unit, size] of [
+    ['d', 86_400],
+    ['h', 3600],
+    ['min', 60],
+    ['s', 1],
+  ] as const) {
     const n = Math.floor(rest / size);
     rest -= n * size;
     if (n > 0) parts.push(`${n} ${unit}`);
@@ -16,4 +21,5 @@ export function duration(ms: number | null | undefined): string {
   return parts.join(' ');
 }
 
-export const seconds = (ms: number | null | undefined) => (ms === null || ms === undefined ? '—' : `${Math.round(ms / 1000)} s`);
+export const seconds = (ms: number | null | undefined) =>
+  ms === null || ms === undefined ? '—' : `${Math.round(ms / 1000)} s`;

@@ -26,4 +26,5 @@ export const go = (hash: string) => {
 };
 
 /** `#/t/<tenant>/<rest>` with each part encoded. */
-export const tenantHref = (tenant: string, ...rest: string[]) => `#/t/${[tenant, ...rest].map(encodeURIComponent).join('/')}`;
+export const tenantHref = (tenant: string, ...rest: string[]) =>
+  `#/t/${[tenant, ...rest].map(encodeURIComponent).join('/')}`;

@@ -9,9 +9,14 @@ export interface Loaded<T> {
 }
 
 export function useLoad<T>(load: () => Promise<T>, deps: readonly unknown[]): Loaded<T> {
-  const [state, setState] = useState<{ data: T | null; error: unknown; loading: boolean }>({ data: null, error: null, loading: true });
+  const [state, setState] = useState<{ data: T | null; error: unknown; loading: boolean }>({
+    data: null,
+    error: null,
+    loading: true,
+  });
   const generation = useRef(0);
   // `load` is a new closure each render; `deps` says when it means something new.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the caller's `deps` are the dependencies, by design.
   const run = useCallback(load, deps);
   const reload = useCallback(async () => {
     const mine = ++generation.current;

@@ -1,11 +1,13 @@
-import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { test } from 'node:test';
 import { deepFreeze } from './deep-freeze.ts';
 
 test('deepFreeze freezes every nested object and array, and returns its argument', () => {
   const value = { a: { b: [1, { c: 2 }] }, d: 'x' };
   assert.equal(deepFreeze(value), value);
-  assert.ok(Object.isFrozen(value) && Object.isFrozen(value.a) && Object.isFrozen(value.a.b) && Object.isFrozen(value.a.b[1]));
+  assert.ok(
+    Object.isFrozen(value) && Object.isFrozen(value.a) && Object.isFrozen(value.a.b) && Object.isFrozen(value.a.b[1]),
+  );
   assert.throws(() => {
     (value.a.b[1] as { c: number }).c = 3;
   }, TypeError);

@@ -1,6 +1,7 @@
 // The nouns of Hookline (docs/rules.md#domain) as plain records; stores return these, the API serialises them.
-import type { Ladder, OutcomeClass } from './policy/types.ts';
+
 import type { PayloadFilter } from './filters/payload-filter.ts';
+import type { Ladder, OutcomeClass } from './policy/types.ts';
 
 export type DeliveryStatus = 'pending' | 'delivering' | 'held' | 'succeeded' | 'failed' | 'skipped';
 export const TERMINAL_STATUSES: readonly DeliveryStatus[] = ['succeeded', 'failed', 'skipped'];

@@ -1,5 +1,5 @@
-import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { test } from 'node:test';
 import { formatDuration, InvalidDurationError, parseDuration } from './duration.ts';
 
 test('parseDuration reads every unit', () => {
@@ -45,11 +45,14 @@ test('parseDuration rejects bad input with a clear message', () => {
     ['99999999999999999d', /too large/],
   ];
   for (const [input, message] of cases) {
-    assert.throws(() => parseDuration(input as string), (err: unknown) => {
-      assert.ok(err instanceof InvalidDurationError, `${String(input)} throws InvalidDurationError`);
-      assert.match(err.message, message);
-      return true;
-    });
+    assert.throws(
+      () => parseDuration(input as string),
+      (err: unknown) => {
+        assert.ok(err instanceof InvalidDurationError, `${String(input)} throws InvalidDurationError`);
+        assert.match(err.message, message);
+        return true;
+      },
+    );
   }
 });
 

@@ -28,7 +28,9 @@ export function parseDuration(input: string | number): number {
     return Math.round(input);
   }
   if (typeof input !== 'string') {
-    throw new InvalidDurationError(`duration must be a string like '15m' or a number of milliseconds, got ${describe(input)}`);
+    throw new InvalidDurationError(
+      `duration must be a string like '15m' or a number of milliseconds, got ${describe(input)}`,
+    );
   }
   const text = input.trim();
   if (text === '') throw new InvalidDurationError(`duration is empty; write e.g. '30s', '15m' or '2h30m'`);
@@ -49,7 +51,9 @@ export function parseDuration(input: string | number): number {
     const unit = match[2] as Unit;
     const rank = UNIT_ORDER.indexOf(unit);
     if (rank <= lastRank) {
-      throw new InvalidDurationError(`duration '${input}' must list units largest first, each once (e.g. '1h30m', not '30m1h')`);
+      throw new InvalidDurationError(
+        `duration '${input}' must list units largest first, each once (e.g. '1h30m', not '30m1h')`,
+      );
     }
     lastRank = rank;
     total += Number(match[1]) * UNIT_MS[unit];

@@ -6,17 +6,29 @@ export const ERROR_CATALOG = {
   invalid_request: { status: 400, message: 'request is invalid: {detail}' },
   invalid_json: { status: 400, message: 'body is not valid JSON' },
   json_too_deep: { status: 400, message: 'body nests arrays and objects deeper than {max} levels' },
-  json_invalid_unicode: { status: 400, message: 'body holds a lone surrogate at {path}; strings must be well-formed Unicode' },
+  json_invalid_unicode: {
+    status: 400,
+    message: 'body holds a lone surrogate at {path}; strings must be well-formed Unicode',
+  },
   schema_validation_failed: { status: 400, message: 'data does not match the event type schema at {path}: {detail}' },
   url_invalid: { status: 400, message: 'url is not a valid absolute URL' },
   url_must_be_https: { status: 400, message: 'url must be https' },
   url_too_long: { status: 400, message: 'url must be at most 2048 characters' },
-  url_private_address: { status: 400, message: 'url points to a private, loopback, link-local or otherwise non-public address' },
+  url_private_address: {
+    status: 400,
+    message: 'url points to a private, loopback, link-local or otherwise non-public address',
+  },
   unknown_policy: { status: 400, message: 'unknown policy {name}' },
-  rate_limit_invalid: { status: 400, message: 'rate_limit_per_s must be a whole number from 1 to 10000, or null for no limit' },
+  rate_limit_invalid: {
+    status: 400,
+    message: 'rate_limit_per_s must be a whole number from 1 to 10000, or null for no limit',
+  },
   unknown_event_type: { status: 400, message: 'unknown event type {type}' },
   ordering_key_too_long: { status: 400, message: 'ordering_key must be at most {max} bytes of UTF-8' },
-  signing_needs_standard_scheme: { status: 400, message: 'ed25519 signing (v1a) exists only in the standard scheme: set scheme to standard' },
+  signing_needs_standard_scheme: {
+    status: 400,
+    message: 'ed25519 signing (v1a) exists only in the standard scheme: set scheme to standard',
+  },
   batch_too_large: { status: 400, message: 'a batch holds at most {max} events' },
   invalid_cursor: { status: 400, message: 'cursor is not valid' },
   invalid_filter: { status: 400, message: 'payload_filter is invalid at {path}: {detail}' },
@@ -24,11 +36,17 @@ export const ERROR_CATALOG = {
   too_many_headers: { status: 400, message: 'an endpoint has at most {max} custom headers' },
   custom_headers_too_large: { status: 400, message: 'custom header names and values together are at most {max} bytes' },
   catch_up_needs_reactivation: { status: 400, message: 'catch_up goes with status "active" on a paused endpoint' },
-  portal_link_invalid: { status: 400, message: 'this portal link is unknown, expired or already used; ask for a new one' },
+  portal_link_invalid: {
+    status: 400,
+    message: 'this portal link is unknown, expired or already used; ask for a new one',
+  },
   // 401/403 — who is asking
   unauthorized: { status: 401, message: 'missing or invalid credentials' },
   forbidden: { status: 403, message: 'these credentials cannot do this' },
-  csrf_token_invalid: { status: 403, message: 'a console request that changes something needs the session\'s x-csrf-token header' },
+  csrf_token_invalid: {
+    status: 403,
+    message: "a console request that changes something needs the session's x-csrf-token header",
+  },
   // 404 — another tenant's ids answer exactly like ids that do not exist
   not_found: { status: 404, message: 'not found' },
   tenant_not_found: { status: 404, message: 'unknown tenant' },
@@ -41,11 +59,29 @@ export const ERROR_CATALOG = {
   // 409 — conflicts with current state
   event_conflict: { status: 409, message: 'event_id {event_id} was already accepted with a different body' },
   endpoint_paused: { status: 409, message: 'endpoint is paused; reactivate it with PATCH status=active first' },
-  endpoint_not_paused: { status: 409, message: 'endpoint is {status}, not paused; catch_up replays what a pause missed, use a window replay instead' },
-  delivery_not_replayable: { status: 409, message: 'delivery is {status}; only failed or skipped deliveries can be replayed' },
-  delivery_not_dismissable: { status: 409, message: 'delivery is {status}; only a failed delivery holding its ordering key (on_failure block) can be dismissed' },
-  signing_immutable: { status: 409, message: 'an endpoint\'s signing is fixed at creation: this endpoint signs with {signing}; create a new endpoint to sign with {requested}' },
-  environment_immutable: { status: 409, message: 'a tenant\'s environment is fixed at creation: this tenant is {environment}; create a {requested} tenant instead' },
+  endpoint_not_paused: {
+    status: 409,
+    message: 'endpoint is {status}, not paused; catch_up replays what a pause missed, use a window replay instead',
+  },
+  delivery_not_replayable: {
+    status: 409,
+    message: 'delivery is {status}; only failed or skipped deliveries can be replayed',
+  },
+  delivery_not_dismissable: {
+    status: 409,
+    message:
+      'delivery is {status}; only a failed delivery holding its ordering key (on_failure block) can be dismissed',
+  },
+  signing_immutable: {
+    status: 409,
+    message:
+      "an endpoint's signing is fixed at creation: this endpoint signs with {signing}; create a new endpoint to sign with {requested}",
+  },
+  environment_immutable: {
+    status: 409,
+    message:
+      "a tenant's environment is fixed at creation: this tenant is {environment}; create a {requested} tenant instead",
+  },
   // 408/413/415/429/431
   body_too_large: { status: 413, message: 'body exceeds {max} bytes' },
   unsupported_media_type: { status: 415, message: 'content-type must be application/json' },
@@ -76,9 +112,16 @@ export class HooklineError extends Error {
   readonly retryAfterSec: number | undefined;
   /** Every problem found, for errors about specific fields of the request (validation); otherwise absent. */
   readonly details: readonly ErrorDetail[] | undefined;
-  constructor(code: ErrorCode, params: Record<string, string | number> = {}, options?: { cause?: unknown; details?: readonly ErrorDetail[]; retryAfterSec?: number }) {
+  constructor(
+    code: ErrorCode,
+    params: Record<string, string | number> = {},
+    options?: { cause?: unknown; details?: readonly ErrorDetail[]; retryAfterSec?: number },
+  ) {
     const entry = ERROR_CATALOG[code];
-    super(entry.message.replace(/\{(\w+)\}/g, (_, k: string) => String(params[k] ?? `{${k}}`)), options?.cause === undefined ? undefined : { cause: options.cause });
+    super(
+      entry.message.replace(/\{(\w+)\}/g, (_, k: string) => String(params[k] ?? `{${k}}`)),
+      options?.cause === undefined ? undefined : { cause: options.cause },
+    );
     this.name = 'HooklineError';
     this.code = code;
     this.status = entry.status;

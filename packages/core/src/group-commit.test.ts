@@ -1,5 +1,5 @@
-import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { test } from 'node:test';
 import { GroupCommit } from './group-commit.ts';
 
 const tick = () => new Promise((r) => setImmediate(r));
@@ -12,7 +12,10 @@ test('callers of one turn share a commit; an Error in a slot rejects only its ca
   });
   const out = await Promise.allSettled([1, 2, 3, 4].map((i) => g.submit(i)));
   assert.deepEqual(batches, [[1, 2, 3, 4]]);
-  assert.deepEqual(out.map((o) => (o.status === 'fulfilled' ? o.value : (o.reason as Error).message)), [10, 20, 'three', 40]);
+  assert.deepEqual(
+    out.map((o) => (o.status === 'fulfilled' ? o.value : (o.reason as Error).message)),
+    [10, 20, 'three', 40],
+  );
 });
 
 test('a failing commit rejects its whole batch; later batches still commit', async () => {
@@ -46,10 +49,21 @@ test('at most `concurrency` batches commit at once; what queued meanwhile goes n
   );
   const all = Promise.all([1, 2, 3, 4, 5, 6].map((i) => g.submit(i)));
   for (let i = 0; i < 10; i++) await tick();
-  assert.deepEqual(batches, [[1, 2], [3, 4]], 'two batches in flight, the third waits for a slot');
+  assert.deepEqual(
+    batches,
+    [
+      [1, 2],
+      [3, 4],
+    ],
+    'two batches in flight, the third waits for a slot',
+  );
   releases.shift()!();
   for (let i = 0; i < 10; i++) await tick();
-  assert.deepEqual(batches, [[1, 2], [3, 4], [5, 6]]);
+  assert.deepEqual(batches, [
+    [1, 2],
+    [3, 4],
+    [5, 6],
+  ]);
   while (releases.length > 0) {
     releases.shift()!();
     await tick();

@@ -60,7 +60,7 @@ export class GroupCommit<I, O> {
         else b.resolve(r);
       });
     } catch (err) {
-      batch.forEach((b) => b.reject(err));
+      for (const b of batch) b.reject(err);
     } finally {
       this.#flushing--;
       this.#kick(true);

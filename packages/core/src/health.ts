@@ -38,10 +38,15 @@ export function healthAfterAttempt(state: HealthState, input: HealthInput): Heal
       consecutiveFailedEvents: 0,
       lastSuccessAt: input.now,
     };
-    const transition = state.status === 'degraded' ? { from: state.status, to: next.status, reason: 'recovered' as const } : null;
+    const transition =
+      state.status === 'degraded' ? { from: state.status, to: next.status, reason: 'recovered' as const } : null;
     // lastSuccessAt changes on every success, but writing it each time would cost a row update per delivery;
     // it matters only while a streak is open, so an already-clean endpoint is left untouched.
-    const changed = state.failingSince !== null || state.consecutiveFailedEvents !== 0 || state.status !== next.status || state.lastSuccessAt === null;
+    const changed =
+      state.failingSince !== null ||
+      state.consecutiveFailedEvents !== 0 ||
+      state.status !== next.status ||
+      state.lastSuccessAt === null;
     return { state: changed ? next : state, transition, changed };
   }
   if (!input.failure || state.status === 'paused') return { state, transition: null, changed: false };
@@ -51,8 +56,13 @@ export function healthAfterAttempt(state: HealthState, input: HealthInput): Heal
   const rule = input.rule;
   let pause: PauseReason | null = null;
   if (rule.pauseOnGone && input.responseStatus === 410) pause = 'gone';
-  else if (rule.suspendAfterConsecutiveFailedEvents !== undefined && consecutive >= rule.suspendAfterConsecutiveFailedEvents) pause = 'consecutive_failures';
-  else if (rule.pauseAfterFailingMs !== undefined && input.now - failingSince >= rule.pauseAfterFailingMs) pause = 'failing';
+  else if (
+    rule.suspendAfterConsecutiveFailedEvents !== undefined &&
+    consecutive >= rule.suspendAfterConsecutiveFailedEvents
+  )
+    pause = 'consecutive_failures';
+  else if (rule.pauseAfterFailingMs !== undefined && input.now - failingSince >= rule.pauseAfterFailingMs)
+    pause = 'failing';
 
   const next: HealthState = {
     status: pause ? 'paused' : 'degraded',
@@ -61,6 +71,9 @@ export function healthAfterAttempt(state: HealthState, input: HealthInput): Heal
     consecutiveFailedEvents: consecutive,
     lastSuccessAt: state.lastSuccessAt,
   };
-  const transition = next.status !== state.status ? { from: state.status, to: next.status, reason: pause ?? ('failing' as const) } : null;
+  const transition =
+    next.status !== state.status
+      ? { from: state.status, to: next.status, reason: pause ?? ('failing' as const) }
+      : null;
   return { state: next, transition, changed: true };
 }

@@ -1,40 +1,41 @@
 // The embeddable engine: wires store, policies, signing, ingest, dispatcher, breaker and maintenance, exposes the
 // operations over them (operations/*) and runs the lifecycle. Its parts stay private: nothing goes around the operations.
-import { systemClock, type Clock } from './clock.ts';
+
+import { Breaker } from './breaker/breaker-gate.ts';
+import { type Clock, systemClock } from './clock.ts';
 import { DEFAULTS } from './defaults.ts';
-import { createSender } from './http/sender.ts';
+import type { AdmissionGate } from './dispatch/admission.ts';
+import { type DeliverySender, Dispatcher } from './dispatch/dispatcher.ts';
+import type { DispatchObserver } from './dispatch/observers.ts';
+import { SecretCache } from './dispatch/secret-cache.ts';
 import type { LookupAll } from './http/guarded-lookup.ts';
+import { createSender } from './http/sender.ts';
 import { Ingest } from './ingest.ts';
-import { silentLogger, type Logger } from './logger.ts';
+import { type Logger, silentLogger } from './logger.ts';
+import type { RetentionOptions } from './maintenance/retention.ts';
+import { Maintenance } from './maintenance/runner.ts';
+import { ApiKeyOperations } from './operations/api-keys.ts';
+import { BreakerOperations } from './operations/breakers.ts';
+import { ConsoleSessionOperations } from './operations/console-sessions.ts';
+import { DeliveryOperations } from './operations/deliveries.ts';
+import { DoctorOperations } from './operations/doctor.ts';
+import { EndpointSecretOperations } from './operations/endpoint-secrets.ts';
+import { EndpointOperations } from './operations/endpoints.ts';
+import { EventTypeOperations } from './operations/event-types.ts';
+import { EventOperations } from './operations/events.ts';
+import { MaintenanceOperations } from './operations/maintenance.ts';
+import { NoticeOperations } from './operations/notices.ts';
+import type { EngineParts } from './operations/parts.ts';
+import { ReplayOperations } from './operations/replays.ts';
+import { SimulationOperations } from './operations/simulations.ts';
+import { StatsOperations } from './operations/stats.ts';
+import { TenantOperations } from './operations/tenants.ts';
+import { OutboxDrainer } from './outbox/outbox-drainer.ts';
 import { DEFAULT_MONEY_RULES } from './policy/money-rules.ts';
 import { PolicyRegistry } from './policy/registry.ts';
 import type { MoneyRule } from './policy/types.ts';
 import { createSecretBox } from './secret-box.ts';
-import type { AdmissionGate } from './dispatch/admission.ts';
-import { Dispatcher, type DeliverySender } from './dispatch/dispatcher.ts';
-import type { DispatchObserver } from './dispatch/observers.ts';
-import { Breaker } from './breaker/breaker-gate.ts';
-import { Maintenance } from './maintenance/runner.ts';
-import { OutboxDrainer } from './outbox/outbox-drainer.ts';
-import type { RetentionOptions } from './maintenance/retention.ts';
-import { SecretCache } from './dispatch/secret-cache.ts';
 import type { HealthTransition, Store } from './store/store.ts';
-import type { EngineParts } from './operations/parts.ts';
-import { TenantOperations } from './operations/tenants.ts';
-import { ApiKeyOperations } from './operations/api-keys.ts';
-import { ConsoleSessionOperations } from './operations/console-sessions.ts';
-import { EndpointOperations } from './operations/endpoints.ts';
-import { EndpointSecretOperations } from './operations/endpoint-secrets.ts';
-import { EventOperations } from './operations/events.ts';
-import { DeliveryOperations } from './operations/deliveries.ts';
-import { ReplayOperations } from './operations/replays.ts';
-import { BreakerOperations } from './operations/breakers.ts';
-import { NoticeOperations } from './operations/notices.ts';
-import { EventTypeOperations } from './operations/event-types.ts';
-import { StatsOperations } from './operations/stats.ts';
-import { DoctorOperations } from './operations/doctor.ts';
-import { MaintenanceOperations } from './operations/maintenance.ts';
-import { SimulationOperations } from './operations/simulations.ts';
 
 export interface HooklineOptions {
   store: Store;
@@ -58,7 +59,18 @@ export interface HooklineOptions {
   breaker?: { cacheMs?: number; staleProbeMs?: number };
   /** Health sweep and retention (docs/rules.md#health-pause, docs/rules.md#retention); started by start() unless `enabled: false`. */
   maintenance?: { enabled?: boolean; intervalMs?: number; retention?: Partial<RetentionOptions> };
-  dispatcher?: { batchSize?: number; maxInFlight?: number; leaseFactor?: number; pollMs?: number; sweepMs?: number; leaseMs?: number; workerId?: string; logAttempts?: boolean; random?: () => number; adaptiveConcurrency?: boolean };
+  dispatcher?: {
+    batchSize?: number;
+    maxInFlight?: number;
+    leaseFactor?: number;
+    pollMs?: number;
+    sweepMs?: number;
+    leaseMs?: number;
+    workerId?: string;
+    logAttempts?: boolean;
+    random?: () => number;
+    adaptiveConcurrency?: boolean;
+  };
   /** The notification outbox's drainer (docs/rules.md#notifications); started by start(), sending once a handler is installed. */
   notifications?: { summaryWindowMs?: number; pollMs?: number; leaseMs?: number; maxTries?: number };
   /** Default secret-rotation overlap (docs/rules.md#secret-rotation: 24 h). */
@@ -114,16 +126,29 @@ export class Hookline {
     const box = createSecretBox(o.masterKey);
     this.logger = o.logger ?? silentLogger;
     this.moneyRules = o.moneyRules ?? DEFAULT_MONEY_RULES;
-    const sender = (this.#sender = o.sender ?? createSender({ allowHttp: o.allowHttp, allowPrivateTargets: o.allowPrivateTargets, clock: this.clock, ...(o.lookup ? { lookup: o.lookup } : {}) }));
+    const sender = (this.#sender =
+      o.sender ??
+      createSender({
+        allowHttp: o.allowHttp,
+        allowPrivateTargets: o.allowPrivateTargets,
+        clock: this.clock,
+        ...(o.lookup ? { lookup: o.lookup } : {}),
+      }));
     const secrets = new SecretCache(store, box);
-    const ingest = new Ingest({ store, clock: this.clock, moneyRules: () => this.moneyRules, isMoneyOverride: o.isMoneyOverride });
+    const ingest = new Ingest({
+      store,
+      clock: this.clock,
+      moneyRules: () => this.moneyRules,
+      isMoneyOverride: o.isMoneyOverride,
+    });
     const breaker = new Breaker({
       store,
       clock: this.clock,
       logger: this.logger,
       cacheMs: o.breaker?.cacheMs,
       // A probe whose worker died is replaced once its lease has surely expired.
-      staleProbeMs: o.breaker?.staleProbeMs ?? (o.dispatcher?.leaseMs ?? DEFAULTS.dispatcher.leaseMs) + DEFAULTS.staleProbeMarginMs,
+      staleProbeMs:
+        o.breaker?.staleProbeMs ?? (o.dispatcher?.leaseMs ?? DEFAULTS.dispatcher.leaseMs) + DEFAULTS.staleProbeMarginMs,
       onTransition: (t) => {
         for (const ob of this.#dispatcher.observers) ob.breaker?.(t);
       },
@@ -144,7 +169,12 @@ export class Hookline {
     }));
     // A pause made while recording must make the next events `skipped` at once, not after the fan-out cache expires.
     dispatcher.addObserver({ health: (t) => ingest.invalidate(t.tenantId) });
-    const outbox = (this.outbox = new OutboxDrainer({ store, clock: this.clock, logger: this.logger, ...o.notifications }));
+    const outbox = (this.outbox = new OutboxDrainer({
+      store,
+      clock: this.clock,
+      logger: this.logger,
+      ...o.notifications,
+    }));
     // The notification is already committed with its transition; this only sends it sooner than the next poll.
     dispatcher.addObserver({
       health: () => outbox.wake(),
@@ -177,7 +207,13 @@ export class Hookline {
       secrets,
       breaker,
       maintenance,
-      settings: { allowHttp: o.allowHttp, allowPrivateTargets: o.allowPrivateTargets, rotationOverlapMs: o.rotationOverlapMs, replayQuotaPerDay: o.replayQuotaPerDay, replayMaxDeliveries: o.replayMaxDeliveries },
+      settings: {
+        allowHttp: o.allowHttp,
+        allowPrivateTargets: o.allowPrivateTargets,
+        rotationOverlapMs: o.rotationOverlapMs,
+        replayQuotaPerDay: o.replayQuotaPerDay,
+        replayMaxDeliveries: o.replayMaxDeliveries,
+      },
       emitHealth: (transitions) => this.#emitHealth(transitions),
     };
     const revoked = () => {
@@ -197,7 +233,7 @@ export class Hookline {
     this.stats = new StatsOperations(parts);
     this.doctor = new DoctorOperations(parts);
     this.maintenance = new MaintenanceOperations(parts);
-    this.simulations = new SimulationOperations(parts);
+    this.simulations = new SimulationOperations(parts, createHookline);
   }
 
   #emitHealth(transitions: HealthTransition[]): void {

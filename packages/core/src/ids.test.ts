@@ -1,5 +1,5 @@
-import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { test } from 'node:test';
 import { hasPrefix, newId } from './ids.ts';
 
 const CROCKFORD = /^[0-9A-HJKMNP-TV-Z]{26}$/;

@@ -58,5 +58,5 @@ export function newId(prefix: IdPrefix, nowMs: number = Date.now()): string {
 }
 
 export function hasPrefix(id: string, prefix: IdPrefix): boolean {
-  return id.startsWith(prefix + '_') && id.length === prefix.length + 27;
+  return id.startsWith(`${prefix}_`) && id.length === prefix.length + 27;
 }

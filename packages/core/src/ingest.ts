@@ -1,14 +1,14 @@
 // Accepting events: build the fixed envelope bytes, fan out to subscribed endpoints, commit durably in groups.
 import { createHash } from 'node:crypto';
 import type { Clock } from './clock.ts';
-import { MAX_ORDERING_KEY_BYTES, type Endpoint, type EventRecord } from './domain.ts';
+import { type Endpoint, type EventRecord, MAX_ORDERING_KEY_BYTES } from './domain.ts';
 import { fail } from './errors.ts';
-import { isFsyncFailure, isStorageWriteError } from './store/storage-fault.ts';
+import { matchesFilter } from './filters/payload-filter.ts';
 import { GroupCommit } from './group-commit.ts';
 import { newId } from './ids.ts';
-import { matchesFilter } from './filters/payload-filter.ts';
 import { isMoneyEvent } from './policy/money-rules.ts';
 import type { MoneyRule } from './policy/types.ts';
+import { isFsyncFailure, isStorageWriteError } from './store/storage-fault.ts';
 import type { AcceptResult, NewEvent, Store } from './store/store.ts';
 
 export interface EventInput {
@@ -80,14 +80,30 @@ export class Ingest {
     const eventId = input.event_id ?? pk;
     // The envelope is fixed here: every attempt and every replay sends exactly these bytes.
     const orderingKey = input.ordering_key ?? null;
-    if (orderingKey !== null && Buffer.byteLength(orderingKey) > MAX_ORDERING_KEY_BYTES) throw fail('ordering_key_too_long', { max: MAX_ORDERING_KEY_BYTES });
+    if (orderingKey !== null && Buffer.byteLength(orderingKey) > MAX_ORDERING_KEY_BYTES)
+      throw fail('ordering_key_too_long', { max: MAX_ORDERING_KEY_BYTES });
     const envelope = envelopeOf(input, eventId, version, occurredAt);
     const body = envelope.body;
     // The key is not in the envelope, but it is part of what was sent: the same event_id with another key conflicts.
     // Events without a key hash exactly as before keys existed.
-    const bodyHash = orderingKey === null ? envelope.bodyHash : createHash('sha256').update(`${envelope.bodyHash}\n${orderingKey}`).digest('base64url');
-    const isMoney = this.o.isMoneyOverride?.(input.type, input.data) ?? isMoneyEvent(this.o.moneyRules(), input.type, input.data);
-    const event: EventRecord = { id: pk, tenantId, eventId, type: input.type, version, occurredAt, body, isMoney, orderingKey, createdAt: now };
+    const bodyHash =
+      orderingKey === null
+        ? envelope.bodyHash
+        : createHash('sha256').update(`${envelope.bodyHash}\n${orderingKey}`).digest('base64url');
+    const isMoney =
+      this.o.isMoneyOverride?.(input.type, input.data) ?? isMoneyEvent(this.o.moneyRules(), input.type, input.data);
+    const event: EventRecord = {
+      id: pk,
+      tenantId,
+      eventId,
+      type: input.type,
+      version,
+      occurredAt,
+      body,
+      isMoney,
+      orderingKey,
+      createdAt: now,
+    };
     const deliveries: NewEvent['deliveries'] = [];
     // What payload filters see (docs/filters.md): the envelope's fields, each endpoint's filter evaluated once here.
     const filtered = { event_id: eventId, type: input.type, version, occurred_at: occurredAt, data: input.data };
@@ -95,7 +111,12 @@ export class Ingest {
       if (!subscribes(ep.eventTypes, input.type)) continue;
       if (ep.payloadFilter && !matchesFilter(ep.payloadFilter, filtered)) continue;
       const paused = ep.status === 'paused';
-      const d: NewEvent['deliveries'][number] = { id: newId('dlv', now), endpointId: ep.id, status: paused ? 'skipped' : 'pending', nextAttemptAt: paused ? null : now };
+      const d: NewEvent['deliveries'][number] = {
+        id: newId('dlv', now),
+        endpointId: ep.id,
+        status: paused ? 'skipped' : 'pending',
+        nextAttemptAt: paused ? null : now,
+      };
       // Only an endpoint that orders by key orders; an event without a key is unordered everywhere (docs/rules.md#ordered-delivery).
       if (orderingKey !== null && ep.ordering === 'key') d.orderingKey = orderingKey;
       deliveries.push(d);
@@ -111,7 +132,9 @@ export class Ingest {
   /** Accepts many events in one group commit; each slot is its result, or the error of that item alone. */
   async acceptMany(tenantId: string, inputs: EventInput[]): Promise<Array<AcceptResult | Error>> {
     const settled = await Promise.allSettled(inputs.map((i) => this.accept(tenantId, i)));
-    return settled.map((s) => (s.status === 'fulfilled' ? s.value : s.reason instanceof Error ? s.reason : new Error(String(s.reason))));
+    return settled.map((s) =>
+      s.status === 'fulfilled' ? s.value : s.reason instanceof Error ? s.reason : new Error(String(s.reason)),
+    );
   }
 
   async #flush(items: NewEvent[]): Promise<Array<AcceptResult | Error>> {
@@ -140,17 +163,28 @@ export class Ingest {
  * as given, data), so a retried request without occurred_at still matches. The data is serialised once and spliced
  * into both texts; each equals JSON.stringify of the whole (same keys, same order), so nothing stored changes.
  */
-export function envelopeOf(input: EventInput, eventId: string, version: string, occurredAt: string): { body: Buffer; bodyHash: string } {
+export function envelopeOf(
+  input: EventInput,
+  eventId: string,
+  version: string,
+  occurredAt: string,
+): { body: Buffer; bodyHash: string } {
   if (input.data === undefined) {
     // No data to splice (JSON.stringify would leave the key out): the plain way.
     return {
-      body: Buffer.from(JSON.stringify({ event_id: eventId, type: input.type, version, occurred_at: occurredAt, data: input.data })),
-      bodyHash: createHash('sha256').update(JSON.stringify([input.type, input.version ?? null, input.occurred_at ?? null, input.data])).digest('base64url'),
+      body: Buffer.from(
+        JSON.stringify({ event_id: eventId, type: input.type, version, occurred_at: occurredAt, data: input.data }),
+      ),
+      bodyHash: createHash('sha256')
+        .update(JSON.stringify([input.type, input.version ?? null, input.occurred_at ?? null, input.data]))
+        .digest('base64url'),
     };
   }
   const data = JSON.stringify(input.data);
   const type = JSON.stringify(input.type);
-  const body = Buffer.from(`{"event_id":${JSON.stringify(eventId)},"type":${type},"version":${JSON.stringify(version)},"occurred_at":${JSON.stringify(occurredAt)},"data":${data}}`);
+  const body = Buffer.from(
+    `{"event_id":${JSON.stringify(eventId)},"type":${type},"version":${JSON.stringify(version)},"occurred_at":${JSON.stringify(occurredAt)},"data":${data}}`,
+  );
   const hashed = `[${type},${JSON.stringify(input.version ?? null)},${JSON.stringify(input.occurred_at ?? null)},${data}]`;
   return { body, bodyHash: createHash('sha256').update(hashed).digest('base64url') };
 }

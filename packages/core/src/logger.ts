@@ -1,5 +1,5 @@
 // Structured logging over pino: one JSON object per line; injectable so tests and benchmarks can silence or capture it.
-import { pino, type DestinationStream } from 'pino';
+import { type DestinationStream, pino } from 'pino';
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 export interface Logger {
@@ -42,7 +42,10 @@ export function pinoLogger(minLevel: LogLevel, destination: DestinationStream): 
 }
 
 /** JSON lines to `write` (default: stdout, in order with the process's other stdout writes). */
-export function jsonLogger(minLevel: LogLevel = 'info', write: (line: string) => void = (l) => process.stdout.write(l)): Logger {
+export function jsonLogger(
+  minLevel: LogLevel = 'info',
+  write: (line: string) => void = (l) => process.stdout.write(l),
+): Logger {
   return pinoLogger(minLevel, { write });
 }
 

@@ -1,6 +1,6 @@
-import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
+import { test } from 'node:test';
 import { createSecretBox, generateMasterKey, parseMasterKey } from './secret-box.ts';
 
 const WRONG = /cannot open sealed value/;
@@ -25,10 +25,10 @@ test('any flipped byte is detected', () => {
   for (const i of [0, 11, 12, 27, 28, raw.length - 1]) {
     const bad = Buffer.from(raw);
     bad[i] ^= 0x01;
-    assert.throws(() => box.open('v1:' + bad.toString('base64'), 'ep_1'), WRONG, `byte ${i}`);
+    assert.throws(() => box.open(`v1:${bad.toString('base64')}`, 'ep_1'), WRONG, `byte ${i}`);
   }
-  assert.throws(() => box.open('v1:' + raw.subarray(0, 20).toString('base64'), 'ep_1'), /truncated/);
-  assert.throws(() => box.open('v2:' + raw.toString('base64'), 'ep_1'), /not a v1/);
+  assert.throws(() => box.open(`v1:${raw.subarray(0, 20).toString('base64')}`, 'ep_1'), /truncated/);
+  assert.throws(() => box.open(`v2:${raw.toString('base64')}`, 'ep_1'), /not a v1/);
 });
 
 test('a different master key cannot open it', () => {

@@ -35,7 +35,8 @@ export function createSecretBox(masterKey: Buffer | string): SecretBox {
       return VERSION + Buffer.concat([iv, cipher.getAuthTag(), ct]).toString('base64');
     },
     open(sealed, aad) {
-      if (typeof sealed !== 'string' || !sealed.startsWith(VERSION)) throw new Error('secret box: not a v1 sealed value');
+      if (typeof sealed !== 'string' || !sealed.startsWith(VERSION))
+        throw new Error('secret box: not a v1 sealed value');
       const raw = Buffer.from(sealed.slice(VERSION.length), 'base64');
       if (raw.length < IV_BYTES + TAG_BYTES) throw new Error('secret box: sealed value is truncated');
       const decipher = createDecipheriv('aes-256-gcm', key, raw.subarray(0, IV_BYTES), { authTagLength: TAG_BYTES });
@@ -44,7 +45,9 @@ export function createSecretBox(masterKey: Buffer | string): SecretBox {
       try {
         return Buffer.concat([decipher.update(raw.subarray(IV_BYTES + TAG_BYTES)), decipher.final()]).toString('utf8');
       } catch (cause) {
-        throw new Error('secret box: cannot open sealed value (wrong master key, wrong aad, or tampered data)', { cause });
+        throw new Error('secret box: cannot open sealed value (wrong master key, wrong aad, or tampered data)', {
+          cause,
+        });
       }
     },
   };

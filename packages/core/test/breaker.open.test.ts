@@ -1,9 +1,10 @@
 // Breaker closed → open (docs/rules.md#breaker-open) on a virtual clock against a real receiver: the 5-delivery minimum (deliveries, not attempts),
 // the 80 % ratio, client errors never opening it, and held deliveries spending no attempts.
-import { test } from 'node:test';
+
 import assert from 'node:assert/strict';
-import { settle } from '../testing/settle.ts';
+import { test } from 'node:test';
 import { startReceiver } from '../testing/receiver.ts';
+import { settle } from '../testing/settle.ts';
 import { breakerEngine, events, MIN, S } from './breaker-fixtures.ts';
 
 test('5 deliveries with 4 delivery failures (80 %) open the tenant breaker; due deliveries are then held without attempts', async () => {
@@ -21,7 +22,10 @@ test('5 deliveries with 4 delivery failures (80 %) open the tenant breaker; due 
     assert.deepEqual({ d: st.window.deliveries, f: st.window.failures }, { d: 5, f: 4 });
     assert.equal(st.pauseMs, 5 * MIN);
     assert.equal(st.nextProbeAt, t0 + 5 * MIN);
-    assert.deepEqual(t.transitions.map((x) => [x.from, x.to, x.reason, x.scope]), [['closed', 'open', 'failure_ratio', 'tenant']]);
+    assert.deepEqual(
+      t.transitions.map((x) => [x.from, x.to, x.reason, x.scope]),
+      [['closed', 'open', 'failure_ratio', 'tenant']],
+    );
 
     // New events and the failed ones' retries (due at +1 s) are held: nothing reaches the receiver.
     const more = await t.engine.events.acceptMany(t.tenantId, events(3, 'late'));
@@ -66,7 +70,10 @@ test('4 failing deliveries do not open it however often they retry: at least 5 d
     await t.engine.events.acceptMany(t.tenantId, events(1, 'fifth'));
     await t.engine.runDue();
     assert.equal((await t.engine.breakers.status({ tenantId: t.tenantId })).state, 'open');
-    assert.deepEqual(t.transitions.map((x) => x.reason), ['failure_ratio']);
+    assert.deepEqual(
+      t.transitions.map((x) => x.reason),
+      ['failure_ratio'],
+    );
   } finally {
     await rx.close();
     await t.close();
@@ -82,7 +89,10 @@ test('one failing delivery walks the whole payments fast ladder (0, 1, 3, … 51
     const [r] = await t.engine.events.acceptMany(t.tenantId, events(1));
     if (r instanceof Error) throw r;
     await settle(t.engine, t.clock);
-    assert.deepEqual(rx.received.map((x) => (x.at - t0) / S), [0, 1, 3, 7, 15, 31, 63, 127, 255, 511]);
+    assert.deepEqual(
+      rx.received.map((x) => (x.at - t0) / S),
+      [0, 1, 3, 7, 15, 31, 63, 127, 255, 511],
+    );
     assert.equal(t.transitions.length, 0, 'its own retries are one delivery in the window');
     assert.equal((await t.store.getDelivery(t.tenantId, r.deliveries[0].id))?.status, 'failed');
     assert.equal((await t.engine.breakers.status({ tenantId: t.tenantId })).state, 'closed');
@@ -134,18 +144,28 @@ test('a storm of 4xx never opens it: client errors count as non-failures', async
   }
 });
 
-test('endpoint scope: a dead endpoint opens its own breaker; the tenant\'s healthy endpoint and other tenants go on', async () => {
+test("endpoint scope: a dead endpoint opens its own breaker; the tenant's healthy endpoint and other tenants go on", async () => {
   const t = await breakerEngine();
   const dead = await startReceiver(() => 500, { clock: t.clock });
   const ok = await startReceiver(() => 200, { clock: t.clock });
   try {
-    const { endpoint: deadEp } = await t.engine.endpoints.create(t.tenantId, { url: dead.url, policy: 'payments-endpoint', event_types: ['dead.*'] });
+    const { endpoint: deadEp } = await t.engine.endpoints.create(t.tenantId, {
+      url: dead.url,
+      policy: 'payments-endpoint',
+      event_types: ['dead.*'],
+    });
     await t.engine.endpoints.create(t.tenantId, { url: ok.url, policy: 'payments-endpoint', event_types: ['ok.*'] });
-    await t.engine.events.acceptMany(t.tenantId, Array.from({ length: 5 }, (_, i) => ({ event_id: `d${i}`, type: 'dead.x', data: {} })));
+    await t.engine.events.acceptMany(
+      t.tenantId,
+      Array.from({ length: 5 }, (_, i) => ({ event_id: `d${i}`, type: 'dead.x', data: {} })),
+    );
     await t.engine.runDue();
     assert.equal((await t.engine.breakers.status({ tenantId: t.tenantId, endpointId: deadEp.id })).state, 'open');
     assert.equal(t.transitions[0]?.scopeKey, `endpoint:${deadEp.id}`);
-    await t.engine.events.acceptMany(t.tenantId, Array.from({ length: 5 }, (_, i) => ({ event_id: `o${i}`, type: 'ok.x', data: {} })));
+    await t.engine.events.acceptMany(
+      t.tenantId,
+      Array.from({ length: 5 }, (_, i) => ({ event_id: `o${i}`, type: 'ok.x', data: {} })),
+    );
     await t.engine.runDue();
     assert.equal(ok.received.length, 5, 'the healthy endpoint is not held');
     assert.equal((await t.engine.breakers.status({ tenantId: t.tenantId })).state, 'closed');

@@ -1,12 +1,13 @@
 // The breaker, the health sweep and retention on PostgreSQL: the same engine paths as the SQLite tests, other SQL.
-import { after, test } from 'node:test';
+
 import assert from 'node:assert/strict';
+import { after, test } from 'node:test';
 import pg from 'pg';
 import { openPostgresStore } from '../src/store/postgres/postgres-store.ts';
-import { settle } from '../testing/settle.ts';
-import { pgTestDb } from './fixtures/pg-test-db.ts';
 import { startReceiver } from '../testing/receiver.ts';
+import { settle } from '../testing/settle.ts';
 import { breakerEngine, DAY, events, MIN } from './breaker-fixtures.ts';
+import { pgTestDb } from './fixtures/pg-test-db.ts';
 
 const db = await pgTestDb();
 if (db.skip) console.log(`# SKIPPED breaker.postgres: ${db.skip}`);
@@ -27,7 +28,9 @@ async function pgStore() {
   };
 }
 
-test('PostgreSQL: open, one probe, close and release; the 5-day sweep; bucket retention', { skip: db.skip ?? false }, async () => {
+test('PostgreSQL: open, one probe, close and release; the 5-day sweep; bucket retention', {
+  skip: db.skip ?? false,
+}, async () => {
   const s = await pgStore();
   const t = await breakerEngine({ store: s.store });
   let answer = 500;
@@ -45,7 +48,10 @@ test('PostgreSQL: open, one probe, close and release; the 5-day sweep; bucket re
     await settle(t.engine, t.clock);
     assert.equal(rx.received.length, 5 + 15);
     assert.ok(rx.received.slice(5).every((r) => r.at === t0 + 5 * MIN));
-    assert.deepEqual(t.transitions.map((x) => x.reason), ['failure_ratio', 'probe_claimed', 'probe_succeeded']);
+    assert.deepEqual(
+      t.transitions.map((x) => x.reason),
+      ['failure_ratio', 'probe_claimed', 'probe_succeeded'],
+    );
 
     const { endpoint } = await t.engine.endpoints.create(t.tenantId, { url: rx.url, event_types: ['std.*'] });
     answer = 500;

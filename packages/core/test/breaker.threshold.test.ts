@@ -2,8 +2,8 @@
 // deliveries attempted once each, so it holds whether the window counts attempts or deliveries by their latest attempt.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { breakerEngine } from './breaker-fixtures.ts';
 import { startReceiver } from '../testing/receiver.ts';
+import { breakerEngine } from './breaker-fixtures.ts';
 
 /**
  * Sends `ok` deliveries that succeed, then `failing` that get a 500, each a distinct event attempted once
@@ -12,10 +12,17 @@ import { startReceiver } from '../testing/receiver.ts';
  */
 async function run(ok: number, failing: number) {
   const t = await breakerEngine();
-  const rx = await startReceiver((_n, req) => (JSON.parse(req.body.toString('utf8')).data.fail ? 500 : 200), { clock: t.clock });
+  const rx = await startReceiver((_n, req) => (JSON.parse(req.body.toString('utf8')).data.fail ? 500 : 200), {
+    clock: t.clock,
+  });
   try {
     await t.engine.endpoints.create(t.tenantId, { url: rx.url, policy: 'payments' });
-    const batch = (n: number, fail: boolean) => Array.from({ length: n }, (_, i) => ({ event_id: `${fail ? 'bad' : 'good'}-${i}`, type: 'subscription.renewed', data: { fail } }));
+    const batch = (n: number, fail: boolean) =>
+      Array.from({ length: n }, (_, i) => ({
+        event_id: `${fail ? 'bad' : 'good'}-${i}`,
+        type: 'subscription.renewed',
+        data: { fail },
+      }));
     if (ok > 0) {
       await t.engine.events.acceptMany(t.tenantId, batch(ok, false));
       await t.engine.runDue();
@@ -27,7 +34,10 @@ async function run(ok: number, failing: number) {
     assert.equal(counts.succeeded, ok);
     assert.equal(counts.held ?? 0, 0, 'the breaker opened only after the last attempt, if at all');
     const st = await t.engine.breakers.status({ tenantId: t.tenantId });
-    assert.deepEqual({ deliveries: st.window.deliveries, failures: st.window.failures }, { deliveries: ok + failing, failures: failing });
+    assert.deepEqual(
+      { deliveries: st.window.deliveries, failures: st.window.failures },
+      { deliveries: ok + failing, failures: failing },
+    );
     return { state: st.state, reasons: t.transitions.map((x) => `${x.from}->${x.to}:${x.reason}`) };
   } finally {
     await rx.close();

@@ -1,12 +1,12 @@
 // The age limit is the dispatcher's admission (docs/rules.md#age-limit): a custom gate that holds forever cannot keep a delivery alive past it.
-import { test } from 'node:test';
+
 import assert from 'node:assert/strict';
+import { test } from 'node:test';
 import type { AdmissionGate } from '../src/dispatch/admission.ts';
-import { settle } from '../testing/settle.ts';
 import { testEngine } from '../testing/harness.ts';
 import { startReceiver } from '../testing/receiver.ts';
+import { settle } from '../testing/settle.ts';
 import { DAY } from '../testing/time.ts';
-
 
 test('a custom gate that holds forever still has its held deliveries failed at the 30-day age limit', async () => {
   let admitted = 0;
@@ -21,7 +21,10 @@ test('a custom gate that holds forever still has its held deliveries failed at t
     const holds: number[] = [];
     t.engine.addObserver({ held: (_c, until) => holds.push(until) });
     await t.engine.endpoints.create(t.tenantId, { url: rx.url, policy: 'payments' }); // payments: 30-day age limit
-    const accepted = await t.engine.events.accept(t.tenantId, { type: 'payment.status_changed', data: { status: 'paid' } });
+    const accepted = await t.engine.events.accept(t.tenantId, {
+      type: 'payment.status_changed',
+      data: { status: 'paid' },
+    });
     const id = accepted.deliveries[0].id;
     const createdAt = t.clock.now();
     await settle(t.engine, t.clock, { until: createdAt + 31 * DAY });

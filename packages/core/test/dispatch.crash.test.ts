@@ -1,12 +1,13 @@
 // Crash safety: a dispatcher killed with SIGKILL mid-flight loses nothing; after restart every event ends terminal,
 // and only the attempts that were in flight at the kill are repeated.
-import { test } from 'node:test';
+
 import assert from 'node:assert/strict';
-import { fork, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, fork } from 'node:child_process';
 import { once } from 'node:events';
+import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { generateMasterKey } from '../src/secret-box.ts';
 import { createHookline } from '../src/hookline.ts';
+import { generateMasterKey } from '../src/secret-box.ts';
 import { ownChild } from '../testing/children.ts';
 import { within } from '../testing/deadline.ts';
 import { tempStore, testTenant } from '../testing/harness.ts';
@@ -20,10 +21,18 @@ const KILL_AFTER = 400;
 // Each worker is killed when the test ends, even when it failed or timed out, so the file can never hang the run.
 function startWorker(db: string, key: string, after: (fn: () => void) => void, leaseMs?: number): ChildProcess {
   const args = leaseMs === undefined ? [db, key] : [db, key, String(leaseMs)];
-  return ownChild(fork(worker, args, { execArgv: ['--conditions=source', '--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] }), after);
+  return ownChild(
+    fork(worker, args, {
+      execArgv: ['--conditions=source', '--import', 'tsx'],
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    }),
+    after,
+  );
 }
 
-test('SIGKILL mid-flight: after restart every delivery succeeds, duplicates only for in-flight attempts', { timeout: 240_000 }, async (t) => {
+test('SIGKILL mid-flight: after restart every delivery succeeds, duplicates only for in-flight attempts', {
+  timeout: 240_000,
+}, async (t) => {
   const seen = new Map<string, number>();
   let killAt: (() => void) | null = null;
   const receiver = await startReceiver((total, req) => {
@@ -41,11 +50,19 @@ test('SIGKILL mid-flight: after restart every delivery succeeds, duplicates only
   const engine = createHookline({ store: temp.store, masterKey: key, allowHttp: true, allowPrivateTargets: true });
   try {
     const now = Date.now();
-    await testTenant(temp.store, { id: 'ten_CRASH', at: now, fields: { name: 'crash', ownerEmails: [], notifyEmail: false } });
+    await testTenant(temp.store, {
+      id: 'ten_CRASH',
+      at: now,
+      fields: { name: 'crash', ownerEmails: [], notifyEmail: false },
+    });
     // A short timeout: the workers run with a 1 s lease so the restarted one takes over quickly (the deadlines below
     // are ceilings that turn a hang into a failure; a loaded machine can take tens of seconds here).
     await engine.endpoints.create('ten_CRASH', { url, policy: 'standard', max_concurrency: 50, timeout_ms: 500 });
-    const inputs = Array.from({ length: EVENTS }, (_, i) => ({ event_id: `e${i}`, type: 'order.created', data: { i, pad: 'x'.repeat(200) } }));
+    const inputs = Array.from({ length: EVENTS }, (_, i) => ({
+      event_id: `e${i}`,
+      type: 'order.created',
+      data: { i, pad: 'x'.repeat(200) },
+    }));
     await engine.events.acceptMany('ten_CRASH', inputs);
 
     const first = startWorker(temp.path, key, t.after.bind(t));
@@ -57,10 +74,18 @@ test('SIGKILL mid-flight: after restart every delivery succeeds, duplicates only
         resolve();
       };
     });
-    await within(`the receiver to see ${KILL_AFTER} requests from the first worker`, 60_000, Promise.race([killed, firstExit.then(() => assert.fail('the first worker exited before the kill'))]));
+    await within(
+      `the receiver to see ${KILL_AFTER} requests from the first worker`,
+      60_000,
+      Promise.race([killed, firstExit.then(() => assert.fail('the first worker exited before the kill'))]),
+    );
     const [, signal] = await within('the killed worker to exit', 10_000, firstExit);
     assert.equal(signal, 'SIGKILL');
-    const inFlight = new Set((await temp.store.listDeliveries({ tenantId: 'ten_CRASH', status: 'delivering' }, null, 10_000)).items.map((d) => d.id));
+    const inFlight = new Set(
+      (await temp.store.listDeliveries({ tenantId: 'ten_CRASH', status: 'delivering' }, null, 10_000)).items.map(
+        (d) => d.id,
+      ),
+    );
     assert.ok(inFlight.size > 0, 'the kill should land while attempts are in flight');
 
     const second = startWorker(temp.path, key, t.after.bind(t));
@@ -77,7 +102,10 @@ test('SIGKILL mid-flight: after restart every delivery succeeds, duplicates only
     const unrecorded: string[] = [];
     for (const [id, n] of seen) {
       const recorded = (await temp.store.listAttempts(id)).length;
-      if (n > recorded + (inFlight.has(id) ? 1 : 0)) unrecorded.push(`${id}: ${n} requests, ${recorded} recorded attempts, ${inFlight.has(id) ? '' : 'not '}in flight at the kill`);
+      if (n > recorded + (inFlight.has(id) ? 1 : 0))
+        unrecorded.push(
+          `${id}: ${n} requests, ${recorded} recorded attempts, ${inFlight.has(id) ? '' : 'not '}in flight at the kill`,
+        );
     }
     assert.deepEqual(unrecorded, [], 'requests repeated without a recorded attempt or an in-flight lease');
   } finally {
@@ -87,7 +115,9 @@ test('SIGKILL mid-flight: after restart every delivery succeeds, duplicates only
   }
 });
 
-test('a restarted SQLite worker re-sends what its killed predecessor held at once, not after the lease', { timeout: 60_000 }, async (t) => {
+test('a restarted SQLite worker re-sends what its killed predecessor held at once, not after the lease', {
+  timeout: 60_000,
+}, async (t) => {
   // An hour's lease: the restarted worker can only finish within this test by taking the orphaned leases itself.
   const seen = new Map<string, number>();
   let killAt: (() => void) | null = null;
@@ -104,9 +134,16 @@ test('a restarted SQLite worker re-sends what its killed predecessor held at onc
   const engine = createHookline({ store: temp.store, masterKey: key, allowHttp: true, allowPrivateTargets: true });
   try {
     const now = Date.now();
-    await testTenant(temp.store, { id: 'ten_RESTART', at: now, fields: { name: 'restart', ownerEmails: [], notifyEmail: false } });
+    await testTenant(temp.store, {
+      id: 'ten_RESTART',
+      at: now,
+      fields: { name: 'restart', ownerEmails: [], notifyEmail: false },
+    });
     await engine.endpoints.create('ten_RESTART', { url, policy: 'standard', max_concurrency: 20, timeout_ms: 2000 });
-    await engine.events.acceptMany('ten_RESTART', Array.from({ length: 400 }, (_, i) => ({ event_id: `r${i}`, type: 'order.created', data: { i } })));
+    await engine.events.acceptMany(
+      'ten_RESTART',
+      Array.from({ length: 400 }, (_, i) => ({ event_id: `r${i}`, type: 'order.created', data: { i } })),
+    );
     const first = startWorker(temp.path, key, t.after.bind(t), H);
     children.push(first);
     await new Promise<void>((resolve) => {
@@ -116,9 +153,13 @@ test('a restarted SQLite worker re-sends what its killed predecessor held at onc
       };
     });
     await once(first, 'exit');
-    const held = (await temp.store.listDeliveries({ tenantId: 'ten_RESTART', status: 'delivering' }, null, 10_000)).items;
+    const held = (await temp.store.listDeliveries({ tenantId: 'ten_RESTART', status: 'delivering' }, null, 10_000))
+      .items;
     assert.ok(held.length > 0, 'the killed worker held leases');
-    assert.ok(held.every((d) => d.leaseUntil! > Date.now() + H / 2), 'leases far from expiry');
+    assert.ok(
+      held.every((d) => d.leaseUntil! > Date.now() + H / 2),
+      'leases far from expiry',
+    );
 
     const second = startWorker(temp.path, key, t.after.bind(t), H);
     children.push(second);

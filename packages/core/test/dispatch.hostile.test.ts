@@ -33,7 +33,9 @@ const CASES: Record<string, Expect> = {
   'retry-after-huge': { outcome: 'delivery_failure', errorClass: 'status', status: 429 },
 };
 
-test('hostile receivers: classified per docs/rules.md#outcome-classes, bounded in time and memory, the next delivery unaffected', { timeout: 120_000 }, async () => {
+test('hostile receivers: classified per docs/rules.md#outcome-classes, bounded in time and memory, the next delivery unaffected', {
+  timeout: 120_000,
+}, async () => {
   let gigabyteWritten = 0;
   let redirectFollowed = 0;
   const closed = new Map<string, Promise<void>>();
@@ -135,16 +137,33 @@ test('hostile receivers: classified per docs/rules.md#outcome-classes, bounded i
   const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 20);
   try {
     const now = Date.now();
-    await temp.store.createTenant({ id: 'ten_HOSTILE', name: 'hostile', ownerEmails: [], operationsEndpointId: null, notifyEmail: false, createdAt: now, updatedAt: now });
+    await temp.store.createTenant({
+      id: 'ten_HOSTILE',
+      name: 'hostile',
+      ownerEmails: [],
+      operationsEndpointId: null,
+      notifyEmail: false,
+      createdAt: now,
+      updatedAt: now,
+    });
     // One origin for all of them: a hostile path must not poison the pool the good endpoint shares.
     const endpoints = new Map<string, string>();
     for (const mode of [...Object.keys(CASES), 'good']) {
-      const { endpoint } = await engine.endpoints.create('ten_HOSTILE', { url: `${origin}/${mode}`, policy: 'standard', timeout_ms: TIMEOUT_MS, event_types: [`hostile.${mode}`] });
+      const { endpoint } = await engine.endpoints.create('ten_HOSTILE', {
+        url: `${origin}/${mode}`,
+        policy: 'standard',
+        timeout_ms: TIMEOUT_MS,
+        event_types: [`hostile.${mode}`],
+      });
       endpoints.set(mode, endpoint.id);
     }
     engine.start();
     const deliveryFor = async (mode: string, n = 1) => {
-      const r = await engine.events.accept('ten_HOSTILE', { event_id: `${mode}-${n}`, type: `hostile.${mode}`, data: { mode } });
+      const r = await engine.events.accept('ten_HOSTILE', {
+        event_id: `${mode}-${n}`,
+        type: `hostile.${mode}`,
+        data: { mode },
+      });
       return r.deliveries[0].id;
     };
     const ids = new Map<string, string>();
@@ -152,13 +171,20 @@ test('hostile receivers: classified per docs/rules.md#outcome-classes, bounded i
 
     for (const [mode, want] of Object.entries(CASES)) {
       const { attempt, next } = await attemptOf(ids.get(mode)!);
-      assert.deepEqual([attempt.outcome, attempt.errorClass, attempt.responseStatus], [want.outcome, want.errorClass, want.status], `${mode}: ${attempt.errorMessage}`);
+      assert.deepEqual(
+        [attempt.outcome, attempt.errorClass, attempt.responseStatus],
+        [want.outcome, want.errorClass, want.status],
+        `${mode}: ${attempt.errorMessage}`,
+      );
       if (want.timedOut) {
         assert.ok(attempt.durationMs >= TIMEOUT_MS - 5, `${mode} ended before its timeout (${attempt.durationMs} ms)`);
         assert.match(attempt.errorMessage ?? '', new RegExp(`no full response within ${TIMEOUT_MS} ms`), mode);
       }
       // Ended by the deadline, not by the receiver: a generous bound that only a missing deadline would break.
-      assert.ok(attempt.durationMs < TIMEOUT_MS * 10, `${mode} took ${attempt.durationMs} ms with a ${TIMEOUT_MS} ms timeout`);
+      assert.ok(
+        attempt.durationMs < TIMEOUT_MS * 10,
+        `${mode} took ${attempt.durationMs} ms with a ${TIMEOUT_MS} ms timeout`,
+      );
       assert.ok((attempt.responseExcerpt ?? '').length <= 4096, `${mode}: excerpt capped`);
       // A success is done; every failure retries on `standard` (3xx and 4xx included); none is left in flight.
       const status = want.outcome === 'success' ? 'succeeded' : 'pending';
@@ -175,7 +201,10 @@ test('hostile receivers: classified per docs/rules.md#outcome-classes, bounded i
     }
     const huge = (await attemptOf(ids.get('gigabyte-body')!)).attempt;
     assert.ok((huge.responseExcerpt ?? '').length > 0 && Buffer.byteLength(huge.responseExcerpt ?? '') <= 4096);
-    assert.ok(gigabyteWritten < 64 * 1024 * 1024, `the 1 GB body was streamed, not read: the receiver wrote ${gigabyteWritten} bytes`);
+    assert.ok(
+      gigabyteWritten < 64 * 1024 * 1024,
+      `the 1 GB body was streamed, not read: the receiver wrote ${gigabyteWritten} bytes`,
+    );
     assert.equal(redirectFollowed, 0, 'a 3xx is never followed');
     assert.ok(peakRss - baseRss < 256 * 1024 * 1024, `memory grew by ${Math.round((peakRss - baseRss) / 1048576)} MB`);
 

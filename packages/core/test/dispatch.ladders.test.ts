@@ -1,11 +1,11 @@
 // Whole ladders on a virtual clock against a real receiver on 127.0.0.1.
-import { test } from 'node:test';
+
 import assert from 'node:assert/strict';
-import { settle } from '../testing/settle.ts';
+import { test } from 'node:test';
 import { testEngine } from '../testing/harness.ts';
 import { startReceiver } from '../testing/receiver.ts';
-import { S, MIN, H } from '../testing/time.ts';
-
+import { settle } from '../testing/settle.ts';
+import { H, MIN, S } from '../testing/time.ts';
 
 test('payments: 500, 500, 404, 404… walks the fast then the slow ladder and fails after the eighth attempt', async () => {
   const t = await testEngine();
@@ -13,18 +13,33 @@ test('payments: 500, 500, 404, 404… walks the fast then the slow ladder and fa
   try {
     const { endpoint } = await t.engine.endpoints.create(t.tenantId, { url: rx.url, policy: 'payments' });
     const start = t.clock.now();
-    const accepted = await t.engine.events.accept(t.tenantId, { type: 'payment.status_changed', data: { status: 'paid' } });
+    const accepted = await t.engine.events.accept(t.tenantId, {
+      type: 'payment.status_changed',
+      data: { status: 'paid' },
+    });
     assert.equal(accepted.deliveries.length, 1);
     await settle(t.engine, t.clock);
     const offsets = rx.received.map((r) => r.at - start);
-    assert.deepEqual(offsets, [0, 1 * S, 3 * S, 3 * S + 15 * MIN, 3 * S + 75 * MIN, 3 * S + 315 * MIN, 3 * S + 1035 * MIN, 3 * S + 2475 * MIN]);
+    assert.deepEqual(offsets, [
+      0,
+      1 * S,
+      3 * S,
+      3 * S + 15 * MIN,
+      3 * S + 75 * MIN,
+      3 * S + 315 * MIN,
+      3 * S + 1035 * MIN,
+      3 * S + 2475 * MIN,
+    ]);
     const d = await t.store.getDelivery(t.tenantId, accepted.deliveries[0].id);
     assert.equal(d?.status, 'failed');
     assert.equal(d?.attemptCount, 8);
     assert.match(d?.terminalReason ?? '', /slow-ladder/);
     const attempts = await t.store.listAttempts(d!.id);
     assert.equal(attempts.length, 8);
-    assert.deepEqual(attempts.map((a) => a.responseStatus), [500, 500, 404, 404, 404, 404, 404, 404]);
+    assert.deepEqual(
+      attempts.map((a) => a.responseStatus),
+      [500, 500, 404, 404, 404, 404, 404, 404],
+    );
     assert.equal(endpoint.policy, 'payments');
   } finally {
     await rx.close();
@@ -40,7 +55,9 @@ test('every attempt carries the same ids and body, and a fresh timestamp', async
     await t.engine.events.accept(t.tenantId, { event_id: 'evt-1', type: 'lead.created', data: { id: 1 } });
     await settle(t.engine, t.clock);
     assert.equal(rx.received.length, 3);
-    const ids = new Set(rx.received.map((r) => `${r.headers['x-webhook-id']}|${r.headers['x-webhook-delivery']}|${r.body.toString()}`));
+    const ids = new Set(
+      rx.received.map((r) => `${r.headers['x-webhook-id']}|${r.headers['x-webhook-delivery']}|${r.body.toString()}`),
+    );
     assert.equal(ids.size, 1);
     const ts = rx.received.map((r) => Number(r.headers['x-webhook-timestamp']));
     assert.ok(ts[1] - ts[0] === 30 && ts[2] - ts[1] === 300, `timestamps ${ts}`);
@@ -94,13 +111,24 @@ test('non-money 4xx on payments fails at once; strict treats 404 as permanent', 
   const t = await testEngine();
   const rx = await startReceiver(() => 404, { clock: t.clock });
   try {
-    const pay = await t.engine.endpoints.create(t.tenantId, { url: rx.url, policy: 'payments', event_types: ['kyc.*'] });
-    const strict = await t.engine.endpoints.create(t.tenantId, { url: rx.url, policy: 'strict', event_types: ['order.*'] });
+    const pay = await t.engine.endpoints.create(t.tenantId, {
+      url: rx.url,
+      policy: 'payments',
+      event_types: ['kyc.*'],
+    });
+    const strict = await t.engine.endpoints.create(t.tenantId, {
+      url: rx.url,
+      policy: 'strict',
+      event_types: ['order.*'],
+    });
     const a = await t.engine.events.accept(t.tenantId, { type: 'kyc.approved', data: {} });
     const b = await t.engine.events.accept(t.tenantId, { type: 'order.created', data: {} });
     await settle(t.engine, t.clock);
     assert.equal(rx.received.length, 2);
-    for (const [r, ep] of [[a, pay], [b, strict]] as const) {
+    for (const [r, ep] of [
+      [a, pay],
+      [b, strict],
+    ] as const) {
       const d = await t.store.getDelivery(t.tenantId, r.deliveries[0].id);
       assert.equal(d?.endpointId, ep.endpoint.id);
       assert.equal(d?.status, 'failed');

@@ -1,9 +1,10 @@
 // HTTP pools per endpoint: sized to the endpoint's max_concurrency, never shared with another endpoint on the same host.
-import { test } from 'node:test';
+
 import assert from 'node:assert/strict';
-import { createServer, type ServerResponse } from 'node:http';
 import { once } from 'node:events';
+import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { test } from 'node:test';
 import { systemClock } from '../src/clock.ts';
 import { testEngine } from '../testing/harness.ts';
 
@@ -17,7 +18,7 @@ async function gatedReceiver() {
     return s;
   };
   const notify = () => {
-    for (const w of [...waiters]) if (w.check()) (waiters.splice(waiters.indexOf(w), 1), w.resolve());
+    for (const w of [...waiters]) if (w.check()) waiters.splice(waiters.indexOf(w), 1), w.resolve();
   };
   const server = createServer((req, res) => {
     const s = stateOf(req.url ?? '/');
@@ -67,7 +68,10 @@ test('an endpoint capped at 50 reaches exactly 50 concurrent requests, never mor
   const rx = await gatedReceiver();
   try {
     await t.engine.endpoints.create(t.tenantId, { url: `${rx.base}/capped`, max_concurrency: 50 });
-    await t.engine.events.acceptMany(t.tenantId, Array.from({ length: 120 }, (_, i) => ({ type: 'a.b', data: { i } })));
+    await t.engine.events.acceptMany(
+      t.tenantId,
+      Array.from({ length: 120 }, (_, i) => ({ type: 'a.b', data: { i } })),
+    );
     t.engine.start();
     const s = rx.state('/capped');
     // With a pool of 20 sockets per origin this never got past 20.
@@ -81,23 +85,36 @@ test('an endpoint capped at 50 reaches exactly 50 concurrent requests, never mor
   }
 });
 
-test('a stalled endpoint holding all its connections does not starve another tenant\'s endpoint on the same origin', { timeout: 60_000 }, async () => {
+test("a stalled endpoint holding all its connections does not starve another tenant's endpoint on the same origin", {
+  timeout: 60_000,
+}, async () => {
   const t = await testEngine({ clock: systemClock as never, dispatcher: { pollMs: 50, logAttempts: false } });
   const rx = await gatedReceiver();
   const other = 'ten_OTHER';
   const now = systemClock.now();
-  await t.store.createTenant({ id: other, name: 'Other', ownerEmails: ['o@example.test'], operationsEndpointId: null, notifyEmail: true, createdAt: now, updatedAt: now });
+  await t.store.createTenant({
+    id: other,
+    name: 'Other',
+    ownerEmails: ['o@example.test'],
+    operationsEndpointId: null,
+    notifyEmail: true,
+    createdAt: now,
+    updatedAt: now,
+  });
   try {
     await t.engine.endpoints.create(t.tenantId, { url: `${rx.base}/stalled`, max_concurrency: 20, timeout_ms: 60_000 });
     await t.engine.endpoints.create(other, { url: `${rx.base}/healthy` });
     t.engine.start();
-    await t.engine.events.acceptMany(t.tenantId, Array.from({ length: 40 }, (_, i) => ({ type: 'a.b', data: { i } })));
+    await t.engine.events.acceptMany(
+      t.tenantId,
+      Array.from({ length: 40 }, (_, i) => ({ type: 'a.b', data: { i } })),
+    );
     const stalled = rx.state('/stalled');
     await rx.until('the stalled endpoint to hold 20 requests', () => stalled.active >= 20);
     rx.release('/healthy');
     await t.engine.events.accept(other, { type: 'a.b', data: {} });
     // Well inside the stalled sends' 60 s timeout: the healthy endpoint is not queued behind them.
-    await rx.until('the other tenant\'s delivery', () => rx.state('/healthy').done >= 1, 25_000);
+    await rx.until("the other tenant's delivery", () => rx.state('/healthy').done >= 1, 25_000);
     assert.equal(stalled.active, 20);
     assert.equal(stalled.done, 0);
   } finally {

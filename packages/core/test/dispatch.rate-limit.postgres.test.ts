@@ -1,10 +1,11 @@
 // Rate limit across workers (docs/rules.md#rate-limit): two workers on one PostgreSQL database share the endpoint's
 // token bucket; together they send at the limit ± 10 %, measured at a loopback receiver on the injected clock.
-import { test } from 'node:test';
+
 import assert from 'node:assert/strict';
+import { test } from 'node:test';
 import { createHookline } from '../src/hookline.ts';
-import { generateMasterKey } from '../src/secret-box.ts';
 import { seededRandom } from '../src/policy/random.ts';
+import { generateMasterKey } from '../src/secret-box.ts';
 import { openPostgresStore } from '../src/store/postgres/postgres-store.ts';
 import { testEngine } from '../testing/harness.ts';
 import { startReceiver } from '../testing/receiver.ts';
@@ -15,13 +16,27 @@ const N = 400;
 
 const pgDb = await pgTestDb();
 
-test(`PostgreSQL: two workers share the endpoint's bucket: ${N} deliveries at ${RATE}/s ± 10 %`, { skip: pgDb.skip ?? false, timeout: 300_000 }, async () => {
+test(`PostgreSQL: two workers share the endpoint's bucket: ${N} deliveries at ${RATE}/s ± 10 %`, {
+  skip: pgDb.skip ?? false,
+  timeout: 300_000,
+}, async () => {
   const schema = `rate_${process.pid}_${Date.now().toString(36)}`;
   const storeA = await openPostgresStore(pgDb.url!, { poolMax: 4, schema });
   const storeB = await openPostgresStore(pgDb.url!, { poolMax: 4, schema });
   const masterKey = generateMasterKey();
-  const t = await testEngine({ store: storeA, masterKey, dispatcher: { workerId: 'wrk_a', random: seededRandom(1), logAttempts: false } });
-  const b = createHookline({ store: storeB, clock: t.clock, masterKey, allowHttp: true, allowPrivateTargets: true, dispatcher: { workerId: 'wrk_b', random: seededRandom(2), logAttempts: false } });
+  const t = await testEngine({
+    store: storeA,
+    masterKey,
+    dispatcher: { workerId: 'wrk_a', random: seededRandom(1), logAttempts: false },
+  });
+  const b = createHookline({
+    store: storeB,
+    clock: t.clock,
+    masterKey,
+    allowHttp: true,
+    allowPrivateTargets: true,
+    dispatcher: { workerId: 'wrk_b', random: seededRandom(2), logAttempts: false },
+  });
   const rx = await startReceiver(() => 200, { clock: t.clock });
   try {
     await t.engine.endpoints.create(t.tenantId, { url: rx.url, max_concurrency: 20, rate_limit_per_s: RATE });

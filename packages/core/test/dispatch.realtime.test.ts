@@ -1,9 +1,10 @@
 // The dispatcher on the real clock: in-process wake-up, per-endpoint concurrency caps, group-committed records.
-import { test } from 'node:test';
+
 import assert from 'node:assert/strict';
-import { createServer } from 'node:http';
 import { once } from 'node:events';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { test } from 'node:test';
 import { systemClock } from '../src/clock.ts';
 import { until, within } from '../testing/deadline.ts';
 import { testEngine } from '../testing/harness.ts';
@@ -45,7 +46,11 @@ async function slowReceiver(delayMs: number) {
     },
     /** Resolves once `n` requests have been answered; fails naming the shortfall after `timeoutMs`. */
     reached: (n: number, timeoutMs = 15_000) =>
-      within(`the receiver to answer ${n} requests (answered ${count})`, timeoutMs, new Promise<void>((resolve) => (count >= n ? resolve() : waiters.push({ n, resolve })))),
+      within(
+        `the receiver to answer ${n} requests (answered ${count})`,
+        timeoutMs,
+        new Promise<void>((resolve) => (count >= n ? resolve() : waiters.push({ n, resolve }))),
+      ),
     close: () => {
       server.closeAllConnections();
       server.close();
@@ -77,8 +82,14 @@ test('an endpoint never sees more concurrent requests than its max_concurrency',
   try {
     await t.engine.endpoints.create(t.tenantId, { url: capped.url, max_concurrency: 3, event_types: ['capped.*'] });
     await t.engine.endpoints.create(t.tenantId, { url: other.url, event_types: ['other.*'] });
-    await t.engine.events.acceptMany(t.tenantId, Array.from({ length: 60 }, (_, i) => ({ type: 'capped.x', data: { i } })));
-    await t.engine.events.acceptMany(t.tenantId, Array.from({ length: 200 }, (_, i) => ({ type: 'other.x', data: { i } })));
+    await t.engine.events.acceptMany(
+      t.tenantId,
+      Array.from({ length: 60 }, (_, i) => ({ type: 'capped.x', data: { i } })),
+    );
+    await t.engine.events.acceptMany(
+      t.tenantId,
+      Array.from({ length: 200 }, (_, i) => ({ type: 'other.x', data: { i } })),
+    );
     t.engine.start();
     await Promise.all([capped.reached(60), other.reached(200)]);
     assert.ok(capped.maxActive <= 3, `saw ${capped.maxActive} concurrent requests`);
@@ -93,20 +104,32 @@ test('an endpoint never sees more concurrent requests than its max_concurrency',
   }
 });
 
-test('stopping hands back leased deliveries that never started; only the sends in flight are waited for', { timeout: 60_000 }, async () => {
+test('stopping hands back leased deliveries that never started; only the sends in flight are waited for', {
+  timeout: 60_000,
+}, async () => {
   const t = await testEngine({ clock: systemClock as never, dispatcher: { pollMs: 50, logAttempts: false } });
   const slow = await slowReceiver(400);
   try {
     await t.engine.endpoints.create(t.tenantId, { url: slow.url, max_concurrency: 2 });
-    await t.engine.events.acceptMany(t.tenantId, Array.from({ length: 40 }, (_, i) => ({ type: 'a.b', data: { i } })));
+    await t.engine.events.acceptMany(
+      t.tenantId,
+      Array.from({ length: 40 }, (_, i) => ({ type: 'a.b', data: { i } })),
+    );
     t.engine.start();
     // 2 sending, the rest leased into the lane's queue.
-    await until(() => t.store.countByStatus(), (c) => c.delivering === 40, { what: 'all 40 deliveries leased' });
+    await until(
+      () => t.store.countByStatus(),
+      (c) => c.delivering === 40,
+      { what: 'all 40 deliveries leased' },
+    );
     // At most max_concurrency (2) requests can be unanswered when stop is called; a stop that kept sending from the
     // queue would get more answered (draining it would answer all 40).
     const answeredBeforeStop = slow.count;
     await t.engine.stopDispatching();
-    assert.ok(slow.arrived <= answeredBeforeStop + 2, `${slow.arrived - answeredBeforeStop} requests were sent after stop was called with at most 2 in flight`);
+    assert.ok(
+      slow.arrived <= answeredBeforeStop + 2,
+      `${slow.arrived - answeredBeforeStop} requests were sent after stop was called with at most 2 in flight`,
+    );
     assert.equal(slow.count, slow.arrived, 'stop waited for the sends in flight to be answered');
     const counts = await t.store.countByStatus();
     assert.equal(counts.delivering, 0, 'no lease left behind');

@@ -1,14 +1,15 @@
 // A batch of attempt records that the store refuses while it is up (one row it cannot take, e.g. a delivery whose
 // endpoint vanished): the dispatcher splits the batch until that row is alone, so every other record lands and only
 // the bad row's caller sees the error (docs/rules.md#accepted-on-disk; issue 11 item 1).
-import { test } from 'node:test';
+
 import assert from 'node:assert/strict';
+import { test } from 'node:test';
 import type { DeliverySender } from '../src/dispatch/dispatcher.ts';
 import type { SendResult } from '../src/http/sender.ts';
 import type { Logger } from '../src/logger.ts';
 import type { AttemptRecord, Store } from '../src/store/store.ts';
-import { tempStore, testEngine } from '../testing/harness.ts';
 import { within } from '../testing/deadline.ts';
+import { tempStore, testEngine } from '../testing/harness.ts';
 
 const EVENTS = 8;
 
@@ -56,7 +57,16 @@ test('a refused record batch is split: every other row is recorded, only the bad
   const sender: DeliverySender = {
     send: (req) =>
       new Promise((resolve) => {
-        const ok: SendResult = { outcome: 'success', status: 200, responseHeaders: {}, bodyExcerpt: 'ok', errorClass: null, errorMessage: null, startedAt: Date.now(), durationMs: 1 };
+        const ok: SendResult = {
+          outcome: 'success',
+          status: 200,
+          responseHeaders: {},
+          bodyExcerpt: 'ok',
+          errorClass: null,
+          errorMessage: null,
+          startedAt: Date.now(),
+          durationMs: 1,
+        };
         const id = Object.entries(req.headers).find(([k]) => /^(x-)?webhook-delivery$/i.test(k))?.[1] ?? '';
         sends.push({ deliveryId: id, answer: () => resolve(ok) });
       }),
@@ -65,8 +75,13 @@ test('a refused record batch is split: every other row is recorded, only the bad
   const logger: Logger = { log: (level, msg, fields) => void logs.push({ level, msg, fields }) };
   const h = await testEngine({ store, sender, logger });
   try {
-    const ep = (await h.engine.endpoints.create(h.tenantId, { url: 'http://127.0.0.1:9/hook', max_concurrency: EVENTS })).endpoint;
-    const accepted = await h.engine.events.acceptMany(h.tenantId, Array.from({ length: EVENTS }, (_, i) => ({ event_id: `e-${i}`, type: 'order.created', data: { i } })));
+    const ep = (
+      await h.engine.endpoints.create(h.tenantId, { url: 'http://127.0.0.1:9/hook', max_concurrency: EVENTS })
+    ).endpoint;
+    const accepted = await h.engine.events.acceptMany(
+      h.tenantId,
+      Array.from({ length: EVENTS }, (_, i) => ({ event_id: `e-${i}`, type: 'order.created', data: { i } })),
+    );
     const ids = accepted.map((r) => {
       assert.ok(!(r instanceof Error), String(r));
       return r.deliveries[0].id as string;
@@ -75,10 +90,17 @@ test('a refused record batch is split: every other row is recorded, only the bad
     bad = ids[4];
 
     const run = h.engine.runDue();
-    await within(`all ${EVENTS} sends start`, 15_000, (async () => {
-      while (sends.length < EVENTS) await turns(1);
-    })());
-    assert.ok(sends.every((s) => ids.includes(s.deliveryId)), 'each send names its delivery');
+    await within(
+      `all ${EVENTS} sends start`,
+      15_000,
+      (async () => {
+        while (sends.length < EVENTS) await turns(1);
+      })(),
+    );
+    assert.ok(
+      sends.every((s) => ids.includes(s.deliveryId)),
+      'each send names its delivery',
+    );
     const first = sends.find((s) => s.deliveryId !== bad)!;
     first.answer();
     await within('the first record batch reaches the store', 15_000, entered);
@@ -100,12 +122,24 @@ test('a refused record batch is split: every other row is recorded, only the bad
       if (id === bad) {
         // Its record never landed: still leased, no attempt; the lease's expiry sends it again.
         assert.deepEqual([d.status, (await real.listAttempts(id)).length], ['delivering', 0], id);
-      } else assert.deepEqual([d.status, (await real.listAttempts(id)).length], ['succeeded', 1], `${id} (${ep.id}) recorded`);
+      } else
+        assert.deepEqual(
+          [d.status, (await real.listAttempts(id)).length],
+          ['succeeded', 1],
+          `${id} (${ep.id}) recorded`,
+        );
     }
     const reported = logs.filter((l) => /attempt record was refused/.test(l.msg));
-    assert.deepEqual(reported.map((l) => l.fields!.delivery_id), [bad], 'the bad row, and only it, is reported');
+    assert.deepEqual(
+      reported.map((l) => l.fields!.delivery_id),
+      [bad],
+      'the bad row, and only it, is reported',
+    );
     const errors = logs.filter((l) => l.level === 'error');
-    assert.ok(errors.every((l) => l.fields?.delivery_id === bad), `no other delivery failed: ${JSON.stringify(errors)}`);
+    assert.ok(
+      errors.every((l) => l.fields?.delivery_id === bad),
+      `no other delivery failed: ${JSON.stringify(errors)}`,
+    );
     assert.match(String(reported[0].fields!.error), /FOREIGN KEY constraint failed \(injected\)/);
   } finally {
     await h.engine.stop();

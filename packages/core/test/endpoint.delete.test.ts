@@ -1,16 +1,17 @@
 // Endpoint and tenant deletion under load: several tenants on real loopback receivers, an endpoint and a tenant
 // deleted while their sends are in flight. Nothing of the others is repeated or lost, and the deleted endpoints get
 // nothing after their deletion beyond the sends already on the wire.
-import { after, describe, test } from 'node:test';
+
 import assert from 'node:assert/strict';
+import { after, describe, test } from 'node:test';
 import { createHookline } from '../src/hookline.ts';
 import { generateMasterKey } from '../src/secret-box.ts';
 import { openPostgresStore } from '../src/store/postgres/postgres-store.ts';
 import type { Store } from '../src/store/store.ts';
-import { pgTestDb } from './fixtures/pg-test-db.ts';
+import { within } from '../testing/deadline.ts';
 import { tempStore, testTenant } from '../testing/harness.ts';
 import { startReceiver } from '../testing/receiver.ts';
-import { within } from '../testing/deadline.ts';
+import { pgTestDb } from './fixtures/pg-test-db.ts';
 
 const EVENTS = 150;
 /** The deleted endpoints' cap: at most this many of their sends can be on the wire at the moment of deletion. */
@@ -24,7 +25,8 @@ async function receiver(delayMs: number) {
     /** Requests per delivery id. */
     get seen() {
       const seen = new Map<string, number>();
-      for (const r of rx.received) seen.set(String(r.headers['x-webhook-delivery']), (seen.get(String(r.headers['x-webhook-delivery'])) ?? 0) + 1);
+      for (const r of rx.received)
+        seen.set(String(r.headers['x-webhook-delivery']), (seen.get(String(r.headers['x-webhook-delivery'])) ?? 0) + 1);
       return seen;
     },
     get total() {
@@ -51,25 +53,37 @@ async function deletionUnderLoad(store: Store): Promise<void> {
   });
   try {
     const now = Date.now();
-    for (const id of ['ten_A', 'ten_B', 'ten_C']) await testTenant(store, { id, at: now, fields: { name: id, ownerEmails: [], notifyEmail: false } });
+    for (const id of ['ten_A', 'ten_B', 'ten_C'])
+      await testTenant(store, { id, at: now, fields: { name: id, ownerEmails: [], notifyEmail: false } });
     const a1 = (await engine.endpoints.create('ten_A', { url: keptA.url, max_concurrency: 10 })).endpoint;
     const a2 = (await engine.endpoints.create('ten_A', { url: doomedA.url, max_concurrency: DELETED_CAP })).endpoint;
     const b1 = (await engine.endpoints.create('ten_B', { url: keptB.url, max_concurrency: 10 })).endpoint;
     await engine.endpoints.create('ten_C', { url: doomedC.url, max_concurrency: DELETED_CAP });
-    const inputs = (t: string) => Array.from({ length: EVENTS }, (_, i) => ({ event_id: `${t}-${i}`, type: 'order.created', data: { i } }));
+    const inputs = (t: string) =>
+      Array.from({ length: EVENTS }, (_, i) => ({ event_id: `${t}-${i}`, type: 'order.created', data: { i } }));
     // Every kept delivery's success is seen once by the engine; the test waits on that, not on time.
     let succeeded = 0;
     let allDone!: () => void;
     const done = new Promise<void>((r) => (allDone = r));
     engine.addObserver({
       attempt: (e) => {
-        if ((e.claimed.endpoint.id === a1.id || e.claimed.endpoint.id === b1.id) && e.next.status === 'succeeded' && ++succeeded === 2 * EVENTS) allDone();
+        if (
+          (e.claimed.endpoint.id === a1.id || e.claimed.endpoint.id === b1.id) &&
+          e.next.status === 'succeeded' &&
+          ++succeeded === 2 * EVENTS
+        )
+          allDone();
       },
     });
-    for (const t of ['ten_A', 'ten_B', 'ten_C']) for (const r of await engine.events.acceptMany(t, inputs(t))) assert.ok(!(r instanceof Error), String(r));
+    for (const t of ['ten_A', 'ten_B', 'ten_C'])
+      for (const r of await engine.events.acceptMany(t, inputs(t))) assert.ok(!(r instanceof Error), String(r));
     engine.start();
 
-    await within('the doomed endpoints receive their first sends', 15_000, Promise.all([doomedA.reached(10), doomedC.reached(10)]));
+    await within(
+      'the doomed endpoints receive their first sends',
+      15_000,
+      Promise.all([doomedA.reached(10), doomedC.reached(10)]),
+    );
     await engine.endpoints.delete('ten_A', a2.id);
     const atEndpointDeletion = doomedA.total;
     await engine.tenants.delete('ten_C');
@@ -79,19 +93,33 @@ async function deletionUnderLoad(store: Store): Promise<void> {
     await within(`every kept delivery succeeds (${succeeded} of ${2 * EVENTS})`, 25_000, done);
     await engine.stop();
 
-    for (const [name, r] of [['ten_A kept endpoint', keptA], ['ten_B endpoint', keptB]] as const) {
+    for (const [name, r] of [
+      ['ten_A kept endpoint', keptA],
+      ['ten_B endpoint', keptB],
+    ] as const) {
       assert.equal(r.seen.size, EVENTS, `${name}: every delivery arrived`);
       const dup = [...r.seen.values()].filter((n) => n > 1).length;
       assert.equal(dup, 0, `${name}: no delivery sent twice`);
     }
     for (const ep of [a1, b1]) {
-      const page = await store.listDeliveries({ tenantId: ep.tenantId, endpointId: ep.id, status: 'succeeded' }, null, 1000);
+      const page = await store.listDeliveries(
+        { tenantId: ep.tenantId, endpointId: ep.id, status: 'succeeded' },
+        null,
+        1000,
+      );
       assert.equal(page.items.length, EVENTS, `${ep.id}: every delivery succeeded`);
-      for (const d of page.items.slice(0, 20)) assert.equal((await store.listAttempts(d.id)).length, 1, `${d.id}: one attempt`);
+      for (const d of page.items.slice(0, 20))
+        assert.equal((await store.listAttempts(d.id)).length, 1, `${d.id}: one attempt`);
     }
     // After a deletion only what was on the wire then may still arrive: at most the endpoint's cap.
-    assert.ok(doomedA.total - atEndpointDeletion <= DELETED_CAP, `deleted endpoint got ${doomedA.total - atEndpointDeletion} sends after its deletion`);
-    assert.ok(doomedC.total - atTenantDeletion <= DELETED_CAP, `deleted tenant got ${doomedC.total - atTenantDeletion} sends after its deletion`);
+    assert.ok(
+      doomedA.total - atEndpointDeletion <= DELETED_CAP,
+      `deleted endpoint got ${doomedA.total - atEndpointDeletion} sends after its deletion`,
+    );
+    assert.ok(
+      doomedC.total - atTenantDeletion <= DELETED_CAP,
+      `deleted tenant got ${doomedC.total - atTenantDeletion} sends after its deletion`,
+    );
     const counts = await store.countByStatus();
     assert.deepEqual([counts.pending, counts.delivering, counts.held], [0, 0, 0], JSON.stringify(counts));
     assert.equal(await store.getTenant('ten_C'), null);
@@ -106,7 +134,9 @@ if (pgDb.skip) console.log(`# SKIPPED the PostgreSQL run: ${pgDb.skip}`);
 after(() => pgDb.cleanup());
 
 describe('endpoint deletion under load', () => {
-  test('SQLite: endpoint and tenant deleted mid-flight; 0 duplicates elsewhere, nothing sent after deletion but what was on the wire', { timeout: 30_000 }, async () => {
+  test('SQLite: endpoint and tenant deleted mid-flight; 0 duplicates elsewhere, nothing sent after deletion but what was on the wire', {
+    timeout: 30_000,
+  }, async () => {
     const t = await tempStore({ thread: true });
     try {
       await deletionUnderLoad(t.store);

@@ -1,20 +1,38 @@
 // Payload filters at fan-out and custom headers on the wire, against a loopback receiver (docs/filters.md,
 // docs/rules.md#custom-headers).
-import { test } from 'node:test';
+
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
-import { settle } from '../testing/settle.ts';
+import { test } from 'node:test';
+import type { HooklineError } from '../src/errors.ts';
 import { testEngine } from '../testing/harness.ts';
 import { startReceiver } from '../testing/receiver.ts';
-import { HooklineError } from '../src/errors.ts';
+import { settle } from '../testing/settle.ts';
 
 test('a payload filter decides at fan-out: only matching events get a delivery, paused or not; event-type filters still apply', async () => {
   const t = await testEngine();
   const rx = await startReceiver(() => 200, { clock: t.clock });
   try {
-    const payload_filter = { all: [{ path: 'data.status', in: ['paid', 'settled'] }, { any: [{ path: 'data.amount', gte: 1000 }, { path: 'data.vip', equals: true }] }] };
-    const { endpoint: filtered } = await t.engine.endpoints.create(t.tenantId, { url: rx.url, event_types: ['payment.*'], payload_filter });
-    const { endpoint: all } = await t.engine.endpoints.create(t.tenantId, { url: `${rx.url}?all`, event_types: ['payment.*'] });
+    const payload_filter = {
+      all: [
+        { path: 'data.status', in: ['paid', 'settled'] },
+        {
+          any: [
+            { path: 'data.amount', gte: 1000 },
+            { path: 'data.vip', equals: true },
+          ],
+        },
+      ],
+    };
+    const { endpoint: filtered } = await t.engine.endpoints.create(t.tenantId, {
+      url: rx.url,
+      event_types: ['payment.*'],
+      payload_filter,
+    });
+    const { endpoint: all } = await t.engine.endpoints.create(t.tenantId, {
+      url: `${rx.url}?all`,
+      event_types: ['payment.*'],
+    });
     assert.deepEqual(filtered.payloadFilter, payload_filter);
     const events = [
       { event_id: 'big', type: 'payment.status_changed', data: { status: 'paid', amount: 5000 } },
@@ -26,7 +44,11 @@ test('a payload filter decides at fan-out: only matching events get a delivery, 
     ];
     for (const e of events) await t.engine.events.accept(t.tenantId, e);
     await settle(t.engine, t.clock);
-    const ids = (endpointId: string) => rx.received.filter((r) => (r.url.includes('?all') ? all.id : filtered.id) === endpointId).map((r) => JSON.parse(r.body.toString()).event_id).sort();
+    const ids = (endpointId: string) =>
+      rx.received
+        .filter((r) => (r.url.includes('?all') ? all.id : filtered.id) === endpointId)
+        .map((r) => JSON.parse(r.body.toString()).event_id)
+        .sort();
     assert.deepEqual(ids(filtered.id), ['big', 'vip']);
     assert.deepEqual(ids(all.id), ['big', 'failed', 'small', 'string-amount', 'vip']);
     const recorded = await t.store.listDeliveries({ tenantId: t.tenantId, endpointId: filtered.id }, null, 100);
@@ -34,13 +56,24 @@ test('a payload filter decides at fan-out: only matching events get a delivery, 
 
     // Paused: a matching event is skipped (replayable), a non-matching one leaves nothing.
     await t.engine.endpoints.update(t.tenantId, filtered.id, { status: 'paused' });
-    await t.engine.events.accept(t.tenantId, { event_id: 'p-match', type: 'payment.status_changed', data: { status: 'paid', amount: 9999 } });
-    await t.engine.events.accept(t.tenantId, { event_id: 'p-miss', type: 'payment.status_changed', data: { status: 'paid', amount: 1 } });
+    await t.engine.events.accept(t.tenantId, {
+      event_id: 'p-match',
+      type: 'payment.status_changed',
+      data: { status: 'paid', amount: 9999 },
+    });
+    await t.engine.events.accept(t.tenantId, {
+      event_id: 'p-miss',
+      type: 'payment.status_changed',
+      data: { status: 'paid', amount: 1 },
+    });
     const after = await t.store.listDeliveries({ tenantId: t.tenantId, endpointId: filtered.id }, null, 100);
     assert.deepEqual(after.items.map((d) => d.status).sort(), ['skipped', 'succeeded', 'succeeded']);
 
     // Clearing the filter (null) lets every event of its types through again.
-    const cleared = await t.engine.endpoints.update(t.tenantId, filtered.id, { payload_filter: null, status: 'active' });
+    const cleared = await t.engine.endpoints.update(t.tenantId, filtered.id, {
+      payload_filter: null,
+      status: 'active',
+    });
     assert.equal(cleared.payloadFilter, null);
     await t.engine.events.accept(t.tenantId, { event_id: 'after-clear', type: 'payment.status_changed', data: {} });
     await settle(t.engine, t.clock);
@@ -55,12 +88,34 @@ test('a bad filter or bad headers are refused on create and on edit, and nothing
   const t = await testEngine();
   try {
     const code = (err: unknown) => (err as HooklineError).code;
-    await assert.rejects(t.engine.endpoints.create(t.tenantId, { url: 'http://127.0.0.1:9/h', payload_filter: { any: [{ path: 'data.x', gt: 'one' }] } }), (e) => code(e) === 'invalid_filter' && /\/any\/0\/gt/.test((e as Error).message));
-    await assert.rejects(t.engine.endpoints.create(t.tenantId, { url: 'http://127.0.0.1:9/h', headers: { 'X-Webhook-Signature': 'forged' } }), (e) => code(e) === 'invalid_header');
+    await assert.rejects(
+      t.engine.endpoints.create(t.tenantId, {
+        url: 'http://127.0.0.1:9/h',
+        payload_filter: { any: [{ path: 'data.x', gt: 'one' }] },
+      }),
+      (e) => code(e) === 'invalid_filter' && /\/any\/0\/gt/.test((e as Error).message),
+    );
+    await assert.rejects(
+      t.engine.endpoints.create(t.tenantId, {
+        url: 'http://127.0.0.1:9/h',
+        headers: { 'X-Webhook-Signature': 'forged' },
+      }),
+      (e) => code(e) === 'invalid_header',
+    );
     assert.equal((await t.engine.endpoints.list(t.tenantId, null, 10)).items.length, 0);
-    const { endpoint } = await t.engine.endpoints.create(t.tenantId, { url: 'http://127.0.0.1:9/h', headers: { 'X-Tenant': 'acme' }, payload_filter: { path: 'type', equals: 'a' } });
-    await assert.rejects(t.engine.endpoints.update(t.tenantId, endpoint.id, { headers: { 'X-A': 'a\r\nb' } }), (e) => code(e) === 'invalid_header');
-    await assert.rejects(t.engine.endpoints.update(t.tenantId, endpoint.id, { payload_filter: { path: 'nope', equals: 1 } }), (e) => code(e) === 'invalid_filter');
+    const { endpoint } = await t.engine.endpoints.create(t.tenantId, {
+      url: 'http://127.0.0.1:9/h',
+      headers: { 'X-Tenant': 'acme' },
+      payload_filter: { path: 'type', equals: 'a' },
+    });
+    await assert.rejects(
+      t.engine.endpoints.update(t.tenantId, endpoint.id, { headers: { 'X-A': 'a\r\nb' } }),
+      (e) => code(e) === 'invalid_header',
+    );
+    await assert.rejects(
+      t.engine.endpoints.update(t.tenantId, endpoint.id, { payload_filter: { path: 'nope', equals: 1 } }),
+      (e) => code(e) === 'invalid_filter',
+    );
     const kept = await t.engine.endpoints.get(t.tenantId, endpoint.id);
     assert.deepEqual([kept.customHeaders, kept.payloadFilter], [{ 'X-Tenant': 'acme' }, { path: 'type', equals: 'a' }]);
   } finally {

@@ -1,10 +1,11 @@
 // A test delivery (POST …/endpoints/:id/test) always reaches a terminal state: recorded by its sender, ended failed
 // when it could not be sent, or finished by the dispatcher when its sender died mid-send.
-import { test } from 'node:test';
+
 import assert from 'node:assert/strict';
+import { test } from 'node:test';
 import type { DeliverySender } from '../src/dispatch/dispatcher.ts';
-import { settle } from '../testing/settle.ts';
 import { testEngine } from '../testing/harness.ts';
+import { settle } from '../testing/settle.ts';
 
 type Mode = 'ok' | 'throw' | 'hang';
 
@@ -15,7 +16,17 @@ function switchableSender() {
       state.sent++;
       if (state.mode === 'throw') throw new Error('sender fault');
       if (state.mode === 'hang') return new Promise(() => {}); // the process "dies" here: nothing after it runs
-      return { outcome: 'success', status: 200, responseHeaders: {}, bodyExcerpt: 'ok', errorClass: null, errorMessage: null, startedAt: 0, durationMs: 1, simulatedDurationMs: 1 };
+      return {
+        outcome: 'success',
+        status: 200,
+        responseHeaders: {},
+        bodyExcerpt: 'ok',
+        errorClass: null,
+        errorMessage: null,
+        startedAt: 0,
+        durationMs: 1,
+        simulatedDurationMs: 1,
+      };
     },
   };
   return { sender, state };
@@ -25,8 +36,12 @@ test('a test delivery ends: succeeded when answered, failed when it cannot be se
   const { sender, state } = switchableSender();
   const t = await testEngine({ sender, maintenance: { enabled: false } });
   try {
-    const { endpoint } = await t.engine.endpoints.create(t.tenantId, { url: 'http://127.0.0.1:9/hook', timeout_ms: 1000 });
-    const tests = async () => (await t.store.listDeliveries({ tenantId: t.tenantId, endpointId: endpoint.id }, null, 100)).items;
+    const { endpoint } = await t.engine.endpoints.create(t.tenantId, {
+      url: 'http://127.0.0.1:9/hook',
+      timeout_ms: 1000,
+    });
+    const tests = async () =>
+      (await t.store.listDeliveries({ tenantId: t.tenantId, endpointId: endpoint.id }, null, 100)).items;
 
     const ok = await t.engine.endpoints.test(t.tenantId, endpoint.id);
     assert.equal(ok.outcome, 'success');

@@ -1,20 +1,22 @@
 // Endpoint health (docs/rules.md#health) on a virtual clock against real receivers: degraded, recovered, paused (5 days,
 // 50 failed events, 410 Gone), what clears it and what does not, and skipped events replayed after reactivation.
-import { test } from 'node:test';
+
 import assert from 'node:assert/strict';
-import { settle } from '../testing/settle.ts';
-import { PolicyRegistry } from '../src/policy/registry.ts';
+import { test } from 'node:test';
 import { STANDARD } from '../src/policy/presets.ts';
+import { PolicyRegistry } from '../src/policy/registry.ts';
 import type { HealthTransition } from '../src/store/store.ts';
 import { testEngine } from '../testing/harness.ts';
 import { startReceiver } from '../testing/receiver.ts';
-import { S, MIN, H, DAY } from '../testing/time.ts';
-
+import { settle } from '../testing/settle.ts';
+import { DAY, H, MIN, S } from '../testing/time.ts';
 
 async function healthEngine(extra: Parameters<typeof testEngine>[0] = {}) {
   const transitions: HealthTransition[] = [];
   const t = await testEngine({
-    policies: new PolicyRegistry([{ ...STANDARD, name: 'standard-no-gone', health: { ...STANDARD.health, pauseOnGone: false } }]),
+    policies: new PolicyRegistry([
+      { ...STANDARD, name: 'standard-no-gone', health: { ...STANDARD.health, pauseOnGone: false } },
+    ]),
     observers: [{ health: (tr) => transitions.push(tr) }],
     ...extra,
   });
@@ -31,12 +33,19 @@ test('a failed scheduled attempt degrades an active endpoint once; the next succ
     await t.engine.runDue();
     let ep = await t.engine.endpoints.get(t.tenantId, endpoint.id);
     assert.equal(ep.status, 'degraded');
-    assert.ok(ep.failingSince !== null && ep.failingSince >= t0 && ep.failingSince < t0 + 5 * S, 'the streak starts at the failed attempt');
+    assert.ok(
+      ep.failingSince !== null && ep.failingSince >= t0 && ep.failingSince < t0 + 5 * S,
+      'the streak starts at the failed attempt',
+    );
     await settle(t.engine, t.clock);
     ep = await t.engine.endpoints.get(t.tenantId, endpoint.id);
     assert.equal(ep.status, 'active');
     assert.equal(ep.failingSince, null);
-    assert.deepEqual(t.seen(), ['active>degraded:failing', 'degraded>active:recovered'], 'one transition each way, not one per failure');
+    assert.deepEqual(
+      t.seen(),
+      ['active>degraded:failing', 'degraded>active:recovered'],
+      'one transition each way, not one per failure',
+    );
   } finally {
     await rx.close();
     await t.close();
@@ -79,7 +88,12 @@ test('a successful test delivery or replay clears degradation; failed ones leave
     await settle(t.engine, t.clock);
     assert.equal((await t.store.getDelivery(t.tenantId, r.deliveries[0].id))?.status, 'failed');
     assert.equal((await t.engine.endpoints.get(t.tenantId, endpoint.id)).status, 'active');
-    assert.deepEqual(t.seen(), ['active>degraded:failing', 'degraded>active:recovered', 'active>degraded:failing', 'degraded>active:recovered']);
+    assert.deepEqual(t.seen(), [
+      'active>degraded:failing',
+      'degraded>active:recovered',
+      'active>degraded:failing',
+      'degraded>active:recovered',
+    ]);
   } finally {
     await rx.close();
     await t.close();
@@ -101,7 +115,11 @@ test('a URL change clears degradation; description and subscription edits do not
     assert.equal(ep.status, 'degraded');
     assert.notEqual(ep.failingSince, null);
     await t.engine.endpoints.update(t.tenantId, endpoint.id, { url: rx.url });
-    assert.equal((await t.engine.endpoints.get(t.tenantId, endpoint.id)).status, 'degraded', 'the same URL is no change');
+    assert.equal(
+      (await t.engine.endpoints.get(t.tenantId, endpoint.id)).status,
+      'degraded',
+      'the same URL is no change',
+    );
     await t.engine.endpoints.update(t.tenantId, endpoint.id, { url: rx2.url });
     ep = await t.engine.endpoints.get(t.tenantId, endpoint.id);
     assert.equal(ep.status, 'active');
@@ -162,7 +180,11 @@ test('standard: an attempt after 5 days of failure pauses it too; a success in b
     t.clock.set(t0 + 6 * DAY);
     await t.engine.events.accept(t.tenantId, { type: 'a.b', data: {} });
     await t.engine.runDue();
-    assert.equal((await t.engine.endpoints.get(t.tenantId, endpoint.id)).status, 'degraded', 'the streak began at day 4');
+    assert.equal(
+      (await t.engine.endpoints.get(t.tenantId, endpoint.id)).status,
+      'degraded',
+      'the streak began at day 4',
+    );
     t.clock.set(t0 + 9 * DAY + MIN);
     await t.engine.events.accept(t.tenantId, { type: 'a.b', data: {} });
     await t.engine.runDue();
@@ -186,7 +208,10 @@ test('brief: 50 consecutive failed events (not attempts) suspend it; 49 do not',
     assert.equal(rx.received.length, 4);
     let ep = await t.engine.endpoints.get(t.tenantId, endpoint.id);
     assert.equal(ep.consecutiveFailedEvents, 1);
-    await t.engine.events.acceptMany(t.tenantId, Array.from({ length: 48 }, (_, i) => ({ type: 'a.b', data: { i } })));
+    await t.engine.events.acceptMany(
+      t.tenantId,
+      Array.from({ length: 48 }, (_, i) => ({ type: 'a.b', data: { i } })),
+    );
     await settle(t.engine, t.clock);
     ep = await t.engine.endpoints.get(t.tenantId, endpoint.id);
     assert.equal(ep.consecutiveFailedEvents, 49);
@@ -214,7 +239,11 @@ test('410 Gone pauses the endpoint at once (reason gone) unless the policy turns
   const rx = await startReceiver(() => 410, { clock: t.clock });
   try {
     const { endpoint } = await t.engine.endpoints.create(t.tenantId, { url: rx.url, event_types: ['x.*'] });
-    const { endpoint: lenient } = await t.engine.endpoints.create(t.tenantId, { url: rx.url, policy: 'standard-no-gone', event_types: ['y.*'] });
+    const { endpoint: lenient } = await t.engine.endpoints.create(t.tenantId, {
+      url: rx.url,
+      policy: 'standard-no-gone',
+      event_types: ['y.*'],
+    });
     await t.engine.events.accept(t.tenantId, { type: 'x.1', data: {} });
     await t.engine.events.accept(t.tenantId, { type: 'y.1', data: {} });
     await t.engine.runDue();
@@ -229,7 +258,7 @@ test('410 Gone pauses the endpoint at once (reason gone) unless the policy turns
   }
 });
 
-test('a paused endpoint\'s new events are skipped; after PATCH status=active a window replay with include_skipped delivers them', async () => {
+test("a paused endpoint's new events are skipped; after PATCH status=active a window replay with include_skipped delivers them", async () => {
   const t = await healthEngine();
   let answer = 410;
   const rx = await startReceiver(() => answer, { clock: t.clock });
@@ -239,14 +268,19 @@ test('a paused endpoint\'s new events are skipped; after PATCH status=active a w
     await t.engine.runDue();
     assert.equal((await t.engine.endpoints.get(t.tenantId, endpoint.id)).status, 'paused');
     t.clock.advance(1 * MIN);
-    const skipped = await t.engine.events.acceptMany(t.tenantId, Array.from({ length: 3 }, (_, i) => ({ event_id: `s${i}`, type: 'a.b', data: { i } })));
+    const skipped = await t.engine.events.acceptMany(
+      t.tenantId,
+      Array.from({ length: 3 }, (_, i) => ({ event_id: `s${i}`, type: 'a.b', data: { i } })),
+    );
     for (const r of skipped) {
       if (r instanceof Error) throw r;
       assert.equal(r.deliveries[0].status, 'skipped', 'recorded at once, not attempted');
     }
     await settle(t.engine, t.clock);
     assert.equal(rx.received.length, 1);
-    await assert.rejects(t.engine.replays.window(t.tenantId, endpoint.id, { includeSkipped: true }), { code: 'endpoint_paused' });
+    await assert.rejects(t.engine.replays.window(t.tenantId, endpoint.id, { includeSkipped: true }), {
+      code: 'endpoint_paused',
+    });
 
     answer = 200;
     t.clock.advance(1 * H);

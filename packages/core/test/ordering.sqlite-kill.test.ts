@@ -2,10 +2,11 @@
 // endpoint is SIGKILLed while a key's head is on the wire; after a restart that key goes on in order — its head is
 // sent again and no later delivery of the key is attempted before the head has succeeded. The PostgreSQL equivalent
 // is ordering.postgres.test.ts.
-import { test } from 'node:test';
+
 import assert from 'node:assert/strict';
-import { fork, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, fork } from 'node:child_process';
 import { once } from 'node:events';
+import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { createHookline } from '../src/hookline.ts';
 import { generateMasterKey } from '../src/secret-box.ts';
@@ -24,10 +25,18 @@ const STUCK = 'k3';
 const LEASE_MS = 10 * 60_000;
 
 function startWorker(db: string, key: string, after: (fn: () => void) => void): ChildProcess {
-  return ownChild(fork(worker, [db, key, String(LEASE_MS)], { execArgv: ['--conditions=source', '--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] }), after);
+  return ownChild(
+    fork(worker, [db, key, String(LEASE_MS)], {
+      execArgv: ['--conditions=source', '--import', 'tsx'],
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    }),
+    after,
+  );
 }
 
-test('SQLite: a worker SIGKILLed while a key\'s head is in flight; after a restart the head is re-sent and the key goes on in order', { timeout: 240_000 }, async (t) => {
+test("SQLite: a worker SIGKILLed while a key's head is in flight; after a restart the head is re-sent and the key goes on in order", {
+  timeout: 240_000,
+}, async (t) => {
   // Per key: the n of every request in arrival order, what is in flight now, and any violation seen.
   const arrivals = new Map<string, number[]>();
   const inFlight = new Map<string, number>();
@@ -42,7 +51,8 @@ test('SQLite: a worker SIGKILLed while a key\'s head is in flight; after a resta
     const before = arrivals.get(key) ?? [];
     // Never a later event of the key before every earlier one has succeeded; never two of the key at once.
     const done = succeeded.get(key) ?? [];
-    if (n > 1 && !done.includes(n - 1)) violations.push(`${key}: n=${n} attempted before n=${n - 1} succeeded (arrivals ${before.join(',')})`);
+    if (n > 1 && !done.includes(n - 1))
+      violations.push(`${key}: n=${n} attempted before n=${n - 1} succeeded (arrivals ${before.join(',')})`);
     if ((inFlight.get(key) ?? 0) > 0) violations.push(`${key}: n=${n} while another request of the key was in flight`);
     arrivals.set(key, [...before, n]);
     // The stuck key's head hangs on its first try, until the worker dies and its connection with it.
@@ -63,28 +73,63 @@ test('SQLite: a worker SIGKILLed while a key\'s head is in flight; after a resta
 
   const temp = await tempStore();
   const masterKey = generateMasterKey();
-  const engine = createHookline({ store: temp.store, masterKey, allowHttp: true, allowPrivateTargets: true, maintenance: { enabled: false } });
+  const engine = createHookline({
+    store: temp.store,
+    masterKey,
+    allowHttp: true,
+    allowPrivateTargets: true,
+    maintenance: { enabled: false },
+  });
   try {
     const now = Date.now();
-    await testTenant(temp.store, { id: 'ten_ORD', at: now, fields: { name: 'ord', ownerEmails: [], notifyEmail: false } });
-    await engine.endpoints.create('ten_ORD', { url: receiver.url, policy: 'standard', max_concurrency: 4, ordering: 'key' });
+    await testTenant(temp.store, {
+      id: 'ten_ORD',
+      at: now,
+      fields: { name: 'ord', ownerEmails: [], notifyEmail: false },
+    });
+    await engine.endpoints.create('ten_ORD', {
+      url: receiver.url,
+      policy: 'standard',
+      max_concurrency: 4,
+      ordering: 'key',
+    });
     // Round by round, each key's next event: the keys interleave; within a key the events are accepted in n order.
     for (let n = 1; n <= PER_KEY; n++) {
-      const out = await engine.events.acceptMany('ten_ORD', Array.from({ length: KEYS }, (_, k) => ({ event_id: `k${k}-${n}`, type: 'thing.changed', ordering_key: `k${k}`, data: { key: `k${k}`, n } })));
+      const out = await engine.events.acceptMany(
+        'ten_ORD',
+        Array.from({ length: KEYS }, (_, k) => ({
+          event_id: `k${k}-${n}`,
+          type: 'thing.changed',
+          ordering_key: `k${k}`,
+          data: { key: `k${k}`, n },
+        })),
+      );
       for (const r of out) assert.ok(!(r instanceof Error), String(r));
     }
 
     const first = startWorker(temp.path, masterKey, t.after.bind(t));
     const firstExit = once(first, 'exit');
-    await within(`the head of ${STUCK} on the wire`, 120_000, Promise.race([headSent, firstExit.then(() => assert.fail('the first worker exited before the kill'))]));
+    await within(
+      `the head of ${STUCK} on the wire`,
+      120_000,
+      Promise.race([headSent, firstExit.then(() => assert.fail('the first worker exited before the kill'))]),
+    );
     killed = true;
     first.kill('SIGKILL');
     const [, signal] = await within('the killed worker to exit', 10_000, firstExit);
     assert.equal(signal, 'SIGKILL');
     assert.deepEqual(arrivals.get(STUCK), [1], `${STUCK}: only its head was attempted before the kill`);
-    const stuck = (await temp.store.listDeliveries({ tenantId: 'ten_ORD', status: 'delivering' }, null, 1000)).items.filter((d) => d.orderingKey === STUCK);
-    assert.deepEqual(stuck.map((d) => d.orderingSeq), [1], `${STUCK}: its head is still leased by the dead worker`);
-    const pendingBehind = (await temp.store.listDeliveries({ tenantId: 'ten_ORD', status: 'pending' }, null, 1000)).items.filter((d) => d.orderingKey === STUCK);
+    const stuck = (
+      await temp.store.listDeliveries({ tenantId: 'ten_ORD', status: 'delivering' }, null, 1000)
+    ).items.filter((d) => d.orderingKey === STUCK);
+    assert.deepEqual(
+      stuck.map((d) => d.orderingSeq),
+      [1],
+      `${STUCK}: its head is still leased by the dead worker`,
+    );
+    const pendingBehind = (
+      await temp.store.listDeliveries({ tenantId: 'ten_ORD', status: 'pending' }, null, 1000)
+    ).items.filter((d) => d.orderingKey === STUCK);
     assert.equal(pendingBehind.length, PER_KEY - 1, `${STUCK}: everything after the head waits`);
 
     const second = startWorker(temp.path, masterKey, t.after.bind(t));

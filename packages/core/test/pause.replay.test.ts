@@ -1,14 +1,14 @@
 // docs/rules.md#paused-endpoint, #health-pause: a delivery still in progress when its endpoint pauses (PATCH, 410, brief's 50 failed events, standard's
 // 5 days, or held behind an open breaker) ends `failed` with reason `endpoint_paused`, so the default window replay
 // after reactivation recovers it; only events that arrive while paused are `skipped`.
-import { test } from 'node:test';
+
 import assert from 'node:assert/strict';
-import { settle } from '../testing/settle.ts';
+import { test } from 'node:test';
 import { ENDPOINT_PAUSED } from '../src/dispatch/dispatcher.ts';
 import { testEngine } from '../testing/harness.ts';
 import { startReceiver } from '../testing/receiver.ts';
-import { S, MIN, H, DAY } from '../testing/time.ts';
-
+import { settle } from '../testing/settle.ts';
+import { DAY, H, MIN, S } from '../testing/time.ts';
 
 type T = Awaited<ReturnType<typeof testEngine>>;
 
@@ -42,12 +42,22 @@ test('PATCH status=paused while deliveries retry: they end failed (endpoint_paus
   const rx = await startReceiver(() => answer, { clock: t.clock });
   try {
     const { endpoint } = await t.engine.endpoints.create(t.tenantId, { url: rx.url });
-    const retrying = deliveryIds(await t.engine.events.acceptMany(t.tenantId, Array.from({ length: 3 }, (_, i) => ({ event_id: `r${i}`, type: 'a.b', data: { i } }))));
+    const retrying = deliveryIds(
+      await t.engine.events.acceptMany(
+        t.tenantId,
+        Array.from({ length: 3 }, (_, i) => ({ event_id: `r${i}`, type: 'a.b', data: { i } })),
+      ),
+    );
     await t.engine.runDue();
-    assert.deepEqual((await statuses(t, retrying)).map(([s]) => s), ['pending', 'pending', 'pending']);
+    assert.deepEqual(
+      (await statuses(t, retrying)).map(([s]) => s),
+      ['pending', 'pending', 'pending'],
+    );
 
     await t.engine.endpoints.update(t.tenantId, endpoint.id, { status: 'paused' });
-    const late = deliveryIds(await t.engine.events.acceptMany(t.tenantId, [{ event_id: 'late', type: 'a.b', data: {} }]));
+    const late = deliveryIds(
+      await t.engine.events.acceptMany(t.tenantId, [{ event_id: 'late', type: 'a.b', data: {} }]),
+    );
     await settle(t.engine, t.clock);
     assert.equal(rx.received.length, 3, 'nothing attempted while paused');
     assert.deepEqual(await statuses(t, retrying), Array(3).fill(['failed', ENDPOINT_PAUSED]));
@@ -58,8 +68,14 @@ test('PATCH status=paused while deliveries retry: they end failed (endpoint_paus
     const { replay, after } = await reactivateAndReplay(t, endpoint.id);
     assert.equal(replay.selected, 3, 'the deliveries that failed before the pause; not the skipped one');
     assert.deepEqual([after?.attempted, after?.succeeded], [3, 3]);
-    assert.deepEqual((await statuses(t, retrying)).map(([s]) => s), ['succeeded', 'succeeded', 'succeeded']);
-    assert.deepEqual((await statuses(t, late)).map(([s]) => s), ['skipped']);
+    assert.deepEqual(
+      (await statuses(t, retrying)).map(([s]) => s),
+      ['succeeded', 'succeeded', 'succeeded'],
+    );
+    assert.deepEqual(
+      (await statuses(t, late)).map(([s]) => s),
+      ['skipped'],
+    );
   } finally {
     await rx.close();
     await t.close();
@@ -72,19 +88,30 @@ test('a 410 pauses the endpoint: the delivery answered 410 and the others retryi
   const rx = await startReceiver((n) => answer(n), { clock: t.clock });
   try {
     const { endpoint } = await t.engine.endpoints.create(t.tenantId, { url: rx.url });
-    const ids = deliveryIds(await t.engine.events.acceptMany(t.tenantId, [{ event_id: 'a', type: 'a.b', data: {} }, { event_id: 'b', type: 'a.b', data: {} }]));
+    const ids = deliveryIds(
+      await t.engine.events.acceptMany(t.tenantId, [
+        { event_id: 'a', type: 'a.b', data: {} },
+        { event_id: 'b', type: 'a.b', data: {} },
+      ]),
+    );
     await t.engine.runDue();
     const ep = await t.engine.endpoints.get(t.tenantId, endpoint.id);
     assert.deepEqual([ep.status, ep.pauseReason], ['paused', 'gone']);
     await settle(t.engine, t.clock);
     assert.equal(rx.received.length, 2);
-    assert.deepEqual(await statuses(t, ids), [['failed', ENDPOINT_PAUSED], ['failed', ENDPOINT_PAUSED]]);
+    assert.deepEqual(await statuses(t, ids), [
+      ['failed', ENDPOINT_PAUSED],
+      ['failed', ENDPOINT_PAUSED],
+    ]);
 
     answer = () => 200;
     const { replay, after } = await reactivateAndReplay(t, endpoint.id);
     assert.equal(replay.selected, 2);
     assert.equal(after?.succeeded, 2);
-    assert.deepEqual((await statuses(t, ids)).map(([s]) => s), ['succeeded', 'succeeded']);
+    assert.deepEqual(
+      (await statuses(t, ids)).map(([s]) => s),
+      ['succeeded', 'succeeded'],
+    );
   } finally {
     await rx.close();
     await t.close();
@@ -97,7 +124,12 @@ test('brief: the 50th failed event suspends the endpoint; the 50 deliveries wait
   const rx = await startReceiver(() => answer, { clock: t.clock });
   try {
     const { endpoint } = await t.engine.endpoints.create(t.tenantId, { url: rx.url, policy: 'brief' });
-    const ids = deliveryIds(await t.engine.events.acceptMany(t.tenantId, Array.from({ length: 50 }, (_, i) => ({ event_id: `e${i}`, type: 'a.b', data: { i } }))));
+    const ids = deliveryIds(
+      await t.engine.events.acceptMany(
+        t.tenantId,
+        Array.from({ length: 50 }, (_, i) => ({ event_id: `e${i}`, type: 'a.b', data: { i } })),
+      ),
+    );
     await t.engine.runDue();
     assert.equal((await t.engine.endpoints.get(t.tenantId, endpoint.id)).pauseReason, 'consecutive_failures');
     await settle(t.engine, t.clock);
@@ -124,9 +156,14 @@ test('standard: the health sweep pauses after 5 days of failure; a delivery then
     await t.engine.events.accept(t.tenantId, { event_id: 'first', type: 'a.b', data: {} });
     await settle(t.engine, t.clock); // fails for good after ≈ 27.5 h; the endpoint stays degraded
     t.clock.set(t0 + 5 * DAY - MIN);
-    const ids = deliveryIds(await t.engine.events.acceptMany(t.tenantId, [{ event_id: 'recent', type: 'a.b', data: {} }]));
+    const ids = deliveryIds(
+      await t.engine.events.acceptMany(t.tenantId, [{ event_id: 'recent', type: 'a.b', data: {} }]),
+    );
     await t.engine.runDue();
-    assert.deepEqual((await statuses(t, ids)).map(([s]) => s), ['pending']);
+    assert.deepEqual(
+      (await statuses(t, ids)).map(([s]) => s),
+      ['pending'],
+    );
     await t.engine.maintenance.run(t0 + 5 * DAY + S);
     assert.equal((await t.engine.endpoints.get(t.tenantId, endpoint.id)).pauseReason, 'failing');
     t.clock.set(t0 + 5 * DAY + S);
@@ -138,7 +175,10 @@ test('standard: the health sweep pauses after 5 days of failure; a delivery then
     answer = 200;
     const { replay } = await reactivateAndReplay(t, endpoint.id);
     assert.equal(replay.selected, 1, 'the recent one; the first failed for good more than 24 h ago');
-    assert.deepEqual((await statuses(t, ids)).map(([s]) => s), ['succeeded']);
+    assert.deepEqual(
+      (await statuses(t, ids)).map(([s]) => s),
+      ['succeeded'],
+    );
   } finally {
     await rx.close();
     await t.close();
@@ -151,11 +191,19 @@ test('held behind an open breaker when the endpoint is paused: failed (endpoint_
   const rx = await startReceiver(() => answer, { clock: t.clock });
   try {
     const { endpoint } = await t.engine.endpoints.create(t.tenantId, { url: rx.url, policy: 'payments' });
-    const ids = deliveryIds(await t.engine.events.acceptMany(t.tenantId, Array.from({ length: 5 }, (_, i) => ({ event_id: `h${i}`, type: 'subscription.renewed', data: { i } }))));
+    const ids = deliveryIds(
+      await t.engine.events.acceptMany(
+        t.tenantId,
+        Array.from({ length: 5 }, (_, i) => ({ event_id: `h${i}`, type: 'subscription.renewed', data: { i } })),
+      ),
+    );
     await t.engine.runDue();
     t.clock.advance(1 * S);
     await t.engine.runDue();
-    assert.deepEqual((await statuses(t, ids)).map(([s]) => s), Array(5).fill('held'));
+    assert.deepEqual(
+      (await statuses(t, ids)).map(([s]) => s),
+      Array(5).fill('held'),
+    );
     await t.engine.endpoints.update(t.tenantId, endpoint.id, { status: 'paused' });
     await settle(t.engine, t.clock);
     assert.equal(rx.received.length, 5);

@@ -22,7 +22,13 @@ const BREAKER_PAUSE_MS = 1000;
 
 const POLICIES = [
   // Healthy and flaky endpoints: quick retries, no jitter, so the run is short and deterministic enough.
-  { name: 'mp-fast', extends: 'standard', jitter: 0, timeout: '5s', fast: { delays: ['100ms', '200ms', '400ms'], maxFailures: 4 } },
+  {
+    name: 'mp-fast',
+    extends: 'standard',
+    jitter: 0,
+    timeout: '5s',
+    fast: { delays: ['100ms', '200ms', '400ms'], maxFailures: 4 },
+  },
   // The failing endpoint: an endpoint-scope breaker with a short pause; retries outlast the outage.
   {
     name: 'mp-breaker',
@@ -30,7 +36,15 @@ const POLICIES = [
     jitter: 0,
     timeout: '2s',
     fast: { delays: ['200ms'], repeatLast: true, maxFailures: 200 },
-    breaker: { scope: 'endpoint', window: '20s', minAttempts: 5, failureRatio: 0.8, pause: `${BREAKER_PAUSE_MS}ms`, maxPause: `${2 * BREAKER_PAUSE_MS}ms`, recheck: '200ms' },
+    breaker: {
+      scope: 'endpoint',
+      window: '20s',
+      minAttempts: 5,
+      failureRatio: 0.8,
+      pause: `${BREAKER_PAUSE_MS}ms`,
+      maxPause: `${2 * BREAKER_PAUSE_MS}ms`,
+      recheck: '200ms',
+    },
   },
 ];
 
@@ -47,7 +61,12 @@ interface Rx {
 }
 
 /** A loopback receiver that counts concurrent requests and who sent what; `answer` picks the status. */
-async function receiver(name: string, cap: number, share: number, answer: (deliveryId: string, seen: number) => number): Promise<Rx> {
+async function receiver(
+  name: string,
+  cap: number,
+  share: number,
+  answer: (deliveryId: string, seen: number) => number,
+): Promise<Rx> {
   const rx = { name, cap, share, max: 0, current: 0, requests: new Map<string, string[]>() } as Rx;
   rx.server = createServer((req, res) => {
     rx.current++;
@@ -71,17 +90,25 @@ async function receiver(name: string, cap: number, share: number, answer: (deliv
   return rx;
 }
 
-
-
 const pgDb = await pgTestDb();
 
-test(`3 workers + 1 API process on one database: ${EVENTS} events, connections cut, a worker SIGKILLed`, { skip: pgDb.skip ?? false, timeout: 900_000 }, async (t) => {
+test(`3 workers + 1 API process on one database: ${EVENTS} events, connections cut, a worker SIGKILLed`, {
+  skip: pgDb.skip ?? false,
+  timeout: 900_000,
+}, async (t) => {
   const dbName = `hookline_mp_${process.pid}_${Date.now().toString(36)}`;
   await adminQuery(pgDb.url!, `CREATE DATABASE ${dbName}`);
   const url = withDatabase(pgDb.url!, dbName);
   const masterKey = generateMasterKey();
   const store = await openPostgresStore(url, { poolMax: 6 });
-  const api = createHookline({ store, masterKey, policies: PolicyRegistry.fromConfig(POLICIES), allowHttp: true, allowPrivateTargets: true, maintenance: { enabled: false } });
+  const api = createHookline({
+    store,
+    masterKey,
+    policies: PolicyRegistry.fromConfig(POLICIES),
+    allowHttp: true,
+    allowPrivateTargets: true,
+    maintenance: { enabled: false },
+  });
   const started = Date.now();
   let breakerRecoversAt = Infinity;
   const rxs = [
@@ -101,29 +128,58 @@ test(`3 workers + 1 API process on one database: ${EVENTS} events, connections c
   let survivorsStopped = false;
   try {
     const tenantId = 'ten_MP';
-    await store.createTenant({ id: tenantId, name: 'MP', ownerEmails: [], operationsEndpointId: null, notifyEmail: false, createdAt: started, updatedAt: started });
+    await store.createTenant({
+      id: tenantId,
+      name: 'MP',
+      ownerEmails: [],
+      operationsEndpointId: null,
+      notifyEmail: false,
+      createdAt: started,
+      updatedAt: started,
+    });
     const endpointOf = new Map<string, string>();
     for (const rx of rxs) {
-      const { endpoint } = await api.endpoints.create(tenantId, { url: rx.url, policy: rx.name === 'e' ? 'mp-breaker' : 'mp-fast', max_concurrency: rx.cap, event_types: [`${rx.name}.*`] });
+      const { endpoint } = await api.endpoints.create(tenantId, {
+        url: rx.url,
+        policy: rx.name === 'e' ? 'mp-breaker' : 'mp-fast',
+        max_concurrency: rx.cap,
+        event_types: [`${rx.name}.*`],
+      });
       endpointOf.set(rx.name, endpoint.id);
     }
-    for (let i = 1; i <= 3; i++) workers.push(await startPgWorker({ url, workerId: `wrk_${i}`, masterKey, policies: POLICIES, leaseMs: LEASE_MS }, t.after.bind(t)));
+    for (let i = 1; i <= 3; i++)
+      workers.push(
+        await startPgWorker(
+          { url, workerId: `wrk_${i}`, masterKey, policies: POLICIES, leaseMs: LEASE_MS },
+          t.after.bind(t),
+        ),
+      );
 
     // The API process: accept events in batches of 500 (one group commit each); a batch that fails because its
     // connection was cut is sent again with the same event ids, which is safe because ingest is idempotent.
     const types: string[] = [];
     // The failing endpoint's events come first, so its breaker cycles while the rest is still arriving.
-    for (const rx of [...rxs].reverse()) for (let k = 0; k < Math.round(rx.share * EVENTS); k++) types.push(`${rx.name}.happened`);
+    for (const rx of [...rxs].reverse())
+      for (let k = 0; k < Math.round(rx.share * EVENTS); k++) types.push(`${rx.name}.happened`);
     while (types.length < EVENTS) types.push('a.happened');
     types.length = EVENTS;
     let ingestRetries = 0;
     let faultsDone: Promise<void> = Promise.resolve();
-    const succeeded = async () => Number((await store.pg.pool.query(`SELECT count(*) AS n FROM deliveries WHERE status = 'succeeded'`)).rows[0].n);
+    const succeeded = async () =>
+      Number((await store.pg.pool.query(`SELECT count(*) AS n FROM deliveries WHERE status = 'succeeded'`)).rows[0].n);
 
     const faults = async () => {
       // Fault 1: cut every Hookline connection (workers, listeners, the API's pool) once a quarter is delivered.
-      await until(async () => (await succeeded()) >= EVENTS / 4, undefined, { what: 'a quarter delivered', timeoutMs: 600_000, everyMs: 50 });
-      const cut = await adminQuery(pgDb.url!, `SELECT count(pg_terminate_backend(pid)) AS n FROM pg_stat_activity WHERE datname = $1 AND application_name = 'hookline'`, [dbName]);
+      await until(async () => (await succeeded()) >= EVENTS / 4, undefined, {
+        what: 'a quarter delivered',
+        timeoutMs: 600_000,
+        everyMs: 50,
+      });
+      const cut = await adminQuery(
+        pgDb.url!,
+        `SELECT count(pg_terminate_backend(pid)) AS n FROM pg_stat_activity WHERE datname = $1 AND application_name = 'hookline'`,
+        [dbName],
+      );
       const connectionsCut = Number(cut.rows[0].n);
       results.connectionsCut = connectionsCut;
       results.cutAtMs = Date.now() - started;
@@ -131,24 +187,41 @@ test(`3 workers + 1 API process on one database: ${EVENTS} events, connections c
       // checked when the survivors stop).
       assert.ok(connectionsCut >= 3, `only ${connectionsCut} connections were cut`);
       // Fault 2: SIGKILL worker 2 once half is delivered; record what it held.
-      await until(async () => (await succeeded()) >= EVENTS / 2, undefined, { what: 'half delivered', timeoutMs: 600_000, everyMs: 50 });
+      await until(async () => (await succeeded()) >= EVENTS / 2, undefined, {
+        what: 'half delivered',
+        timeoutMs: 600_000,
+        everyMs: 50,
+      });
       // Kill it while it holds leases, so the takeover after lease expiry is really exercised. The worker is frozen
       // (SIGSTOP) before its leases are counted, so it cannot finish them between the count and the kill; a freeze
       // that finds none lets it run on (SIGCONT) and tries again.
-      const holds = async () => Number((await store.pg.pool.query(`SELECT count(*) AS n FROM deliveries WHERE status = 'delivering' AND leased_by = 'wrk_2'`)).rows[0].n) > 0;
-      await until(async () => {
-        workers[1].kill('SIGSTOP');
-        if (await holds()) return true;
-        workers[1].kill('SIGCONT');
-        return false;
-      }, undefined, { what: 'worker 2 frozen while holding leases', timeoutMs: 60_000, everyMs: 5 });
+      const holds = async () =>
+        Number(
+          (
+            await store.pg.pool.query(
+              `SELECT count(*) AS n FROM deliveries WHERE status = 'delivering' AND leased_by = 'wrk_2'`,
+            )
+          ).rows[0].n,
+        ) > 0;
+      await until(
+        async () => {
+          workers[1].kill('SIGSTOP');
+          if (await holds()) return true;
+          workers[1].kill('SIGCONT');
+          return false;
+        },
+        undefined,
+        { what: 'worker 2 frozen while holding leases', timeoutMs: 60_000, everyMs: 5 },
+      );
       const exited = once(workers[1], 'exit');
       workers[1].kill('SIGKILL');
       results.killAtMs = Date.now() - started;
       const [, signal] = await within('the SIGKILLed worker to exit', 10_000, exited);
       assert.equal(signal, 'SIGKILL', 'worker 2 died of the SIGKILL');
       // Its leases stay until they expire (LEASE_MS): these are the deliveries another worker must take over.
-      const held = await store.pg.pool.query(`SELECT id FROM deliveries WHERE status = 'delivering' AND leased_by = 'wrk_2'`);
+      const held = await store.pg.pool.query(
+        `SELECT id FROM deliveries WHERE status = 'delivering' AND leased_by = 'wrk_2'`,
+      );
       results.leasedByKilledWorker = held.rowCount;
       results.killedWorkerLeases = held.rows.map((r) => r.id);
       assert.ok((held.rowCount ?? 0) > 0, 'the killed worker held leases when it died');
@@ -175,25 +248,39 @@ test(`3 workers + 1 API process on one database: ${EVENTS} events, connections c
     results.ingestRetries = ingestRetries;
 
     await faultsDone;
-    await until(async () => {
-      const { rows } = await store.pg.pool.query(`SELECT count(*) FILTER (WHERE status IN ('succeeded', 'failed', 'skipped')) AS done, count(*) AS total FROM deliveries`);
-      return Number(rows[0].total) === EVENTS && Number(rows[0].done) === EVENTS;
-    }, undefined, { what: 'every delivery terminal', timeoutMs: 600_000, everyMs: 200 });
+    await until(
+      async () => {
+        const { rows } = await store.pg.pool.query(
+          `SELECT count(*) FILTER (WHERE status IN ('succeeded', 'failed', 'skipped')) AS done, count(*) AS total FROM deliveries`,
+        );
+        return Number(rows[0].total) === EVENTS && Number(rows[0].done) === EVENTS;
+      },
+      undefined,
+      { what: 'every delivery terminal', timeoutMs: 600_000, everyMs: 200 },
+    );
     results.drainedMs = Date.now() - started;
 
     const counts = await store.countByStatus();
-    assert.deepEqual(counts, { pending: 0, delivering: 0, held: 0, succeeded: EVENTS, failed: 0, skipped: 0 }, 'every delivery succeeded');
+    assert.deepEqual(
+      counts,
+      { pending: 0, delivering: 0, held: 0, succeeded: EVENTS, failed: 0, skipped: 0 },
+      'every delivery succeeded',
+    );
 
     // The cut reached the workers: each survivor's LISTEN connection had to come back.
     const survivors = [workers[0], workers[2]];
     results.workers = await Promise.all(survivors.map((w) => stopPgWorker(w)));
     survivorsStopped = true;
     for (const stats of results.workers as Array<Record<string, unknown>>) {
-      assert.ok(Number(stats.listenerReconnects) >= 1, `a surviving worker's listener never reconnected after the cut: ${JSON.stringify(stats)}`);
+      assert.ok(
+        Number(stats.listenerReconnects) >= 1,
+        `a surviving worker's listener never reconnected after the cut: ${JSON.stringify(stats)}`,
+      );
     }
 
     // Caps across processes: no receiver ever saw more concurrent requests than its endpoint allows.
-    for (const rx of rxs) assert.ok(rx.max <= rx.cap, `endpoint ${rx.name}: ${rx.max} concurrent requests, cap ${rx.cap}`);
+    for (const rx of rxs)
+      assert.ok(rx.max <= rx.cap, `endpoint ${rx.name}: ${rx.max} concurrent requests, cap ${rx.cap}`);
     results.maxConcurrent = Object.fromEntries(rxs.map((rx) => [rx.name, `${rx.max}/${rx.cap}`]));
 
     // Nothing attempted twice except after a lease expiry: a repeat is only allowed when the earlier request
@@ -207,20 +294,32 @@ test(`3 workers + 1 API process on one database: ${EVENTS} events, connections c
         if (senders.length <= expected) continue;
         repeats++;
         const extra = senders.slice(0, senders.length - expected);
-        if (!extra.every((w) => w === 'wrk_2') && !killed.has(id)) unexplained.push(`${rx.name}:${id}:${senders.join(',')}`);
+        if (!extra.every((w) => w === 'wrk_2') && !killed.has(id))
+          unexplained.push(`${rx.name}:${id}:${senders.join(',')}`);
       }
     }
     results.repeatedAfterLeaseExpiry = repeats;
     assert.deepEqual(unexplained, [], 'repeats without a lease expiry');
     const delivered = rxs.slice(0, 4).reduce((n, rx) => n + rx.requests.size, 0);
     assert.equal(delivered + rxs[4].requests.size, EVENTS, 'every delivery reached its receiver');
-    for (const id of killed) assert.equal((await store.pg.pool.query(`SELECT status FROM deliveries WHERE id = $1`, [id])).rows[0].status, 'succeeded');
+    for (const id of killed)
+      assert.equal(
+        (await store.pg.pool.query(`SELECT status FROM deliveries WHERE id = $1`, [id])).rows[0].status,
+        'succeeded',
+      );
 
     // The breaker is shared: once open, one probe per cycle across all three processes.
     const ep = endpointOf.get('e')!;
-    const { rows: att } = await store.pg.pool.query(`SELECT started_at, trigger, outcome FROM attempts WHERE endpoint_id = $1 ORDER BY started_at`, [ep]);
+    const { rows: att } = await store.pg.pool.query(
+      `SELECT started_at, trigger, outcome FROM attempts WHERE endpoint_id = $1 ORDER BY started_at`,
+      [ep],
+    );
     const probes = att.filter((a) => a.trigger === 'probe');
-    results.breaker = { attempts: att.length, probes: probes.length, probeOutcomes: probes.map((p) => p.outcome).join(',') };
+    results.breaker = {
+      attempts: att.length,
+      probes: probes.length,
+      probeOutcomes: probes.map((p) => p.outcome).join(','),
+    };
     assert.ok(probes.length >= 1, 'the breaker opened and probed');
     for (let i = 1; i < probes.length; i++) {
       const gap = Number(probes[i].started_at) - Number(probes[i - 1].started_at);

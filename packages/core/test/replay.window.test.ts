@@ -6,8 +6,7 @@ import { VirtualClock } from '../src/clock.ts';
 import { isHooklineError } from '../src/errors.ts';
 import { testEngine } from '../testing/harness.ts';
 import { startReceiver } from '../testing/receiver.ts';
-import { MIN, H } from '../testing/time.ts';
-
+import { H, MIN } from '../testing/time.ts';
 
 /** An engine whose only endpoint always answers 400 (strict policy: `failed` at once, and again after each replay). */
 async function failingEndpoint(start: number) {
@@ -33,7 +32,8 @@ async function failingEndpoint(start: number) {
   };
 }
 
-const quotaExceeded = (err: unknown) => isHooklineError(err) && err.code === 'replay_quota_exceeded' && err.status === 429;
+const quotaExceeded = (err: unknown) =>
+  isHooklineError(err) && err.code === 'replay_quota_exceeded' && err.status === 429;
 
 test('the window-replay quota is 20 per tenant per UTC day and resets at UTC midnight exactly', async () => {
   const t = await failingEndpoint(Date.UTC(2026, 0, 5, 23, 0));
@@ -49,7 +49,11 @@ test('the window-replay quota is 20 per tenant per UTC day and resets at UTC mid
     }
     await assert.rejects(t.engine.replays.window(t.tenantId, t.endpoint.id), quotaExceeded, 'the 21st of the day');
     t.clock.set(Date.UTC(2026, 0, 6) - 1);
-    await assert.rejects(t.engine.replays.window(t.tenantId, t.endpoint.id), quotaExceeded, 'still the same UTC day at 23:59:59.999');
+    await assert.rejects(
+      t.engine.replays.window(t.tenantId, t.endpoint.id),
+      quotaExceeded,
+      'still the same UTC day at 23:59:59.999',
+    );
     // 00:00:00.000 UTC: a new day, a new quota, though the day's 20 replays are all less than an hour old.
     t.clock.set(Date.UTC(2026, 0, 6));
     assert.equal((await t.engine.replays.window(t.tenantId, t.endpoint.id)).selected, 1);
@@ -58,7 +62,11 @@ test('the window-replay quota is 20 per tenant per UTC day and resets at UTC mid
       assert.equal((await t.engine.replays.window(t.tenantId, t.endpoint.id)).selected, 1, `new day, replay ${i + 1}`);
       await t.engine.runDue();
     }
-    await assert.rejects(t.engine.replays.window(t.tenantId, t.endpoint.id), quotaExceeded, 'the new day has its own 20');
+    await assert.rejects(
+      t.engine.replays.window(t.tenantId, t.endpoint.id),
+      quotaExceeded,
+      'the new day has its own 20',
+    );
   } finally {
     await t.close();
   }
@@ -86,7 +94,11 @@ test('a window replay without since/until selects what failed in the last 24 h, 
     await t.engine.runDue();
     assert.equal(t.rx.received.filter((r) => r.headers['x-webhook-id'] === 'edge').length, 2);
     assert.equal(t.rx.received.filter((r) => r.headers['x-webhook-id'] === 'recent').length, 2);
-    assert.equal(t.rx.received.filter((r) => r.headers['x-webhook-id'] === 'older').length, 1, 'the older one was never replayed');
+    assert.equal(
+      t.rx.received.filter((r) => r.headers['x-webhook-id'] === 'older').length,
+      1,
+      'the older one was never replayed',
+    );
   } finally {
     await t.close();
   }

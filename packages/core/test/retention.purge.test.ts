@@ -1,25 +1,32 @@
 // Retention (docs/rules.md#retention): old terminal deliveries and their attempts are purged in small batches; nothing else is.
-import { test } from 'node:test';
+
 import assert from 'node:assert/strict';
-import { settle } from '../testing/settle.ts';
-import { purgeExpired } from '../src/maintenance/retention.ts';
+import { test } from 'node:test';
 import { Ingest } from '../src/ingest.ts';
+import { purgeExpired } from '../src/maintenance/retention.ts';
 import { DEFAULT_MONEY_RULES } from '../src/policy/money-rules.ts';
 import { testEngine } from '../testing/harness.ts';
 import { startReceiver } from '../testing/receiver.ts';
+import { settle } from '../testing/settle.ts';
 import { DAY } from '../testing/time.ts';
-
 
 test('purges only terminal deliveries (and their attempts, events) past retention, in batches', async () => {
   const t = await testEngine({ maintenance: { retention: { batch: 1 } } });
-  const rx = await startReceiver((_n, req) => (JSON.parse(req.body.toString()).type === 'bad' ? 500 : 200), { clock: t.clock });
+  const rx = await startReceiver((_n, req) => (JSON.parse(req.body.toString()).type === 'bad' ? 500 : 200), {
+    clock: t.clock,
+  });
   try {
     const { endpoint } = await t.engine.endpoints.create(t.tenantId, { url: rx.url, policy: 'brief' });
     const ok = await t.engine.events.accept(t.tenantId, { event_id: 'old-ok', type: 'good', data: {} });
     const bad = await t.engine.events.accept(t.tenantId, { event_id: 'old-bad', type: 'bad', data: {} });
     // An old delivery that is still waiting (not terminal) must survive whatever its age.
-    const waiting = await new Ingest({ store: t.store, clock: t.clock, moneyRules: () => DEFAULT_MONEY_RULES }).prepare(t.tenantId, { event_id: 'old-waiting', type: 'good', data: {} });
-    waiting.deliveries = [{ id: 'dlv_WAITING', endpointId: endpoint.id, status: 'pending', nextAttemptAt: t.clock.now() + 365 * DAY }];
+    const waiting = await new Ingest({ store: t.store, clock: t.clock, moneyRules: () => DEFAULT_MONEY_RULES }).prepare(
+      t.tenantId,
+      { event_id: 'old-waiting', type: 'good', data: {} },
+    );
+    waiting.deliveries = [
+      { id: 'dlv_WAITING', endpointId: endpoint.id, status: 'pending', nextAttemptAt: t.clock.now() + 365 * DAY },
+    ];
     await t.store.acceptEvents([waiting]);
     await settle(t.engine, t.clock, { until: t.clock.now() + DAY });
     assert.equal((await t.store.getDelivery(t.tenantId, bad.deliveries[0].id))?.status, 'failed');
@@ -41,7 +48,12 @@ test('purges only terminal deliveries (and their attempts, events) past retentio
     assert.equal((await t.store.listAttempts(fresh.deliveries[0].id)).length, 1);
 
     // Retention is configurable; a second pass finds nothing more.
-    assert.deepEqual(await purgeExpired(t.store, t.clock.now(), { deliveriesMs: 40 * DAY }), { deliveries: 0, events: 0, breakerWindow: 0, outbox: 0 });
+    assert.deepEqual(await purgeExpired(t.store, t.clock.now(), { deliveriesMs: 40 * DAY }), {
+      deliveries: 0,
+      events: 0,
+      breakerWindow: 0,
+      outbox: 0,
+    });
   } finally {
     await rx.close();
     await t.close();

@@ -3,22 +3,28 @@
 // at its retirement time, and the endpoint's scheme is the one on the wire. An ed25519 endpoint (v1a) rotates the
 // same way, its receiver holding only whpk_ public keys.
 import assert from 'node:assert/strict';
+import { createPublicKey, verify as edVerify } from 'node:crypto';
 import { mock, test } from 'node:test';
-import { verify as edVerify, createPublicKey } from 'node:crypto';
 import { createVerifier, ReceiverError, type SignatureScheme } from '@hookline/receiver';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { VirtualClock } from '../src/clock.ts';
 import { testEngine } from '../testing/harness.ts';
-import { startReceiver, type Received } from '../testing/receiver.ts';
-import { MIN, H } from '../testing/time.ts';
+import { type Received, startReceiver } from '../testing/receiver.ts';
+import { H, MIN } from '../testing/time.ts';
 
-
-const SIGNATURE_HEADER: Record<SignatureScheme, string> = { hookline: 'x-webhook-signature', standard: 'webhook-signature' };
+const SIGNATURE_HEADER: Record<SignatureScheme, string> = {
+  hookline: 'x-webhook-signature',
+  standard: 'webhook-signature',
+};
 
 type Kind = SignatureScheme | 'ed25519';
 const schemeOf = (kind: Kind): SignatureScheme => (kind === 'ed25519' ? 'standard' : kind);
 /** What a receiver verifies with: the HMAC secret, or the ed25519 public key (the secret key is never shown). */
-const verifyKey = (s: { kid: string; secret: string | null; publicKey: string | null; expiresAt: number | null }) => ({ kid: s.kid, secret: (s.publicKey ?? s.secret)!, expiresAt: s.expiresAt });
+const verifyKey = (s: { kid: string; secret: string | null; publicKey: string | null; expiresAt: number | null }) => ({
+  kid: s.kid,
+  secret: (s.publicKey ?? s.secret)!,
+  expiresAt: s.expiresAt,
+});
 
 /** An engine on a virtual clock, one endpoint of `kind` on a real receiver, and a way to send one event. */
 async function rig(kind: Kind) {
@@ -26,7 +32,12 @@ async function rig(kind: Kind) {
   // Whole seconds near the real time: the standardwebhooks library checks timestamps against Date (mocked below).
   const t = await testEngine({ clock: new VirtualClock(Math.floor(Date.now() / 1000) * 1000) });
   const rx = await startReceiver(() => 200, { clock: t.clock });
-  const created = await t.engine.endpoints.create(t.tenantId, { url: rx.url, policy: 'standard', scheme, ...(kind === 'ed25519' ? { signing: 'ed25519' } : {}) });
+  const created = await t.engine.endpoints.create(t.tenantId, {
+    url: rx.url,
+    policy: 'standard',
+    scheme,
+    ...(kind === 'ed25519' ? { signing: 'ed25519' } : {}),
+  });
   const { endpoint } = created;
   const [first] = await t.engine.endpointSecrets.list(t.tenantId, endpoint.id);
   assert.equal(first.secret, created.secret);
@@ -43,7 +54,9 @@ async function rig(kind: Kind) {
       const eventId = `evt-${scheme}-${++n}`;
       await t.engine.events.accept(t.tenantId, { event_id: eventId, type: 'order.created', data: { n } });
       await t.engine.runDue();
-      const got = rx.received.filter((r) => r.headers['x-webhook-id'] === eventId || r.headers['webhook-id'] === eventId);
+      const got = rx.received.filter(
+        (r) => r.headers['x-webhook-id'] === eventId || r.headers['webhook-id'] === eventId,
+      );
       assert.equal(got.length, 1, `one request for ${eventId}`);
       return got[0];
     },
@@ -57,7 +70,12 @@ async function rig(kind: Kind) {
 type Rig = Awaited<ReturnType<typeof rig>>;
 
 /** Verifies with exactly these secrets (pinned scheme, then auto-detected); returns the kid that matched. */
-function verifyWith(r: Rig, req: Received, scheme: SignatureScheme, secrets: Array<{ kid: string; secret: string }>): string | undefined {
+function verifyWith(
+  r: Rig,
+  req: Received,
+  scheme: SignatureScheme,
+  secrets: Array<{ kid: string; secret: string }>,
+): string | undefined {
   const now = () => r.clock.now();
   const pinned = createVerifier({ secrets, scheme, now }).verify(req.headers, req.body);
   const auto = createVerifier({ secrets, now }).verify(req.headers, req.body);
@@ -93,15 +111,27 @@ function signatureCount(req: Received, kind: Kind): number {
   const value = String(req.headers[SIGNATURE_HEADER[schemeOf(kind)]]);
   if (kind === 'hookline') return value.split(',').filter((p) => p.startsWith('v1=')).length;
   const items = value.split(' ');
-  assert.ok(items.every((i) => i.startsWith(kind === 'ed25519' ? 'v1a,' : 'v1,')), `${kind} signs with ${kind === 'ed25519' ? 'v1a' : 'v1'} only: ${value}`);
+  assert.ok(
+    items.every((i) => i.startsWith(kind === 'ed25519' ? 'v1a,' : 'v1,')),
+    `${kind} signs with ${kind === 'ed25519' ? 'v1a' : 'v1'} only: ${value}`,
+  );
   return items.length;
 }
 
 /** Independently of the toolkit: node:crypto's verify of a v1a entry under a whpk_ key. */
 function cryptoVerifies(req: Received, whpk: string): boolean {
-  const key = createPublicKey({ key: Buffer.concat([Buffer.from('302a300506032b6570032100', 'hex'), Buffer.from(whpk.slice(5), 'base64')]), format: 'der', type: 'spki' });
-  const content = Buffer.concat([Buffer.from(`${String(req.headers['webhook-id'])}.${String(req.headers['webhook-timestamp'])}.`), req.body]);
-  return String(req.headers['webhook-signature']).split(' ').some((i) => edVerify(null, content, key, Buffer.from(i.slice(4), 'base64')));
+  const key = createPublicKey({
+    key: Buffer.concat([Buffer.from('302a300506032b6570032100', 'hex'), Buffer.from(whpk.slice(5), 'base64')]),
+    format: 'der',
+    type: 'spki',
+  });
+  const content = Buffer.concat([
+    Buffer.from(`${String(req.headers['webhook-id'])}.${String(req.headers['webhook-timestamp'])}.`),
+    req.body,
+  ]);
+  return String(req.headers['webhook-signature'])
+    .split(' ')
+    .some((i) => edVerify(null, content, key, Buffer.from(i.slice(4), 'base64')));
 }
 
 for (const kind of ['hookline', 'standard', 'ed25519'] as const) {
@@ -114,7 +144,11 @@ for (const kind of ['hookline', 'standard', 'ed25519'] as const) {
       // Before any rotation: one signature, by the endpoint's only secret, in the endpoint's scheme only.
       const before = await r.send();
       assert.ok(before.headers[SIGNATURE_HEADER[scheme]], `${SIGNATURE_HEADER[scheme]} sent`);
-      assert.equal(before.headers[SIGNATURE_HEADER[other]], undefined, `no ${SIGNATURE_HEADER[other]} on a ${scheme} endpoint`);
+      assert.equal(
+        before.headers[SIGNATURE_HEADER[other]],
+        undefined,
+        `no ${SIGNATURE_HEADER[other]} on a ${scheme} endpoint`,
+      );
       assert.equal(signatureCount(before, kind), 1);
       const kid0 = verifyWith(r, before, scheme, [r.original]);
       if (scheme === 'hookline') assert.equal(kid0, r.original.kid);
@@ -125,7 +159,11 @@ for (const kind of ['hookline', 'standard', 'ed25519'] as const) {
       const live = await r.engine.endpointSecrets.rotate(r.tenantId, r.endpoint.id, H);
       assert.equal(live.length, 2);
       const [fresh, old] = live.map(verifyKey);
-      assert.deepEqual(live.map((s) => s.signing), kind === 'ed25519' ? ['ed25519', 'ed25519'] : ['hmac', 'hmac'], 'a rotation keeps the endpoint\'s signing');
+      assert.deepEqual(
+        live.map((s) => s.signing),
+        kind === 'ed25519' ? ['ed25519', 'ed25519'] : ['hmac', 'hmac'],
+        "a rotation keeps the endpoint's signing",
+      );
       assert.equal(old.kid, r.original.kid);
       assert.equal(old.expiresAt, rotatedAt + H);
       assert.notEqual(fresh.secret, old.secret);
@@ -139,13 +177,21 @@ for (const kind of ['hookline', 'standard', 'ed25519'] as const) {
         const kidNew = verifyWith(r, during, scheme, [fresh]);
         if (scheme === 'hookline') {
           assert.deepEqual([kidNew, kidOld], [fresh.kid, old.kid]);
-          const kids = String(during.headers['x-webhook-signature']).split(',').filter((p) => p.startsWith('kid='));
+          const kids = String(during.headers['x-webhook-signature'])
+            .split(',')
+            .filter((p) => p.startsWith('kid='));
           assert.deepEqual(kids, [`kid=${fresh.kid}`, `kid=${old.kid}`], 'newest first');
         }
         if (kind === 'ed25519') assert.ok(cryptoVerifies(during, old.secret) && cryptoVerifies(during, fresh.secret));
         if (kind === 'standard') {
-          assert.ok(standardLibraryAccepts(r, during, old.secret), 'standardwebhooks accepts the old secret during the overlap');
-          assert.ok(standardLibraryAccepts(r, during, fresh.secret), 'standardwebhooks accepts the new secret during the overlap');
+          assert.ok(
+            standardLibraryAccepts(r, during, old.secret),
+            'standardwebhooks accepts the old secret during the overlap',
+          );
+          assert.ok(
+            standardLibraryAccepts(r, during, fresh.secret),
+            'standardwebhooks accepts the new secret during the overlap',
+          );
         }
       }
 
@@ -155,17 +201,29 @@ for (const kind of ['hookline', 'standard', 'ed25519'] as const) {
       assert.equal(signatureCount(afterwards, kind), 1);
       verifyWith(r, afterwards, scheme, [fresh]);
       refusedWith(r, afterwards, scheme, old);
-      if (kind === 'ed25519') assert.equal(cryptoVerifies(afterwards, old.secret), false, 'the retired key no longer signs');
+      if (kind === 'ed25519')
+        assert.equal(cryptoVerifies(afterwards, old.secret), false, 'the retired key no longer signs');
       if (kind === 'standard') {
         assert.ok(standardLibraryAccepts(r, afterwards, fresh.secret));
-        assert.equal(standardLibraryAccepts(r, afterwards, old.secret), false, 'standardwebhooks refuses the retired secret');
+        assert.equal(
+          standardLibraryAccepts(r, afterwards, old.secret),
+          false,
+          'standardwebhooks refuses the retired secret',
+        );
       }
-      assert.deepEqual((await r.engine.endpointSecrets.list(r.tenantId, r.endpoint.id)).map((s) => s.kid), [fresh.kid]);
+      assert.deepEqual(
+        (await r.engine.endpointSecrets.list(r.tenantId, r.endpoint.id)).map((s) => s.kid),
+        [fresh.kid],
+      );
 
       if (kind === 'ed25519') {
         // ed25519 exists only in the standard scheme, and an endpoint's signing is fixed at creation.
-        await assert.rejects(r.engine.endpoints.update(r.tenantId, r.endpoint.id, { scheme: 'hookline' }), { code: 'signing_needs_standard_scheme' });
-        await assert.rejects(r.engine.endpoints.update(r.tenantId, r.endpoint.id, { signing: 'hmac' }), { code: 'signing_immutable' });
+        await assert.rejects(r.engine.endpoints.update(r.tenantId, r.endpoint.id, { scheme: 'hookline' }), {
+          code: 'signing_needs_standard_scheme',
+        });
+        await assert.rejects(r.engine.endpoints.update(r.tenantId, r.endpoint.id, { signing: 'hmac' }), {
+          code: 'signing_immutable',
+        });
         return;
       }
       // Switching the endpoint's scheme changes what the very next attempt carries, with the same secret.

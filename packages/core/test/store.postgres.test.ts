@@ -1,18 +1,19 @@
 // The store conformance suite on PostgreSQL (a fresh schema per check), plus what only PostgreSQL has: statement
 // twins, concurrent migration, LISTEN/NOTIFY wake-ups, reconnects after pg_terminate_backend, statement timeouts.
-import { after, describe, test } from 'node:test';
+
 import assert from 'node:assert/strict';
 import { readdirSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
+import { after, describe, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { storeConformance } from '../testing/store-conformance/index.ts';
-import { outboxConformance } from '../testing/outbox-conformance.ts';
-import { orderingConformance } from '../testing/ordering-conformance.ts';
-import { openPostgresStore, type PostgresStore } from '../src/store/postgres/postgres-store.ts';
 import type { PostgresOptions } from '../src/store/postgres/postgres-driver.ts';
+import { openPostgresStore, type PostgresStore } from '../src/store/postgres/postgres-store.ts';
 import { loadStatements } from '../src/store/sql-files.ts';
 import { within } from '../testing/deadline.ts';
+import { orderingConformance } from '../testing/ordering-conformance.ts';
+import { outboxConformance } from '../testing/outbox-conformance.ts';
+import { storeConformance } from '../testing/store-conformance/index.ts';
 import { pgTestDb } from './fixtures/pg-test-db.ts';
 
 const db = await pgTestDb();
@@ -28,7 +29,9 @@ async function dropSchema(schema: string): Promise<void> {
   await c.end();
 }
 
-async function fresh(options: PostgresOptions = {}): Promise<{ store: PostgresStore; schema: string; cleanup(): Promise<void> }> {
+async function fresh(
+  options: PostgresOptions = {},
+): Promise<{ store: PostgresStore; schema: string; cleanup(): Promise<void> }> {
   const schema = options.schema ?? schemaName();
   const store = await openPostgresStore(db.url!, { poolMax: 4, ...options, schema });
   return {
@@ -46,7 +49,10 @@ const suiteSchema = schemaName();
 const emptied = async () => {
   const store = await openPostgresStore(db.url!, { poolMax: 4, schema: suiteSchema });
   // DELETE, not TRUNCATE: on these few rows it takes milliseconds where TRUNCATE's new files take ~0.4 s.
-  const { rows } = await store.pg.pool.query(`SELECT tablename FROM pg_tables WHERE schemaname = $1 AND tablename <> 'schema_migrations'`, [suiteSchema]);
+  const { rows } = await store.pg.pool.query(
+    `SELECT tablename FROM pg_tables WHERE schemaname = $1 AND tablename <> 'schema_migrations'`,
+    [suiteSchema],
+  );
   const first = ['attempts', 'deliveries', 'events', 'endpoint_secrets', 'endpoints', 'api_keys'];
   const tables = [...first, ...rows.map((r) => r.tablename as string).filter((t) => !first.includes(t))];
   await store.pg.pool.query(tables.map((t) => `DELETE FROM ${suiteSchema}.${t}`).join('; '));
@@ -63,7 +69,10 @@ after(async () => {
 const here = dirname(fileURLToPath(import.meta.url));
 // The statements a dialect runs: store/sql's shared ones, with its own folder's replacing them by name.
 const sqlNames = (dialect: string) => Object.keys(loadStatements(join(here, '../src/store', dialect, 'sql'))).sort();
-const migrationNames = (dialect: string) => readdirSync(join(here, '../src/store', dialect, 'migrations')).filter((f) => f.endsWith('.sql')).sort();
+const migrationNames = (dialect: string) =>
+  readdirSync(join(here, '../src/store', dialect, 'migrations'))
+    .filter((f) => f.endsWith('.sql'))
+    .sort();
 
 test('every SQLite statement and migration has a PostgreSQL twin of the same name, and no more', () => {
   assert.deepEqual(sqlNames('postgres'), sqlNames('sqlite'));
@@ -78,7 +87,10 @@ describe('postgres only', { skip: db.skip ?? false }, () => {
     await c.connect();
     const { rows } = await c.query(`SELECT version FROM ${schema}.schema_migrations ORDER BY version`);
     await c.end();
-    assert.deepEqual(rows.map((r) => r.version), migrationNames('postgres').map((f) => Number(f.slice(0, 3))));
+    assert.deepEqual(
+      rows.map((r) => r.version),
+      migrationNames('postgres').map((f) => Number(f.slice(0, 3))),
+    );
     await Promise.all(stores.map((s) => s.close()));
     await dropSchema(schema);
   });
@@ -91,31 +103,70 @@ describe('postgres only', { skip: db.skip ?? false }, () => {
       let resolveWoken!: () => void;
       const wokenOnce = new Promise<void>((r) => (resolveWoken = r));
       // The listener fires once on connect (it may have missed notifications); wait for it, then count.
-      await within('the listener\'s first wake-up on connect', 10_000, new Promise<void>((r) => {
-        const off = b.onDue(() => {
-          off();
-          r();
-        });
-      }));
+      await within(
+        "the listener's first wake-up on connect",
+        10_000,
+        new Promise<void>((r) => {
+          const off = b.onDue(() => {
+            off();
+            r();
+          });
+        }),
+      );
       b.onDue(() => {
         woken++;
         resolveWoken();
       });
       const now = Date.now();
-      await a.store.createTenant({ id: 'ten_A', name: 'A', ownerEmails: [], operationsEndpointId: null, notifyEmail: false, createdAt: now, updatedAt: now });
+      await a.store.createTenant({
+        id: 'ten_A',
+        name: 'A',
+        ownerEmails: [],
+        operationsEndpointId: null,
+        notifyEmail: false,
+        createdAt: now,
+        updatedAt: now,
+      });
       assert.equal(woken, 0, 'no due work, no wake-up');
       await a.store.createEndpoint(
-        { id: 'ep_1', tenantId: 'ten_A', url: 'https://x.test/', description: '', eventTypes: [], policy: 'standard', scheme: 'hookline', timeoutMs: null, maxConcurrency: 5, status: 'active', pauseReason: null, failingSince: null, consecutiveFailedEvents: 0, lastSuccessAt: null, createdAt: now, updatedAt: now },
+        {
+          id: 'ep_1',
+          tenantId: 'ten_A',
+          url: 'https://x.test/',
+          description: '',
+          eventTypes: [],
+          policy: 'standard',
+          scheme: 'hookline',
+          timeoutMs: null,
+          maxConcurrency: 5,
+          status: 'active',
+          pauseReason: null,
+          failingSince: null,
+          consecutiveFailedEvents: 0,
+          lastSuccessAt: null,
+          createdAt: now,
+          updatedAt: now,
+        },
         { kid: 'sec_1', endpointId: 'ep_1', sealed: 's', createdAt: now, expiresAt: null },
       );
       await a.store.acceptEvents([
         {
-          event: { id: 'evt_1', tenantId: 'ten_A', eventId: 'e1', type: 't', version: '1', occurredAt: new Date(now).toISOString(), body: Buffer.from('{}'), isMoney: false, createdAt: now },
+          event: {
+            id: 'evt_1',
+            tenantId: 'ten_A',
+            eventId: 'e1',
+            type: 't',
+            version: '1',
+            occurredAt: new Date(now).toISOString(),
+            body: Buffer.from('{}'),
+            isMoney: false,
+            createdAt: now,
+          },
           bodyHash: 'h',
           deliveries: [{ id: 'dlv_1', endpointId: 'ep_1', status: 'pending', nextAttemptAt: now }],
         },
       ]);
-      await within('the commit\'s NOTIFY to wake the other store', 10_000, wokenOnce);
+      await within("the commit's NOTIFY to wake the other store", 10_000, wokenOnce);
       assert.ok(woken >= 1);
     } finally {
       await b.close();
@@ -135,12 +186,23 @@ describe('postgres only', { skip: db.skip ?? false }, () => {
         if (++listens === 2) relisten();
       });
       const now = Date.now();
-      await s.store.createTenant({ id: 'ten_A', name: 'A', ownerEmails: [], operationsEndpointId: null, notifyEmail: false, createdAt: now, updatedAt: now });
+      await s.store.createTenant({
+        id: 'ten_A',
+        name: 'A',
+        ownerEmails: [],
+        operationsEndpointId: null,
+        notifyEmail: false,
+        createdAt: now,
+        updatedAt: now,
+      });
       // warm the pool with a few connections
       await Promise.all([1, 2, 3].map(() => s.store.getTenant('ten_A')));
       const c = new pg.Client(db.url!);
       await c.connect();
-      const killed = await c.query('SELECT count(pg_terminate_backend(pid)) AS n FROM pg_stat_activity WHERE application_name = $1', [app]);
+      const killed = await c.query(
+        'SELECT count(pg_terminate_backend(pid)) AS n FROM pg_stat_activity WHERE application_name = $1',
+        [app],
+      );
       await c.end();
       assert.ok(Number(killed.rows[0].n) >= 2);
       assert.equal((await s.store.getTenant('ten_A'))?.id, 'ten_A');
@@ -155,7 +217,10 @@ describe('postgres only', { skip: db.skip ?? false }, () => {
   test('a statement running past the timeout is cancelled by the server', async () => {
     const s = await fresh({ statementTimeoutMs: 200 });
     try {
-      await assert.rejects(s.store.pg.pool.query('SELECT pg_sleep(2)'), (err: { code?: string }) => err.code === '57014');
+      await assert.rejects(
+        s.store.pg.pool.query('SELECT pg_sleep(2)'),
+        (err: { code?: string }) => err.code === '57014',
+      );
       assert.equal(await s.store.ping(), true);
     } finally {
       await s.cleanup();
@@ -166,7 +231,15 @@ describe('postgres only', { skip: db.skip ?? false }, () => {
     const s = await fresh();
     try {
       const at = Date.UTC(2099, 11, 31);
-      await s.store.createTenant({ id: 'ten_A', name: 'A', ownerEmails: [], operationsEndpointId: null, notifyEmail: true, createdAt: at, updatedAt: at });
+      await s.store.createTenant({
+        id: 'ten_A',
+        name: 'A',
+        ownerEmails: [],
+        operationsEndpointId: null,
+        notifyEmail: true,
+        createdAt: at,
+        updatedAt: at,
+      });
       const t = await s.store.getTenant('ten_A');
       assert.equal(t?.createdAt, at);
       assert.equal(typeof (await s.store.pg.pool.query('SELECT 9007199254740991::bigint AS x')).rows[0].x, 'number');

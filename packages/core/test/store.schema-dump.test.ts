@@ -1,8 +1,9 @@
 // The committed schema dumps are what the migrations produce: a migration that changes the schema without
 // `npm run schema:dump` fails here.
-import { after, describe, test } from 'node:test';
+
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
+import { after, describe, test } from 'node:test';
 import { postgresSchema, SCHEMA_FILES, sqliteSchema } from '../../../scripts/schema-dump.ts';
 import { pgTestDb } from './fixtures/pg-test-db.ts';
 
@@ -10,7 +11,8 @@ const db = await pgTestDb();
 if (db.skip) console.log(`# SKIPPED store.schema-dump postgres: ${db.skip}`);
 after(() => db.cleanup());
 
-const STALE = 'the migrations produce another schema than the committed dump: run `npm run schema:dump` and commit the result';
+const STALE =
+  'the migrations produce another schema than the committed dump: run `npm run schema:dump` and commit the result';
 
 test('store/sqlite/schema.sql is what the SQLite migrations produce', async () => {
   const dump = await sqliteSchema();

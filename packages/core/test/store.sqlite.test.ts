@@ -1,9 +1,10 @@
 // The store conformance suites on SQLite (store, outbox, ordering): a fresh database file per check, with the connection
 // on the event loop and on its own store thread (what `hookline serve` runs).
-import { storeConformance } from '../testing/store-conformance/index.ts';
-import { outboxConformance } from '../testing/outbox-conformance.ts';
-import { orderingConformance } from '../testing/ordering-conformance.ts';
+
 import { tempStore } from '../testing/harness.ts';
+import { orderingConformance } from '../testing/ordering-conformance.ts';
+import { outboxConformance } from '../testing/outbox-conformance.ts';
+import { storeConformance } from '../testing/store-conformance/index.ts';
 
 const direct = async () => {
   const t = await tempStore();

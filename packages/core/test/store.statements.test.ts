@@ -1,15 +1,16 @@
 // Every statement each dialect loads (shared store/sql plus its own folder) compiles against that dialect's migrated
 // schema: SQLite prepares it; PostgreSQL runs it with NULL parameters in a rolled-back transaction and must not answer
 // a class 42 error (syntax, undefined table/column/function, undeterminable parameter type).
-import { after, describe, test } from 'node:test';
+
 import assert from 'node:assert/strict';
-import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
+import { after, describe, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import pg from 'pg';
-import { loadMigrations, loadStatements } from '../src/store/sql-files.ts';
 import { toPositional } from '../src/store/postgres/named-params.ts';
 import { openPostgresStore } from '../src/store/postgres/postgres-store.ts';
+import { loadMigrations, loadStatements } from '../src/store/sql-files.ts';
 import { pgTestDb } from './fixtures/pg-test-db.ts';
 
 const store = join(dirname(fileURLToPath(import.meta.url)), '../src/store');

@@ -1,9 +1,10 @@
 // The runtime never imports test support: no file under packages/*/src (other than a *.test.ts beside the code)
 // imports from a testing/ or test/ folder, a package's `/testing` entry, a test file, or node:test.
-import { test } from 'node:test';
+
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
+import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -36,15 +37,22 @@ function runtimeFiles(): string[] {
     } catch {
       continue; // a package without src/
     }
-    for (const e of entries) if (e.endsWith('.ts') && !e.endsWith('.test.ts')) files.push(join('packages', pkg, 'src', e));
+    for (const e of entries)
+      if (e.endsWith('.ts') && !e.endsWith('.test.ts')) files.push(join('packages', pkg, 'src', e));
   }
   return files.sort();
 }
 
 test('no runtime file under packages/*/src imports test support', () => {
   const files = runtimeFiles();
-  for (const pkg of ['core', 'server', 'receiver']) assert.ok(files.some((f) => f.startsWith(join('packages', pkg, 'src'))), `scanned packages/${pkg}/src`);
-  const offending = files.flatMap((f) => testSupportImports(f, readFileSync(join(root, f), 'utf8')).map((spec) => `${f} imports '${spec}'`));
+  for (const pkg of ['core', 'server', 'receiver'])
+    assert.ok(
+      files.some((f) => f.startsWith(join('packages', pkg, 'src'))),
+      `scanned packages/${pkg}/src`,
+    );
+  const offending = files.flatMap((f) =>
+    testSupportImports(f, readFileSync(join(root, f), 'utf8')).map((spec) => `${f} imports '${spec}'`),
+  );
   assert.deepEqual(offending, []);
 });
 

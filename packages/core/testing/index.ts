@@ -12,11 +12,12 @@
 //   tempStore(), testEngine()                    harness.ts   a temp SQLite store; an engine on a VirtualClock with a tenant
 //   settle(...)                                  settle.ts    drives the engine on a virtual clock until idle
 //   ownChild(child, after)                       children.ts  kills a child process (group) when the test ends
-export { storeConformance, type StoreFactory, type StoreUnderTest } from './store-conformance/index.ts';
-export { settle, type SettleOptions } from './settle.ts';
-export { tempStore, testEngine, testTenant } from './harness.ts';
-export { startReceiver, type Received, type ReceiverAnswer, type Respond, type TestReceiver } from './receiver.ts';
-export { until, within } from './deadline.ts';
-export { S, MIN, H, DAY } from './time.ts';
+
 export { ownChild } from './children.ts';
+export { until, within } from './deadline.ts';
 export { buildFaultFs } from './fault-fs/build.ts';
+export { tempStore, testEngine, testTenant } from './harness.ts';
+export { type Received, type ReceiverAnswer, type Respond, startReceiver, type TestReceiver } from './receiver.ts';
+export { type SettleOptions, settle } from './settle.ts';
+export { type StoreFactory, type StoreUnderTest, storeConformance } from './store-conformance/index.ts';
+export { DAY, H, MIN, S } from './time.ts';

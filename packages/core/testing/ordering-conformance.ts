@@ -1,7 +1,8 @@
 // Ordered delivery per key (docs/rules.md#ordered-delivery) as every Store must hold it: the claim, the sequence,
 // dismiss and replay. store.sqlite.test.ts and store.postgres.test.ts run it with their factory.
-import { describe, test, type TestContext } from 'node:test';
+
 import assert from 'node:assert/strict';
+import { describe, type TestContext, test } from 'node:test';
 import type { Attempt, Endpoint, OrderingOnFailure } from '../src/domain.ts';
 import type { AttemptRecord, NewEvent, ReplayRow, Store } from '../src/store/store.ts';
 
@@ -12,9 +13,25 @@ const T0 = Date.UTC(2026, 0, 5, 12);
 const TEN = 'ten_order';
 
 const endpoint = (id: string, over: Partial<Endpoint> = {}): Endpoint => ({
-  id, tenantId: TEN, url: `https://example.test/${id}`, description: '', eventTypes: [], policy: 'standard', scheme: 'hookline',
-  timeoutMs: null, maxConcurrency: 100, ordering: 'key', orderingOnFailure: 'continue', status: 'active', pauseReason: null,
-  failingSince: null, consecutiveFailedEvents: 0, lastSuccessAt: null, createdAt: T0, updatedAt: T0, ...over,
+  id,
+  tenantId: TEN,
+  url: `https://example.test/${id}`,
+  description: '',
+  eventTypes: [],
+  policy: 'standard',
+  scheme: 'hookline',
+  timeoutMs: null,
+  maxConcurrency: 100,
+  ordering: 'key',
+  orderingOnFailure: 'continue',
+  status: 'active',
+  pauseReason: null,
+  failingSince: null,
+  consecutiveFailedEvents: 0,
+  lastSuccessAt: null,
+  createdAt: T0,
+  updatedAt: T0,
+  ...over,
 });
 
 let serial = 0;
@@ -22,32 +39,103 @@ let serial = 0;
 function event(n: number, key: string | null, endpoints: Array<{ id: string; ordered: boolean }>, at = T0): NewEvent {
   const id = `evt_${String(n).padStart(6, '0')}_${serial++}`;
   return {
-    event: { id, tenantId: TEN, eventId: `e-${n}`, type: 'thing.happened', version: '1', occurredAt: new Date(at).toISOString(), body: Buffer.from(`{"n":${n}}`), isMoney: false, orderingKey: key, createdAt: at },
+    event: {
+      id,
+      tenantId: TEN,
+      eventId: `e-${n}`,
+      type: 'thing.happened',
+      version: '1',
+      occurredAt: new Date(at).toISOString(),
+      body: Buffer.from(`{"n":${n}}`),
+      isMoney: false,
+      orderingKey: key,
+      createdAt: at,
+    },
     bodyHash: `h-${n}`,
-    deliveries: endpoints.map((ep) => ({ id: `dlv_${String(n).padStart(6, '0')}_${ep.id}`, endpointId: ep.id, status: 'pending' as const, nextAttemptAt: at, ...(key !== null && ep.ordered ? { orderingKey: key } : {}) })),
+    deliveries: endpoints.map((ep) => ({
+      id: `dlv_${String(n).padStart(6, '0')}_${ep.id}`,
+      endpointId: ep.id,
+      status: 'pending' as const,
+      nextAttemptAt: at,
+      ...(key !== null && ep.ordered ? { orderingKey: key } : {}),
+    })),
   };
 }
 
 function attempt(d: { id: string; endpointId: string }, n: number, at: number, outcome: Attempt['outcome']): Attempt {
   return {
-    id: `att_${d.id}_${n}_${at}`, deliveryId: d.id, tenantId: TEN, environment: 'live', endpointId: d.endpointId, n, trigger: 'scheduled',
-    startedAt: at, durationMs: 5, requestHeaders: {}, responseStatus: outcome === 'success' ? 200 : 500, responseHeaders: {}, responseExcerpt: '',
-    errorClass: outcome === 'success' ? null : 'status', errorMessage: null, outcome,
+    id: `att_${d.id}_${n}_${at}`,
+    deliveryId: d.id,
+    tenantId: TEN,
+    environment: 'live',
+    endpointId: d.endpointId,
+    n,
+    trigger: 'scheduled',
+    startedAt: at,
+    durationMs: 5,
+    requestHeaders: {},
+    responseStatus: outcome === 'success' ? 200 : 500,
+    responseHeaders: {},
+    responseExcerpt: '',
+    errorClass: outcome === 'success' ? null : 'status',
+    errorMessage: null,
+    outcome,
   };
 }
 
 function finish(a: Attempt, worker: string, next: AttemptRecord['next']): AttemptRecord {
-  return { attempt: a, workerId: worker, next, progress: { fastFailures: 0, slowFailures: 0, slowStartedAt: null, firstAttemptAt: a.startedAt }, replayId: null, health: null, breakerScope: null };
+  return {
+    attempt: a,
+    workerId: worker,
+    next,
+    progress: { fastFailures: 0, slowFailures: 0, slowStartedAt: null, firstAttemptAt: a.startedAt },
+    replayId: null,
+    health: null,
+    breakerScope: null,
+  };
 }
 
-const replayRow = (id: string, endpointId: string): ReplayRow => ({ id, tenantId: TEN, endpointId, kind: 'single', sinceMs: null, untilMs: null, includeSkipped: false, selected: 1, attempted: 0, succeeded: 0, failed: 0, createdAt: T0 });
+const replayRow = (id: string, endpointId: string): ReplayRow => ({
+  id,
+  tenantId: TEN,
+  endpointId,
+  kind: 'single',
+  sinceMs: null,
+  untilMs: null,
+  includeSkipped: false,
+  selected: 1,
+  attempted: 0,
+  succeeded: 0,
+  failed: 0,
+  createdAt: T0,
+});
 
 async function setup(factory: StoreFactory, t: TestContext, onFailure: OrderingOnFailure = 'continue'): Promise<Store> {
   const { store, cleanup } = await factory();
   t.after(cleanup);
-  await store.createTenant({ id: TEN, name: 'order', ownerEmails: [], operationsEndpointId: null, notifyEmail: false, createdAt: T0, updatedAt: T0 });
-  await store.createEndpoint(endpoint('ep_ord', { orderingOnFailure: onFailure }), { kid: 'sec_ord', endpointId: 'ep_ord', sealed: 's', createdAt: T0, expiresAt: null });
-  await store.createEndpoint(endpoint('ep_free', { ordering: 'none' }), { kid: 'sec_free', endpointId: 'ep_free', sealed: 's', createdAt: T0, expiresAt: null });
+  await store.createTenant({
+    id: TEN,
+    name: 'order',
+    ownerEmails: [],
+    operationsEndpointId: null,
+    notifyEmail: false,
+    createdAt: T0,
+    updatedAt: T0,
+  });
+  await store.createEndpoint(endpoint('ep_ord', { orderingOnFailure: onFailure }), {
+    kid: 'sec_ord',
+    endpointId: 'ep_ord',
+    sealed: 's',
+    createdAt: T0,
+    expiresAt: null,
+  });
+  await store.createEndpoint(endpoint('ep_free', { ordering: 'none' }), {
+    kid: 'sec_free',
+    endpointId: 'ep_free',
+    sealed: 's',
+    createdAt: T0,
+    expiresAt: null,
+  });
   return store;
 }
 
@@ -55,46 +143,124 @@ const ORD = { id: 'ep_ord', ordered: true };
 const FREE = { id: 'ep_free', ordered: false };
 
 async function claim(store: Store, worker = 'w1', now = T0 + 10_000): Promise<string[]> {
-  const got = await store.claimDue({ now, limit: 100, leaseUntil: now + 60_000, workerId: worker, saturatedEndpoints: [] });
+  const got = await store.claimDue({
+    now,
+    limit: 100,
+    leaseUntil: now + 60_000,
+    workerId: worker,
+    saturatedEndpoints: [],
+  });
   return got.map((c) => c.delivery.id).sort();
 }
 
-async function succeed(store: Store, id: string, endpointId = 'ep_ord', worker = 'w1', n = 1, at = T0 + 2000): Promise<void> {
-  await store.recordAttempts([finish(attempt({ id, endpointId }, n, at, 'success'), worker, { status: 'succeeded' })], at);
+async function succeed(
+  store: Store,
+  id: string,
+  endpointId = 'ep_ord',
+  worker = 'w1',
+  n = 1,
+  at = T0 + 2000,
+): Promise<void> {
+  await store.recordAttempts(
+    [finish(attempt({ id, endpointId }, n, at, 'success'), worker, { status: 'succeeded' })],
+    at,
+  );
 }
 async function failFor(store: Store, id: string, n = 1, at = T0 + 2000): Promise<void> {
-  await store.recordAttempts([finish(attempt({ id, endpointId: 'ep_ord' }, n, at, 'delivery_failure'), 'w1', { status: 'failed', reason: 'attempts exhausted' })], at);
+  await store.recordAttempts(
+    [
+      finish(attempt({ id, endpointId: 'ep_ord' }, n, at, 'delivery_failure'), 'w1', {
+        status: 'failed',
+        reason: 'attempts exhausted',
+      }),
+    ],
+    at,
+  );
 }
 
-export function orderingConformance(name: string, factory: StoreFactory, options: { skip?: string | boolean } = {}): void {
+export function orderingConformance(
+  name: string,
+  factory: StoreFactory,
+  options: { skip?: string | boolean } = {},
+): void {
   describe(`ordered delivery conformance: ${name}`, { skip: options.skip ?? false }, () => {
     test('keyed deliveries are numbered per key and endpoint in accept order; unordered endpoints and keyless events get none', async (t) => {
       const store = await setup(factory, t);
-      const [a, b, c, d] = await store.acceptEvents([event(1, 'k1', [ORD, FREE]), event(2, 'k2', [ORD]), event(3, 'k1', [ORD, FREE]), event(4, null, [ORD])]);
+      const [a, b, c, d] = await store.acceptEvents([
+        event(1, 'k1', [ORD, FREE]),
+        event(2, 'k2', [ORD]),
+        event(3, 'k1', [ORD, FREE]),
+        event(4, null, [ORD]),
+      ]);
       assert.equal(a.kind, 'created');
       if (a.kind !== 'created' || b.kind !== 'created' || c.kind !== 'created' || d.kind !== 'created') return;
-      assert.deepEqual(a.deliveries.map((x) => [x.endpointId, x.orderingKey, x.orderingSeq]), [['ep_ord', 'k1', 1], ['ep_free', null, null]]);
-      assert.deepEqual(b.deliveries.map((x) => x.orderingSeq), [1]);
-      assert.deepEqual(c.deliveries.map((x) => [x.orderingKey, x.orderingSeq]), [['k1', 2], [null, null]]);
+      assert.deepEqual(
+        a.deliveries.map((x) => [x.endpointId, x.orderingKey, x.orderingSeq]),
+        [
+          ['ep_ord', 'k1', 1],
+          ['ep_free', null, null],
+        ],
+      );
+      assert.deepEqual(
+        b.deliveries.map((x) => x.orderingSeq),
+        [1],
+      );
+      assert.deepEqual(
+        c.deliveries.map((x) => [x.orderingKey, x.orderingSeq]),
+        [
+          ['k1', 2],
+          [null, null],
+        ],
+      );
       // Behind an unfinished one of its key, a delivery waits without a due time; the head and keyless ones are due.
-      assert.deepEqual([a, b, c, d].map((r) => r.deliveries[0].nextAttemptAt), [T0, T0, null, T0]);
-      assert.deepEqual(d.deliveries.map((x) => [x.orderingKey, x.orderingSeq]), [[null, null]]);
+      assert.deepEqual(
+        [a, b, c, d].map((r) => r.deliveries[0].nextAttemptAt),
+        [T0, T0, null, T0],
+      );
+      assert.deepEqual(
+        d.deliveries.map((x) => [x.orderingKey, x.orderingSeq]),
+        [[null, null]],
+      );
       // The next batch continues the key's numbers, and the stored rows say the same.
       const [e] = await store.acceptEvents([event(5, 'k1', [ORD])]);
       assert.equal(e.kind === 'created' && e.deliveries[0].orderingSeq, 3);
       const read = await store.getEvent(TEN, 'e-3');
       assert.equal(read?.event.orderingKey, 'k1');
-      assert.deepEqual(read?.deliveries.map((x) => [x.endpointId, x.orderingKey, x.orderingSeq, x.dismissedAt]).sort(), [['ep_free', null, null, null], ['ep_ord', 'k1', 2, null]]);
+      assert.deepEqual(
+        read?.deliveries.map((x) => [x.endpointId, x.orderingKey, x.orderingSeq, x.dismissedAt]).sort(),
+        [
+          ['ep_free', null, null, null],
+          ['ep_ord', 'k1', 2, null],
+        ],
+      );
     });
 
     test('the claim takes only the head of each key; other keys, unordered endpoints and keyless events are not held back', async (t) => {
       const store = await setup(factory, t);
-      await store.acceptEvents([event(1, 'k1', [ORD, FREE]), event(2, 'k1', [ORD, FREE]), event(3, 'k2', [ORD]), event(4, 'k1', [ORD]), event(5, null, [ORD]), event(6, null, [ORD])]);
-      assert.deepEqual(await claim(store), ['dlv_000001_ep_free', 'dlv_000001_ep_ord', 'dlv_000002_ep_free', 'dlv_000003_ep_ord', 'dlv_000005_ep_ord', 'dlv_000006_ep_ord']);
+      await store.acceptEvents([
+        event(1, 'k1', [ORD, FREE]),
+        event(2, 'k1', [ORD, FREE]),
+        event(3, 'k2', [ORD]),
+        event(4, 'k1', [ORD]),
+        event(5, null, [ORD]),
+        event(6, null, [ORD]),
+      ]);
+      assert.deepEqual(await claim(store), [
+        'dlv_000001_ep_free',
+        'dlv_000001_ep_ord',
+        'dlv_000002_ep_free',
+        'dlv_000003_ep_ord',
+        'dlv_000005_ep_ord',
+        'dlv_000006_ep_ord',
+      ]);
       // The head is in flight: nothing more of k1, even for another worker.
       assert.deepEqual(await claim(store, 'w2'), []);
       await succeed(store, 'dlv_000001_ep_ord');
-      assert.equal((await store.getDelivery(TEN, 'dlv_000002_ep_ord'))?.nextAttemptAt, T0 + 2000, 'due once its head ended');
+      assert.equal(
+        (await store.getDelivery(TEN, 'dlv_000002_ep_ord'))?.nextAttemptAt,
+        T0 + 2000,
+        'due once its head ended',
+      );
       assert.equal((await store.getDelivery(TEN, 'dlv_000004_ep_ord'))?.nextAttemptAt, null, 'still waiting');
       assert.deepEqual(await claim(store, 'w2'), ['dlv_000002_ep_ord']);
       await succeed(store, 'dlv_000002_ep_ord', 'ep_ord', 'w2');
@@ -106,7 +272,16 @@ export function orderingConformance(name: string, factory: StoreFactory, options
       await store.acceptEvents([event(1, 'k1', [ORD]), event(2, 'k1', [ORD]), event(3, 'k2', [ORD])]);
       assert.deepEqual(await claim(store), ['dlv_000001_ep_ord', 'dlv_000003_ep_ord']);
       const at = T0 + 2000;
-      await store.recordAttempts([finish(attempt({ id: 'dlv_000001_ep_ord', endpointId: 'ep_ord' }, 1, at, 'delivery_failure'), 'w1', { status: 'pending', nextAttemptAt: at + 60_000, ladder: 'fast' })], at);
+      await store.recordAttempts(
+        [
+          finish(attempt({ id: 'dlv_000001_ep_ord', endpointId: 'ep_ord' }, 1, at, 'delivery_failure'), 'w1', {
+            status: 'pending',
+            nextAttemptAt: at + 60_000,
+            ladder: 'fast',
+          }),
+        ],
+        at,
+      );
       // Far past the second one's due time, but before the head's retry: nothing of k1. The scheduler's next look is
       // the head's retry, not the waiting one's due time (k2's delivery is still leased).
       assert.deepEqual(await claim(store, 'w1', at + 30_000), []);
@@ -131,13 +306,22 @@ export function orderingConformance(name: string, factory: StoreFactory, options
 
     test('on_failure block: a failed head holds its key until dismissed; dismiss takes only failed keyed deliveries, once', async (t) => {
       const store = await setup(factory, t, 'block');
-      await store.acceptEvents([event(1, 'k1', [ORD]), event(2, 'k1', [ORD]), event(3, 'k2', [ORD]), event(4, null, [FREE])]);
+      await store.acceptEvents([
+        event(1, 'k1', [ORD]),
+        event(2, 'k1', [ORD]),
+        event(3, 'k2', [ORD]),
+        event(4, null, [FREE]),
+      ]);
       assert.deepEqual(await claim(store), ['dlv_000001_ep_ord', 'dlv_000003_ep_ord', 'dlv_000004_ep_free']);
       await failFor(store, 'dlv_000001_ep_ord');
       await succeed(store, 'dlv_000003_ep_ord');
       assert.deepEqual(await claim(store), []);
       assert.equal(await store.dismissDelivery(TEN, 'dlv_000002_ep_ord', T0 + 4000), false, 'pending: not dismissable');
-      assert.equal(await store.dismissDelivery(TEN, 'dlv_000003_ep_ord', T0 + 4000), false, 'succeeded: not dismissable');
+      assert.equal(
+        await store.dismissDelivery(TEN, 'dlv_000003_ep_ord', T0 + 4000),
+        false,
+        'succeeded: not dismissable',
+      );
       assert.equal(await store.dismissDelivery('ten_other', 'dlv_000001_ep_ord', T0 + 4000), false, 'another tenant');
       assert.equal(await store.dismissDelivery(TEN, 'dlv_000001_ep_ord', T0 + 4000), true);
       assert.equal(await store.dismissDelivery(TEN, 'dlv_000001_ep_ord', T0 + 4000), false, 'already dismissed');
@@ -149,12 +333,20 @@ export function orderingConformance(name: string, factory: StoreFactory, options
 
     test('on_failure block: a replayed head that succeeds frees its key; changing the endpoint to continue frees it at once', async (t) => {
       const store = await setup(factory, t, 'block');
-      await store.acceptEvents([event(1, 'k1', [ORD]), event(2, 'k1', [ORD]), event(3, 'k2', [ORD]), event(4, 'k2', [ORD])]);
+      await store.acceptEvents([
+        event(1, 'k1', [ORD]),
+        event(2, 'k1', [ORD]),
+        event(3, 'k2', [ORD]),
+        event(4, 'k2', [ORD]),
+      ]);
       await claim(store);
       await failFor(store, 'dlv_000001_ep_ord');
       await failFor(store, 'dlv_000003_ep_ord');
       assert.deepEqual(await claim(store), []);
-      assert.equal(await store.scheduleSingleReplay(replayRow('rpl_1', 'ep_ord'), 'dlv_000001_ep_ord', T0 + 5000), true);
+      assert.equal(
+        await store.scheduleSingleReplay(replayRow('rpl_1', 'ep_ord'), 'dlv_000001_ep_ord', T0 + 5000),
+        true,
+      );
       assert.deepEqual(await claim(store, 'w1', T0 + 5000), ['dlv_000001_ep_ord']);
       await succeed(store, 'dlv_000001_ep_ord', 'ep_ord', 'w1', 2, T0 + 5100);
       assert.deepEqual(await claim(store, 'w1', T0 + 5200), ['dlv_000002_ep_ord']);
@@ -169,7 +361,10 @@ export function orderingConformance(name: string, factory: StoreFactory, options
       await failFor(store, 'dlv_000001_ep_ord');
       assert.deepEqual(await claim(store), ['dlv_000002_ep_ord']);
       // Replayed while a later one is on the wire: at most one in flight per key, so the replay waits.
-      assert.equal(await store.scheduleSingleReplay(replayRow('rpl_2', 'ep_ord'), 'dlv_000001_ep_ord', T0 + 2500), true);
+      assert.equal(
+        await store.scheduleSingleReplay(replayRow('rpl_2', 'ep_ord'), 'dlv_000001_ep_ord', T0 + 2500),
+        true,
+      );
       assert.deepEqual(await claim(store, 'w1', T0 + 3000), []);
       await succeed(store, 'dlv_000002_ep_ord', 'ep_ord', 'w1', 1, T0 + 3100);
       // Now the replayed first one goes before the third.
@@ -178,7 +373,7 @@ export function orderingConformance(name: string, factory: StoreFactory, options
       assert.deepEqual(await claim(store, 'w1', T0 + 3400), ['dlv_000003_ep_ord']);
     });
 
-    test('on a paused endpoint a key\'s queue ends one by one, each end making the next due, though the key blocks', async (t) => {
+    test("on a paused endpoint a key's queue ends one by one, each end making the next due, though the key blocks", async (t) => {
       const store = await setup(factory, t, 'block');
       await store.acceptEvents([event(1, 'k1', [ORD]), event(2, 'k1', [ORD]), event(3, 'k1', [ORD])]);
       await store.updateEndpoint(TEN, 'ep_ord', { status: 'paused', pauseReason: 'manual' }, T0 + 500);
@@ -193,13 +388,29 @@ export function orderingConformance(name: string, factory: StoreFactory, options
     test('a head whose worker died is claimed again after its lease expires, still before the rest of its key', async (t) => {
       const store = await setup(factory, t);
       await store.acceptEvents([event(1, 'k1', [ORD]), event(2, 'k1', [ORD])]);
-      const got = await store.claimDue({ now: T0 + 1000, limit: 10, leaseUntil: T0 + 2000, workerId: 'dead', saturatedEndpoints: [] });
-      assert.deepEqual(got.map((c) => c.delivery.id), ['dlv_000001_ep_ord']);
+      const got = await store.claimDue({
+        now: T0 + 1000,
+        limit: 10,
+        leaseUntil: T0 + 2000,
+        workerId: 'dead',
+        saturatedEndpoints: [],
+      });
+      assert.deepEqual(
+        got.map((c) => c.delivery.id),
+        ['dlv_000001_ep_ord'],
+      );
       assert.deepEqual(await claim(store, 'w2', T0 + 1500), []);
       assert.equal(await store.releaseExpiredLeases(T0 + 3000), 1);
       assert.deepEqual(await claim(store, 'w2', T0 + 3000), ['dlv_000001_ep_ord']);
       // The dead worker's late record changes nothing: the new holder decides.
-      await store.recordAttempts([finish(attempt({ id: 'dlv_000001_ep_ord', endpointId: 'ep_ord' }, 1, T0 + 3100, 'success'), 'dead', { status: 'succeeded' })], T0 + 3100);
+      await store.recordAttempts(
+        [
+          finish(attempt({ id: 'dlv_000001_ep_ord', endpointId: 'ep_ord' }, 1, T0 + 3100, 'success'), 'dead', {
+            status: 'succeeded',
+          }),
+        ],
+        T0 + 3100,
+      );
       assert.deepEqual(await claim(store, 'w2', T0 + 3200), []);
       await succeed(store, 'dlv_000001_ep_ord', 'ep_ord', 'w2', 1, T0 + 3300);
       assert.deepEqual(await claim(store, 'w2', T0 + 3400), ['dlv_000002_ep_ord']);
@@ -213,7 +424,13 @@ export function orderingConformance(name: string, factory: StoreFactory, options
       const seen = new Map<string, number>();
       let now = T0 + 1000;
       for (let round = 0; round < 12; round++) {
-        const claims = await Promise.all(['w1', 'w2', 'w3'].map((w) => store.claimDue({ now, limit: 50, leaseUntil: now + 60_000, workerId: w, saturatedEndpoints: [] }).then((c) => c.map((x) => ({ x, w })))));
+        const claims = await Promise.all(
+          ['w1', 'w2', 'w3'].map((w) =>
+            store
+              .claimDue({ now, limit: 50, leaseUntil: now + 60_000, workerId: w, saturatedEndpoints: [] })
+              .then((c) => c.map((x) => ({ x, w }))),
+          ),
+        );
         const flat = claims.flat();
         const keys = flat.map(({ x }) => x.delivery.orderingKey);
         assert.equal(new Set(keys).size, keys.length, `round ${round}: one lease per key`);

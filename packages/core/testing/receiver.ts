@@ -33,7 +33,10 @@ export interface TestReceiver {
   close(): Promise<void>;
 }
 
-export async function startReceiver(respond: Respond = () => 200, options: { clock?: { now(): number }; path?: string } = {}): Promise<TestReceiver> {
+export async function startReceiver(
+  respond: Respond = () => 200,
+  options: { clock?: { now(): number }; path?: string } = {},
+): Promise<TestReceiver> {
   const received: Received[] = [];
   let handled = 0;
   const hanging = new Set<ServerResponse>();
@@ -46,7 +49,13 @@ export async function startReceiver(respond: Respond = () => 200, options: { clo
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', async () => {
-      const r: Received = { method: req.method ?? 'GET', url: req.url ?? '/', headers: req.headers, body: Buffer.concat(chunks), at: options.clock?.now() ?? Date.now() };
+      const r: Received = {
+        method: req.method ?? 'GET',
+        url: req.url ?? '/',
+        headers: req.headers,
+        body: Buffer.concat(chunks),
+        at: options.clock?.now() ?? Date.now(),
+      };
       received.push(r);
       let answer: ReceiverAnswer;
       try {
@@ -63,7 +72,8 @@ export async function startReceiver(respond: Respond = () => 200, options: { clo
         settled();
         return;
       }
-      const { status, headers, body } = typeof answer === 'number' ? { status: answer, headers: {}, body: undefined } : answer;
+      const { status, headers, body } =
+        typeof answer === 'number' ? { status: answer, headers: {}, body: undefined } : answer;
       res.writeHead(status, { 'content-type': 'text/plain', ...headers });
       res.end(body ?? (status >= 200 && status < 300 ? 'ok' : 'nope'));
       settled();

@@ -12,7 +12,11 @@ const EVENTS = Number(process.env.BENCH_EVENTS ?? 5000);
 const secret = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
 const dir = mkdtempSync(join(tmpdir(), 'hookline-inbox-bench-'));
 const db = new Database(join(dir, 'inbox.db'));
-const inbox = createInbox({ store: sqliteInbox(db), events: { 'order.shipped': { schema: { type: 'object', required: ['data'] }, handle: () => {} } }, logger: () => {} });
+const inbox = createInbox({
+  store: sqliteInbox(db),
+  events: { 'order.shipped': { schema: { type: 'object', required: ['data'] }, handle: () => {} } },
+  logger: () => {},
+});
 const receive = createWebhookHandler({ secrets: [secret], inbox, logger: () => {} });
 const server = createServer(nodeHttpWebhook(receive));
 await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -23,7 +27,14 @@ const envelope = (id: string, note: string) => JSON.stringify({ event_id: id, ty
 const requests = Array.from({ length: EVENTS + SENDERS * 4 }, (_, i) => {
   const id = `evt_${String(i).padStart(8, '0')}`;
   const body = envelope(id, 'x'.repeat(1024 - envelope(id, '').length)); // exactly 1024 bytes
-  return { body, headers: { ...signWebhook({ secrets: secret, id, body }), 'content-type': 'application/json', 'content-length': String(body.length) } };
+  return {
+    body,
+    headers: {
+      ...signWebhook({ secrets: secret, id, body }),
+      'content-type': 'application/json',
+      'content-length': String(body.length),
+    },
+  };
 });
 const agent = new Agent({ keepAlive: true, maxSockets: SENDERS });
 const send = (i: number) =>
@@ -40,9 +51,11 @@ const send = (i: number) =>
 async function run(from: number, count: number): Promise<number> {
   let next = from;
   let refused = 0;
-  await Promise.all(Array.from({ length: SENDERS }, async () => {
-    while (next < from + count) if ((await send(next++)) !== 202) refused++;
-  }));
+  await Promise.all(
+    Array.from({ length: SENDERS }, async () => {
+      while (next < from + count) if ((await send(next++)) !== 202) refused++;
+    }),
+  );
   return refused;
 }
 
@@ -55,14 +68,17 @@ agent.destroy();
 server.close();
 db.close();
 rmSync(dir, { recursive: true, force: true });
-if (refused > 0 || stored !== EVENTS + SENDERS * 4) throw new Error(`bench invalid: ${refused} refused, ${stored} stored`);
-console.log(JSON.stringify({
-  bench: 'inbox-accept',
-  store: 'sqlite (WAL, synchronous=FULL)',
-  payload_bytes: 1024,
-  senders: SENDERS,
-  events: EVENTS,
-  seconds: Number(seconds.toFixed(3)),
-  events_per_sec: Math.round(EVENTS / seconds),
-  node: process.version,
-}));
+if (refused > 0 || stored !== EVENTS + SENDERS * 4)
+  throw new Error(`bench invalid: ${refused} refused, ${stored} stored`);
+console.log(
+  JSON.stringify({
+    bench: 'inbox-accept',
+    store: 'sqlite (WAL, synchronous=FULL)',
+    payload_bytes: 1024,
+    senders: SENDERS,
+    events: EVENTS,
+    seconds: Number(seconds.toFixed(3)),
+    events_per_sec: Math.round(EVENTS / seconds),
+    node: process.version,
+  }),
+);

@@ -3,8 +3,8 @@
 import { generateKeyPairSync, verify } from 'node:crypto';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { Webhook as SvixWebhook } from 'svix';
-import { createVerifier } from '../src/verify.ts';
 import { signWebhook } from '../src/sign.ts';
+import { createVerifier } from '../src/verify.ts';
 
 const secret = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
 const envelope = (note: string) => JSON.stringify({ event_id: 'evt_bench', type: 'order.shipped', data: { note } });
@@ -19,16 +19,20 @@ const svix = new SvixWebhook(secret);
 // v1a: a key pair from node:crypto; the receiver holds only its whpk_ public key.
 const pair = generateKeyPairSync('ed25519');
 const jwk = pair.privateKey.export({ format: 'jwk' });
-const whsk = 'whsk_' + Buffer.concat([Buffer.from(jwk.d!, 'base64url'), Buffer.from(jwk.x!, 'base64url')]).toString('base64');
+const whsk = `whsk_${Buffer.concat([Buffer.from(jwk.d!, 'base64url'), Buffer.from(jwk.x!, 'base64url')]).toString('base64')}`;
 const edHeaders = signWebhook({ scheme: 'standard', secrets: whsk, id: 'msg_bench', timestamp, body });
-const oursV1a = createVerifier({ secrets: 'whpk_' + Buffer.from(jwk.x!, 'base64url').toString('base64'), scheme: 'standard' });
+const oursV1a = createVerifier({
+  secrets: `whpk_${Buffer.from(jwk.x!, 'base64url').toString('base64')}`,
+  scheme: 'standard',
+});
 const edSignature = Buffer.from(edHeaders['webhook-signature']!.slice(4), 'base64');
 const contenders: Record<string, () => unknown> = {
   ours: () => ours.verify(headers, body),
   ours_v1a: () => oursV1a.verify(edHeaders, body),
   // The floor for v1a: node:crypto's Ed25519 verify of the same content, nothing else.
   crypto_verify_v1a: () => {
-    if (!verify(null, Buffer.concat([Buffer.from(`msg_bench.${timestamp}.`), body]), pair.publicKey, edSignature)) throw new Error('v1a');
+    if (!verify(null, Buffer.concat([Buffer.from(`msg_bench.${timestamp}.`), body]), pair.publicKey, edSignature))
+      throw new Error('v1a');
   },
   standardwebhooks: () => standard.verify(body, headers, { jsonParse: false }),
   // svix always JSON.parses after verifying (no opt-out); standardwebhooks and ours do not parse here.
@@ -59,7 +63,9 @@ for (let round = 0; round < ROUNDS; round++) {
   for (const [name, run] of Object.entries(contenders)) samples[name]!.push(opsPerSecond(run, ROUND_MS));
 }
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
-const result = Object.fromEntries(Object.entries(samples).map(([name, values]) => [name, Math.round(median(values))])) as Record<string, number>;
+const result = Object.fromEntries(
+  Object.entries(samples).map(([name, values]) => [name, Math.round(median(values))]),
+) as Record<string, number>;
 const ratioStandard = result.ours! / result.standardwebhooks!;
 const ratioSvix = result.ours! / result.svix!;
 console.log(

@@ -34,7 +34,11 @@ export function validateContract(schema: JsonSchema, value: unknown, path = ''):
     }
   }
   if (schema.enum !== undefined && !schema.enum.some((allowed) => allowed === value)) {
-    return { kind: 'invalid', path: here, detail: `expected one of ${schema.enum.map((v) => JSON.stringify(v)).join(', ')}` };
+    return {
+      kind: 'invalid',
+      path: here,
+      detail: `expected one of ${schema.enum.map((v) => JSON.stringify(v)).join(', ')}`,
+    };
   }
   if (isObject(value)) {
     for (const name of schema.required ?? []) {

@@ -56,7 +56,11 @@ export interface DedupStore {
  * @example
  * isReclaimable({ state: 'processing', updatedAt: 0 }, 600_000, 300_000) // true
  */
-export function isReclaimable(record: Pick<DedupRecord, 'state' | 'updatedAt'>, now: number, staleAfterMs: number): boolean {
+export function isReclaimable(
+  record: Pick<DedupRecord, 'state' | 'updatedAt'>,
+  now: number,
+  staleAfterMs: number,
+): boolean {
   if (record.state === 'failed') return true;
   if (record.state === 'done') return false;
   return record.updatedAt < now - staleAfterMs;

@@ -1,7 +1,7 @@
-import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { ReceiverError, StorageUnavailable, receiverErrors, type ReceiverErrorCode } from './errors.ts';
+import { test } from 'node:test';
+import { ReceiverError, type ReceiverErrorCode, receiverErrors, StorageUnavailable } from './errors.ts';
 
 // The README's status table is the contract users read; it must match the catalog both ways.
 const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
@@ -16,7 +16,8 @@ test('every catalog code is documented in the README with its status', () => {
 });
 
 test('every code the README documents exists in the catalog', () => {
-  for (const code of documented.keys()) assert.ok(Object.hasOwn(receiverErrors, code), `${code} is not in src/errors.ts`);
+  for (const code of documented.keys())
+    assert.ok(Object.hasOwn(receiverErrors, code), `${code} is not in src/errors.ts`);
 });
 
 test('the article’s plain reasons are the messages', () => {
@@ -27,8 +28,12 @@ test('the article’s plain reasons are the messages', () => {
     timestamp_too_far_ahead: 'timestamp too far ahead',
     event_already_seen: 'event id already seen',
   };
-  for (const [code, message] of Object.entries(plain)) assert.equal(new ReceiverError(code as ReceiverErrorCode).message, message);
-  assert.equal(new ReceiverError('missing_required_field', { path: 'data.order_id' }).message, 'missing required field data.order_id');
+  for (const [code, message] of Object.entries(plain))
+    assert.equal(new ReceiverError(code as ReceiverErrorCode).message, message);
+  assert.equal(
+    new ReceiverError('missing_required_field', { path: 'data.order_id' }).message,
+    'missing required field data.order_id',
+  );
   const down = new StorageUnavailable(new Error('ECONNREFUSED'));
   assert.ok(down instanceof ReceiverError);
   assert.equal(down.status, 503);

@@ -45,9 +45,7 @@ export type VerificationErrorCode =
 
 /** Fills a catalog message template. */
 export function formatMessage(code: ReceiverErrorCode, fields: { path?: string; detail?: string } = {}): string {
-  return receiverErrors[code].message
-    .replace('{path}', fields.path ?? '')
-    .replace('{detail}', fields.detail ?? '');
+  return receiverErrors[code].message.replace('{path}', fields.path ?? '').replace('{detail}', fields.detail ?? '');
 }
 
 /**

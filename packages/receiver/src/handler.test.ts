@@ -1,19 +1,32 @@
-import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createWebhookHandler, type EventContract, type HandlerOptions, type LogLine, type WebhookEvent } from './handler.ts';
+import { describe, test } from 'node:test';
+import {
+  createWebhookHandler,
+  type EventContract,
+  type HandlerOptions,
+  type LogLine,
+  type WebhookEvent,
+} from './handler.ts';
 import { signWebhook } from './sign.ts';
 import { memoryStore } from './stores/memory-store.ts';
 
 const T = 1_750_000_000;
 const secret = { kid: 'k1', secret: 'receiver test secret' };
-const schema = { type: 'object', required: ['event_id', 'type', 'data'], properties: { data: { type: 'object', required: ['order_id'], properties: { order_id: { type: 'string' } } } } } as const;
+const schema = {
+  type: 'object',
+  required: ['event_id', 'type', 'data'],
+  properties: { data: { type: 'object', required: ['order_id'], properties: { order_id: { type: 'string' } } } },
+} as const;
 
 function envelope(id: string, type = 'order.shipped', data: Record<string, unknown> = { order_id: 'ord_1' }) {
   return JSON.stringify({ event_id: id, type, version: 1, occurred_at: '2025-06-15T12:00:00Z', data });
 }
 
 function signed(id: string, body = envelope(id), timestamp = T, scheme: 'hookline' | 'standard' = 'hookline') {
-  return { headers: signWebhook({ scheme, secrets: secret, id, deliveryId: `dlv_${id}`, timestamp, body }), rawBody: Buffer.from(body) };
+  return {
+    headers: signWebhook({ scheme, secrets: secret, id, deliveryId: `dlv_${id}`, timestamp, body }),
+    rawBody: Buffer.from(body),
+  };
 }
 
 function setup(overrides: Partial<HandlerOptions> = {}, handle: EventContract['handle'] = () => {}) {
@@ -73,7 +86,10 @@ describe('handler pipeline', () => {
     assert.equal(runs.length, 1);
     assert.deepEqual([second.status, second.body], [first.status, first.body]);
     assert.deepEqual([third.status, third.body], [first.status, first.body]);
-    assert.deepEqual(logs.filter((l) => l.code === 'event_already_seen').map((l) => l.reason), ['event id already seen', 'event id already seen']);
+    assert.deepEqual(
+      logs.filter((l) => l.code === 'event_already_seen').map((l) => l.reason),
+      ['event id already seen', 'event id already seen'],
+    );
   });
 
   test('a duplicate while the first is still processing gets 503 + Retry-After, not a second run', async () => {
@@ -107,7 +123,10 @@ describe('handler pipeline', () => {
     fail = false;
     assert.equal((await receive(signed('evt_retry'))).status, 202);
     await receive.drain();
-    assert.deepEqual(runs.map((r) => r.attempt), [1, 2]);
+    assert.deepEqual(
+      runs.map((r) => r.attempt),
+      [1, 2],
+    );
     assert.equal((await store.get('evt_retry'))?.state, 'done');
   });
 
@@ -120,7 +139,10 @@ describe('handler pipeline', () => {
     clock.ms += 60_001;
     assert.equal((await receive(signed('evt_crash', envelope('evt_crash'), T + 61))).status, 202);
     await receive.drain();
-    assert.deepEqual(runs.map((r) => r.attempt), [2]);
+    assert.deepEqual(
+      runs.map((r) => r.attempt),
+      [2],
+    );
     assert.equal((await store.get('evt_crash'))?.state, 'done');
   });
 
@@ -128,9 +150,24 @@ describe('handler pipeline', () => {
     const { receive, store, logs, runs } = setup();
     const good = signed('evt_bad');
     const cases: Array<[string, { headers: Record<string, string>; rawBody: Buffer }, string, string]> = [
-      ['missing_signature', { headers: { 'x-webhook-id': 'evt_bad', 'x-webhook-delivery': 'dlv_evt_bad' }, rawBody: good.rawBody }, 'missing signature', 'missing'],
-      ['signature_mismatch', { headers: good.headers, rawBody: Buffer.from(envelope('evt_bad', 'order.shipped', { order_id: 'ord_2' })) }, 'signature mismatch', 'mismatch'],
-      ['malformed_signature', { headers: { ...good.headers, 'x-webhook-signature': 'nonsense' }, rawBody: good.rawBody }, 'malformed signature: unexpected "nonsense"', 'malformed'],
+      [
+        'missing_signature',
+        { headers: { 'x-webhook-id': 'evt_bad', 'x-webhook-delivery': 'dlv_evt_bad' }, rawBody: good.rawBody },
+        'missing signature',
+        'missing',
+      ],
+      [
+        'signature_mismatch',
+        { headers: good.headers, rawBody: Buffer.from(envelope('evt_bad', 'order.shipped', { order_id: 'ord_2' })) },
+        'signature mismatch',
+        'mismatch',
+      ],
+      [
+        'malformed_signature',
+        { headers: { ...good.headers, 'x-webhook-signature': 'nonsense' }, rawBody: good.rawBody },
+        'malformed signature: unexpected "nonsense"',
+        'malformed',
+      ],
       ['timestamp_too_old', signed('evt_bad', envelope('evt_bad'), T - 301), 'timestamp too old', 'valid'],
       ['timestamp_too_far_ahead', signed('evt_bad', envelope('evt_bad'), T + 301), 'timestamp too far ahead', 'valid'],
     ];
@@ -141,7 +178,14 @@ describe('handler pipeline', () => {
       assert.equal(JSON.parse(res.body).code, code);
       assert.equal(logs.length, 1, `${code}: exactly one log line`);
       assert.deepEqual(
-        { event_id: logs[0]!.event_id, delivery_id: logs[0]!.delivery_id, code: logs[0]!.code, reason: logs[0]!.reason, signature: logs[0]!.signature, level: logs[0]!.level },
+        {
+          event_id: logs[0]!.event_id,
+          delivery_id: logs[0]!.delivery_id,
+          code: logs[0]!.code,
+          reason: logs[0]!.reason,
+          signature: logs[0]!.signature,
+          level: logs[0]!.level,
+        },
         { event_id: 'evt_bad', delivery_id: 'dlv_evt_bad', code, reason, signature, level: 'warn' },
       );
     }
@@ -166,9 +210,15 @@ describe('handler pipeline', () => {
     const { receive, runs, logs } = setup();
     const res = await receive(signed('evt_missing', envelope('evt_missing', 'order.shipped', { note: 'fragile' })));
     assert.equal(res.status, 400);
-    assert.deepEqual(JSON.parse(res.body), { ok: false, code: 'missing_required_field', message: 'missing required field data.order_id' });
+    assert.deepEqual(JSON.parse(res.body), {
+      ok: false,
+      code: 'missing_required_field',
+      message: 'missing required field data.order_id',
+    });
     assert.equal(logs.at(-1)?.reason, 'missing required field data.order_id');
-    const extra = await receive(signed('evt_extra', envelope('evt_extra', 'order.shipped', { order_id: 'o', gift_wrap: true })));
+    const extra = await receive(
+      signed('evt_extra', envelope('evt_extra', 'order.shipped', { order_id: 'o', gift_wrap: true })),
+    );
     assert.equal(extra.status, 202);
     const wrongType = await receive(signed('evt_type', envelope('evt_type', 'order.shipped', { order_id: 7 })));
     assert.equal(wrongType.status, 400);
@@ -225,7 +275,13 @@ describe('handler pipeline', () => {
   test('standard scheme events flow the same way', async () => {
     const { receive, runs } = setup({ secrets: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' });
     const body = envelope('msg_std');
-    const headers = signWebhook({ scheme: 'standard', secrets: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', id: 'msg_std', timestamp: T, body });
+    const headers = signWebhook({
+      scheme: 'standard',
+      secrets: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
+      id: 'msg_std',
+      timestamp: T,
+      body,
+    });
     assert.equal((await receive({ headers, rawBody: body })).status, 202);
     await receive.drain();
     assert.equal(runs[0]?.scheme, 'standard');
@@ -248,7 +304,11 @@ describe('handler pipeline', () => {
   });
 
   test('a throwing option becomes an opaque 500, logged with its cause', async () => {
-    const { receive, logs } = setup({ eventType: () => { throw new Error('bug in eventType'); } });
+    const { receive, logs } = setup({
+      eventType: () => {
+        throw new Error('bug in eventType');
+      },
+    });
     const res = await receive(signed('evt_bug'));
     assert.equal(res.status, 500);
     assert.deepEqual(JSON.parse(res.body), { ok: false, code: 'internal_error', message: 'internal error' });

@@ -1,8 +1,8 @@
 // The framework-free receiver: verify → timestamp → record id → parse → contract → worker → 2xx.
-import { validateContract, type JsonSchema } from './contract.ts';
+import { type JsonSchema, validateContract } from './contract.ts';
 import type { DedupStore, StoredAnswer } from './dedup-store.ts';
-import { ReceiverError, StorageUnavailable, formatMessage, receiverErrors, type ReceiverErrorCode } from './errors.ts';
-import { keptHeaders, readHeader, type HeaderSource } from './headers.ts';
+import { formatMessage, ReceiverError, type ReceiverErrorCode, receiverErrors, StorageUnavailable } from './errors.ts';
+import { type HeaderSource, keptHeaders, readHeader } from './headers.ts';
 import type { Inbox } from './inbox/inbox.ts';
 import { hooklineHeaderNames } from './signature-hookline.ts';
 import type { SignedRequest } from './signed-request.ts';
@@ -114,10 +114,16 @@ export function createWebhookHandler(options: HandlerOptions): WebhookHandler {
   const verifier = createVerifier(options);
   const now = options.now ?? Date.now;
   const inbox = options.inbox;
-  if ((inbox === undefined) === (options.store === undefined)) throw new TypeError('createWebhookHandler: give exactly one of `inbox` (durable) or `store` (dedup only)');
-  if (inbox !== undefined && options.events !== undefined) throw new TypeError('createWebhookHandler: with an inbox, give `events` to createInbox()');
-  if (inbox !== undefined && options.ackMode === 'after-handler') throw new TypeError("createWebhookHandler: ackMode 'after-handler' needs a dedup `store`; the inbox answers once the event is stored");
-  if (inbox === undefined && options.events === undefined) throw new TypeError('createWebhookHandler: `events` is required with a dedup `store`');
+  if ((inbox === undefined) === (options.store === undefined))
+    throw new TypeError('createWebhookHandler: give exactly one of `inbox` (durable) or `store` (dedup only)');
+  if (inbox !== undefined && options.events !== undefined)
+    throw new TypeError('createWebhookHandler: with an inbox, give `events` to createInbox()');
+  if (inbox !== undefined && options.ackMode === 'after-handler')
+    throw new TypeError(
+      "createWebhookHandler: ackMode 'after-handler' needs a dedup `store`; the inbox answers once the event is stored",
+    );
+  if (inbox === undefined && options.events === undefined)
+    throw new TypeError('createWebhookHandler: `events` is required with a dedup `store`');
   const store = options.store!;
   const events = inbox?.events ?? options.events!;
   const ackMode = options.ackMode ?? 'after-store';
@@ -131,7 +137,10 @@ export function createWebhookHandler(options: HandlerOptions): WebhookHandler {
   const timed = <T>(work: Promise<T>): Promise<T> => {
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new StorageUnavailable(new Error(`store call exceeded ${storeTimeoutMs} ms`))), storeTimeoutMs);
+      timer = setTimeout(
+        () => reject(new StorageUnavailable(new Error(`store call exceeded ${storeTimeoutMs} ms`))),
+        storeTimeoutMs,
+      );
     });
     return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
   };
@@ -140,37 +149,76 @@ export function createWebhookHandler(options: HandlerOptions): WebhookHandler {
     try {
       await contract.handle(event);
     } catch (error) {
-      log({ level: 'error', msg: 'webhook handler failed', ...base, signature: 'valid', code: 'handler_failed', reason: describe(error), attempt: event.attempt });
+      log({
+        level: 'error',
+        msg: 'webhook handler failed',
+        ...base,
+        signature: 'valid',
+        code: 'handler_failed',
+        reason: describe(error),
+        attempt: event.attempt,
+      });
       await timed(store.markFailed(event.id, event.attempt, describe(error), now())).catch((storeError: unknown) => {
         // The claim stays unfinished and becomes re-claimable once stale: the work still runs again.
-        log({ level: 'error', msg: 'could not record handler failure', ...base, signature: 'valid', code: 'storage_unavailable', reason: describe(storeError) });
+        log({
+          level: 'error',
+          msg: 'could not record handler failure',
+          ...base,
+          signature: 'valid',
+          code: 'storage_unavailable',
+          reason: describe(storeError),
+        });
       });
       return false;
     }
     await timed(store.markDone(event.id, event.attempt, now())).catch((storeError: unknown) => {
-      log({ level: 'error', msg: 'could not record completion', ...base, signature: 'valid', code: 'storage_unavailable', reason: describe(storeError) });
+      log({
+        level: 'error',
+        msg: 'could not record completion',
+        ...base,
+        signature: 'valid',
+        code: 'storage_unavailable',
+        reason: describe(storeError),
+      });
     });
     return true;
   }
 
   const rejectWith = (base: LogBase, error: ReceiverError, signature: LogLine['signature']): WebhookResponse => {
-    const line: LogLine = { level: error.status >= 500 ? 'error' : 'warn', msg: 'webhook rejected', ...base, signature, status: error.status, code: error.code, reason: error.message };
+    const line: LogLine = {
+      level: error.status >= 500 ? 'error' : 'warn',
+      msg: 'webhook rejected',
+      ...base,
+      signature,
+      status: error.status,
+      code: error.code,
+      reason: error.message,
+    };
     if (error.cause !== undefined) line.cause = describe(error.cause);
     log(line);
     return answerFor(error, retryAfter);
   };
 
   /** Parse, check the signed id, find the contract, validate: the request's own faults, before any write. */
-  function admit(rawBody: WebhookRequest['rawBody'], signed: SignedRequest, eventId: string): ReceiverError | { payload: unknown; type: string; contract: EventContract | undefined } {
+  function admit(
+    rawBody: WebhookRequest['rawBody'],
+    signed: SignedRequest,
+    eventId: string,
+  ): ReceiverError | { payload: unknown; type: string; contract: EventContract | undefined } {
     let payload: unknown;
     try {
-      payload = JSON.parse(typeof rawBody === 'string' ? rawBody : Buffer.from(rawBody.buffer, rawBody.byteOffset, rawBody.byteLength).toString('utf8'));
+      payload = JSON.parse(
+        typeof rawBody === 'string'
+          ? rawBody
+          : Buffer.from(rawBody.buffer, rawBody.byteOffset, rawBody.byteLength).toString('utf8'),
+      );
     } catch {
       return new ReceiverError('malformed_json');
     }
     // X-Webhook-Id is not covered by the hookline signature; the signed envelope's id is.
     const bodyId = (payload as { event_id?: unknown } | null)?.event_id;
-    if (signed.scheme === 'hookline' && bodyId !== undefined && bodyId !== eventId) return new ReceiverError('event_id_mismatch');
+    if (signed.scheme === 'hookline' && bodyId !== undefined && bodyId !== eventId)
+      return new ReceiverError('event_id_mismatch');
     const type = eventType(payload);
     if (typeof type !== 'string' || type === '') return new ReceiverError('missing_required_field', { path: 'type' });
     const contract = Object.hasOwn(events, type) ? events[type] : undefined;
@@ -186,25 +234,59 @@ export function createWebhookHandler(options: HandlerOptions): WebhookHandler {
   }
 
   /** Inbox mode: validate, then store the event in one write; the 2xx only once it is on disk. */
-  async function receiveIntoInbox(inbox: Inbox, request: WebhookRequest, signed: SignedRequest, eventId: string, base: LogBase): Promise<WebhookResponse> {
+  async function receiveIntoInbox(
+    inbox: Inbox,
+    request: WebhookRequest,
+    signed: SignedRequest,
+    eventId: string,
+    base: LogBase,
+  ): Promise<WebhookResponse> {
     const admitted = admit(request.rawBody, signed, eventId);
     if (admitted instanceof ReceiverError) return rejectWith(base, admitted, 'valid');
     const { type, contract } = admitted;
     if (contract === undefined) {
-      log({ level: 'info', msg: 'webhook acknowledged, unknown event type', ...base, signature: 'valid', status: 202, code: 'unknown_event_type', reason: formatMessage('unknown_event_type'), type });
+      log({
+        level: 'info',
+        msg: 'webhook acknowledged, unknown event type',
+        ...base,
+        signature: 'valid',
+        status: 202,
+        code: 'unknown_event_type',
+        reason: formatMessage('unknown_event_type'),
+        type,
+      });
       return accepted(eventId, 202, 'unknown event type');
     }
     const raw = request.rawBody;
     const body = typeof raw === 'string' ? Buffer.from(raw, 'utf8') : raw;
     let result: Awaited<ReturnType<Inbox['accept']>>;
     try {
-      result = await timed(inbox.accept({ eventId, type, deliveryId: signed.deliveryId, scheme: signed.scheme, headers: keptHeaders(request.headers), body, receivedAt: now() }));
+      result = await timed(
+        inbox.accept({
+          eventId,
+          type,
+          deliveryId: signed.deliveryId,
+          scheme: signed.scheme,
+          headers: keptHeaders(request.headers),
+          body,
+          receivedAt: now(),
+        }),
+      );
     } catch (error) {
       return rejectWith(base, asStorageError(error), 'valid');
     }
     if (result.kind === 'duplicate') {
       // Stored already (done, queued or running): the same 2xx, and nothing runs twice.
-      log({ level: 'info', msg: 'webhook duplicate answered again', ...base, signature: 'valid', status: 202, code: 'event_already_seen', reason: formatMessage('event_already_seen'), state: result.state });
+      log({
+        level: 'info',
+        msg: 'webhook duplicate answered again',
+        ...base,
+        signature: 'valid',
+        status: 202,
+        code: 'event_already_seen',
+        reason: formatMessage('event_already_seen'),
+        state: result.state,
+      });
     } else {
       log({ level: 'info', msg: 'webhook stored in the inbox', ...base, signature: 'valid', status: 202, type });
     }
@@ -234,8 +316,18 @@ export function createWebhookHandler(options: HandlerOptions): WebhookHandler {
       const claim = await timed(store.claim(eventId, now(), staleAfterMs));
       if (claim.kind === 'done') {
         const reason = formatMessage('event_already_seen');
-        log({ level: 'info', msg: 'webhook duplicate answered again', ...base, signature: 'valid', status: claim.answer?.status ?? 202, code: 'event_already_seen', reason });
-        return claim.answer === undefined ? accepted(eventId, 202) : { status: claim.answer.status, headers: { ...JSON_HEADERS }, body: claim.answer.body };
+        log({
+          level: 'info',
+          msg: 'webhook duplicate answered again',
+          ...base,
+          signature: 'valid',
+          status: claim.answer?.status ?? 202,
+          code: 'event_already_seen',
+          reason,
+        });
+        return claim.answer === undefined
+          ? accepted(eventId, 202)
+          : { status: claim.answer.status, headers: { ...JSON_HEADERS }, body: claim.answer.body };
       }
       if (claim.kind === 'in_progress') return reject(new ReceiverError('event_in_progress'), 'valid');
       attempt = claim.attempt;
@@ -261,7 +353,16 @@ export function createWebhookHandler(options: HandlerOptions): WebhookHandler {
       } catch (error) {
         return reject(asStorageError(error), 'valid');
       }
-      log({ level: 'info', msg: 'webhook acknowledged, unknown event type', ...base, signature: 'valid', status: 202, code: 'unknown_event_type', reason: formatMessage('unknown_event_type'), type });
+      log({
+        level: 'info',
+        msg: 'webhook acknowledged, unknown event type',
+        ...base,
+        signature: 'valid',
+        status: 202,
+        code: 'unknown_event_type',
+        reason: formatMessage('unknown_event_type'),
+        type,
+      });
       return answer;
     }
     const event: WebhookEvent = {
@@ -304,7 +405,16 @@ export function createWebhookHandler(options: HandlerOptions): WebhookHandler {
       return await receive(request);
     } catch (error) {
       // A bug or a throwing option, never the sender's fault: opaque 500 (retryable), cause logged.
-      log({ level: 'error', msg: 'webhook receiver failed', event_id: undefined, delivery_id: undefined, signature: 'unchecked', status: 500, code: 'internal_error', reason: describe(error) });
+      log({
+        level: 'error',
+        msg: 'webhook receiver failed',
+        event_id: undefined,
+        delivery_id: undefined,
+        signature: 'unchecked',
+        status: 500,
+        code: 'internal_error',
+        reason: describe(error),
+      });
       return answerFor(new ReceiverError('internal_error'), retryAfter);
     }
   };
@@ -324,7 +434,10 @@ type LogBase = { event_id: string | undefined; delivery_id: string | undefined }
 
 function unverifiedIds(headers: HeaderSource): LogBase {
   return {
-    event_id: readHeader(headers, hooklineHeaderNames.id) ?? readHeader(headers, 'webhook-id') ?? readHeader(headers, 'svix-id'),
+    event_id:
+      readHeader(headers, hooklineHeaderNames.id) ??
+      readHeader(headers, 'webhook-id') ??
+      readHeader(headers, 'svix-id'),
     delivery_id: readHeader(headers, hooklineHeaderNames.delivery) ?? readHeader(headers, 'webhook-delivery'),
   };
 }
@@ -338,7 +451,11 @@ function unverifiedIds(headers: HeaderSource): LogBase {
 export function answerFor(error: ReceiverError, retryAfterSeconds = '10'): WebhookResponse {
   const headers: Record<string, string> = { ...JSON_HEADERS };
   if (error.status === 503) headers['retry-after'] = retryAfterSeconds;
-  return { status: error.status, headers, body: JSON.stringify({ ok: false, code: error.code, message: error.message }) };
+  return {
+    status: error.status,
+    headers,
+    body: JSON.stringify({ ok: false, code: error.code, message: error.message }),
+  };
 }
 
 function accepted(eventId: string, status: number, note?: string): WebhookResponse {
@@ -363,11 +480,12 @@ function signatureResult(code: ReceiverErrorCode): LogLine['signature'] {
 }
 
 function describe(error: unknown): string {
-  if (error instanceof StorageUnavailable && error.cause !== undefined) return `${error.message}: ${describe(error.cause)}`;
+  if (error instanceof StorageUnavailable && error.cause !== undefined)
+    return `${error.message}: ${describe(error.cause)}`;
   return error instanceof Error ? error.message : String(error);
 }
 
 /** Writes one JSON line to stderr. */
 export function defaultLogger(line: LogLine): void {
-  process.stderr.write(JSON.stringify({ time: new Date().toISOString(), ...line }) + '\n');
+  process.stderr.write(`${JSON.stringify({ time: new Date().toISOString(), ...line })}\n`);
 }

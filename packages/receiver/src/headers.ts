@@ -1,9 +1,7 @@
 // Case-insensitive header lookup over Node's header objects and fetch `Headers`.
 
 /** Headers as Node (`IncomingHttpHeaders`), plain objects or fetch `Headers` present them. */
-export type HeaderSource =
-  | { get(name: string): string | null }
-  | Record<string, string | string[] | undefined>;
+export type HeaderSource = { get(name: string): string | null } | Record<string, string | string[] | undefined>;
 
 /**
  * Reads one header; repeated values are joined with ", " as HTTP does.
@@ -33,9 +31,16 @@ export function readHeader(headers: HeaderSource, name: string): string | undefi
 /** The headers an inbox keeps with the event: its ids, timestamp, signature and content type. */
 export const KEPT_HEADERS = Object.freeze([
   'content-type',
-  'x-webhook-id', 'x-webhook-delivery', 'x-webhook-timestamp', 'x-webhook-signature',
-  'webhook-id', 'webhook-timestamp', 'webhook-signature',
-  'svix-id', 'svix-timestamp', 'svix-signature',
+  'x-webhook-id',
+  'x-webhook-delivery',
+  'x-webhook-timestamp',
+  'x-webhook-signature',
+  'webhook-id',
+  'webhook-timestamp',
+  'webhook-signature',
+  'svix-id',
+  'svix-timestamp',
+  'svix-signature',
 ]);
 
 /**

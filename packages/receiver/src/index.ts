@@ -1,39 +1,71 @@
 // Public surface of @hookline/receiver: verify, store in a durable inbox (or deduplicate), validate, order, and adapt webhooks.
-export { createVerifier, verifyWebhook, DEFAULT_TOLERANCE_SECONDS, type Verifier, type VerifierOptions, type SignatureScheme } from './verify.ts';
-export { signWebhook, type SignOptions } from './sign.ts';
-export type { SecretInput } from './secret-key.ts';
-export type { SignedRequest } from './signed-request.ts';
-export type { HeaderSource } from './headers.ts';
-export { hooklineHeaderNames } from './signature-hookline.ts';
-export { standardHeaderNames } from './signature-standard.ts';
-export { receiverErrors, ReceiverError, StorageUnavailable, type ReceiverErrorCode, type VerificationErrorCode } from './errors.ts';
+
+export { expressWebhook } from './adapters/express.ts';
+export { type FastifyWebhookOptions, fastifyWebhook } from './adapters/fastify.ts';
+export { honoWebhook } from './adapters/hono.ts';
+export { nodeHttpWebhook } from './adapters/node-http.ts';
+export type { BodyLimits } from './adapters/read-body.ts';
+export { type ContractViolation, type JsonSchema, validateContract } from './contract.ts';
 export {
-  createWebhookHandler,
+  type ClaimResult,
+  type DedupRecord,
+  type DedupState,
+  type DedupStore,
+  isReclaimable,
+  type StoredAnswer,
+} from './dedup-store.ts';
+export {
+  ReceiverError,
+  type ReceiverErrorCode,
+  receiverErrors,
+  StorageUnavailable,
+  type VerificationErrorCode,
+} from './errors.ts';
+export {
   answerFor,
-  type WebhookHandler,
-  type HandlerOptions,
+  createWebhookHandler,
   type EventContract,
+  type HandlerOptions,
+  type LogLine,
   type WebhookEvent,
+  type WebhookHandler,
   type WebhookRequest,
   type WebhookResponse,
-  type LogLine,
 } from './handler.ts';
-export { validateContract, type JsonSchema, type ContractViolation } from './contract.ts';
-export { isReclaimable, type DedupStore, type DedupRecord, type DedupState, type ClaimResult, type StoredAnswer } from './dedup-store.ts';
-export { memoryStore, type MemoryStore } from './stores/memory-store.ts';
-export { sqliteStore, type SqliteDatabase } from './stores/sqlite-store.ts';
-export { postgresStore, type PostgresQueryable } from './stores/postgres-store.ts';
-export { redisStore, type RedisClient, type RedisStoreOptions } from './stores/redis-store.ts';
-export { applyIfNewer, checkArrival, mergeComponents, componentValues, type Arrival, type Ordered, type OccurredAt, type ComponentState, type ComponentUpdate, type StampedValue } from './ordering.ts';
-export { nodeHttpWebhook } from './adapters/node-http.ts';
-export { expressWebhook } from './adapters/express.ts';
-export { fastifyWebhook, type FastifyWebhookOptions } from './adapters/fastify.ts';
-export { honoWebhook } from './adapters/hono.ts';
-export type { BodyLimits } from './adapters/read-body.ts';
+export type { HeaderSource } from './headers.ts';
 export { createInbox, type Inbox, type InboxOptions } from './inbox/inbox.ts';
-export type { InboxStore, InboxEvent, InboxEntry, InboxState, AcceptResult } from './inbox/inbox-store.ts';
-export { defaultRetryPolicy, nextRetryStep, type RetryPolicy, type RetryStep } from './inbox/retry-policy.ts';
-export { memoryInbox, type MemoryInbox } from './inbox/memory-inbox.ts';
-export { sqliteInbox, type SqliteInboxDatabase } from './inbox/sqlite-inbox.ts';
+export type { AcceptResult, InboxEntry, InboxEvent, InboxState, InboxStore } from './inbox/inbox-store.ts';
+export { type MemoryInbox, memoryInbox } from './inbox/memory-inbox.ts';
 export { postgresInbox } from './inbox/postgres-inbox.ts';
-export { redisInbox, type RedisInboxOptions } from './inbox/redis-inbox.ts';
+export { type RedisInboxOptions, redisInbox } from './inbox/redis-inbox.ts';
+export { defaultRetryPolicy, nextRetryStep, type RetryPolicy, type RetryStep } from './inbox/retry-policy.ts';
+export { type SqliteInboxDatabase, sqliteInbox } from './inbox/sqlite-inbox.ts';
+export {
+  type Arrival,
+  applyIfNewer,
+  type ComponentState,
+  type ComponentUpdate,
+  checkArrival,
+  componentValues,
+  mergeComponents,
+  type OccurredAt,
+  type Ordered,
+  type StampedValue,
+} from './ordering.ts';
+export type { SecretInput } from './secret-key.ts';
+export { type SignOptions, signWebhook } from './sign.ts';
+export { hooklineHeaderNames } from './signature-hookline.ts';
+export { standardHeaderNames } from './signature-standard.ts';
+export type { SignedRequest } from './signed-request.ts';
+export { type MemoryStore, memoryStore } from './stores/memory-store.ts';
+export { type PostgresQueryable, postgresStore } from './stores/postgres-store.ts';
+export { type RedisClient, type RedisStoreOptions, redisStore } from './stores/redis-store.ts';
+export { type SqliteDatabase, sqliteStore } from './stores/sqlite-store.ts';
+export {
+  createVerifier,
+  DEFAULT_TOLERANCE_SECONDS,
+  type SignatureScheme,
+  type Verifier,
+  type VerifierOptions,
+  verifyWebhook,
+} from './verify.ts';

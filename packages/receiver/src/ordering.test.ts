@@ -1,10 +1,21 @@
-import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { applyIfNewer, checkArrival, componentValues, mergeComponents, type ComponentState, type ComponentUpdate, type OccurredAt, type Ordered } from './ordering.ts';
+import { test } from 'node:test';
+import {
+  applyIfNewer,
+  type ComponentState,
+  type ComponentUpdate,
+  checkArrival,
+  componentValues,
+  mergeComponents,
+  type OccurredAt,
+  type Ordered,
+} from './ordering.ts';
 
 function permutations<T>(items: readonly T[]): T[][] {
   if (items.length <= 1) return [[...items]];
-  return items.flatMap((item, i) => permutations([...items.slice(0, i), ...items.slice(i + 1)]).map((rest) => [item, ...rest]));
+  return items.flatMap((item, i) =>
+    permutations([...items.slice(0, i), ...items.slice(i + 1)]).map((rest) => [item, ...rest]),
+  );
 }
 
 /** Exact decimal-string sum (no float drift), scale 4 as SMS prices use. */
@@ -17,7 +28,11 @@ function sumDecimals(values: string[]): string {
   return `${digits.slice(0, -4)}.${digits.slice(-4)}`;
 }
 
-interface EmailState { occurred_at: string; event_id: string; status: string }
+interface EmailState {
+  occurred_at: string;
+  event_id: string;
+  status: string;
+}
 
 test('applyIfNewer: every arrival order ends in the latest status', () => {
   const events: EmailState[] = [
@@ -48,13 +63,35 @@ test('applyIfNewer: older is not applied; same instant breaks ties by event id; 
 });
 
 // The SMS cost example: each fee is priced by a different event; null means "not priced in this payload".
-interface SmsEvent extends ComponentUpdate<string> { amount: string | null }
+interface SmsEvent extends ComponentUpdate<string> {
+  amount: string | null;
+}
 const sms: SmsEvent[] = [
   { event_id: 'evt_1', occurred_at: '2025-06-15T10:00:00Z', components: null, amount: null },
-  { event_id: 'evt_2', occurred_at: '2025-06-15T10:00:01Z', components: { delivery_fee: '0.0050', carrier_fee: null }, amount: '0.0050' },
-  { event_id: 'evt_3', occurred_at: '2025-06-15T10:00:03Z', components: { delivery_fee: null, carrier_fee: '0.0025' }, amount: '0.0025' },
-  { event_id: 'evt_4', occurred_at: '2025-06-15T10:00:04Z', components: { delivery_fee: '0.0060', carrier_fee: null }, amount: '0.0060' },
-  { event_id: 'evt_0', occurred_at: '2025-06-15T09:59:59Z', components: { delivery_fee: '0.0040', carrier_fee: '0.0010' }, amount: '0.0050' },
+  {
+    event_id: 'evt_2',
+    occurred_at: '2025-06-15T10:00:01Z',
+    components: { delivery_fee: '0.0050', carrier_fee: null },
+    amount: '0.0050',
+  },
+  {
+    event_id: 'evt_3',
+    occurred_at: '2025-06-15T10:00:03Z',
+    components: { delivery_fee: null, carrier_fee: '0.0025' },
+    amount: '0.0025',
+  },
+  {
+    event_id: 'evt_4',
+    occurred_at: '2025-06-15T10:00:04Z',
+    components: { delivery_fee: '0.0060', carrier_fee: null },
+    amount: '0.0060',
+  },
+  {
+    event_id: 'evt_0',
+    occurred_at: '2025-06-15T09:59:59Z',
+    components: { delivery_fee: '0.0040', carrier_fee: '0.0010' },
+    amount: '0.0050',
+  },
 ];
 
 test('mergeComponents: all 120 arrival orders of the SMS cost events give the same cost', () => {
@@ -75,8 +112,14 @@ test('mergeComponents: null is "not present", never zero; replacing the whole ob
   assert.equal(sms[2]!.amount, '0.0025');
   assert.deepEqual(mergeComponents(null, { occurred_at: 1, components: null }), {});
   const stored = mergeComponents({}, { occurred_at: 5, components: { fee: '1.0000' } });
-  assert.deepEqual(componentValues(mergeComponents(stored, { occurred_at: 9, components: { fee: null } })), { fee: '1.0000' });
-  assert.deepEqual(componentValues(mergeComponents(stored, { occurred_at: 9, components: { fee: '0.0000' } })), { fee: '0.0000' }, 'a real zero does apply');
+  assert.deepEqual(componentValues(mergeComponents(stored, { occurred_at: 9, components: { fee: null } })), {
+    fee: '1.0000',
+  });
+  assert.deepEqual(
+    componentValues(mergeComponents(stored, { occurred_at: 9, components: { fee: '0.0000' } })),
+    { fee: '0.0000' },
+    'a real zero does apply',
+  );
 });
 
 test('checkArrival: flags the older event that lands after a newer one, keeps the newest; a redelivery is a duplicate', () => {
@@ -97,8 +140,14 @@ test('checkArrival: flags the older event that lands after a newer one, keeps th
   assert.deepEqual(checkArrival(c, b), { arrival: 'out_of_order', latest: c });
   assert.deepEqual(checkArrival(c, { ...c }), { arrival: 'duplicate', latest: c });
   // Same instant: ties by event id, as applyIfNewer; without ids the same instant is taken for the same event.
-  assert.equal(checkArrival({ occurred_at: 1000, event_id: 'evt_b' }, { occurred_at: 1000, event_id: 'evt_a' }).arrival, 'out_of_order');
-  assert.equal(checkArrival({ occurred_at: 1000, event_id: 'evt_a' }, { occurred_at: new Date(1000), event_id: 'evt_b' }).arrival, 'in_order');
+  assert.equal(
+    checkArrival({ occurred_at: 1000, event_id: 'evt_b' }, { occurred_at: 1000, event_id: 'evt_a' }).arrival,
+    'out_of_order',
+  );
+  assert.equal(
+    checkArrival({ occurred_at: 1000, event_id: 'evt_a' }, { occurred_at: new Date(1000), event_id: 'evt_b' }).arrival,
+    'in_order',
+  );
   assert.equal(checkArrival({ occurred_at: 1000 }, { occurred_at: 1000 }).arrival, 'duplicate');
   // Every arrival order of four events: exactly the arrivals older than one seen before are flagged.
   for (const order of permutations([a, b, c, { occurred_at: '2025-06-15T10:00:01Z', event_id: 'evt_d' }])) {

@@ -18,7 +18,10 @@ export interface Ordered {
  * const r = applyIfNewer(order, { occurred_at: '2025-01-01T10:12:00Z', status: 'shipped' });
  * r.applied // false: the shipped event is older
  */
-export function applyIfNewer<T extends Ordered>(stored: T | null | undefined, incoming: T): { state: T; applied: boolean } {
+export function applyIfNewer<T extends Ordered>(
+  stored: T | null | undefined,
+  incoming: T,
+): { state: T; applied: boolean } {
   if (stored === null || stored === undefined) return { state: incoming, applied: true };
   const newer = isNewer(incoming, stored);
   return newer ? { state: incoming, applied: true } : { state: stored, applied: false };
@@ -39,9 +42,15 @@ export type Arrival = 'first' | 'in_order' | 'out_of_order' | 'duplicate';
  * const r = checkArrival(latest, { occurred_at: '2025-01-01T10:12:00Z', event_id: 'evt_1' });
  * r.arrival // 'out_of_order'; r.latest is still evt_2
  */
-export function checkArrival<T extends Ordered>(latest: T | null | undefined, incoming: T): { arrival: Arrival; latest: T } {
+export function checkArrival<T extends Ordered>(
+  latest: T | null | undefined,
+  incoming: T,
+): { arrival: Arrival; latest: T } {
   if (latest === null || latest === undefined) return { arrival: 'first', latest: incoming };
-  const same = incoming.event_id !== undefined ? incoming.event_id === latest.event_id : latest.event_id === undefined && toMillis(incoming.occurred_at) === toMillis(latest.occurred_at);
+  const same =
+    incoming.event_id !== undefined
+      ? incoming.event_id === latest.event_id
+      : latest.event_id === undefined && toMillis(incoming.occurred_at) === toMillis(latest.occurred_at);
   if (same) return { arrival: 'duplicate', latest };
   return isNewer(incoming, latest) ? { arrival: 'in_order', latest: incoming } : { arrival: 'out_of_order', latest };
 }
@@ -73,7 +82,10 @@ export interface ComponentUpdate<V> extends Ordered {
  * cost = mergeComponents(cost, { occurred_at: 2, components: { delivery: null, carrier: '0.0025' } });
  * // { delivery: { value: '0.0050', … }, carrier: { value: '0.0025', … } }
  */
-export function mergeComponents<V>(stored: ComponentState<V> | null | undefined, incoming: ComponentUpdate<V>): ComponentState<V> {
+export function mergeComponents<V>(
+  stored: ComponentState<V> | null | undefined,
+  incoming: ComponentUpdate<V>,
+): ComponentState<V> {
   const merged: Record<string, StampedValue<V>> = { ...(stored ?? {}) };
   for (const [name, value] of Object.entries(incoming.components ?? {})) {
     if (value === null || value === undefined) continue;

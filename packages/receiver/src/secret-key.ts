@@ -80,15 +80,26 @@ function keyBytes(text: string, prefix: string, lengths: readonly number[]): Buf
 
 function toEd25519Key(kid: string | undefined, text: string): Ed25519Key {
   if (text.startsWith(WHPK)) {
-    const publicKey = createPublicKey({ key: Buffer.concat([SPKI_PREFIX, keyBytes(text, WHPK, [32])]), format: 'der', type: 'spki' });
+    const publicKey = createPublicKey({
+      key: Buffer.concat([SPKI_PREFIX, keyBytes(text, WHPK, [32])]),
+      format: 'der',
+      type: 'spki',
+    });
     return Object.freeze({ kid, publicKey, privateKey: undefined });
   }
   // whsk_: base64 of seed || public key (64 bytes, as Standard Webhooks senders keep it) or of the seed alone.
   const bytes = keyBytes(text, WHSK, [64, 32]);
-  const privateKey = createPrivateKey({ key: Buffer.concat([PKCS8_PREFIX, bytes.subarray(0, 32)]), format: 'der', type: 'pkcs8' });
+  const privateKey = createPrivateKey({
+    key: Buffer.concat([PKCS8_PREFIX, bytes.subarray(0, 32)]),
+    format: 'der',
+    type: 'pkcs8',
+  });
   const publicKey = createPublicKey(privateKey);
-  if (bytes.length === 64 && !publicKey.export({ format: 'der', type: 'spki' }).subarray(SPKI_PREFIX.length).equals(bytes.subarray(32))) {
-    throw new TypeError('a whsk_ key\'s last 32 bytes must be the public key of its seed');
+  if (
+    bytes.length === 64 &&
+    !publicKey.export({ format: 'der', type: 'spki' }).subarray(SPKI_PREFIX.length).equals(bytes.subarray(32))
+  ) {
+    throw new TypeError("a whsk_ key's last 32 bytes must be the public key of its seed");
   }
   return Object.freeze({ kid, publicKey, privateKey });
 }
@@ -105,8 +116,10 @@ export function toKeySet(secrets: SecretInput | readonly SecretInput[]): KeySet 
   const hmac: SecretInput[] = [];
   const ed25519: Ed25519Key[] = [];
   for (const input of list) {
-    const { kid, secret } = typeof input === 'string' || input instanceof Uint8Array ? { kid: undefined, secret: input } : input;
-    if (typeof secret === 'string' && (secret.startsWith(WHPK) || secret.startsWith(WHSK))) ed25519.push(toEd25519Key(kid, secret));
+    const { kid, secret } =
+      typeof input === 'string' || input instanceof Uint8Array ? { kid: undefined, secret: input } : input;
+    if (typeof secret === 'string' && (secret.startsWith(WHPK) || secret.startsWith(WHSK)))
+      ed25519.push(toEd25519Key(kid, secret));
     else hmac.push(input);
   }
   return Object.freeze({ hmac: hmac.length > 0 ? toSigningKeys(hmac) : [], ed25519 });

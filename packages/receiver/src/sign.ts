@@ -1,7 +1,8 @@
 // Signs a body the way a Hookline sender does, for integrators' own tests and tools.
-import { hooklineHeaderNames, formatHooklineSignature } from './signature-hookline.ts';
+
+import { type KeySet, type SecretInput, toKeySet } from './secret-key.ts';
+import { formatHooklineSignature, hooklineHeaderNames } from './signature-hookline.ts';
 import { formatStandardSignature, standardHeaderNames } from './signature-standard.ts';
-import { toKeySet, type KeySet, type SecretInput } from './secret-key.ts';
 import type { SignatureScheme } from './verify.ts';
 
 export interface SignOptions {

@@ -1,5 +1,5 @@
-import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { test } from 'node:test';
 import { ReceiverError } from './errors.ts';
 import { toSigningKeys } from './secret-key.ts';
 import { formatHooklineSignature, hooklineDigest, matchHooklineSignature } from './signature-hookline.ts';
@@ -9,7 +9,14 @@ const body = '{"type":"order.created"}';
 const hex = (secret: string) => hooklineDigest(Buffer.from(secret), T, body).toString('hex');
 
 /** The code and message a header value gets, or 'valid' with the kid it matched. */
-function outcome(signature: string, keys = toSigningKeys([{ kid: 'a', secret: 's1' }, { kid: 'b', secret: 's2' }]), extra: Record<string, string> = {}) {
+function outcome(
+  signature: string,
+  keys = toSigningKeys([
+    { kid: 'a', secret: 's1' },
+    { kid: 'b', secret: 's2' },
+  ]),
+  extra: Record<string, string> = {},
+) {
   try {
     const r = matchHooklineSignature({ 'x-webhook-signature': signature, ...extra }, body, keys);
     return `valid kid=${r.kid}`;
@@ -26,7 +33,10 @@ test('the header names t once, then v1 (and its kid) per key; a key without kid 
 
 test('a named kid picks its key; an unknown kid or none falls back to every key; a kidless key reports the signed kid', () => {
   // Two kids sharing one secret: only the kid says which one signed.
-  const twins = toSigningKeys([{ kid: 'a', secret: 'same' }, { kid: 'b', secret: 'same' }]);
+  const twins = toSigningKeys([
+    { kid: 'a', secret: 'same' },
+    { kid: 'b', secret: 'same' },
+  ]);
   assert.equal(outcome(`t=${T},v1=${hex('same')},kid=b`, twins), 'valid kid=b');
   assert.equal(outcome(`t=${T},v1=${hex('same')},kid=a`, twins), 'valid kid=a');
   assert.equal(outcome(`t=${T},v1=${hex('s2')},kid=unknown`), 'valid kid=b');
@@ -39,8 +49,10 @@ test('a named kid picks its key; an unknown kid or none falls back to every key;
 test('whitespace around parts is tolerated, and the timestamp header may carry spaces or be absent', () => {
   assert.equal(outcome(` t = ${T} , v1 = ${hex('s1')} , kid = a `), 'valid kid=a');
   assert.equal(outcome(`t=${T},v1=${hex('s1')}`, undefined, { 'x-webhook-timestamp': ` ${T} ` }), 'valid kid=a');
-  assert.equal(outcome(`t=${T},v1=${hex('s1')}`, undefined, { 'x-webhook-timestamp': '1750000001' }),
-    'malformed_signature: malformed signature: X-Webhook-Timestamp differs from t=');
+  assert.equal(
+    outcome(`t=${T},v1=${hex('s1')}`, undefined, { 'x-webhook-timestamp': '1750000001' }),
+    'malformed_signature: malformed signature: X-Webhook-Timestamp differs from t=',
+  );
   assert.equal(outcome('   '), 'missing_signature: missing signature');
   // Unknown names (a future v2=) are ignored.
   assert.equal(outcome(`t=${T},v2=zzz,v1=${hex('s1')}`), 'valid kid=a');
@@ -62,5 +74,6 @@ test('each malformed header says what is wrong', () => {
     [`${v1}`, 'no t='],
     [`t=${T}`, 'no v1='],
   ];
-  for (const [header, detail] of cases) assert.equal(outcome(header), `malformed_signature: malformed signature: ${detail}`, header);
+  for (const [header, detail] of cases)
+    assert.equal(outcome(header), `malformed_signature: malformed signature: ${detail}`, header);
 });

@@ -1,7 +1,7 @@
 // The `hookline` scheme: `X-Webhook-Signature: t=<s>,v1=<hex>,kid=<id>[,v1=<hex>,kid=<id>…]`.
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { ReceiverError } from './errors.ts';
-import { readHeader, type HeaderSource } from './headers.ts';
+import { type HeaderSource, readHeader } from './headers.ts';
 import type { SigningKey } from './secret-key.ts';
 import type { SignedRequest } from './signed-request.ts';
 
@@ -22,11 +22,15 @@ const HEX64 = /^[0-9a-fA-F]{64}$/;
  * hooklineDigest(Buffer.from('secret'), '1712812010', '{"a":1}').toString('hex')
  */
 export function hooklineDigest(key: Buffer, timestamp: string, body: string | Uint8Array): Buffer {
-  return createHmac('sha256', key).update(timestamp + '.').update(body).digest();
+  return createHmac('sha256', key).update(`${timestamp}.`).update(body).digest();
 }
 
 /** Builds the signature header value for one or several keys (rotation overlap). */
-export function formatHooklineSignature(timestamp: string, keys: readonly SigningKey[], body: string | Uint8Array): string {
+export function formatHooklineSignature(
+  timestamp: string,
+  keys: readonly SigningKey[],
+  body: string | Uint8Array,
+): string {
   let value = `t=${timestamp}`;
   for (const key of keys) {
     value += `,v1=${hooklineDigest(key.hookline, timestamp, body).toString('hex')}`;
@@ -46,7 +50,11 @@ export function hasHooklineSignature(headers: HeaderSource): boolean {
  * @example
  * matchHooklineSignature(req.headers, rawBody, toSigningKeys('my secret'))
  */
-export function matchHooklineSignature(headers: HeaderSource, body: string | Uint8Array, keys: readonly SigningKey[]): SignedRequest {
+export function matchHooklineSignature(
+  headers: HeaderSource,
+  body: string | Uint8Array,
+  keys: readonly SigningKey[],
+): SignedRequest {
   const header = readHeader(headers, hooklineHeaderNames.signature);
   if (header === undefined || header.trim() === '') throw new ReceiverError('missing_signature');
   const { timestamp, entries } = parseHooklineSignature(header);
@@ -94,7 +102,8 @@ function parseHooklineSignature(header: string): ParsedSignature {
       }
       timestamp = value;
     } else if (name === 'v1') {
-      if (!HEX64.test(value)) throw new ReceiverError('malformed_signature', { detail: 'v1= must be 64 hex characters' });
+      if (!HEX64.test(value))
+        throw new ReceiverError('malformed_signature', { detail: 'v1= must be 64 hex characters' });
       entries.push({ v1: Buffer.from(value, 'hex'), kid: undefined });
     } else if (name === 'kid') {
       const last = entries[entries.length - 1];

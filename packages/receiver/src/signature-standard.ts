@@ -1,7 +1,7 @@
 // The `standard` scheme (Standard Webhooks, and svix's `svix-*` header aliases).
 import { createHmac, sign, timingSafeEqual, verify } from 'node:crypto';
 import { ReceiverError } from './errors.ts';
-import { readHeader, type HeaderSource } from './headers.ts';
+import { type HeaderSource, readHeader } from './headers.ts';
 import type { KeySet, SigningKey } from './secret-key.ts';
 import type { SignedRequest } from './signed-request.ts';
 
@@ -29,15 +29,24 @@ const MAX_V1A = 8;
 
 /** The bytes a Standard Webhooks signature covers: `id.timestamp.body`. */
 function signedContent(id: string, timestamp: string, body: string | Uint8Array): Buffer {
-  return Buffer.concat([Buffer.from(`${id}.${timestamp}.`, 'utf8'), typeof body === 'string' ? Buffer.from(body, 'utf8') : body]);
+  return Buffer.concat([
+    Buffer.from(`${id}.${timestamp}.`, 'utf8'),
+    typeof body === 'string' ? Buffer.from(body, 'utf8') : body,
+  ]);
 }
 
 /** Builds `v1,<b64> v1a,<b64>` for one or several keys: `v1` per HMAC secret, `v1a` per Ed25519 secret key (`whsk_`). */
-export function formatStandardSignature(id: string, timestamp: string, keys: readonly SigningKey[] | KeySet, body: string | Uint8Array): string {
+export function formatStandardSignature(
+  id: string,
+  timestamp: string,
+  keys: readonly SigningKey[] | KeySet,
+  body: string | Uint8Array,
+): string {
   const set: KeySet = Array.isArray(keys) ? { hmac: keys as readonly SigningKey[], ed25519: [] } : (keys as KeySet);
   const items = set.hmac.map((key) => `v1,${standardDigest(key.standard, id, timestamp, body).toString('base64')}`);
   for (const key of set.ed25519) {
-    if (key.privateKey === undefined) throw new TypeError('a whpk_ public key cannot sign: sign with its whsk_ secret key');
+    if (key.privateKey === undefined)
+      throw new TypeError('a whpk_ public key cannot sign: sign with its whsk_ secret key');
     items.push(`v1a,${sign(null, signedContent(id, timestamp, body), key.privateKey).toString('base64')}`);
   }
   return items.join(' ');
@@ -45,7 +54,10 @@ export function formatStandardSignature(id: string, timestamp: string, keys: rea
 
 /** Is this request signed with Standard Webhooks (or svix) headers? */
 export function hasStandardSignature(headers: HeaderSource): boolean {
-  return readHeader(headers, standardHeaderNames.signature) !== undefined || readHeader(headers, svixHeaderNames.signature) !== undefined;
+  return (
+    readHeader(headers, standardHeaderNames.signature) !== undefined ||
+    readHeader(headers, svixHeaderNames.signature) !== undefined
+  );
 }
 
 /**
@@ -55,12 +67,20 @@ export function hasStandardSignature(headers: HeaderSource): boolean {
  * @example
  * matchStandardSignature(req.headers, rawBody, toKeySet(['whsec_…', 'whpk_…']))
  */
-export function matchStandardSignature(headers: HeaderSource, body: string | Uint8Array, keySet: readonly SigningKey[] | KeySet): SignedRequest {
-  const { hmac: keys, ed25519 } = Array.isArray(keySet) ? { hmac: keySet as readonly SigningKey[], ed25519: [] } : (keySet as KeySet);
+export function matchStandardSignature(
+  headers: HeaderSource,
+  body: string | Uint8Array,
+  keySet: readonly SigningKey[] | KeySet,
+): SignedRequest {
+  const { hmac: keys, ed25519 } = Array.isArray(keySet)
+    ? { hmac: keySet as readonly SigningKey[], ed25519: [] }
+    : (keySet as KeySet);
   const header = readHeader(headers, standardHeaderNames.signature) ?? readHeader(headers, svixHeaderNames.signature);
   if (header === undefined || header.trim() === '') throw new ReceiverError('missing_signature');
   const id = readHeader(headers, standardHeaderNames.id) ?? readHeader(headers, svixHeaderNames.id);
-  const timestamp = (readHeader(headers, standardHeaderNames.timestamp) ?? readHeader(headers, svixHeaderNames.timestamp))?.trim();
+  const timestamp = (
+    readHeader(headers, standardHeaderNames.timestamp) ?? readHeader(headers, svixHeaderNames.timestamp)
+  )?.trim();
   if (id === undefined || id === '') throw new ReceiverError('malformed_signature', { detail: 'no webhook-id header' });
   if (timestamp === undefined || !DIGITS.test(timestamp)) {
     throw new ReceiverError('malformed_signature', { detail: 'webhook-timestamp must be unix seconds' });
@@ -78,11 +98,19 @@ export function matchStandardSignature(headers: HeaderSource, body: string | Uin
     }
     // Future versions are not ours to check.
   }
-  if (candidates.length === 0 && asymmetric.length === 0) throw new ReceiverError('malformed_signature', { detail: 'no v1 or v1a signature' });
-  if (asymmetric.length > MAX_V1A) throw new ReceiverError('malformed_signature', { detail: `more than ${MAX_V1A} v1a signatures` });
+  if (candidates.length === 0 && asymmetric.length === 0)
+    throw new ReceiverError('malformed_signature', { detail: 'no v1 or v1a signature' });
+  if (asymmetric.length > MAX_V1A)
+    throw new ReceiverError('malformed_signature', { detail: `more than ${MAX_V1A} v1a signatures` });
   const verified = (kid: string | undefined): SignedRequest =>
     // `webhook-delivery` is Hookline's addition to the standard headers; other senders omit it.
-    ({ scheme: 'standard', eventId: id, deliveryId: readHeader(headers, 'webhook-delivery'), timestamp: Number(timestamp), kid });
+    ({
+      scheme: 'standard',
+      eventId: id,
+      deliveryId: readHeader(headers, 'webhook-delivery'),
+      timestamp: Number(timestamp),
+      kid,
+    });
   if (candidates.length > 0) {
     for (const key of keys) {
       const digest = standardDigest(key.standard, id, timestamp, body);

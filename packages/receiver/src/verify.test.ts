@@ -1,13 +1,13 @@
-import { test, describe } from 'node:test';
-import { createPublicKey, verify as edVerify } from 'node:crypto';
 import assert from 'node:assert/strict';
+import { createPublicKey, verify as edVerify } from 'node:crypto';
+import { describe, test } from 'node:test';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { Webhook as SvixWebhook } from 'svix';
-import { createVerifier, verifyWebhook } from './verify.ts';
-import { signWebhook } from './sign.ts';
 import { ReceiverError } from './errors.ts';
+import { signWebhook } from './sign.ts';
 // The one copy of the signing vectors, also read by packages/core's signer test (as @hookline/receiver/test-vectors.json).
 import vectors from './test-vectors.json' with { type: 'json' };
+import { createVerifier, verifyWebhook } from './verify.ts';
 
 const NOW_S = 1_750_000_000;
 const now = () => NOW_S * 1000;
@@ -27,9 +27,20 @@ function codeOf(fn: () => unknown): string {
 describe('test vectors', () => {
   for (const v of vectors.vectors) {
     test(v.name, () => {
-      const verifier = createVerifier({ secrets: v.secrets, scheme: v.scheme as 'hookline' | 'standard', now: () => v.now * 1000 });
-      assert.equal(codeOf(() => verifier.verify(v.headers, v.body)), v.expect);
-      assert.equal(codeOf(() => verifier.verify(v.headers, Buffer.from(v.body))), v.expect, 'Buffer body');
+      const verifier = createVerifier({
+        secrets: v.secrets,
+        scheme: v.scheme as 'hookline' | 'standard',
+        now: () => v.now * 1000,
+      });
+      assert.equal(
+        codeOf(() => verifier.verify(v.headers, v.body)),
+        v.expect,
+      );
+      assert.equal(
+        codeOf(() => verifier.verify(v.headers, Buffer.from(v.body))),
+        v.expect,
+        'Buffer body',
+      );
       // The vectors the engine's signer produces (signer: true) carry the ids the verifier must report.
       if (v.expect === 'valid' && 'eventId' in v) {
         const result = verifier.verify(v.headers, v.body);
@@ -40,7 +51,13 @@ describe('test vectors', () => {
   }
 
   test('sign() reproduces the Standard Webhooks published signature exactly', () => {
-    const headers = signWebhook({ scheme: 'standard', secrets: whsec, id: 'msg_p5jXN8AQM9LWM0D4loKWxJek', timestamp: 1614265330, body: '{"test": 2432232314}' });
+    const headers = signWebhook({
+      scheme: 'standard',
+      secrets: whsec,
+      id: 'msg_p5jXN8AQM9LWM0D4loKWxJek',
+      timestamp: 1614265330,
+      body: '{"test": 2432232314}',
+    });
     assert.equal(headers['webhook-signature'], 'v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=');
   });
 });
@@ -52,15 +69,26 @@ describe('interoperability', () => {
     const std = new StandardWebhook(whsec).sign('msg_std', at, body);
     const svix = new SvixWebhook(whsec).sign('msg_svix', at, body);
     const ts = String(Math.floor(at.getTime() / 1000));
-    assert.equal(verifier.verify({ 'webhook-id': 'msg_std', 'webhook-timestamp': ts, 'webhook-signature': std }, body).eventId, 'msg_std');
-    assert.equal(verifier.verify({ 'svix-id': 'msg_svix', 'svix-timestamp': ts, 'svix-signature': svix }, Buffer.from(body)).eventId, 'msg_svix');
+    assert.equal(
+      verifier.verify({ 'webhook-id': 'msg_std', 'webhook-timestamp': ts, 'webhook-signature': std }, body).eventId,
+      'msg_std',
+    );
+    assert.equal(
+      verifier.verify({ 'svix-id': 'msg_svix', 'svix-timestamp': ts, 'svix-signature': svix }, Buffer.from(body))
+        .eventId,
+      'msg_svix',
+    );
   });
 
   test('standardwebhooks and svix verify what we sign', () => {
     const headers = signWebhook({ scheme: 'standard', secrets: whsec, id: 'msg_ours', body });
     assert.deepEqual(new StandardWebhook(whsec).verify(body, headers), JSON.parse(body));
     assert.deepEqual(new SvixWebhook(whsec).verify(body, headers), JSON.parse(body));
-    const svixHeaders = { 'svix-id': headers['webhook-id']!, 'svix-timestamp': headers['webhook-timestamp']!, 'svix-signature': headers['webhook-signature']! };
+    const svixHeaders = {
+      'svix-id': headers['webhook-id']!,
+      'svix-timestamp': headers['webhook-timestamp']!,
+      'svix-signature': headers['webhook-signature']!,
+    };
     assert.deepEqual(new SvixWebhook(whsec).verify(body, svixHeaders), JSON.parse(body));
   });
 
@@ -74,13 +102,22 @@ describe('interoperability', () => {
 });
 
 describe('hookline scheme', () => {
-  const secrets = [{ kid: 'k-new', secret: 'new secret' }, { kid: 'k-old', secret: 'old secret' }];
+  const secrets = [
+    { kid: 'k-new', secret: 'new secret' },
+    { kid: 'k-old', secret: 'old secret' },
+  ];
   const verifier = createVerifier({ secrets, scheme: 'hookline', now });
 
   test('round-trips with ids, kid and a Uint8Array body', () => {
     const headers = signWebhook({ secrets: secrets[1]!, id: 'evt_1', deliveryId: 'dlv_1', timestamp: NOW_S, body });
     const result = verifier.verify(headers, new TextEncoder().encode(body));
-    assert.deepEqual(result, { scheme: 'hookline', eventId: 'evt_1', deliveryId: 'dlv_1', timestamp: NOW_S, kid: 'k-old' });
+    assert.deepEqual(result, {
+      scheme: 'hookline',
+      eventId: 'evt_1',
+      deliveryId: 'dlv_1',
+      timestamp: NOW_S,
+      kid: 'k-old',
+    });
   });
 
   test('a signature without kid is tried against every secret', () => {
@@ -89,38 +126,88 @@ describe('hookline scheme', () => {
   });
 
   test('rotation: several v1/kid pairs in one header', () => {
-    const headers = signWebhook({ secrets: [{ kid: 'k-retired', secret: 'gone' }, secrets[0]!], id: 'evt_1', timestamp: NOW_S, body });
+    const headers = signWebhook({
+      secrets: [{ kid: 'k-retired', secret: 'gone' }, secrets[0]!],
+      id: 'evt_1',
+      timestamp: NOW_S,
+      body,
+    });
     assert.match(headers['x-webhook-signature']!, /^t=\d+,v1=[0-9a-f]{64},kid=k-retired,v1=[0-9a-f]{64},kid=k-new$/);
     assert.equal(verifier.verify(headers, body).kid, 'k-new');
   });
 
   test('a re-serialised body does not verify', () => {
     const headers = signWebhook({ secrets: secrets[0]!, id: 'evt_1', timestamp: NOW_S, body });
-    assert.equal(codeOf(() => verifier.verify(headers, JSON.stringify(JSON.parse(body)))), 'signature_mismatch');
+    assert.equal(
+      codeOf(() => verifier.verify(headers, JSON.stringify(JSON.parse(body)))),
+      'signature_mismatch',
+    );
   });
 
   test('timestamp tolerance in both directions, configurable', () => {
     const sign = (ts: number) => signWebhook({ secrets: secrets[0]!, id: 'evt_1', timestamp: ts, body });
-    assert.equal(codeOf(() => verifier.verify(sign(NOW_S - 300), body)), 'valid');
-    assert.equal(codeOf(() => verifier.verify(sign(NOW_S + 300), body)), 'valid');
-    assert.equal(codeOf(() => verifier.verify(sign(NOW_S - 301), body)), 'timestamp_too_old');
-    assert.equal(codeOf(() => verifier.verify(sign(NOW_S + 301), body)), 'timestamp_too_far_ahead');
+    assert.equal(
+      codeOf(() => verifier.verify(sign(NOW_S - 300), body)),
+      'valid',
+    );
+    assert.equal(
+      codeOf(() => verifier.verify(sign(NOW_S + 300), body)),
+      'valid',
+    );
+    assert.equal(
+      codeOf(() => verifier.verify(sign(NOW_S - 301), body)),
+      'timestamp_too_old',
+    );
+    assert.equal(
+      codeOf(() => verifier.verify(sign(NOW_S + 301), body)),
+      'timestamp_too_far_ahead',
+    );
     const strict = createVerifier({ secrets, toleranceSeconds: 10, now });
-    assert.equal(codeOf(() => strict.verify(sign(NOW_S - 11), body)), 'timestamp_too_old');
+    assert.equal(
+      codeOf(() => strict.verify(sign(NOW_S - 11), body)),
+      'timestamp_too_old',
+    );
   });
 
   test('malformed and missing signatures have their own codes', () => {
     const good = signWebhook({ secrets: secrets[0]!, id: 'evt_1', timestamp: NOW_S, body });
     const withSig = (sig: string) => ({ ...good, 'x-webhook-signature': sig });
-    assert.equal(codeOf(() => verifier.verify({ 'x-webhook-id': 'evt_1' }, body)), 'missing_signature');
-    assert.equal(codeOf(() => verifier.verify(withSig(''), body)), 'missing_signature');
-    assert.equal(codeOf(() => verifier.verify(withSig('garbage'), body)), 'malformed_signature');
-    assert.equal(codeOf(() => verifier.verify(withSig(`v1=${'a'.repeat(64)}`), body)), 'malformed_signature');
-    assert.equal(codeOf(() => verifier.verify(withSig(`t=abc,v1=${'a'.repeat(64)}`), body)), 'malformed_signature');
-    assert.equal(codeOf(() => verifier.verify(withSig(`t=${NOW_S},v1=abcd`), body)), 'malformed_signature');
-    assert.equal(codeOf(() => verifier.verify(withSig(`t=${NOW_S}`), body)), 'malformed_signature');
-    assert.equal(codeOf(() => verifier.verify(withSig(`t=${NOW_S},v1=${'a'.repeat(64)}`), body)), 'signature_mismatch');
-    assert.equal(codeOf(() => verifier.verify({ ...good, 'x-webhook-timestamp': String(NOW_S - 1) }, body)), 'malformed_signature');
+    assert.equal(
+      codeOf(() => verifier.verify({ 'x-webhook-id': 'evt_1' }, body)),
+      'missing_signature',
+    );
+    assert.equal(
+      codeOf(() => verifier.verify(withSig(''), body)),
+      'missing_signature',
+    );
+    assert.equal(
+      codeOf(() => verifier.verify(withSig('garbage'), body)),
+      'malformed_signature',
+    );
+    assert.equal(
+      codeOf(() => verifier.verify(withSig(`v1=${'a'.repeat(64)}`), body)),
+      'malformed_signature',
+    );
+    assert.equal(
+      codeOf(() => verifier.verify(withSig(`t=abc,v1=${'a'.repeat(64)}`), body)),
+      'malformed_signature',
+    );
+    assert.equal(
+      codeOf(() => verifier.verify(withSig(`t=${NOW_S},v1=abcd`), body)),
+      'malformed_signature',
+    );
+    assert.equal(
+      codeOf(() => verifier.verify(withSig(`t=${NOW_S}`), body)),
+      'malformed_signature',
+    );
+    assert.equal(
+      codeOf(() => verifier.verify(withSig(`t=${NOW_S},v1=${'a'.repeat(64)}`), body)),
+      'signature_mismatch',
+    );
+    assert.equal(
+      codeOf(() => verifier.verify({ ...good, 'x-webhook-timestamp': String(NOW_S - 1) }, body)),
+      'malformed_signature',
+    );
   });
 
   test('messages are plain words from the catalog', () => {
@@ -147,13 +234,34 @@ describe('standard scheme', () => {
 
   test('missing, malformed and mismatching signatures', () => {
     const good = signWebhook({ scheme: 'standard', secrets: whsec, id: 'msg_1', timestamp: NOW_S, body });
-    assert.equal(codeOf(() => verifier.verify({ 'webhook-id': 'msg_1' }, body)), 'missing_signature');
-    assert.equal(codeOf(() => verifier.verify({ ...good, 'webhook-id': '' }, body)), 'malformed_signature');
-    assert.equal(codeOf(() => verifier.verify({ ...good, 'webhook-timestamp': 'soon' }, body)), 'malformed_signature');
-    assert.equal(codeOf(() => verifier.verify({ ...good, 'webhook-signature': 'v1a,abc' }, body)), 'malformed_signature');
-    assert.equal(codeOf(() => verifier.verify({ ...good, 'webhook-id': 'msg_2' }, body)), 'signature_mismatch');
-    assert.equal(codeOf(() => verifier.verify(good, body + ' ')), 'signature_mismatch');
-    assert.equal(codeOf(() => verifier.verify(good, body)), 'valid');
+    assert.equal(
+      codeOf(() => verifier.verify({ 'webhook-id': 'msg_1' }, body)),
+      'missing_signature',
+    );
+    assert.equal(
+      codeOf(() => verifier.verify({ ...good, 'webhook-id': '' }, body)),
+      'malformed_signature',
+    );
+    assert.equal(
+      codeOf(() => verifier.verify({ ...good, 'webhook-timestamp': 'soon' }, body)),
+      'malformed_signature',
+    );
+    assert.equal(
+      codeOf(() => verifier.verify({ ...good, 'webhook-signature': 'v1a,abc' }, body)),
+      'malformed_signature',
+    );
+    assert.equal(
+      codeOf(() => verifier.verify({ ...good, 'webhook-id': 'msg_2' }, body)),
+      'signature_mismatch',
+    );
+    assert.equal(
+      codeOf(() => verifier.verify(good, `${body} `)),
+      'signature_mismatch',
+    );
+    assert.equal(
+      codeOf(() => verifier.verify(good, body)),
+      'valid',
+    );
   });
 
   test('auto scheme picks by header; a hookline verifier refuses standard headers as missing', () => {
@@ -162,7 +270,10 @@ describe('standard scheme', () => {
     const hl = signWebhook({ scheme: 'hookline', secrets: whsec, id: 'evt_1', timestamp: NOW_S, body });
     assert.equal(auto.verify(std, body).scheme, 'standard');
     assert.equal(auto.verify(hl, body).scheme, 'hookline');
-    assert.equal(codeOf(() => createVerifier({ secrets: whsec, scheme: 'hookline', now }).verify(std, body)), 'missing_signature');
+    assert.equal(
+      codeOf(() => createVerifier({ secrets: whsec, scheme: 'hookline', now }).verify(std, body)),
+      'missing_signature',
+    );
   });
 
   test('verifyWebhook one-shot', () => {
@@ -174,39 +285,66 @@ describe('standard scheme', () => {
 describe('verifier options and scheme choice', () => {
   test('toleranceSeconds must be a number ≥ 0; 0 accepts only the current second', () => {
     for (const bad of [-1, Number.NaN]) {
-      assert.throws(() => createVerifier({ secrets: whsec, toleranceSeconds: bad }), { name: 'TypeError', message: 'toleranceSeconds must be >= 0' });
+      assert.throws(() => createVerifier({ secrets: whsec, toleranceSeconds: bad }), {
+        name: 'TypeError',
+        message: 'toleranceSeconds must be >= 0',
+      });
     }
     const exact = createVerifier({ secrets: whsec, toleranceSeconds: 0, now });
     const sign = (ts: number) => signWebhook({ secrets: whsec, id: 'evt_1', timestamp: ts, body });
-    assert.equal(codeOf(() => exact.verify(sign(NOW_S), body)), 'valid');
-    assert.equal(codeOf(() => exact.verify(sign(NOW_S - 1), body)), 'timestamp_too_old');
+    assert.equal(
+      codeOf(() => exact.verify(sign(NOW_S), body)),
+      'valid',
+    );
+    assert.equal(
+      codeOf(() => exact.verify(sign(NOW_S - 1), body)),
+      'timestamp_too_old',
+    );
   });
 
   test('a parsed object is refused before any signature work, with a message that says why', () => {
     const verifier = createVerifier({ secrets: whsec, now });
-    assert.throws(() => verifier.verify({}, { a: 1 } as never), { name: 'TypeError', message: /raw body as Buffer, Uint8Array or string/ });
+    assert.throws(() => verifier.verify({}, { a: 1 } as never), {
+      name: 'TypeError',
+      message: /raw body as Buffer, Uint8Array or string/,
+    });
   });
 
   test('a pinned scheme reads only its own headers; auto with no signature at all is missing_signature', () => {
     const std = signWebhook({ scheme: 'standard', secrets: whsec, id: 'msg_1', timestamp: NOW_S, body });
     const both = { ...std, 'x-webhook-signature': `t=${NOW_S},v1=${'0'.repeat(64)}` };
     assert.equal(createVerifier({ secrets: whsec, scheme: 'standard', now }).verify(both, body).scheme, 'standard');
-    assert.equal(codeOf(() => createVerifier({ secrets: whsec, now }).verify(both, body)), 'signature_mismatch', 'auto prefers the hookline header');
-    assert.throws(() => createVerifier({ secrets: whsec, now }).verify({ 'webhook-id': 'msg_1' }, body), { code: 'missing_signature', message: 'missing signature' });
+    assert.equal(
+      codeOf(() => createVerifier({ secrets: whsec, now }).verify(both, body)),
+      'signature_mismatch',
+      'auto prefers the hookline header',
+    );
+    assert.throws(() => createVerifier({ secrets: whsec, now }).verify({ 'webhook-id': 'msg_1' }, body), {
+      code: 'missing_signature',
+      message: 'missing signature',
+    });
   });
 });
 
 describe('ed25519 (v1a)', () => {
-  const ed = vectors.vectors.find((v) => v.name === 'standard-ed25519')! as (typeof vectors.vectors)[number] & { signingKeys: Array<{ kid: string; secret: string }> };
+  const ed = vectors.vectors.find((v) => v.name === 'standard-ed25519')! as (typeof vectors.vectors)[number] & {
+    signingKeys: Array<{ kid: string; secret: string }>;
+  };
 
-  test('signWebhook with the vector\'s whsk_ reproduces its v1a header; a verifier holding only whpk_ accepts it', () => {
-    const headers = signWebhook({ scheme: 'standard', secrets: ed.signingKeys, id: ed.eventId!, timestamp: ed.timestamp, body: ed.body });
+  test("signWebhook with the vector's whsk_ reproduces its v1a header; a verifier holding only whpk_ accepts it", () => {
+    const headers = signWebhook({
+      scheme: 'standard',
+      secrets: ed.signingKeys,
+      id: ed.eventId!,
+      timestamp: ed.timestamp,
+      body: ed.body,
+    });
     assert.equal(headers['webhook-signature'], ed.headers['webhook-signature']);
     const verifier = createVerifier({ secrets: ed.secrets, now: () => ed.now * 1000 });
     assert.equal(verifier.verify(headers, ed.body).kid, 'key_ed_1');
   });
 
-  test('every v1a vector entry checks out with crypto.verify directly, under the vector\'s whpk_ key', () => {
+  test("every v1a vector entry checks out with crypto.verify directly, under the vector's whpk_ key", () => {
     const edVectors = vectors.vectors.filter((v) => String(Object.values(v.headers).join(' ')).includes('v1a,'));
     assert.ok(edVectors.length >= 5);
     for (const v of edVectors) {
@@ -214,8 +352,13 @@ describe('ed25519 (v1a)', () => {
       const content = Buffer.from(`${h['webhook-id']}.${h['webhook-timestamp']}.${v.body}`, 'utf8');
       const verdicts = v.secrets.map((s) => {
         if (!s.secret.startsWith('whpk_')) return false;
-        const key = createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x: Buffer.from(s.secret.slice(5), 'base64').toString('base64url') }, format: 'jwk' });
-        return h['webhook-signature']!.split(' ').some((i) => i.startsWith('v1a,') && edVerify(null, content, key, Buffer.from(i.slice(4), 'base64')));
+        const key = createPublicKey({
+          key: { kty: 'OKP', crv: 'Ed25519', x: Buffer.from(s.secret.slice(5), 'base64').toString('base64url') },
+          format: 'jwk',
+        });
+        return h['webhook-signature']!.split(' ').some(
+          (i) => i.startsWith('v1a,') && edVerify(null, content, key, Buffer.from(i.slice(4), 'base64')),
+        );
       });
       // valid and too-old vectors carry a good v1a; the mismatch ones must not verify under any key.
       assert.equal(verdicts.some(Boolean), v.expect !== 'signature_mismatch', v.name);
@@ -225,6 +368,9 @@ describe('ed25519 (v1a)', () => {
   test('the hookline scheme cannot carry Ed25519: signing refuses, and a whpk_-only verifier never matches hookline headers', () => {
     assert.throws(() => signWebhook({ secrets: ed.signingKeys, id: 'evt_1', body }), /only the standard scheme/);
     const hooklineHeaders = signWebhook({ secrets: 'hookline_test_secret', id: 'evt_1', timestamp: NOW_S, body });
-    assert.equal(codeOf(() => createVerifier({ secrets: ed.secrets, now }).verify(hooklineHeaders, body)), 'signature_mismatch');
+    assert.equal(
+      codeOf(() => createVerifier({ secrets: ed.secrets, now }).verify(hooklineHeaders, body)),
+      'signature_mismatch',
+    );
   });
 });

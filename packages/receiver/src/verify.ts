@@ -1,7 +1,7 @@
 // Verifies a webhook over its raw bytes: signature (either scheme), then the timestamp window.
 import { ReceiverError } from './errors.ts';
 import type { HeaderSource } from './headers.ts';
-import { toKeySet, type KeySet, type SecretInput } from './secret-key.ts';
+import { type KeySet, type SecretInput, toKeySet } from './secret-key.ts';
 import { hasHooklineSignature, matchHooklineSignature } from './signature-hookline.ts';
 import { hasStandardSignature, matchStandardSignature } from './signature-standard.ts';
 import type { SignedRequest } from './signed-request.ts';
@@ -67,7 +67,11 @@ export function createVerifier(options: VerifierOptions): Verifier {
  * @example
  * verifyWebhook(req.headers, rawBody, { secrets: 'whsec_…', scheme: 'standard' });
  */
-export function verifyWebhook(headers: HeaderSource, rawBody: string | Uint8Array, options: VerifierOptions): SignedRequest {
+export function verifyWebhook(
+  headers: HeaderSource,
+  rawBody: string | Uint8Array,
+  options: VerifierOptions,
+): SignedRequest {
   return createVerifier(options).verify(headers, rawBody);
 }
 

@@ -1,34 +1,52 @@
 // Each adapter behind a real server on 127.0.0.1: raw bytes verify, bounds hold, answers match.
-import { describe, test, before, after } from 'node:test';
+
 import assert from 'node:assert/strict';
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { after, before, describe, test } from 'node:test';
+import { serve } from '@hono/node-server';
 import express from 'express';
 import Fastify from 'fastify';
 import { Hono } from 'hono';
-import { serve } from '@hono/node-server';
-import { createWebhookHandler, type LogLine, type WebhookEvent } from '../src/handler.ts';
-import { signWebhook } from '../src/sign.ts';
-import { memoryStore } from '../src/stores/memory-store.ts';
-import { nodeHttpWebhook } from '../src/adapters/node-http.ts';
 import { expressWebhook } from '../src/adapters/express.ts';
 import { fastifyWebhook } from '../src/adapters/fastify.ts';
 import { honoWebhook } from '../src/adapters/hono.ts';
+import { nodeHttpWebhook } from '../src/adapters/node-http.ts';
 import type { BodyLimits } from '../src/adapters/read-body.ts';
+import { createWebhookHandler, type LogLine, type WebhookEvent } from '../src/handler.ts';
+import { signWebhook } from '../src/sign.ts';
+import { memoryStore } from '../src/stores/memory-store.ts';
 
 const secret = { kid: 'k1', secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' };
 const limits: BodyLimits = { maxBodyBytes: 4096, bodyTimeoutMs: 300 };
 // Odd whitespace, key order and escapes: any re-serialisation would break the signature.
-const oddBody = (id: string) => `{\n  "type" :"order.shipped",\t"data":{ "order_id":"ord_1" , "note":"caf\\u00e9 ✓", "qty": 1.0 },\r\n"event_id":"${id}"   }  `;
+const oddBody = (id: string) =>
+  `{\n  "type" :"order.shipped",\t"data":{ "order_id":"ord_1" , "note":"caf\\u00e9 ✓", "qty": 1.0 },\r\n"event_id":"${id}"   }  `;
 
-interface Reply { status: number; headers: Record<string, string | string[] | undefined>; body: string }
+interface Reply {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+}
 
 const ANSWER_DEADLINE_MS = 10_000;
 
 /** POSTs with node:http so a refused upload still yields its answer; `partial` stops short of the declared length. */
-function post(port: number, path: string, headers: Record<string, string>, body: Buffer, partial = false): Promise<Reply> {
+function post(
+  port: number,
+  path: string,
+  headers: Record<string, string>,
+  body: Buffer,
+  partial = false,
+): Promise<Reply> {
   return new Promise((resolve, reject) => {
-    const req = httpRequest({ host: '127.0.0.1', port, path, method: 'POST', headers: { 'content-type': 'application/json', 'content-length': String(body.length), ...headers } });
+    const req = httpRequest({
+      host: '127.0.0.1',
+      port,
+      path,
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'content-length': String(body.length), ...headers },
+    });
     req.on('response', (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
@@ -39,9 +57,12 @@ function post(port: number, path: string, headers: Record<string, string>, body:
     });
     req.on('error', (error) => reject(error));
     // A deadline on the exchange: an adapter that never answers fails the test instead of hanging it.
-    req.setTimeout(ANSWER_DEADLINE_MS, () => req.destroy(new Error(`no answer from ${path} within ${ANSWER_DEADLINE_MS} ms`)));
+    req.setTimeout(ANSWER_DEADLINE_MS, () =>
+      req.destroy(new Error(`no answer from ${path} within ${ANSWER_DEADLINE_MS} ms`)),
+    );
     if (partial) req.write(body.subarray(0, 10));
-    else if (body.length > 64 * 1024) req.write(body.subarray(0, 1024)); // declared too large: the server answers before the rest
+    else if (body.length > 64 * 1024)
+      req.write(body.subarray(0, 1024)); // declared too large: the server answers before the rest
     else req.end(body);
   });
 }
@@ -55,7 +76,11 @@ function close(server: Server): Promise<void> {
   return new Promise((resolve) => server.close(() => resolve()));
 }
 
-interface Harness { port: number; path: string; stop(): Promise<void> }
+interface Harness {
+  port: number;
+  path: string;
+  stop(): Promise<void>;
+}
 
 function makeHandler() {
   const runs: WebhookEvent[] = [];
@@ -63,7 +88,9 @@ function makeHandler() {
     secrets: [secret],
     store: memoryStore(),
     logger: () => {},
-    events: { 'order.shipped': { schema: { type: 'object', required: ['data'] }, handle: (event) => void runs.push(event) } },
+    events: {
+      'order.shipped': { schema: { type: 'object', required: ['data'] }, handle: (event) => void runs.push(event) },
+    },
   });
   return { handler, runs };
 }
@@ -166,14 +193,20 @@ describe('framework integration details', () => {
     const app = express();
     app.post('/raw', express.raw({ type: '*/*' }), expressWebhook(handler));
     app.post('/parsed', express.json(), expressWebhook(handler));
-    app.use((_error: unknown, _req: express.Request, res: express.Response, _next: express.NextFunction) => void res.status(500).json({ code: 'internal_error' }));
+    app.use(
+      (_error: unknown, _req: express.Request, res: express.Response, _next: express.NextFunction) =>
+        void res.status(500).json({ code: 'internal_error' }),
+    );
     const server = createServer(app);
     const port = await listen(server);
     try {
       const body = Buffer.from(oddBody('evt_raw'));
       assert.equal((await post(port, '/raw', signWebhook({ secrets: secret, id: 'evt_raw', body }), body)).status, 202);
       const parsed = Buffer.from(oddBody('evt_parsed'));
-      assert.equal((await post(port, '/parsed', signWebhook({ secrets: secret, id: 'evt_parsed', body: parsed }), parsed)).status, 500);
+      assert.equal(
+        (await post(port, '/parsed', signWebhook({ secrets: secret, id: 'evt_parsed', body: parsed }), parsed)).status,
+        500,
+      );
       await handler.drain();
     } finally {
       await close(server);
@@ -195,14 +228,27 @@ describe('framework integration details', () => {
 
   test('refusals before the handler (413) are logged as one line with the ids', async () => {
     const lines: LogLine[] = [];
-    const handler = createWebhookHandler({ secrets: [secret], store: memoryStore(), logger: (l) => lines.push(l), events: {} });
+    const handler = createWebhookHandler({
+      secrets: [secret],
+      store: memoryStore(),
+      logger: (l) => lines.push(l),
+      events: {},
+    });
     const server = createServer(nodeHttpWebhook(handler, { maxBodyBytes: 10 }));
     const port = await listen(server);
     try {
-      const reply = await post(port, '/', { 'x-webhook-id': 'evt_big', 'x-webhook-delivery': 'dlv_big' }, Buffer.alloc(11, 0x20));
+      const reply = await post(
+        port,
+        '/',
+        { 'x-webhook-id': 'evt_big', 'x-webhook-delivery': 'dlv_big' },
+        Buffer.alloc(11, 0x20),
+      );
       assert.equal(reply.status, 413);
       assert.equal(lines.length, 1);
-      assert.deepEqual([lines[0]!.event_id, lines[0]!.delivery_id, lines[0]!.code, lines[0]!.reason], ['evt_big', 'dlv_big', 'payload_too_large', 'payload too large']);
+      assert.deepEqual(
+        [lines[0]!.event_id, lines[0]!.delivery_id, lines[0]!.code, lines[0]!.reason],
+        ['evt_big', 'dlv_big', 'payload_too_large', 'payload too large'],
+      );
     } finally {
       await close(server);
     }

@@ -15,7 +15,10 @@ runInboxConformance(
     const admin = new pg.Client({ host, user: 'postgres', database: 'postgres' });
     await admin.connect();
     await admin.query(`CREATE DATABASE ${database}`);
-    const pools = [new pg.Pool({ host, user: 'postgres', database, max: 6 }), new pg.Pool({ host, user: 'postgres', database, max: 6 })];
+    const pools = [
+      new pg.Pool({ host, user: 'postgres', database, max: 6 }),
+      new pg.Pool({ host, user: 'postgres', database, max: 6 }),
+    ];
     // DROP … WITH (FORCE) at close cuts any connection still open; that is expected, not a failure.
     for (const pool of pools) pool.on('error', () => {});
     const store = postgresInbox(pools[0]!);

@@ -69,9 +69,17 @@ describe('postgres dedup race, warm pool', { skip }, () => {
     });
     for (let round = 0; round < ROUNDS; round++) {
       const id = `evt_handler_${round}`;
-      const body = JSON.stringify({ event_id: id, type: 'order.shipped', version: 1, occurred_at: '2025-06-15T12:00:00Z', data: { round } });
+      const body = JSON.stringify({
+        event_id: id,
+        type: 'order.shipped',
+        version: 1,
+        occurred_at: '2025-06-15T12:00:00Z',
+        data: { round },
+      });
       const headers = signWebhook({ secrets: secret, id, deliveryId: `dlv_${round}`, timestamp: T, body });
-      const answers: WebhookResponse[] = await Promise.all(Array.from({ length: COPIES }, () => receive({ headers, rawBody: Buffer.from(body) })));
+      const answers: WebhookResponse[] = await Promise.all(
+        Array.from({ length: COPIES }, () => receive({ headers, rawBody: Buffer.from(body) })),
+      );
       await receive.drain();
       assert.equal(runs.get(id), 1, `${id} ran ${runs.get(id) ?? 0} times`);
       // The winner's 202; the others a 202 again (already done) or 503 + Retry-After (still in progress).
@@ -87,7 +95,13 @@ describe('postgres dedup race, warm pool', { skip }, () => {
     }
     // A redelivery after all that is the stored answer again, still without a second run.
     const id = 'evt_handler_0';
-    const body = JSON.stringify({ event_id: id, type: 'order.shipped', version: 1, occurred_at: '2025-06-15T12:00:00Z', data: { round: 0 } });
+    const body = JSON.stringify({
+      event_id: id,
+      type: 'order.shipped',
+      version: 1,
+      occurred_at: '2025-06-15T12:00:00Z',
+      data: { round: 0 },
+    });
     const again = await receive({ headers: signWebhook({ secrets: secret, id, timestamp: T, body }), rawBody: body });
     assert.equal(again.status, 202);
     await receive.drain();

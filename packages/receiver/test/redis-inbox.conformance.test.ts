@@ -12,7 +12,10 @@ runInboxConformance(
   'redis',
   async () => {
     const prefix = `{hookline:inbox:test:${randomBytes(6).toString('hex')}}:`;
-    const clients = [new Redis({ host, port: 6379, maxRetriesPerRequest: 1 }), new Redis({ host, port: 6379, maxRetriesPerRequest: 1 })];
+    const clients = [
+      new Redis({ host, port: 6379, maxRetriesPerRequest: 1 }),
+      new Redis({ host, port: 6379, maxRetriesPerRequest: 1 }),
+    ];
     return {
       store: redisInbox(clients[0]!, { prefix }),
       twin: redisInbox(clients[1]!, { prefix }),

@@ -1,8 +1,9 @@
 // The one conformance suite every InboxStore must pass (memory, SQLite, PostgreSQL, Redis).
-import { describe, test, before, after } from 'node:test';
+
 import assert from 'node:assert/strict';
-import type { InboxEvent, InboxStore } from '../src/inbox/inbox-store.ts';
+import { after, before, describe, test } from 'node:test';
 import { StorageUnavailable } from '../src/errors.ts';
+import type { InboxEvent, InboxStore } from '../src/inbox/inbox-store.ts';
 
 export interface InboxUnderTest {
   store: InboxStore;
@@ -22,7 +23,11 @@ const LEASE = 30_000;
  * @example
  * runInboxConformance('memory', async () => ({ store: memoryInbox(), breakBackend: …, close: async () => {} }));
  */
-export function runInboxConformance(name: string, create: () => Promise<InboxUnderTest>, skip: string | false = false): void {
+export function runInboxConformance(
+  name: string,
+  create: () => Promise<InboxUnderTest>,
+  skip: string | false = false,
+): void {
   describe(`${name} inbox conformance`, { skip }, () => {
     let subject: InboxUnderTest;
     let store: InboxStore;
@@ -42,7 +47,8 @@ export function runInboxConformance(name: string, create: () => Promise<InboxUnd
     });
     const drain = async () => {
       // Leaves no due entry behind, so each test sees only its own.
-      for (const entry of await store.claim(later(), 1, 1000)) await store.complete(entry.eventId, entry.attempt, clock);
+      for (const entry of await store.claim(later(), 1, 1000))
+        await store.complete(entry.eventId, entry.attempt, clock);
     };
 
     before(async () => {
@@ -56,12 +62,24 @@ export function runInboxConformance(name: string, create: () => Promise<InboxUnd
     test('accept stores the event as it arrived, pending; a second accept is a duplicate', async () => {
       const e = event();
       assert.deepEqual(await store.accept(e), { kind: 'accepted' });
-      assert.deepEqual(await store.accept({ ...e, body: Buffer.from('other') }), { kind: 'duplicate', state: 'pending' });
+      assert.deepEqual(await store.accept({ ...e, body: Buffer.from('other') }), {
+        kind: 'duplicate',
+        state: 'pending',
+      });
       const entry = await store.get(e.eventId);
       assert.ok(entry);
       assert.deepEqual(
         { ...entry, body: Buffer.from(entry.body) },
-        { ...e, body: Buffer.from(e.body), state: 'pending', attempt: 0, failures: 0, availableAt: e.receivedAt, updatedAt: e.receivedAt, error: undefined },
+        {
+          ...e,
+          body: Buffer.from(e.body),
+          state: 'pending',
+          attempt: 0,
+          failures: 0,
+          availableAt: e.receivedAt,
+          updatedAt: e.receivedAt,
+          error: undefined,
+        },
       );
       assert.equal(await store.get('evt_never'), undefined);
       const bare = event({ deliveryId: undefined, scheme: 'standard', headers: {} });
@@ -73,7 +91,11 @@ export function runInboxConformance(name: string, create: () => Promise<InboxUnd
 
     test('concurrent accepts of one id: exactly one is stored', async () => {
       const e = event();
-      const results = await Promise.all(Array.from({ length: 12 }, (_, i) => (i % 2 === 0 || subject.twin === undefined ? store : subject.twin).accept(e)));
+      const results = await Promise.all(
+        Array.from({ length: 12 }, (_, i) =>
+          (i % 2 === 0 || subject.twin === undefined ? store : subject.twin).accept(e),
+        ),
+      );
       assert.equal(results.filter((r) => r.kind === 'accepted').length, 1);
       assert.equal(results.filter((r) => r.kind === 'duplicate').length, 11);
       await drain();
@@ -84,10 +106,17 @@ export function runInboxConformance(name: string, create: () => Promise<InboxUnd
       const [a, b, c] = [event({ receivedAt: t }), event({ receivedAt: t + 1 }), event({ receivedAt: t + 5_000 })];
       for (const e of [c, a, b]) await store.accept(e);
       const first = await store.claim(t + 10, LEASE, 1);
-      assert.deepEqual(first.map((x) => [x.eventId, x.state, x.attempt, x.availableAt]), [[a.eventId, 'running', 1, t + 10 + LEASE]]);
+      assert.deepEqual(
+        first.map((x) => [x.eventId, x.state, x.attempt, x.availableAt]),
+        [[a.eventId, 'running', 1, t + 10 + LEASE]],
+      );
       assert.deepEqual(Buffer.from(first[0]!.body), Buffer.from(a.body));
       const second = await store.claim(t + 10, LEASE, 10);
-      assert.deepEqual(second.map((x) => x.eventId), [b.eventId], 'the leased one is not claimed again; the future one is not due');
+      assert.deepEqual(
+        second.map((x) => x.eventId),
+        [b.eventId],
+        'the leased one is not claimed again; the future one is not due',
+      );
       assert.deepEqual(await store.accept(a), { kind: 'duplicate', state: 'running' });
       await drain();
     });
@@ -117,7 +146,10 @@ export function runInboxConformance(name: string, create: () => Promise<InboxUnd
       const [one] = await store.claim(t, LEASE, 1);
       assert.equal(await store.reschedule(e.eventId, one!.attempt, 'smtp down', t + 1000, t + 1), true);
       const waiting = await store.get(e.eventId);
-      assert.deepEqual([waiting?.state, waiting?.failures, waiting?.error, waiting?.availableAt], ['pending', 1, 'smtp down', t + 1000]);
+      assert.deepEqual(
+        [waiting?.state, waiting?.failures, waiting?.error, waiting?.availableAt],
+        ['pending', 1, 'smtp down', t + 1000],
+      );
       assert.deepEqual(await store.claim(t + 999, LEASE, 10), [], 'not due before its backoff');
       const [two] = await store.claim(t + 1000, LEASE, 10);
       assert.deepEqual([two?.attempt, two?.failures], [2, 1]);
@@ -128,9 +160,16 @@ export function runInboxConformance(name: string, create: () => Promise<InboxUnd
       assert.deepEqual(await store.claim(later(), LEASE, 1000), [], 'dead is never claimed');
       assert.equal(await store.revive('evt_not_dead', clock), false);
       assert.equal(await store.revive(e.eventId, clock), true);
-      assert.equal((await store.deadLetters(100)).some((d) => d.eventId === e.eventId), false);
+      assert.equal(
+        (await store.deadLetters(100)).some((d) => d.eventId === e.eventId),
+        false,
+      );
       const [three] = await store.claim(clock, LEASE, 10);
-      assert.deepEqual([three?.eventId, three?.attempt, three?.failures], [e.eventId, 3, 0], 'a fresh set of tries, still fenced by a new attempt');
+      assert.deepEqual(
+        [three?.eventId, three?.attempt, three?.failures],
+        [e.eventId, 3, 0],
+        'a fresh set of tries, still fenced by a new attempt',
+      );
       assert.equal(await store.revive(e.eventId, clock), false, 'only the dead are revived');
       await store.complete(e.eventId, 3, clock);
     });
@@ -155,7 +194,12 @@ export function runInboxConformance(name: string, create: () => Promise<InboxUnd
     test('prune deletes done entries finished before the cut-off, never unfinished or dead ones', async () => {
       const t = later();
       await store.prune(t, 100_000); // what earlier tests finished is older still
-      const [old, fresh, waiting, dead] = [event({ receivedAt: t }), event({ receivedAt: t }), event({ receivedAt: t + 1_000_000 }), event({ receivedAt: t })];
+      const [old, fresh, waiting, dead] = [
+        event({ receivedAt: t }),
+        event({ receivedAt: t }),
+        event({ receivedAt: t + 1_000_000 }),
+        event({ receivedAt: t }),
+      ];
       for (const e of [old, fresh, waiting, dead]) await store.accept(e);
       const claimed = await store.claim(t, LEASE, 10);
       const attempt = (id: string) => claimed.find((c) => c.eventId === id)!.attempt;
@@ -178,7 +222,9 @@ export function runInboxConformance(name: string, create: () => Promise<InboxUnd
       const accepted = Array.from({ length: 40 }, () => event({ receivedAt: t }));
       for (const e of accepted) await store.accept(e);
       const other = subject.twin ?? store;
-      const batches = await Promise.all(Array.from({ length: 8 }, (_, i) => (i % 2 === 0 ? store : other).claim(t, LEASE, 7)));
+      const batches = await Promise.all(
+        Array.from({ length: 8 }, (_, i) => (i % 2 === 0 ? store : other).claim(t, LEASE, 7)),
+      );
       const ids = batches.flat().map((e) => e.eventId);
       assert.equal(new Set(ids).size, ids.length, 'no entry leased twice');
       assert.equal(ids.length, 40);
@@ -200,7 +246,11 @@ export function runInboxConformance(name: string, create: () => Promise<InboxUnd
         ['prune', () => store.prune(T0, 10)],
       ];
       for (const [method, call] of calls) {
-        await assert.rejects(call, (error: unknown) => error instanceof StorageUnavailable && error.code === 'storage_unavailable', method);
+        await assert.rejects(
+          call,
+          (error: unknown) => error instanceof StorageUnavailable && error.code === 'storage_unavailable',
+          method,
+        );
       }
     });
   });

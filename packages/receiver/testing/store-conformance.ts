@@ -1,6 +1,7 @@
 // The one conformance suite every DedupStore must pass (memory, SQLite, PostgreSQL, Redis).
-import { describe, test, before, after } from 'node:test';
+
 import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
 import type { DedupStore } from '../src/dedup-store.ts';
 import { StorageUnavailable } from '../src/errors.ts';
 
@@ -29,7 +30,11 @@ const T0 = 1_750_000_000_000;
  * @example
  * runStoreConformance('memory', async () => ({ store: memoryStore(), breakBackend: …, close: async () => {} }), { prunes: true });
  */
-export function runStoreConformance(name: string, create: () => Promise<StoreUnderTest>, options: ConformanceOptions): void {
+export function runStoreConformance(
+  name: string,
+  create: () => Promise<StoreUnderTest>,
+  options: ConformanceOptions,
+): void {
   describe(`${name} store conformance`, { skip: options.skip ?? false }, () => {
     let subject: StoreUnderTest;
     let store: DedupStore;
@@ -58,9 +63,17 @@ export function runStoreConformance(name: string, create: () => Promise<StoreUnd
     test('a second claim while received or processing is in progress, not a second run', async () => {
       const eventId = id();
       await store.claim(eventId, T0, STALE_MS);
-      assert.deepEqual(await store.claim(eventId, T0 + 1, STALE_MS), { kind: 'in_progress', state: 'received', updatedAt: T0 });
+      assert.deepEqual(await store.claim(eventId, T0 + 1, STALE_MS), {
+        kind: 'in_progress',
+        state: 'received',
+        updatedAt: T0,
+      });
       assert.equal(await store.markProcessing(eventId, 1, answer, T0 + 2), true);
-      assert.deepEqual(await store.claim(eventId, T0 + 3, STALE_MS), { kind: 'in_progress', state: 'processing', updatedAt: T0 + 2 });
+      assert.deepEqual(await store.claim(eventId, T0 + 3, STALE_MS), {
+        kind: 'in_progress',
+        state: 'processing',
+        updatedAt: T0 + 2,
+      });
     });
 
     test('done keeps the stored answer and is never claimed again', async () => {
@@ -76,7 +89,10 @@ export function runStoreConformance(name: string, create: () => Promise<StoreUnd
       const eventId = id();
       await store.claim(eventId, T0, STALE_MS);
       assert.equal(await store.markDone(eventId, 1, T0, { status: 202, body: 'ignored' }), true);
-      assert.deepEqual(await store.claim(eventId, T0, STALE_MS), { kind: 'done', answer: { status: 202, body: 'ignored' } });
+      assert.deepEqual(await store.claim(eventId, T0, STALE_MS), {
+        kind: 'done',
+        answer: { status: 202, body: 'ignored' },
+      });
     });
 
     test('failed is re-claimed by the next delivery with a new attempt', async () => {
@@ -162,7 +178,11 @@ export function runStoreConformance(name: string, create: () => Promise<StoreUnd
       ];
       if (options.prunes) calls.push(['prune', () => store.prune(T0)]);
       for (const [method, call] of calls) {
-        await assert.rejects(call, (error: unknown) => error instanceof StorageUnavailable && error.code === 'storage_unavailable', method);
+        await assert.rejects(
+          call,
+          (error: unknown) => error instanceof StorageUnavailable && error.code === 'storage_unavailable',
+          method,
+        );
       }
     });
   });

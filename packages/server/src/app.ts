@@ -35,12 +35,13 @@ declare module 'fastify' {
   }
 }
 
-const VERSION = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+const VERSION = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string })
+  .version;
 const INCOMING_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 // Request ids need to be unique, not secret: a random prefix per process and a counter (a random draw per request
 // was 3 % of the ingest profile).
-const REQUEST_ID_PREFIX = 'req_' + randomBytes(6).toString('base64url') + '_';
+const REQUEST_ID_PREFIX = `req_${randomBytes(6).toString('base64url')}_`;
 let requestSeq = 0;
 function nextRequestId(): string {
   return REQUEST_ID_PREFIX + (++requestSeq).toString(36);
@@ -48,7 +49,7 @@ function nextRequestId(): string {
 
 /** Builds the app for `runtime`; the worker role gets only the operational routes. Not listening yet. */
 export async function buildApp(runtime: Runtime): Promise<FastifyInstance> {
-  const { config, logger, store } = runtime;
+  const { config, logger } = runtime;
   const app = Fastify({
     logger: false,
     bodyLimit: config.bodyLimitBytes,
@@ -66,18 +67,29 @@ export async function buildApp(runtime: Runtime): Promise<FastifyInstance> {
     // Bad percent-encoding and over-long path segments, refused before routing: answered like any other error.
     frameworkErrors: (err, req, reply) => {
       const e = toHooklineError(err, req, logger);
-      (reply as FastifyReply).header('x-request-id', req.id).code(e.status).type('application/json').send(errorBody(e, req.id));
+      (reply as FastifyReply)
+        .header('x-request-id', req.id)
+        .code(e.status)
+        .type('application/json')
+        .send(errorBody(e, req.id));
     },
     // Requests Node's HTTP parser refuses (header overflow, CR/LF in a header, a request that never completes).
     clientErrorHandler: (err: NodeJS.ErrnoException, socket: Socket) => {
       if (err.code === 'ECONNRESET' || socket.destroyed) return;
-      const e = err.code === 'HPE_HEADER_OVERFLOW' ? new HooklineError('headers_too_large', { max: maxHeaderSize })
-        : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? new HooklineError('request_timeout', { ms: config.requestTimeoutMs })
-        : new HooklineError('invalid_request', { detail: 'the request is not valid HTTP/1.1 (a header holds CR, LF or another forbidden character?)' });
+      const e =
+        err.code === 'HPE_HEADER_OVERFLOW'
+          ? new HooklineError('headers_too_large', { max: maxHeaderSize })
+          : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+            ? new HooklineError('request_timeout', { ms: config.requestTimeoutMs })
+            : new HooklineError('invalid_request', {
+                detail: 'the request is not valid HTTP/1.1 (a header holds CR, LF or another forbidden character?)',
+              });
       const id = nextRequestId();
       const body = JSON.stringify(errorBody(e, id));
       if (socket.writable) {
-        socket.write(`HTTP/1.1 ${e.status} ${STATUS_CODES[e.status]}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nx-request-id: ${id}\r\nConnection: close\r\n\r\n${body}`);
+        socket.write(
+          `HTTP/1.1 ${e.status} ${STATUS_CODES[e.status]}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nx-request-id: ${id}\r\nConnection: close\r\n\r\n${body}`,
+        );
       }
       socket.destroy(err);
     },
@@ -111,9 +123,10 @@ export async function buildApp(runtime: Runtime): Promise<FastifyInstance> {
     const rule = req.routeOptions.config?.auth ?? 'public';
     if (rule === 'public') return;
     // Without an Authorization header, the console's session cookie (docs/console.md#sessions) may stand in for it.
-    const principal = req.headers.authorization === undefined && req.headers.cookie !== undefined
-      ? await cookiePrincipal(runtime, req)
-      : await authenticate(runtime.authLookups, runtime.adminTokenHash, req.headers.authorization);
+    const principal =
+      req.headers.authorization === undefined && req.headers.cookie !== undefined
+        ? await cookiePrincipal(runtime, req)
+        : await authenticate(runtime.authLookups, runtime.adminTokenHash, req.headers.authorization);
     if (!principal) throw new HooklineError('unauthorized');
     req.principal = principal;
     await authorize(runtime.authLookups, principal, rule, req);
@@ -121,7 +134,13 @@ export async function buildApp(runtime: Runtime): Promise<FastifyInstance> {
   app.addHook('onResponse', async (req, reply) => {
     const route = req.routeOptions.url ?? 'unmatched';
     runtime.metrics.httpRequests.inc({ method: req.method, route, status: `${Math.floor(reply.statusCode / 100)}xx` });
-    logger.log('debug', 'request', { request_id: req.id, method: req.method, route, status: reply.statusCode, duration_ms: Math.round(reply.elapsedTime) });
+    logger.log('debug', 'request', {
+      request_id: req.id,
+      method: req.method,
+      route,
+      status: reply.statusCode,
+      duration_ms: Math.round(reply.elapsedTime),
+    });
   });
 
   app.setErrorHandler(async (err, req, reply) => {
@@ -133,7 +152,10 @@ export async function buildApp(runtime: Runtime): Promise<FastifyInstance> {
   });
   app.setNotFoundHandler(async (req, reply) => {
     reply.header('x-request-id', req.id);
-    return reply.code(404).type('application/json').send(errorBody(new HooklineError('not_found'), req.id));
+    return reply
+      .code(404)
+      .type('application/json')
+      .send(errorBody(new HooklineError('not_found'), req.id));
   });
 
   operationRoutes(app, runtime, document);

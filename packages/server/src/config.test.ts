@@ -29,7 +29,11 @@ test('defaults are frozen and used when nothing is set', () => {
 test('the server runs with the engine defaults, the numbers `hookline serve` has always used', () => {
   const c = resolveConfig({ env: {} });
   assert.deepEqual(c.dispatcher, { batchSize: 500, maxInFlight: 2000, leaseMs: 90_000 });
-  assert.deepEqual(c.dispatcher, { batchSize: DEFAULTS.dispatcher.batchSize, maxInFlight: DEFAULTS.dispatcher.maxInFlight, leaseMs: DEFAULTS.dispatcher.leaseMs });
+  assert.deepEqual(c.dispatcher, {
+    batchSize: DEFAULTS.dispatcher.batchSize,
+    maxInFlight: DEFAULTS.dispatcher.maxInFlight,
+    leaseMs: DEFAULTS.dispatcher.leaseMs,
+  });
   assert.equal(c.rotationOverlap, '24h');
   assert.equal(c.rotationOverlapMs, DEFAULTS.rotationOverlapMs);
   assert.equal(c.retention, '30d');
@@ -40,7 +44,11 @@ test('the server runs with the engine defaults, the numbers `hookline serve` has
 
 test('layers: file < HOOKLINE_* env < flags', () => {
   const p = file({ port: 9000, host: '0.0.0.0', replayQuotaPerDay: 5, dispatcher: { batchSize: 10 } });
-  const c = resolveConfig({ file: p, env: { HOOKLINE_PORT: '9100', HOOKLINE_DATABASE_URL: '/tmp/x.db', HOOKLINE_ALLOW_HTTP: 'true' }, argv: { port: 9200, 'allow-private-targets': true } });
+  const c = resolveConfig({
+    file: p,
+    env: { HOOKLINE_PORT: '9100', HOOKLINE_DATABASE_URL: '/tmp/x.db', HOOKLINE_ALLOW_HTTP: 'true' },
+    argv: { port: 9200, 'allow-private-targets': true },
+  });
   assert.equal(c.port, 9200);
   assert.equal(c.host, '0.0.0.0');
   assert.equal(c.db, '/tmp/x.db');
@@ -51,7 +59,14 @@ test('layers: file < HOOKLINE_* env < flags', () => {
 });
 
 test('HOOKLINE_DB and smtp env variables', () => {
-  const c = resolveConfig({ env: { HOOKLINE_DB: 'postgres://u@h/db', HOOKLINE_SMTP_HOST: 'smtp.test', HOOKLINE_SMTP_PORT: '2525', HOOKLINE_SMTP_FROM: 'a@b.test' } });
+  const c = resolveConfig({
+    env: {
+      HOOKLINE_DB: 'postgres://u@h/db',
+      HOOKLINE_SMTP_HOST: 'smtp.test',
+      HOOKLINE_SMTP_PORT: '2525',
+      HOOKLINE_SMTP_FROM: 'a@b.test',
+    },
+  });
   assert.equal(c.db, 'postgres://u@h/db');
   assert.deepEqual(c.smtp, { host: 'smtp.test', port: 2525, from: 'a@b.test' });
 });
@@ -63,13 +78,20 @@ test('bad values throw a one-line ConfigError naming the key', () => {
     [() => resolveConfig({ env: { HOOKLINE_ALLOW_HTTP: 'maybe' } }), 'allowHttp'],
     [() => resolveConfig({ env: { HOOKLINE_MASTER_KEY: 'short' } }), 'masterKey'],
     [() => resolveConfig({ env: { HOOKLINE_ROTATION_OVERLAP: '24' } }), 'rotationOverlap'],
-    [() => resolveConfig({ env: { HOOKLINE_POLICIES: '[{"name":"x","fast":{"delays":[]}}]' } }), 'policies[0].fast.delays'],
+    [
+      () => resolveConfig({ env: { HOOKLINE_POLICIES: '[{"name":"x","fast":{"delays":[]}}]' } }),
+      'policies[0].fast.delays',
+    ],
     [() => resolveConfig({ env: { HOOKLINE_MONEY_RULES: '[{"type":"a","in":["x"]}]' } }), 'moneyRules[0].in'],
     [() => resolveConfig({ file: file({ prot: 1 }) }), 'prot'],
     [() => resolveConfig({ file: '/nonexistent/hookline.json' }), 'config'],
   ];
   for (const [fn, key] of cases) {
-    assert.throws(fn, (err: unknown) => err instanceof ConfigError && err.key === key && !err.message.includes('\n'), `expected ConfigError for ${key}`);
+    assert.throws(
+      fn,
+      (err: unknown) => err instanceof ConfigError && err.key === key && !err.message.includes('\n'),
+      `expected ConfigError for ${key}`,
+    );
   }
 });
 
@@ -85,15 +107,28 @@ test('client config: defaults, frozen, when neither flags nor HOOKLINE_URL/TOKEN
 });
 
 test('client config: HOOKLINE_* env < flags; an empty variable counts as unset', () => {
-  const env = { HOOKLINE_URL: 'http://env.example:1', HOOKLINE_TOKEN: 'tok_env', HOOKLINE_TENANT: 'ten_ENV', HOOKLINE_DEBUG: '1' };
-  assert.deepEqual(resolveClientConfig({ env }), { url: 'http://env.example:1', token: 'tok_env', tenant: 'ten_ENV', debug: true });
+  const env = {
+    HOOKLINE_URL: 'http://env.example:1',
+    HOOKLINE_TOKEN: 'tok_env',
+    HOOKLINE_TENANT: 'ten_ENV',
+    HOOKLINE_DEBUG: '1',
+  };
+  assert.deepEqual(resolveClientConfig({ env }), {
+    url: 'http://env.example:1',
+    token: 'tok_env',
+    tenant: 'ten_ENV',
+    debug: true,
+  });
   assert.deepEqual(resolveClientConfig({ env, argv: { url: 'http://flag.example:2', tenant: 'ten_FLAG' } }), {
     url: 'http://flag.example:2',
     token: 'tok_env',
     tenant: 'ten_FLAG',
     debug: true,
   });
-  assert.deepEqual(resolveClientConfig({ env: { HOOKLINE_URL: '', HOOKLINE_TENANT: '', HOOKLINE_DEBUG: '' } }), DEFAULT_CLIENT_CONFIG);
+  assert.deepEqual(
+    resolveClientConfig({ env: { HOOKLINE_URL: '', HOOKLINE_TENANT: '', HOOKLINE_DEBUG: '' } }),
+    DEFAULT_CLIENT_CONFIG,
+  );
   assert.equal(resolveClientConfig({ env: { HOOKLINE_DEBUG: 'false' } }).debug, false);
 });
 

@@ -115,7 +115,11 @@ export const DEFAULT_CONFIG: Readonly<HooklineConfig> = deepFreeze({
   requestTimeoutMs: 30_000,
   fatalExitDelayMs: 2000,
   smtp: null,
-  dispatcher: { batchSize: DEFAULTS.dispatcher.batchSize, maxInFlight: DEFAULTS.dispatcher.maxInFlight, leaseMs: DEFAULTS.dispatcher.leaseMs },
+  dispatcher: {
+    batchSize: DEFAULTS.dispatcher.batchSize,
+    maxInFlight: DEFAULTS.dispatcher.maxInFlight,
+    leaseMs: DEFAULTS.dispatcher.leaseMs,
+  },
   metricsToken: null,
   metricsRefresh: '5s',
   metricsRefreshMs: 5000,
@@ -124,15 +128,39 @@ export const DEFAULT_CONFIG: Readonly<HooklineConfig> = deepFreeze({
 
 /** Keys a config file or flags may set (derived *Ms fields are computed, never set). */
 const KEYS = [
-  'port', 'host', 'db', 'role', 'adminToken', 'masterKey', 'dataDir', 'allowHttp', 'allowPrivateTargets', 'logLevel',
-  'logFormat', 'policies', 'moneyRules', 'strictEventTypes', 'bodyLimitBytes', 'batchBodyLimitBytes', 'replayQuotaPerDay',
-  'rotationOverlap', 'retention', 'requestTimeoutMs', 'fatalExitDelayMs', 'smtp', 'dispatcher', 'metricsToken', 'metricsRefresh',
+  'port',
+  'host',
+  'db',
+  'role',
+  'adminToken',
+  'masterKey',
+  'dataDir',
+  'allowHttp',
+  'allowPrivateTargets',
+  'logLevel',
+  'logFormat',
+  'policies',
+  'moneyRules',
+  'strictEventTypes',
+  'bodyLimitBytes',
+  'batchBodyLimitBytes',
+  'replayQuotaPerDay',
+  'rotationOverlap',
+  'retention',
+  'requestTimeoutMs',
+  'fatalExitDelayMs',
+  'smtp',
+  'dispatcher',
+  'metricsToken',
+  'metricsRefresh',
   'consoleFrameAncestors',
 ] as const;
 type Key = (typeof KEYS)[number];
 
 /** The server's HOOKLINE_* variables and the key each sets; JSON-valued ones are parsed (docs/deploy.md lists them). */
-export const SERVER_ENV: Readonly<Record<string, Key | `smtp.${keyof SmtpConfig}` | `dispatcher.${'batchSize' | 'maxInFlight' | 'leaseMs'}`>> = {
+export const SERVER_ENV: Readonly<
+  Record<string, Key | `smtp.${keyof SmtpConfig}` | `dispatcher.${'batchSize' | 'maxInFlight' | 'leaseMs'}`>
+> = {
   HOOKLINE_PORT: 'port',
   HOOKLINE_HOST: 'host',
   HOOKLINE_DB: 'db',
@@ -195,7 +223,11 @@ export function resolveConfig(options: ResolveConfigOptions = {}): HooklineConfi
   if (argv.databaseUrl !== undefined && flags.db === undefined) flags.db = argv.databaseUrl;
   layers.push(flags);
 
-  const merged: Record<string, unknown> = { ...DEFAULT_CONFIG, smtp: null, dispatcher: { ...DEFAULT_CONFIG.dispatcher } };
+  const merged: Record<string, unknown> = {
+    ...DEFAULT_CONFIG,
+    smtp: null,
+    dispatcher: { ...DEFAULT_CONFIG.dispatcher },
+  };
   for (const layer of layers) {
     for (const [k, v] of Object.entries(layer)) {
       if (v === undefined) continue;
@@ -221,9 +253,11 @@ function readFile(path: string): Layer {
   } catch (err) {
     throw new ConfigError('config', `file ${path} is not valid JSON (${(err as Error).message})`);
   }
-  if (json === null || typeof json !== 'object' || Array.isArray(json)) throw new ConfigError('config', `file ${path} must hold a JSON object`);
+  if (json === null || typeof json !== 'object' || Array.isArray(json))
+    throw new ConfigError('config', `file ${path} must hold a JSON object`);
   for (const k of Object.keys(json)) {
-    if (!(KEYS as readonly string[]).includes(k)) throw new ConfigError(k, `unknown key in ${path}; expected one of ${KEYS.join(', ')}`);
+    if (!(KEYS as readonly string[]).includes(k))
+      throw new ConfigError(k, `unknown key in ${path}; expected one of ${KEYS.join(', ')}`);
   }
   return json as Layer;
 }
@@ -275,29 +309,43 @@ function validate(m: Record<string, unknown>): HooklineConfig {
     try {
       parseMasterKey(masterKey);
     } catch (err) {
-      throw new ConfigError('masterKey', (err as Error).message + ' (generate one with `openssl rand -base64 32`)');
+      throw new ConfigError('masterKey', `${(err as Error).message} (generate one with \`openssl rand -base64 32\`)`);
     }
   }
   const adminToken = optStr(m.adminToken, 'adminToken');
-  if (adminToken !== null && adminToken.length < 16) throw new ConfigError('adminToken', 'must be at least 16 characters');
+  if (adminToken !== null && adminToken.length < 16)
+    throw new ConfigError('adminToken', 'must be at least 16 characters');
   const metricsToken = optStr(m.metricsToken, 'metricsToken');
-  if (metricsToken !== null && metricsToken.length < 16) throw new ConfigError('metricsToken', 'must be at least 16 characters');
+  if (metricsToken !== null && metricsToken.length < 16)
+    throw new ConfigError('metricsToken', 'must be at least 16 characters');
   const metricsRefresh = str(m.metricsRefresh, 'metricsRefresh');
   const metricsRefreshMs = duration(metricsRefresh, 'metricsRefresh');
-  if (metricsRefreshMs < 100 || metricsRefreshMs > 3_600_000) throw new ConfigError('metricsRefresh', `must be from 100ms to 1h, got ${JSON.stringify(metricsRefresh)}`);
+  if (metricsRefreshMs < 100 || metricsRefreshMs > 3_600_000)
+    throw new ConfigError('metricsRefresh', `must be from 100ms to 1h, got ${JSON.stringify(metricsRefresh)}`);
   const consoleFrameAncestors = str(m.consoleFrameAncestors, 'consoleFrameAncestors').trim();
   // Each source is 'none', 'self' or an http(s) origin (a host may start with *.): nothing that could end the CSP directive.
   const ancestorSource = /^(?:'none'|'self'|https?:\/\/(?:\*\.)?[A-Za-z0-9.-]+(?::\d{1,5})?)$/;
   const sources = consoleFrameAncestors.split(/\s+/);
-  if (!consoleFrameAncestors || !sources.every((x) => ancestorSource.test(x)) || (sources.includes("'none'") && sources.length > 1)) {
-    throw new ConfigError('consoleFrameAncestors', `must be 'none', 'self' or space-separated http(s) origins, got ${JSON.stringify(consoleFrameAncestors)}`);
+  if (
+    !consoleFrameAncestors ||
+    !sources.every((x) => ancestorSource.test(x)) ||
+    (sources.includes("'none'") && sources.length > 1)
+  ) {
+    throw new ConfigError(
+      'consoleFrameAncestors',
+      `must be 'none', 'self' or space-separated http(s) origins, got ${JSON.stringify(consoleFrameAncestors)}`,
+    );
   }
   const db = str(m.db, 'db');
   if (db.length === 0) throw new ConfigError('db', 'must be a SQLite file path or a postgres:// URL');
   const role = oneOf(m.role, 'role', ['all', 'api', 'worker'] as const);
   // On SQLite one process owns the file: a worker beside an api process could read commits not yet fsynced and send
   // before the 202 (docs/scaling.md).
-  if (role !== 'all' && !isPostgresUrl(db)) throw new ConfigError('role', `${role} needs PostgreSQL; on SQLite one process owns the file: use --role all, or a postgres:// database to split api and worker`);
+  if (role !== 'all' && !isPostgresUrl(db))
+    throw new ConfigError(
+      'role',
+      `${role} needs PostgreSQL; on SQLite one process owns the file: use --role all, or a postgres:// database to split api and worker`,
+    );
   const config: HooklineConfig = {
     port: int(m.port, 'port', 0, 65535),
     host: str(m.host, 'host'),
@@ -341,7 +389,8 @@ function optStr(v: unknown, key: string): string | null {
 }
 function int(v: unknown, key: string, min: number, max: number): number {
   const n = typeof v === 'string' && /^\s*-?\d+\s*$/.test(v) ? Number(v) : v;
-  if (typeof n !== 'number' || !Number.isInteger(n) || n < min || n > max) throw new ConfigError(key, `must be a whole number from ${min} to ${max}, got ${JSON.stringify(v)}`);
+  if (typeof n !== 'number' || !Number.isInteger(n) || n < min || n > max)
+    throw new ConfigError(key, `must be a whole number from ${min} to ${max}, got ${JSON.stringify(v)}`);
   return n;
 }
 function bool(v: unknown, key: string): boolean {
@@ -354,7 +403,8 @@ function bool(v: unknown, key: string): boolean {
   throw new ConfigError(key, `must be true or false, got ${JSON.stringify(v)}`);
 }
 function oneOf<T extends string>(v: unknown, key: string, allowed: readonly T[]): T {
-  if (typeof v !== 'string' || !(allowed as readonly string[]).includes(v)) throw new ConfigError(key, `must be one of ${allowed.join(', ')}, got ${JSON.stringify(v)}`);
+  if (typeof v !== 'string' || !(allowed as readonly string[]).includes(v))
+    throw new ConfigError(key, `must be one of ${allowed.join(', ')}, got ${JSON.stringify(v)}`);
   return v as T;
 }
 function duration(v: string, key: string): number {
@@ -367,9 +417,12 @@ function duration(v: string, key: string): number {
 }
 function smtp(v: unknown): SmtpConfig | null {
   if (v === null || v === undefined) return null;
-  if (typeof v !== 'object' || Array.isArray(v)) throw new ConfigError('smtp', 'must be an object {host, port, from, secure?, user?, pass?}');
+  if (typeof v !== 'object' || Array.isArray(v))
+    throw new ConfigError('smtp', 'must be an object {host, port, from, secure?, user?, pass?}');
   const o = v as Record<string, unknown>;
-  for (const k of Object.keys(o)) if (!['host', 'port', 'from', 'secure', 'user', 'pass'].includes(k)) throw new ConfigError(`smtp.${k}`, 'unknown key; expected host, port, from, secure, user, pass');
+  for (const k of Object.keys(o))
+    if (!['host', 'port', 'from', 'secure', 'user', 'pass'].includes(k))
+      throw new ConfigError(`smtp.${k}`, 'unknown key; expected host, port, from, secure, user, pass');
   if (o.host === undefined) throw new ConfigError('smtp.host', 'is required when smtp is configured');
   const out: SmtpConfig = {
     host: str(o.host, 'smtp.host'),
@@ -382,9 +435,12 @@ function smtp(v: unknown): SmtpConfig | null {
   return out;
 }
 function dispatcher(v: unknown): HooklineConfig['dispatcher'] {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) throw new ConfigError('dispatcher', 'must be an object {batchSize, maxInFlight, leaseMs}');
+  if (v === null || typeof v !== 'object' || Array.isArray(v))
+    throw new ConfigError('dispatcher', 'must be an object {batchSize, maxInFlight, leaseMs}');
   const o = v as Record<string, unknown>;
-  for (const k of Object.keys(o)) if (!['batchSize', 'maxInFlight', 'leaseMs'].includes(k)) throw new ConfigError(`dispatcher.${k}`, 'unknown key; expected batchSize, maxInFlight, leaseMs');
+  for (const k of Object.keys(o))
+    if (!['batchSize', 'maxInFlight', 'leaseMs'].includes(k))
+      throw new ConfigError(`dispatcher.${k}`, 'unknown key; expected batchSize, maxInFlight, leaseMs');
   return {
     batchSize: int(o.batchSize, 'dispatcher.batchSize', 1, 10_000),
     maxInFlight: int(o.maxInFlight, 'dispatcher.maxInFlight', 1, 100_000),

@@ -1,12 +1,13 @@
 // writeFileOnce (master.key): what can be checked without a power cut — the order of writes and syncs, the mode, that
 // an existing file is never replaced, and that a failed write leaves neither a partial file nor a temporary one.
-import { test } from 'node:test';
+
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { writeFileOnce, type DurableFs } from './durable-file.ts';
+import { test } from 'node:test';
+import { type DurableFs, writeFileOnce } from './durable-file.ts';
 
 function tempDir(): string {
   return mkdtempSync(join(tmpdir(), 'hookline-durable-'));
@@ -18,7 +19,8 @@ function recordingFs(dir: string, fail?: { call: keyof DurableFs; code: string }
   const kinds = new Map<number, string>();
   const name = (p: fs.PathLike) => (String(p) === dir ? 'dir' : String(p).endsWith('.tmp') ? 'tmp' : 'file');
   const maybeFail = (call: keyof DurableFs) => {
-    if (fail?.call === call) throw Object.assign(new Error(`${fail.code}: injected ${call} failure`), { code: fail.code });
+    if (fail?.call === call)
+      throw Object.assign(new Error(`${fail.code}: injected ${call} failure`), { code: fail.code });
   };
   const io: DurableFs = {
     openSync: ((p: fs.PathLike, flags: fs.OpenMode, mode?: fs.Mode) => {
@@ -65,7 +67,17 @@ test('writes through a synced temporary file linked into place, then syncs the d
     assert.equal(statSync(file).mode & 0o777, 0o600);
     assert.deepEqual(readdirSync(dir), ['master.key'], 'only the key is left');
     // The data is on disk before the name points at it, and the name is on disk before the call returns.
-    assert.deepEqual(log, ['open tmp', 'write tmp', 'fsync tmp', 'close tmp', 'link tmp file', 'unlink tmp', 'open dir', 'fsync dir', 'close dir']);
+    assert.deepEqual(log, [
+      'open tmp',
+      'write tmp',
+      'fsync tmp',
+      'close tmp',
+      'link tmp file',
+      'unlink tmp',
+      'open dir',
+      'fsync dir',
+      'close dir',
+    ]);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -89,14 +101,25 @@ test('never overwrites an existing file: false, the old content stays, no temp l
 });
 
 test('a failed write, fsync or link leaves no file at all (never a partial key) and no temporary file', () => {
-  for (const [call, code] of [['writeSync', 'ENOSPC'], ['fsyncSync', 'EIO'], ['linkSync', 'EIO']] as const) {
+  for (const [call, code] of [
+    ['writeSync', 'ENOSPC'],
+    ['fsyncSync', 'EIO'],
+    ['linkSync', 'EIO'],
+  ] as const) {
     const dir = tempDir();
     try {
       const file = join(dir, 'master.key');
       const { io, log } = recordingFs(dir, { call, code });
-      assert.throws(() => writeFileOnce(dir, file, 'the key\n', io), (e: NodeJS.ErrnoException) => e.code === code, call);
+      assert.throws(
+        () => writeFileOnce(dir, file, 'the key\n', io),
+        (e: NodeJS.ErrnoException) => e.code === code,
+        call,
+      );
       assert.deepEqual(readdirSync(dir), [], `${call}: nothing left behind (${log.join(', ')})`);
-      assert.ok(!log.includes('link tmp file') || call === 'linkSync', `${call}: an unsynced file is never linked into place`);
+      assert.ok(
+        !log.includes('link tmp file') || call === 'linkSync',
+        `${call}: an unsynced file is never linked into place`,
+      );
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

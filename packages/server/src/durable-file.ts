@@ -4,7 +4,10 @@ import * as fs from 'node:fs';
 import { basename, join } from 'node:path';
 
 /** The file-system calls writeFileOnce makes; tests inject failing or recording ones. */
-export type DurableFs = Pick<typeof fs, 'openSync' | 'writeSync' | 'fsyncSync' | 'closeSync' | 'linkSync' | 'unlinkSync'>;
+export type DurableFs = Pick<
+  typeof fs,
+  'openSync' | 'writeSync' | 'fsyncSync' | 'closeSync' | 'linkSync' | 'unlinkSync'
+>;
 
 /**
  * Writes `text` to `file` (in `dir`) once, mode 0600: a temporary file in the same directory is written and fsynced,

@@ -1,6 +1,7 @@
 // Where the server's log lines go: pino's JSON lines on stdout, or pino-pretty's readable lines when stdout is a terminal.
+
+import { jsonLogger, type Logger, type LogLevel, pinoLogger } from '@hookline/core';
 import { isColorSupported, prettyFactory } from 'pino-pretty';
-import { jsonLogger, pinoLogger, type Logger, type LogLevel } from '@hookline/core';
 import type { LogFormat } from './config.ts';
 
 interface Stdout {
@@ -18,6 +19,9 @@ export function usesPrettyLogs(format: LogFormat, stdout: Stdout): boolean {
  */
 export function serverLogger(level: LogLevel, format: LogFormat, stdout: Stdout = process.stdout): Logger {
   if (!usesPrettyLogs(format, stdout)) return jsonLogger(level, (line) => stdout.write(line));
-  const prettify = prettyFactory({ translateTime: 'SYS:HH:MM:ss.l', colorize: stdout.isTTY === true && isColorSupported });
+  const prettify = prettyFactory({
+    translateTime: 'SYS:HH:MM:ss.l',
+    colorize: stdout.isTTY === true && isColorSupported,
+  });
   return pinoLogger(level, { write: (line: string) => stdout.write(prettify(line)) });
 }

@@ -3,24 +3,24 @@ import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import {
+  type Clock,
   createHookline,
   createSecretBox,
-  generateMasterKey,
-  openSqliteThreadStore,
-  PolicyRegistry,
-  systemClock,
-  type Clock,
   type DeliverySender,
   type DispatchObserver,
+  generateMasterKey,
   type Hookline,
   type Logger,
   type LookupAll,
+  openSqliteThreadStore,
+  PolicyRegistry,
   type Store,
+  systemClock,
 } from '@hookline/core';
-import { ConfigError, isPostgresUrl, type HooklineConfig } from './config.ts';
-import { AuthLookups } from './http/auth.ts';
-import { EventTypeRegistry } from './event-types/event-type-registry.ts';
+import { ConfigError, type HooklineConfig, isPostgresUrl } from './config.ts';
 import { writeFileOnce } from './durable-file.ts';
+import { EventTypeRegistry } from './event-types/event-type-registry.ts';
+import { AuthLookups } from './http/auth.ts';
 import { serverLogger } from './log-output.ts';
 import { ServerMetrics } from './metrics/server-metrics.ts';
 import { createNotifier, smtpMailer } from './notify/index.ts';
@@ -87,8 +87,12 @@ function resolveMasterKey(config: HooklineConfig, logger: Logger): string {
   if (existsSync(file)) return readFileSync(file, 'utf8').trim();
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   const key = generateMasterKey();
-  if (!writeFileOnce(dir, file, key + '\n')) return readFileSync(file, 'utf8').trim(); // another process won the race
-  logger.log('warn', 'generated a master key; back it up — without it endpoint secrets cannot be decrypted. Set HOOKLINE_MASTER_KEY in production.', { file });
+  if (!writeFileOnce(dir, file, `${key}\n`)) return readFileSync(file, 'utf8').trim(); // another process won the race
+  logger.log(
+    'warn',
+    'generated a master key; back it up — without it endpoint secrets cannot be decrypted. Set HOOKLINE_MASTER_KEY in production.',
+    { file },
+  );
   return key;
 }
 
@@ -108,11 +112,14 @@ async function checkMasterKey(store: Store, masterKey: string): Promise<void> {
 }
 
 /** The configured token's hash, or the stored hash, or a new token whose hash is stored (plaintext returned once). */
-async function bootstrapAdminToken(store: Store, config: HooklineConfig): Promise<{ hash: Buffer; plaintext?: string }> {
+async function bootstrapAdminToken(
+  store: Store,
+  config: HooklineConfig,
+): Promise<{ hash: Buffer; plaintext?: string }> {
   if (config.adminToken) return { hash: sha256(config.adminToken) };
   const stored = await store.getSetting(ADMIN_TOKEN_SETTING);
   if (stored) return { hash: Buffer.from(stored, 'hex') };
-  const plaintext = 'hl_admin_' + randomBytes(32).toString('base64url');
+  const plaintext = `hl_admin_${randomBytes(32).toString('base64url')}`;
   const hash = sha256(plaintext);
   await store.setSetting(ADMIN_TOKEN_SETTING, hash.toString('hex'));
   // Two processes starting at once: the last write wins, so only the winner prints its token.
@@ -143,7 +150,11 @@ export async function openRuntime(config: HooklineConfig, overrides: RuntimeOver
       allowHttp: config.allowHttp,
       allowPrivateTargets: config.allowPrivateTargets,
       observers,
-      dispatcher: { batchSize: config.dispatcher.batchSize, maxInFlight: config.dispatcher.maxInFlight, leaseMs: config.dispatcher.leaseMs },
+      dispatcher: {
+        batchSize: config.dispatcher.batchSize,
+        maxInFlight: config.dispatcher.maxInFlight,
+        leaseMs: config.dispatcher.leaseMs,
+      },
       rotationOverlapMs: config.rotationOverlapMs,
       replayQuotaPerDay: config.replayQuotaPerDay,
       // The registry is built over the engine's event-type operations below; it is in place before any event is accepted.
@@ -160,7 +171,13 @@ export async function openRuntime(config: HooklineConfig, overrides: RuntimeOver
       engine,
       logger,
       mailer: smtp
-        ? smtpMailer({ host: smtp.host, port: smtp.port, from: smtp.from, secure: smtp.secure, ...(smtp.user ? { auth: { user: smtp.user, pass: smtp.pass ?? '' } } : {}) })
+        ? smtpMailer({
+            host: smtp.host,
+            port: smtp.port,
+            from: smtp.from,
+            secure: smtp.secure,
+            ...(smtp.user ? { auth: { user: smtp.user, pass: smtp.pass ?? '' } } : {}),
+          })
         : null,
     });
     let closed = false;
@@ -171,10 +188,14 @@ export async function openRuntime(config: HooklineConfig, overrides: RuntimeOver
       fatal = err;
       // As PostgreSQL after a failed fsync: nothing more is acknowledged; the supervisor restarts the process and
       // recovery replays the WAL. Loud, because an operator must look at the disk.
-      logger.log('error', 'FATAL: the store failed for good; answering 503 to everything and exiting for the supervisor to restart', {
-        error: err.message,
-        db: config.db.replace(/\/\/[^@]*@/, '//***@'),
-      });
+      logger.log(
+        'error',
+        'FATAL: the store failed for good; answering 503 to everything and exiting for the supervisor to restart',
+        {
+          error: err.message,
+          db: config.db.replace(/\/\/[^@]*@/, '//***@'),
+        },
+      );
       engine.stop().catch(() => undefined);
       for (const l of fatalListeners.splice(0)) l(err);
     });

@@ -34,7 +34,11 @@ export async function startServer(config: HooklineConfig, overrides: RuntimeOver
   const port = typeof addr === 'object' && addr ? addr.port : config.port;
   const host = config.host.includes(':') ? `[${config.host}]` : config.host === '0.0.0.0' ? '127.0.0.1' : config.host;
   const url = `http://${host}:${port}`;
-  runtime.logger.log('info', 'hookline listening', { url, role: config.role, db: config.db.replace(/\/\/[^@]*@/, '//***@') });
+  runtime.logger.log('info', 'hookline listening', {
+    url,
+    role: config.role,
+    db: config.db.replace(/\/\/[^@]*@/, '//***@'),
+  });
   let closing: Promise<void> | null = null;
   const fatal = new Promise<Error>((resolve) =>
     runtime.onFatal((err) => setTimeout(() => resolve(err), config.fatalExitDelayMs).unref()),

@@ -8,7 +8,9 @@ import { resolve } from 'node:path';
 export class DatabaseInUseError extends Error {
   readonly pid: number;
   constructor(db: string, pid: number) {
-    super(`${db} is in use by another Hookline process (pid ${pid}); on SQLite one process owns the file: stop it, or use PostgreSQL to run several`);
+    super(
+      `${db} is in use by another Hookline process (pid ${pid}); on SQLite one process owns the file: stop it, or use PostgreSQL to run several`,
+    );
     this.name = 'DatabaseInUseError';
     this.pid = pid;
   }
@@ -50,7 +52,7 @@ function readOwner(path: string): { pid: number; text: string } | null {
  * that was read, put back.
  */
 export function acquireSqliteOwnerLock(db: string): SqliteOwnerLock {
-  const path = resolve(db) + '.lock';
+  const path = `${resolve(db)}.lock`;
   if (held.has(path)) throw new DatabaseInUseError(db, process.pid);
   const mine = `${process.pid}\n${randomBytes(8).toString('hex')}\n`;
   const temp = `${path}.${process.pid}.${randomBytes(4).toString('hex')}`;
@@ -99,7 +101,10 @@ export function acquireSqliteOwnerLock(db: string): SqliteOwnerLock {
 }
 
 /** Opens a store on `db` holding the owner lock: taken before the file is opened, given up once the store is closed. */
-export async function openWithOwnerLock<T extends { close(): Promise<void> }>(db: string, open: (db: string) => Promise<T>): Promise<T> {
+export async function openWithOwnerLock<T extends { close(): Promise<void> }>(
+  db: string,
+  open: (db: string) => Promise<T>,
+): Promise<T> {
   const lock = acquireSqliteOwnerLock(db);
   let store: T;
   try {

@@ -7,7 +7,7 @@ import { after, before, test } from 'node:test';
 import { silentLogger } from '@hookline/core';
 import { resolveConfig } from '../src/config.ts';
 import { openRuntime } from '../src/runtime.ts';
-import { startReceiver, startTestServer, until, type TestServer } from './server-harness.ts';
+import { startReceiver, startTestServer, type TestServer, until } from './server-harness.ts';
 
 let t: TestServer;
 let receiver: Awaited<ReturnType<typeof startReceiver>>;
@@ -25,10 +25,15 @@ before(async () => {
   b = await t.tenant('B');
   keyA = (await t.api('POST', `/v1/tenants/${a}/api-keys`, { body: { name: 'ci' } })).body.key;
   keyB = (await t.api('POST', `/v1/tenants/${b}/api-keys`, { body: { name: 'ci' } })).body.key;
-  epB = (await t.api('POST', `/v1/tenants/${b}/endpoints`, { body: { url: receiver.url, policy: 'strict' }, token: keyB })).body.id;
+  epB = (
+    await t.api('POST', `/v1/tenants/${b}/endpoints`, { body: { url: receiver.url, policy: 'strict' }, token: keyB })
+  ).body.id;
   const ev = await t.api('POST', `/v1/tenants/${b}/events`, { body: { type: 'order.created', data: {} }, token: keyB });
   dlvB = ev.body.deliveries[0].id;
-  await until(() => t.api('GET', `/v1/tenants/${b}/deliveries/${dlvB}`, { token: keyB }), (r) => r.body.status === 'failed');
+  await until(
+    () => t.api('GET', `/v1/tenants/${b}/deliveries/${dlvB}`, { token: keyB }),
+    (r) => r.body.status === 'failed',
+  );
 });
 after(async () => {
   await receiver.close();
@@ -73,7 +78,7 @@ test('a tenant key reaches its own tenant', async () => {
   assert.equal((await t.api('GET', `/v1/tenants/${b}/deliveries/${dlvB}`, { token: keyB })).status, 200);
 });
 
-test('tenant A\'s key on tenant B\'s tenant, endpoint, delivery, replay → 404, never data', async () => {
+test("tenant A's key on tenant B's tenant, endpoint, delivery, replay → 404, never data", async () => {
   const paths: Array<[string, string, unknown?]> = [
     ['GET', `/v1/tenants/${b}`],
     ['PATCH', `/v1/tenants/${b}`, { name: 'stolen' }],
@@ -102,13 +107,28 @@ test('tenant A\'s key on tenant B\'s tenant, endpoint, delivery, replay → 404,
   const ghost = await t.api('GET', '/v1/tenants/ten_01JZZZZZZZZZZZZZZZZZZZZZZZ', { token: keyA });
   assert.deepEqual({ s: ghost.status, c: ghost.body.error.code }, { s: 404, c: 'tenant_not_found' });
   // B's ids under A's own tenant path: not found either (lookups are scoped by tenant).
-  assert.equal((await t.api('GET', `/v1/tenants/${a}/endpoints/${epB}`, { token: keyA })).body.error.code, 'endpoint_not_found');
-  assert.equal((await t.api('GET', `/v1/tenants/${a}/deliveries/${dlvB}`, { token: keyA })).body.error.code, 'delivery_not_found');
-  assert.equal((await t.api('POST', `/v1/tenants/${a}/deliveries/${dlvB}/replay`, { token: keyA })).body.error.code, 'delivery_not_found');
-  assert.equal((await t.api('POST', `/v1/tenants/${a}/endpoints/${epB}/replays`, { token: keyA, body: {} })).body.error.code, 'endpoint_not_found');
+  assert.equal(
+    (await t.api('GET', `/v1/tenants/${a}/endpoints/${epB}`, { token: keyA })).body.error.code,
+    'endpoint_not_found',
+  );
+  assert.equal(
+    (await t.api('GET', `/v1/tenants/${a}/deliveries/${dlvB}`, { token: keyA })).body.error.code,
+    'delivery_not_found',
+  );
+  assert.equal(
+    (await t.api('POST', `/v1/tenants/${a}/deliveries/${dlvB}/replay`, { token: keyA })).body.error.code,
+    'delivery_not_found',
+  );
+  assert.equal(
+    (await t.api('POST', `/v1/tenants/${a}/endpoints/${epB}/replays`, { token: keyA, body: {} })).body.error.code,
+    'endpoint_not_found',
+  );
   const replay = await t.api('POST', `/v1/tenants/${b}/deliveries/${dlvB}/replay`, { token: keyB });
   assert.equal(replay.status, 202);
-  assert.equal((await t.api('GET', `/v1/tenants/${a}/replays/${replay.body.replay_id}`, { token: keyA })).body.error.code, 'replay_not_found');
+  assert.equal(
+    (await t.api('GET', `/v1/tenants/${a}/replays/${replay.body.replay_id}`, { token: keyA })).body.error.code,
+    'replay_not_found',
+  );
   assert.equal((await t.api('GET', `/v1/tenants/${b}/replays/${replay.body.replay_id}`, { token: keyA })).status, 404);
   assert.equal((await t.api('GET', `/v1/tenants/${b}/replays/${replay.body.replay_id}`, { token: keyB })).status, 200);
 });
@@ -144,7 +164,10 @@ test('first start without an admin token generates one, stores only its hash, re
     assert.equal(second.adminTokenHash.toString('hex'), stored);
     await second.close();
     // A different master key than the one the database was created with is refused at start.
-    const wrong = resolveConfig({ env: { HOOKLINE_MASTER_KEY: Buffer.alloc(32, 7).toString('base64') }, argv: { db: join(dir, 'h.db'), dataDir: join(dir, 'data') } });
+    const wrong = resolveConfig({
+      env: { HOOKLINE_MASTER_KEY: Buffer.alloc(32, 7).toString('base64') },
+      argv: { db: join(dir, 'h.db'), dataDir: join(dir, 'data') },
+    });
     await assert.rejects(openRuntime(wrong, { logger: silentLogger }), /masterKey/);
   } finally {
     rmSync(dir, { recursive: true, force: true });

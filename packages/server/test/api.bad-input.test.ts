@@ -5,10 +5,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { ERROR_CATALOG, memoryLogger, type DeliverySender } from '@hookline/core';
+import { type DeliverySender, ERROR_CATALOG, memoryLogger } from '@hookline/core';
 import fc from 'fast-check';
 import { resolveConfig } from '../src/config.ts';
-import { startServer, type RunningServer } from '../src/server.ts';
+import { type RunningServer, startServer } from '../src/server.ts';
 import { ADMIN_TOKEN } from './server-harness.ts';
 
 const SEED = Number(process.env.HOOKLINE_FUZZ_SEED ?? 20_260_105);
@@ -27,7 +27,16 @@ interface Operation {
 // Generated endpoint URLs may be valid; nothing may leave the machine, so attempts go to a sender that answers itself.
 const sender: DeliverySender = {
   async send() {
-    return { outcome: 'success', status: 200, responseHeaders: {}, bodyExcerpt: 'ok', errorClass: null, errorMessage: null, startedAt: Date.now(), durationMs: 1 };
+    return {
+      outcome: 'success',
+      status: 200,
+      responseHeaders: {},
+      bodyExcerpt: 'ok',
+      errorClass: null,
+      errorMessage: null,
+      startedAt: Date.now(),
+      durationMs: 1,
+    };
   },
 };
 
@@ -36,16 +45,28 @@ let dir: string;
 const logger = memoryLogger();
 const ids: Record<string, string> = {};
 let tenantKey = '';
-let operations: Operation[] = [];
+const operations: Operation[] = [];
 
-async function call(method: string, path: string, init: { body?: string | Uint8Array; headers?: Record<string, string> } = {}) {
-  const res = await fetch(server.url + path, { method, headers: init.headers, body: init.body as BodyInit | undefined, signal: AbortSignal.timeout(REQUEST_DEADLINE_MS) });
+async function call(
+  method: string,
+  path: string,
+  init: { body?: string | Uint8Array; headers?: Record<string, string> } = {},
+) {
+  const res = await fetch(server.url + path, {
+    method,
+    headers: init.headers,
+    body: init.body as BodyInit | undefined,
+    signal: AbortSignal.timeout(REQUEST_DEADLINE_MS),
+  });
   const text = await res.text();
   return { status: res.status, headers: res.headers, text };
 }
 
 async function json(method: string, path: string, body?: unknown): Promise<any> {
-  const r = await call(method, path, { headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+  const r = await call(method, path, {
+    headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
   return JSON.parse(r.text);
 }
 
@@ -53,7 +74,16 @@ before(async () => {
   dir = mkdtempSync(join(tmpdir(), 'hookline-bad-input-'));
   const config = resolveConfig({
     env: {},
-    argv: { port: 0, host: '127.0.0.1', db: join(dir, 'hookline.db'), dataDir: join(dir, 'data'), allowHttp: true, allowPrivateTargets: true, adminToken: ADMIN_TOKEN, bodyLimitBytes: 256 * 1024 },
+    argv: {
+      port: 0,
+      host: '127.0.0.1',
+      db: join(dir, 'hookline.db'),
+      dataDir: join(dir, 'data'),
+      allowHttp: true,
+      allowPrivateTargets: true,
+      adminToken: ADMIN_TOKEN,
+      bodyLimitBytes: 256 * 1024,
+    },
   });
   server = await startServer(config, { logger, sender });
   ids.tenant = (await json('POST', '/v1/tenants', { name: 'Fuzz', owner_emails: ['ops@fuzz.test'] })).id;
@@ -61,7 +91,11 @@ before(async () => {
   const key = await json('POST', `/v1/tenants/${ids.tenant}/api-keys`, { name: 'fuzz' });
   ids.key = key.id;
   tenantKey = key.key;
-  const accepted = await json('POST', `/v1/tenants/${ids.tenant}/events`, { type: 'fuzz.seeded', event_id: 'evt-fuzz-1', data: { n: 1 } });
+  const accepted = await json('POST', `/v1/tenants/${ids.tenant}/events`, {
+    type: 'fuzz.seeded',
+    event_id: 'evt-fuzz-1',
+    data: { n: 1 },
+  });
   ids.event_id = accepted.event.id ?? 'evt-fuzz-1';
   ids.delivery = accepted.deliveries[0].id;
   ids.type = 'fuzz.seeded';
@@ -87,14 +121,56 @@ after(async () => {
 // ---- values: valid-looking ones from the schema, and hostile ones
 
 const loneSurrogate = fc.constantFrom('\ud800', '\udfff', 'a\ud83d', '\ude00b', 'x\udbff\udbffy');
-const unicodeEdge = fc.constantFrom('\u0000', '\u202e', '\ufeff', '\u{10ffff}', 'e\u0301', '\u200b', '\u{1d518}\u{1d52b}', '\r\n', 'a\rb', '\u2028', '\u0085', '%00', '../..', '\\');
+const unicodeEdge = fc.constantFrom(
+  '\u0000',
+  '\u202e',
+  '\ufeff',
+  '\u{10ffff}',
+  'e\u0301',
+  '\u200b',
+  '\u{1d518}\u{1d52b}',
+  '\r\n',
+  'a\rb',
+  '\u2028',
+  '\u0085',
+  '%00',
+  '../..',
+  '\\',
+);
 const hugeString = fc.integer({ min: 300, max: 20_000 }).map((n) => 'x'.repeat(n));
 const badUrl = fc.constantFrom(
-  '', 'not a url', 'javascript:alert(1)', 'http://', 'https://[::1', 'http://127.0.0.1:9/h\r\nX-Injected: 1', 'http://127.0.0.1:9/h\nHost: a',
-  'ftp://127.0.0.1/', 'http://127.0.0.1:99999/', `http://${'a'.repeat(3000)}.test/`, 'file:///etc/passwd', '//127.0.0.1/x', ' http://127.0.0.1:9/',
-  'http://user:pass@127.0.0.1:9/h', 'http://[::1]:9/h', 'http://127.0.0.1:9/' + '%zz', 'http://\u0130.test/', `http://127.0.0.1:9/${'p'.repeat(2100)}`,
+  '',
+  'not a url',
+  'javascript:alert(1)',
+  'http://',
+  'https://[::1',
+  'http://127.0.0.1:9/h\r\nX-Injected: 1',
+  'http://127.0.0.1:9/h\nHost: a',
+  'ftp://127.0.0.1/',
+  'http://127.0.0.1:99999/',
+  `http://${'a'.repeat(3000)}.test/`,
+  'file:///etc/passwd',
+  '//127.0.0.1/x',
+  ' http://127.0.0.1:9/',
+  'http://user:pass@127.0.0.1:9/h',
+  'http://[::1]:9/h',
+  'http://127.0.0.1:9/' + '%zz',
+  'http://\u0130.test/',
+  `http://127.0.0.1:9/${'p'.repeat(2100)}`,
 );
-const badDate = fc.constantFrom('2026-02-31', '2026-13-01', 'June', '5', '', '9999-99-99T99:99:99Z', '2026-01-05T12:00:00+25:00', '-000001-01-01', '2026-01-05T12:00:00Z', '2026-01-05 12:00', '\u0032\u0030\u0032\u0036');
+const badDate = fc.constantFrom(
+  '2026-02-31',
+  '2026-13-01',
+  'June',
+  '5',
+  '',
+  '9999-99-99T99:99:99Z',
+  '2026-01-05T12:00:00+25:00',
+  '-000001-01-01',
+  '2026-01-05T12:00:00Z',
+  '2026-01-05 12:00',
+  '\u0032\u0030\u0032\u0036',
+);
 const nestedArrays = fc.integer({ min: 1, max: 120 }).map((n) => {
   let v: unknown = [];
   for (let i = 0; i < n; i++) v = [v];
@@ -103,10 +179,22 @@ const nestedArrays = fc.integer({ min: 1, max: 120 }).map((n) => {
 const hostile: fc.Arbitrary<unknown> = fc.oneof(
   fc.jsonValue({ maxDepth: 3 }),
   fc.string({ unit: 'binary', maxLength: 40 }),
-  loneSurrogate, unicodeEdge, hugeString, badUrl, badDate, nestedArrays,
-  fc.integer(), fc.double(), fc.boolean(), fc.constant(null),
+  loneSurrogate,
+  unicodeEdge,
+  hugeString,
+  badUrl,
+  badDate,
+  nestedArrays,
+  fc.integer(),
+  fc.double(),
+  fc.boolean(),
+  fc.constant(null),
   fc.array(fc.oneof(fc.string(), fc.integer(), nestedArrays), { maxLength: 5 }),
-  fc.dictionary(fc.oneof(fc.string(), loneSurrogate, fc.constantFrom('__proto__', 'constructor', '')), fc.jsonValue({ maxDepth: 2 }), { maxKeys: 4 }),
+  fc.dictionary(
+    fc.oneof(fc.string(), loneSurrogate, fc.constantFrom('__proto__', 'constructor', '')),
+    fc.jsonValue({ maxDepth: 2 }),
+    { maxKeys: 4 },
+  ),
 );
 
 function validFor(schema: Schema, name: string, depth: number): fc.Arbitrary<unknown> {
@@ -119,7 +207,11 @@ function validFor(schema: Schema, name: string, depth: number): fc.Arbitrary<unk
   switch (type) {
     case 'string':
       if (schema.format === 'email') return fc.constantFrom('a@b.test', 'not-an-email', 'a@b', '\ud800@b.test');
-      if (typeof schema.pattern === 'string') return fc.stringMatching(new RegExp(schema.pattern)).map((s) => s.slice(0, max)).filter((s) => s.length > 0);
+      if (typeof schema.pattern === 'string')
+        return fc
+          .stringMatching(new RegExp(schema.pattern))
+          .map((s) => s.slice(0, max))
+          .filter((s) => s.length > 0);
       return fc.string({ minLength: schema.minLength ?? 0, maxLength: Math.min(max, 40) });
     case 'integer':
       return fc.integer({ min: schema.minimum ?? -1e6, max: schema.maximum ?? 1e6 });
@@ -128,7 +220,9 @@ function validFor(schema: Schema, name: string, depth: number): fc.Arbitrary<unk
     case 'object':
       return depth > 3 ? fc.constant({}) : objectFor(schema, depth + 1);
     case 'array':
-      return fc.array(schema.items ? valueFor(schema.items, name, depth + 1) : fc.jsonValue({ maxDepth: 2 }), { maxLength: 3 });
+      return fc.array(schema.items ? valueFor(schema.items, name, depth + 1) : fc.jsonValue({ maxDepth: 2 }), {
+        maxLength: 3,
+      });
     default:
       return fc.jsonValue({ maxDepth: 4 });
   }
@@ -141,8 +235,17 @@ function valueFor(schema: Schema, name: string, depth: number): fc.Arbitrary<unk
 
 function objectFor(schema: Schema, depth: number): fc.Arbitrary<Record<string, unknown>> {
   const props = (schema.properties ?? {}) as Record<string, Schema>;
-  const known = fc.record(Object.fromEntries(Object.entries(props).map(([k, s]) => [k, valueFor(s, k, depth)])), { requiredKeys: ((schema.required ?? []) as string[]).filter((k) => k in props) });
-  const unknown = fc.option(fc.dictionary(fc.oneof(fc.string({ minLength: 1, maxLength: 12 }), fc.constantFrom('__proto__', 'colour', 'ID')), hostile, { maxKeys: 2 }), { freq: 4 });
+  const known = fc.record(Object.fromEntries(Object.entries(props).map(([k, s]) => [k, valueFor(s, k, depth)])), {
+    requiredKeys: ((schema.required ?? []) as string[]).filter((k) => k in props),
+  });
+  const unknown = fc.option(
+    fc.dictionary(
+      fc.oneof(fc.string({ minLength: 1, maxLength: 12 }), fc.constantFrom('__proto__', 'colour', 'ID')),
+      hostile,
+      { maxKeys: 2 },
+    ),
+    { freq: 4 },
+  );
   return fc.tuple(known, unknown).map(([k, u]) => (u ? { ...u, ...k } : k));
 }
 
@@ -150,15 +253,23 @@ function encodeSegment(s: string): string {
   try {
     return encodeURIComponent(s);
   } catch {
-    return '%ED%A0%80' + encodeURIComponent(s.replace(/[\ud800-\udfff]/g, '')); // a lone surrogate as (invalid) UTF-8 bytes
+    return `%ED%A0%80${encodeURIComponent(s.replace(/[\ud800-\udfff]/g, ''))}`; // a lone surrogate as (invalid) UTF-8 bytes
   }
 }
 
 function pathValue(name: string, method: string): fc.Arbitrary<string> {
   const real = ids[name];
-  const junk = fc.oneof(fc.string({ minLength: 1, maxLength: 30 }), unicodeEdge, loneSurrogate, hugeString, fc.constantFrom('ten_00000000000000000000000000', 'ep_x', '..', '%', '%2F'));
+  const junk = fc.oneof(
+    fc.string({ minLength: 1, maxLength: 30 }),
+    unicodeEdge,
+    loneSurrogate,
+    hugeString,
+    fc.constantFrom('ten_00000000000000000000000000', 'ep_x', '..', '%', '%2F'),
+  );
   // Deletes get no real id: the other runs need the tenant, its endpoint and its key.
-  return real && method !== 'DELETE' ? fc.oneof({ weight: 2, arbitrary: fc.constant(real) }, { weight: 3, arbitrary: junk }) : junk;
+  return real && method !== 'DELETE'
+    ? fc.oneof({ weight: 2, arbitrary: fc.constant(real) }, { weight: 3, arbitrary: junk })
+    : junk;
 }
 
 interface Request {
@@ -178,27 +289,65 @@ function requestFor(op: Operation): fc.Arbitrary<Request> {
     });
     return url;
   });
-  const query = fc.tuple(
-    fc.record(Object.fromEntries(queryParams.map((p) => [p.name, valueFor(p.schema, p.name, 0)])), { requiredKeys: [] }),
-    fc.option(fc.dictionary(fc.string({ minLength: 1, maxLength: 8 }), fc.string({ maxLength: 20 }), { maxKeys: 2 }), { freq: 4 }),
-    fc.boolean(),
-  ).map(([known, unknown, duplicate]) => {
-    const q = new URLSearchParams();
-    for (const [k, v] of Object.entries({ ...unknown, ...known })) {
-      const s = typeof v === 'string' ? v : JSON.stringify(v) ?? '';
-      q.append(k, s);
-      if (duplicate) q.append(k, s);
-    }
-    const text = q.toString();
-    return text ? `?${text}` : '';
-  });
+  const query = fc
+    .tuple(
+      fc.record(Object.fromEntries(queryParams.map((p) => [p.name, valueFor(p.schema, p.name, 0)])), {
+        requiredKeys: [],
+      }),
+      fc.option(
+        fc.dictionary(fc.string({ minLength: 1, maxLength: 8 }), fc.string({ maxLength: 20 }), { maxKeys: 2 }),
+        { freq: 4 },
+      ),
+      fc.boolean(),
+    )
+    .map(([known, unknown, duplicate]) => {
+      const q = new URLSearchParams();
+      for (const [k, v] of Object.entries({ ...unknown, ...known })) {
+        const s = typeof v === 'string' ? v : (JSON.stringify(v) ?? '');
+        q.append(k, s);
+        if (duplicate) q.append(k, s);
+      }
+      const text = q.toString();
+      return text ? `?${text}` : '';
+    });
   const body: fc.Arbitrary<unknown> = op.body
-    ? fc.oneof({ weight: 4, arbitrary: objectFor(op.body, 0) }, { weight: 1, arbitrary: hostile }, { weight: 1, arbitrary: fc.constant(undefined) })
+    ? fc.oneof(
+        { weight: 4, arbitrary: objectFor(op.body, 0) },
+        { weight: 1, arbitrary: hostile },
+        { weight: 1, arbitrary: fc.constant(undefined) },
+      )
     : fc.oneof({ weight: 4, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: hostile });
-  const encoding = fc.constantFrom('json', 'json', 'json', 'json', 'truncated', 'garbage', 'deep', 'huge', 'utf16', 'latin1');
-  const contentType = fc.constantFrom('application/json', 'application/json', 'application/json', 'application/json; charset=utf-8', 'text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/json; charset=utf-16', '');
+  const encoding = fc.constantFrom(
+    'json',
+    'json',
+    'json',
+    'json',
+    'truncated',
+    'garbage',
+    'deep',
+    'huge',
+    'utf16',
+    'latin1',
+  );
+  const contentType = fc.constantFrom(
+    'application/json',
+    'application/json',
+    'application/json',
+    'application/json; charset=utf-8',
+    'text/plain',
+    'application/x-www-form-urlencoded',
+    'multipart/form-data; boundary=x',
+    'application/json; charset=utf-16',
+    '',
+  );
   const auth = fc.constantFrom('admin', 'admin', 'admin', 'tenant', 'none', 'garbage');
-  const requestId = fc.option(fc.oneof(fc.string({ maxLength: 200 }).map((s) => s.replace(/[^\x20-\x7e]/g, '')), fc.constant('ok-id_1')), { freq: 3 });
+  const requestId = fc.option(
+    fc.oneof(
+      fc.string({ maxLength: 200 }).map((s) => s.replace(/[^\x20-\x7e]/g, '')),
+      fc.constant('ok-id_1'),
+    ),
+    { freq: 3 },
+  );
   return fc.record({ path, query, body, encoding, contentType, auth, requestId }).map((r) => {
     const headers: Record<string, string> = {};
     if (r.auth === 'admin') headers.authorization = `Bearer ${ADMIN_TOKEN}`;
@@ -210,13 +359,26 @@ function requestFor(op: Operation): fc.Arbitrary<Request> {
     if (op.method !== 'GET' && (r.body !== undefined || r.encoding === 'deep' || r.encoding === 'huge')) {
       const text = JSON.stringify(r.body) ?? 'null';
       switch (r.encoding) {
-        case 'truncated': raw = text.slice(0, Math.max(0, text.length - 1)); break;
-        case 'garbage': raw = text + '}{,'; break;
-        case 'deep': raw = '['.repeat(50_000) + ']'.repeat(50_000); break;
-        case 'huge': raw = JSON.stringify({ name: 'x'.repeat(300 * 1024) }); break;
-        case 'utf16': raw = new Uint8Array(Buffer.from(text, 'utf16le')); break;
-        case 'latin1': raw = new Uint8Array(Buffer.from(text + '"\u00e9"', 'latin1')); break;
-        default: raw = text;
+        case 'truncated':
+          raw = text.slice(0, Math.max(0, text.length - 1));
+          break;
+        case 'garbage':
+          raw = `${text}}{,`;
+          break;
+        case 'deep':
+          raw = '['.repeat(50_000) + ']'.repeat(50_000);
+          break;
+        case 'huge':
+          raw = JSON.stringify({ name: 'x'.repeat(300 * 1024) });
+          break;
+        case 'utf16':
+          raw = new Uint8Array(Buffer.from(text, 'utf16le'));
+          break;
+        case 'latin1':
+          raw = new Uint8Array(Buffer.from(`${text}"\u00e9"`, 'latin1'));
+          break;
+        default:
+          raw = text;
       }
       if (r.contentType) headers['content-type'] = r.contentType;
     }
@@ -252,7 +414,10 @@ test('every route of the OpenAPI document answers bad input with a catalog 4xx, 
     await t.test(`${op.method} ${op.path}`, async () => {
       await fc.assert(
         fc.asyncProperty(requestFor(op), async (req) => {
-          const res = await call(op.method, req.path, { headers: req.headers, ...(req.body === undefined ? {} : { body: req.body }) });
+          const res = await call(op.method, req.path, {
+            headers: req.headers,
+            ...(req.body === undefined ? {} : { body: req.body }),
+          });
           checkResponse(op, req, res);
         }),
         { seed: SEED, numRuns: RUNS, endOnFailure: true, includeErrorInReport: true },
@@ -261,7 +426,10 @@ test('every route of the OpenAPI document answers bad input with a catalog 4xx, 
   }
   // Still serving, and nothing was an internal error.
   assert.equal((await call('GET', '/healthz')).status, 200);
-  const created = await call('POST', '/v1/tenants', { headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'after the fuzz' }) });
+  const created = await call('POST', '/v1/tenants', {
+    headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ name: 'after the fuzz' }),
+  });
   assert.equal(created.status, 201);
   const internal = logger.lines.filter((l) => l.level === 'error');
   assert.deepEqual(internal, []);

@@ -5,7 +5,7 @@ import { createPublicKey, verify } from 'node:crypto';
 import { after, before, test } from 'node:test';
 import { createVerifier } from '@hookline/receiver';
 import { json, runMain } from './cli-harness.ts';
-import { ADMIN_TOKEN, startReceiver, startTestServer, type Received, type TestServer } from './server-harness.ts';
+import { ADMIN_TOKEN, type Received, startReceiver, startTestServer, type TestServer } from './server-harness.ts';
 
 let t: TestServer;
 let receiver: Awaited<ReturnType<typeof startReceiver>>;
@@ -25,9 +25,18 @@ const WHPK = /^whpk_[A-Za-z0-9+/]{43}=$/;
 
 /** node:crypto's own verdict on the request's v1a entries under a whpk_ key, without the toolkit. */
 function cryptoVerifies(req: Received, whpk: string): boolean {
-  const key = createPublicKey({ key: Buffer.concat([Buffer.from('302a300506032b6570032100', 'hex'), Buffer.from(whpk.slice(5), 'base64')]), format: 'der', type: 'spki' });
-  const content = Buffer.concat([Buffer.from(`${String(req.headers['webhook-id'])}.${String(req.headers['webhook-timestamp'])}.`), req.body]);
-  return String(req.headers['webhook-signature']).split(' ').some((item) => item.startsWith('v1a,') && verify(null, content, key, Buffer.from(item.slice(4), 'base64')));
+  const key = createPublicKey({
+    key: Buffer.concat([Buffer.from('302a300506032b6570032100', 'hex'), Buffer.from(whpk.slice(5), 'base64')]),
+    format: 'der',
+    type: 'spki',
+  });
+  const content = Buffer.concat([
+    Buffer.from(`${String(req.headers['webhook-id'])}.${String(req.headers['webhook-timestamp'])}.`),
+    req.body,
+  ]);
+  return String(req.headers['webhook-signature'])
+    .split(' ')
+    .some((item) => item.startsWith('v1a,') && verify(null, content, key, Buffer.from(item.slice(4), 'base64')));
 }
 
 async function testDelivery(id: string): Promise<Received> {
@@ -42,12 +51,19 @@ async function testDelivery(id: string): Promise<Received> {
 test('signing ed25519: the public key is shown, the secret key never; deliveries carry v1a that whpk_ verifies; rotation signs twice', async () => {
   const c = await t.api('POST', `/v1/tenants/${ten}/endpoints`, { body: { url: receiver.url, signing: 'ed25519' } });
   assert.equal(c.status, 201);
-  assert.deepEqual([c.body.signing, c.body.scheme, c.body.secret], ['ed25519', 'standard', null], 'the scheme defaults to standard');
+  assert.deepEqual(
+    [c.body.signing, c.body.scheme, c.body.secret],
+    ['ed25519', 'standard', null],
+    'the scheme defaults to standard',
+  );
   assert.match(c.body.public_key, WHPK);
   const id = c.body.id as string;
 
   const s0 = await t.api('GET', `/v1/tenants/${ten}/endpoints/${id}/secret`);
-  assert.deepEqual([s0.body.signing, s0.body.public_key, s0.body.secret, s0.body.secrets.length], ['ed25519', c.body.public_key, null, 1]);
+  assert.deepEqual(
+    [s0.body.signing, s0.body.public_key, s0.body.secret, s0.body.secrets.length],
+    ['ed25519', c.body.public_key, null, 1],
+  );
   assert.equal((await t.api('GET', `/v1/tenants/${ten}/endpoints/${id}`)).body.signing, 'ed25519');
 
   const first = await testDelivery(id);
@@ -57,10 +73,17 @@ test('signing ed25519: the public key is shown, the secret key never; deliveries
   const verifier = createVerifier({ secrets: [{ kid: s0.body.kid, secret: c.body.public_key }] });
   assert.equal(verifier.verify(first.headers, first.body).kid, s0.body.kid);
 
-  const rotated = await t.api('POST', `/v1/tenants/${ten}/endpoints/${id}/secret/rotate`, { body: { overlap_seconds: 3600 } });
+  const rotated = await t.api('POST', `/v1/tenants/${ten}/endpoints/${id}/secret/rotate`, {
+    body: { overlap_seconds: 3600 },
+  });
   assert.equal(rotated.status, 200);
   assert.equal(rotated.body.secrets.length, 2);
-  assert.ok(rotated.body.secrets.every((s: { signing: string; secret: null; public_key: string }) => s.signing === 'ed25519' && s.secret === null && WHPK.test(s.public_key)));
+  assert.ok(
+    rotated.body.secrets.every(
+      (s: { signing: string; secret: null; public_key: string }) =>
+        s.signing === 'ed25519' && s.secret === null && WHPK.test(s.public_key),
+    ),
+  );
   assert.notEqual(rotated.body.public_key, c.body.public_key);
   const during = await testDelivery(id);
   const items = String(during.headers['webhook-signature']).split(' ');
@@ -73,24 +96,47 @@ test('signing ed25519: the public key is shown, the secret key never; deliveries
   // The secret key is sealed at rest and appears in no answer: only the public halves leave the server.
   const sealed = await t.server.runtime.store.listSecrets(id);
   assert.equal(sealed.length, 2);
-  assert.ok(sealed.every((s) => s.sealed.startsWith('v1:') && !s.sealed.includes('whsk_')), 'sealed, not plain');
-  const everything = JSON.stringify([c.body, s0.body, rotated.body, (await t.api('GET', `/v1/tenants/${ten}/endpoints`)).body, (await t.api('GET', `/v1/tenants/${ten}/endpoints/${id}`)).body]);
+  assert.ok(
+    sealed.every((s) => s.sealed.startsWith('v1:') && !s.sealed.includes('whsk_')),
+    'sealed, not plain',
+  );
+  const everything = JSON.stringify([
+    c.body,
+    s0.body,
+    rotated.body,
+    (await t.api('GET', `/v1/tenants/${ten}/endpoints`)).body,
+    (await t.api('GET', `/v1/tenants/${ten}/endpoints/${id}`)).body,
+  ]);
   assert.ok(!everything.includes('whsk_'), 'no secret key in any answer');
 });
 
 test('refusals: ed25519 needs the standard scheme, signing is fixed at creation, unknown values are validation errors', async () => {
-  const hookline = await t.api('POST', `/v1/tenants/${ten}/endpoints`, { body: { url: receiver.url, signing: 'ed25519', scheme: 'hookline' } });
+  const hookline = await t.api('POST', `/v1/tenants/${ten}/endpoints`, {
+    body: { url: receiver.url, signing: 'ed25519', scheme: 'hookline' },
+  });
   assert.deepEqual([hookline.status, hookline.body.error.code], [400, 'signing_needs_standard_scheme']);
   const bad = await t.api('POST', `/v1/tenants/${ten}/endpoints`, { body: { url: receiver.url, signing: 'rsa' } });
   assert.deepEqual([bad.status, bad.body.error.code], [400, 'invalid_request']);
 
-  const ed = (await t.api('POST', `/v1/tenants/${ten}/endpoints`, { body: { url: receiver.url, signing: 'ed25519', scheme: 'standard' } })).body;
+  const ed = (
+    await t.api('POST', `/v1/tenants/${ten}/endpoints`, {
+      body: { url: receiver.url, signing: 'ed25519', scheme: 'standard' },
+    })
+  ).body;
   const toHookline = await t.api('PATCH', `/v1/tenants/${ten}/endpoints/${ed.id}`, { body: { scheme: 'hookline' } });
   assert.deepEqual([toHookline.status, toHookline.body.error.code], [400, 'signing_needs_standard_scheme']);
   const toHmac = await t.api('PATCH', `/v1/tenants/${ten}/endpoints/${ed.id}`, { body: { signing: 'hmac' } });
   assert.deepEqual([toHmac.status, toHmac.body.error.code], [409, 'signing_immutable']);
   assert.match(toHmac.body.error.message, /signs with ed25519; create a new endpoint to sign with hmac/);
-  assert.equal((await t.api('PATCH', `/v1/tenants/${ten}/endpoints/${ed.id}`, { body: { signing: 'ed25519', description: 'same' } })).status, 200, 'naming its own signing is fine');
+  assert.equal(
+    (
+      await t.api('PATCH', `/v1/tenants/${ten}/endpoints/${ed.id}`, {
+        body: { signing: 'ed25519', description: 'same' },
+      })
+    ).status,
+    200,
+    'naming its own signing is fine',
+  );
 
   const hmac = (await t.api('POST', `/v1/tenants/${ten}/endpoints`, { body: { url: receiver.url } })).body;
   assert.deepEqual([hmac.signing, hmac.scheme, hmac.public_key], ['hmac', 'hookline', null]);
@@ -120,12 +166,17 @@ test('CLI: endpoints add --signing ed25519 prints the public key; secret and rot
   assert.match(rotate.stdout, /^new public key sec_\S+: whpk_/);
   const live = json(await runMain(['endpoints', 'secret', id, '--tenant', ten, '--json'], env));
   assert.equal(live.secrets.length, 2);
-  assert.ok(live.secrets.every((k: { public_key: string; secret: null }) => WHPK.test(k.public_key) && k.secret === null));
+  assert.ok(
+    live.secrets.every((k: { public_key: string; secret: null }) => WHPK.test(k.public_key) && k.secret === null),
+  );
 
   const wrong = await runMain(['endpoints', 'add', receiver.url, '--tenant', ten, '--signing', 'rsa'], env);
   assert.equal(wrong.code, 2);
   assert.match(wrong.stderr, /--signing must be hmac or ed25519, got 'rsa'/);
-  const clash = await runMain(['endpoints', 'add', receiver.url, '--tenant', ten, '--signing', 'ed25519', '--scheme', 'hookline'], env);
+  const clash = await runMain(
+    ['endpoints', 'add', receiver.url, '--tenant', ten, '--signing', 'ed25519', '--scheme', 'hookline'],
+    env,
+  );
   assert.notEqual(clash.code, 0);
   assert.match(clash.stderr, /ed25519 signing \(v1a\) exists only in the standard scheme/);
 });

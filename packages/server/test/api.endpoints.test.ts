@@ -22,7 +22,9 @@ after(async () => {
 });
 
 test('tenants: create, get, list with cursor, patch, delete', async () => {
-  const created = await t.api('POST', '/v1/tenants', { body: { name: 'Globex', owner_emails: ['a@globex.test'], notify_email: false } });
+  const created = await t.api('POST', '/v1/tenants', {
+    body: { name: 'Globex', owner_emails: ['a@globex.test'], notify_email: false },
+  });
   assert.equal(created.status, 201);
   assert.match(created.body.id, /^ten_[0-9A-Z]{26}$/);
   assert.equal(created.body.notify_email, false);
@@ -35,7 +37,9 @@ test('tenants: create, get, list with cursor, patch, delete', async () => {
   assert.notEqual(p2.body.items[0].id, p1.body.items[0].id);
   const patched = await t.api('PATCH', `/v1/tenants/${created.body.id}`, { body: { name: 'Globex Corp' } });
   assert.equal(patched.body.name, 'Globex Corp');
-  const badOps = await t.api('PATCH', `/v1/tenants/${created.body.id}`, { body: { operations_endpoint_id: 'ep_nope' } });
+  const badOps = await t.api('PATCH', `/v1/tenants/${created.body.id}`, {
+    body: { operations_endpoint_id: 'ep_nope' },
+  });
   assert.equal(badOps.status, 400);
   assert.equal((await t.api('DELETE', `/v1/tenants/${created.body.id}`)).status, 204);
   const gone = await t.api('GET', `/v1/tenants/${created.body.id}`);
@@ -58,7 +62,9 @@ test('request errors: validation names the field, 415, 413, bad JSON, unknown ro
   const bad = await t.api('POST', '/v1/tenants', { raw: '{"name":', headers: { 'content-type': 'application/json' } });
   assert.equal(bad.status, 400);
   assert.equal(bad.body.error.code, 'invalid_json');
-  const big = await t.api('POST', `/v1/tenants/${ten}/events`, { body: { type: 'big', data: 'x'.repeat(1024 * 1024 + 10) } });
+  const big = await t.api('POST', `/v1/tenants/${ten}/events`, {
+    body: { type: 'big', data: 'x'.repeat(1024 * 1024 + 10) },
+  });
   assert.equal(big.status, 413);
   assert.equal(big.body.error.code, 'body_too_large');
   const nf = await t.api('GET', '/v2/whatever');
@@ -85,7 +91,7 @@ test('endpoint URL refusals are validation errors, before any connection', async
     ['https://localhost/hook', 'url_private_address'],
     ['https://127.0.0.1:9/hook', 'url_private_address'],
     ['not a url', 'url_invalid'],
-    ['https://example.com/' + 'a'.repeat(2100), 'url_too_long'],
+    [`https://example.com/${'a'.repeat(2100)}`, 'url_too_long'],
   ];
   const st = await strict.tenant();
   for (const [url, code] of cases) {
@@ -96,25 +102,42 @@ test('endpoint URL refusals are validation errors, before any connection', async
   // The same refusal on PATCH; a public https URL is accepted (registration never connects).
   const ok = await strict.api('POST', `/v1/tenants/${st}/endpoints`, { body: { url: 'https://hooks.example.com/in' } });
   assert.equal(ok.status, 201);
-  const patch = await strict.api('PATCH', `/v1/tenants/${st}/endpoints/${ok.body.id}`, { body: { url: 'https://192.168.1.10/x' } });
+  const patch = await strict.api('PATCH', `/v1/tenants/${st}/endpoints/${ok.body.id}`, {
+    body: { url: 'https://192.168.1.10/x' },
+  });
   assert.equal(patch.body.error.code, 'url_private_address');
   assert.equal((await strict.api('GET', `/v1/tenants/${st}/deliveries`)).body.items.length, 0);
 });
 
 test('endpoints: create, get, list, patch fields and status, delete', async () => {
   const c = await t.api('POST', `/v1/tenants/${ten}/endpoints`, {
-    body: { url: receiver.url, description: 'orders', event_types: ['order.*', 'refund.completed'], policy: 'brief', scheme: 'standard', timeout_ms: 2000, max_concurrency: 3 },
+    body: {
+      url: receiver.url,
+      description: 'orders',
+      event_types: ['order.*', 'refund.completed'],
+      policy: 'brief',
+      scheme: 'standard',
+      timeout_ms: 2000,
+      max_concurrency: 3,
+    },
   });
   assert.equal(c.status, 201);
   assert.match(c.body.id, /^ep_/);
   assert.match(c.body.secret, /^whsec_/);
-  assert.deepEqual([c.body.policy, c.body.scheme, c.body.timeout_ms, c.body.max_concurrency, c.body.status], ['brief', 'standard', 2000, 3, 'active']);
+  assert.deepEqual(
+    [c.body.policy, c.body.scheme, c.body.timeout_ms, c.body.max_concurrency, c.body.status],
+    ['brief', 'standard', 2000, 3, 'active'],
+  );
   const id = c.body.id;
   assert.equal((await t.api('GET', `/v1/tenants/${ten}/endpoints/${id}`)).body.description, 'orders');
   assert.ok((await t.api('GET', `/v1/tenants/${ten}/endpoints`)).body.items.some((e: { id: string }) => e.id === id));
-  const paused = await t.api('PATCH', `/v1/tenants/${ten}/endpoints/${id}`, { body: { status: 'paused', description: 'paused for maintenance' } });
+  const paused = await t.api('PATCH', `/v1/tenants/${ten}/endpoints/${id}`, {
+    body: { status: 'paused', description: 'paused for maintenance' },
+  });
   assert.deepEqual([paused.body.status, paused.body.pause_reason], ['paused', 'manual']);
-  const active = await t.api('PATCH', `/v1/tenants/${ten}/endpoints/${id}`, { body: { status: 'active', timeout_ms: null } });
+  const active = await t.api('PATCH', `/v1/tenants/${ten}/endpoints/${id}`, {
+    body: { status: 'active', timeout_ms: null },
+  });
   assert.deepEqual([active.body.status, active.body.pause_reason, active.body.timeout_ms], ['active', null, null]);
   for (const [body, pattern] of [
     [{ policy: 'nope' }, /unknown policy/],
@@ -132,25 +155,44 @@ test('endpoints: create, get, list, patch fields and status, delete', async () =
   const gone = await t.api('GET', `/v1/tenants/${ten}/endpoints/${id}`);
   assert.equal(gone.body.error.code, 'endpoint_not_found');
   assert.equal((await t.api('DELETE', `/v1/tenants/${ten}/endpoints/${id}`)).status, 404);
-  assert.equal((await t.api('PATCH', `/v1/tenants/${ten}/endpoints/${id}`, { body: { description: 'x' } })).status, 404);
+  assert.equal(
+    (await t.api('PATCH', `/v1/tenants/${ten}/endpoints/${id}`, { body: { description: 'x' } })).status,
+    404,
+  );
 });
 
 test('rate limit: set on create, changed and cleared by PATCH, validated with its code; effective concurrency is read-only', async () => {
-  const c = await t.api('POST', `/v1/tenants/${ten}/endpoints`, { body: { url: receiver.url, max_concurrency: 7, rate_limit_per_s: 50 } });
+  const c = await t.api('POST', `/v1/tenants/${ten}/endpoints`, {
+    body: { url: receiver.url, max_concurrency: 7, rate_limit_per_s: 50 },
+  });
   assert.equal(c.status, 201);
   assert.deepEqual([c.body.rate_limit_per_s, c.body.effective_concurrency], [50, 7]);
   const id = c.body.id;
-  assert.equal((await t.api('PATCH', `/v1/tenants/${ten}/endpoints/${id}`, { body: { rate_limit_per_s: 10_000 } })).body.rate_limit_per_s, 10_000);
+  assert.equal(
+    (await t.api('PATCH', `/v1/tenants/${ten}/endpoints/${id}`, { body: { rate_limit_per_s: 10_000 } })).body
+      .rate_limit_per_s,
+    10_000,
+  );
   assert.equal((await t.api('GET', `/v1/tenants/${ten}/endpoints/${id}`)).body.rate_limit_per_s, 10_000);
-  assert.equal((await t.api('PATCH', `/v1/tenants/${ten}/endpoints/${id}`, { body: { rate_limit_per_s: null } })).body.rate_limit_per_s, null);
+  assert.equal(
+    (await t.api('PATCH', `/v1/tenants/${ten}/endpoints/${id}`, { body: { rate_limit_per_s: null } })).body
+      .rate_limit_per_s,
+    null,
+  );
   for (const v of [0, -5, 10_001]) {
     const r = await t.api('PATCH', `/v1/tenants/${ten}/endpoints/${id}`, { body: { rate_limit_per_s: v } });
     assert.equal(r.status, 400, String(v));
     assert.equal(r.body.error.code, 'rate_limit_invalid');
   }
-  const created = await t.api('POST', `/v1/tenants/${ten}/endpoints`, { body: { url: receiver.url, rate_limit_per_s: 0 } });
+  const created = await t.api('POST', `/v1/tenants/${ten}/endpoints`, {
+    body: { url: receiver.url, rate_limit_per_s: 0 },
+  });
   assert.deepEqual([created.status, created.body.error.code], [400, 'rate_limit_invalid']);
-  for (const v of ['50', 1.5]) assert.equal((await t.api('PATCH', `/v1/tenants/${ten}/endpoints/${id}`, { body: { rate_limit_per_s: v } })).status, 400);
+  for (const v of ['50', 1.5])
+    assert.equal(
+      (await t.api('PATCH', `/v1/tenants/${ten}/endpoints/${id}`, { body: { rate_limit_per_s: v } })).status,
+      400,
+    );
   const ro = await t.api('PATCH', `/v1/tenants/${ten}/endpoints/${id}`, { body: { effective_concurrency: 2 } });
   assert.equal(ro.status, 400, 'learned, not set');
   await t.api('DELETE', `/v1/tenants/${ten}/endpoints/${id}`);
@@ -161,7 +203,9 @@ test('secrets: read, rotate with overlap, both live; 404 for unknown endpoint', 
   const s0 = await t.api('GET', `/v1/tenants/${ten}/endpoints/${c.body.id}/secret`);
   assert.equal(s0.body.secret, c.body.secret);
   assert.equal(s0.body.secrets.length, 1);
-  const rotated = await t.api('POST', `/v1/tenants/${ten}/endpoints/${c.body.id}/secret/rotate`, { body: { overlap_seconds: 3600 } });
+  const rotated = await t.api('POST', `/v1/tenants/${ten}/endpoints/${c.body.id}/secret/rotate`, {
+    body: { overlap_seconds: 3600 },
+  });
   assert.equal(rotated.status, 200);
   assert.notEqual(rotated.body.secret, c.body.secret);
   assert.equal(rotated.body.secrets.length, 2);
@@ -171,8 +215,15 @@ test('secrets: read, rotate with overlap, both live; 404 for unknown endpoint', 
   // No body: the configured default overlap (24 h).
   const r2 = await t.api('POST', `/v1/tenants/${ten}/endpoints/${c.body.id}/secret/rotate`);
   assert.equal(r2.status, 200);
-  assert.equal((await t.api('POST', `/v1/tenants/${ten}/endpoints/${c.body.id}/secret/rotate`, { body: { overlap_seconds: -1 } })).status, 400);
-  assert.equal((await t.api('GET', `/v1/tenants/${ten}/endpoints/ep_nope/secret`)).body.error.code, 'endpoint_not_found');
+  assert.equal(
+    (await t.api('POST', `/v1/tenants/${ten}/endpoints/${c.body.id}/secret/rotate`, { body: { overlap_seconds: -1 } }))
+      .status,
+    400,
+  );
+  assert.equal(
+    (await t.api('GET', `/v1/tenants/${ten}/endpoints/ep_nope/secret`)).body.error.code,
+    'endpoint_not_found',
+  );
   // Secrets are encrypted at rest: the store never holds the plaintext.
   const sealed = await t.server.runtime.store.listSecrets(c.body.id);
   assert.ok(sealed.every((s) => s.sealed.startsWith('v1:') && !s.sealed.includes(c.body.secret.slice(6))));

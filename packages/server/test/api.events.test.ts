@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { after, before, test } from 'node:test';
-import { startReceiver, startTestServer, until, type TestServer } from './server-harness.ts';
+import { startReceiver, startTestServer, type TestServer, until } from './server-harness.ts';
 
 let t: TestServer;
 let receiver: Awaited<ReturnType<typeof startReceiver>>;
@@ -13,7 +13,9 @@ before(async () => {
   t = await startTestServer();
   receiver = await startReceiver();
   ten = await t.tenant();
-  const r = await t.api('POST', `/v1/tenants/${ten}/endpoints`, { body: { url: receiver.url, event_types: ['order.*', 'payment.*', 'invoice.paid'] } });
+  const r = await t.api('POST', `/v1/tenants/${ten}/endpoints`, {
+    body: { url: receiver.url, event_types: ['order.*', 'payment.*', 'invoice.paid'] },
+  });
   ep = r.body;
 });
 after(async () => {
@@ -30,14 +32,23 @@ function verifyHookline(headers: Record<string, unknown>, body: Buffer, secret: 
   if (Math.abs(Date.now() / 1000 - Number(ts)) > 300) return false;
   // The key is the secret exactly as the API shows it, whsec_ prefix included (docs/rules.md#scheme-hookline).
   const expected = createHmac('sha256', secret).update(`${ts}.`).update(body).digest();
-  return parts.filter(([k]) => k === 'v1').some(([, v]) => {
-    const got = Buffer.from(v, 'hex');
-    return got.length === expected.length && timingSafeEqual(got, expected);
-  });
+  return parts
+    .filter(([k]) => k === 'v1')
+    .some(([, v]) => {
+      const got = Buffer.from(v, 'hex');
+      return got.length === expected.length && timingSafeEqual(got, expected);
+    });
 }
 
 test('full flow: event → signed webhook that verifies → delivery succeeded with its attempt', async () => {
-  const sent = await t.api('POST', `/v1/tenants/${ten}/events`, { body: { event_id: 'ord_1', type: 'order.created', occurred_at: '2026-01-05T12:00:00Z', data: { order: 1, total: 990 } } });
+  const sent = await t.api('POST', `/v1/tenants/${ten}/events`, {
+    body: {
+      event_id: 'ord_1',
+      type: 'order.created',
+      occurred_at: '2026-01-05T12:00:00Z',
+      data: { order: 1, total: 990 },
+    },
+  });
   assert.equal(sent.status, 202);
   assert.equal(sent.body.duplicate, false);
   assert.equal(sent.body.event.event_id, 'ord_1');
@@ -51,13 +62,28 @@ test('full flow: event → signed webhook that verifies → delivery succeeded w
   assert.equal(got.headers['x-webhook-delivery'], dlv.id);
   assert.equal(got.headers['content-type'], 'application/json');
   assert.ok(verifyHookline(got.headers, got.body, ep.secret), 'signature verifies');
-  assert.ok(!verifyHookline(got.headers, Buffer.concat([got.body, Buffer.from(' ')]), ep.secret), 'tampered body fails');
-  assert.deepEqual(JSON.parse(got.body.toString()), { event_id: 'ord_1', type: 'order.created', version: '1', occurred_at: '2026-01-05T12:00:00Z', data: { order: 1, total: 990 } });
-  const d = await until(() => t.api('GET', `/v1/tenants/${ten}/deliveries/${dlv.id}`), (r) => r.body.status === 'succeeded');
+  assert.ok(
+    !verifyHookline(got.headers, Buffer.concat([got.body, Buffer.from(' ')]), ep.secret),
+    'tampered body fails',
+  );
+  assert.deepEqual(JSON.parse(got.body.toString()), {
+    event_id: 'ord_1',
+    type: 'order.created',
+    version: '1',
+    occurred_at: '2026-01-05T12:00:00Z',
+    data: { order: 1, total: 990 },
+  });
+  const d = await until(
+    () => t.api('GET', `/v1/tenants/${ten}/deliveries/${dlv.id}`),
+    (r) => r.body.status === 'succeeded',
+  );
   assert.equal(d.body.attempt_count, 1);
   assert.equal(d.body.attempts.length, 1);
   const a = d.body.attempts[0];
-  assert.deepEqual([a.n, a.trigger, a.outcome, a.response_status, a.response_body_excerpt, a.error_class], [1, 'scheduled', 'success', 200, 'ok', null]);
+  assert.deepEqual(
+    [a.n, a.trigger, a.outcome, a.response_status, a.response_body_excerpt, a.error_class],
+    [1, 'scheduled', 'success', 200, 'ok', null],
+  );
   assert.equal(a.request_headers['X-Webhook-Signature'], got.headers['x-webhook-signature']);
   assert.equal(typeof a.duration_ms, 'number');
   assert.deepEqual(d.body.payload, JSON.parse(got.body.toString()));
@@ -74,7 +100,10 @@ test('idempotent ingest: same body → the same event; different body → 409 ev
   assert.equal(again.status, 202);
   assert.equal(again.body.duplicate, true);
   assert.equal(again.body.event.id, first.body.event.id);
-  assert.deepEqual(again.body.deliveries.map((d: { id: string }) => d.id), first.body.deliveries.map((d: { id: string }) => d.id));
+  assert.deepEqual(
+    again.body.deliveries.map((d: { id: string }) => d.id),
+    first.body.deliveries.map((d: { id: string }) => d.id),
+  );
   const conflict = await t.api('POST', `/v1/tenants/${ten}/events`, { body: { ...body, data: { amount: 6 } } });
   assert.equal(conflict.status, 409);
   assert.equal(conflict.body.error.code, 'event_conflict');
@@ -85,7 +114,9 @@ test('event input errors: missing type/data, bad occurred_at, unsubscribed type 
   const noData = await t.api('POST', `/v1/tenants/${ten}/events`, { body: { type: 'order.created' } });
   assert.equal(noData.status, 400);
   assert.match(noData.body.error.message, /data/);
-  const badTime = await t.api('POST', `/v1/tenants/${ten}/events`, { body: { type: 'order.created', occurred_at: 'yesterday', data: {} } });
+  const badTime = await t.api('POST', `/v1/tenants/${ten}/events`, {
+    body: { type: 'order.created', occurred_at: 'yesterday', data: {} },
+  });
   assert.equal(badTime.status, 400);
   assert.match(badTime.body.error.message, /occurred_at/);
   const other = await t.api('POST', `/v1/tenants/${ten}/events`, { body: { type: 'kyc.approved', data: {} } });
@@ -104,10 +135,16 @@ test('batch: per-item results in one request; over 1,000 → 400 batch_too_large
   const r = await t.api('POST', `/v1/tenants/${ten}/events/batch`, { body: { events } });
   assert.equal(r.status, 202);
   assert.equal(r.body.results.length, 5);
-  assert.deepEqual(r.body.results.map((x: { ok: boolean }) => x.ok), [true, true, false, false, true]);
+  assert.deepEqual(
+    r.body.results.map((x: { ok: boolean }) => x.ok),
+    [true, true, false, false, true],
+  );
   assert.equal(r.body.results[2].error.code, 'invalid_request');
   assert.match(r.body.results[2].error.message, /\/events\/2\//);
-  assert.deepEqual(r.body.results[2].error.details.map((d: { path: string }) => d.path), ['/events/2/data']);
+  assert.deepEqual(
+    r.body.results[2].error.details.map((d: { path: string }) => d.path),
+    ['/events/2/data'],
+  );
   assert.equal(r.body.results[3].error.code, 'event_conflict');
   assert.equal(r.body.results[0].deliveries.length, 1);
   assert.equal(r.body.results[4].event.id, r.body.results[0].event.id);
@@ -116,7 +153,9 @@ test('batch: per-item results in one request; over 1,000 → 400 batch_too_large
   const tooMany = await t.api('POST', `/v1/tenants/${ten}/events/batch`, { body: { events: many } });
   assert.equal(tooMany.status, 400);
   assert.equal(tooMany.body.error.code, 'batch_too_large');
-  const full = await t.api('POST', `/v1/tenants/${ten}/events/batch`, { body: { events: many.slice(0, 1000).map((e) => ({ ...e, type: 'audit.logged' })) } });
+  const full = await t.api('POST', `/v1/tenants/${ten}/events/batch`, {
+    body: { events: many.slice(0, 1000).map((e) => ({ ...e, type: 'audit.logged' })) },
+  });
   assert.equal(full.status, 202);
   assert.equal(full.body.accepted, 1000);
 });
@@ -126,7 +165,15 @@ test('event types: define, read, validate data (400 naming the path), money over
     description: 'An invoice was paid',
     versions: {
       '1': {
-        schema: { type: 'object', required: ['invoice_id', 'amount'], properties: { invoice_id: { type: 'string' }, amount: { type: 'integer', minimum: 0 }, lines: { type: 'array', items: { type: 'object', properties: { qty: { type: 'integer' } } } } } },
+        schema: {
+          type: 'object',
+          required: ['invoice_id', 'amount'],
+          properties: {
+            invoice_id: { type: 'string' },
+            amount: { type: 'integer', minimum: 0 },
+            lines: { type: 'array', items: { type: 'object', properties: { qty: { type: 'integer' } } } },
+          },
+        },
         example: { invoice_id: 'inv_1', amount: 100 },
       },
     },
@@ -138,19 +185,29 @@ test('event types: define, read, validate data (400 naming the path), money over
   const got = await t.api('GET', '/v1/event-types/invoice.paid');
   assert.deepEqual(got.body.versions, def.versions);
   assert.equal(got.body.money, true);
-  assert.ok((await t.api('GET', '/v1/event-types')).body.items.some((x: { name: string }) => x.name === 'invoice.paid'));
+  assert.ok(
+    (await t.api('GET', '/v1/event-types')).body.items.some((x: { name: string }) => x.name === 'invoice.paid'),
+  );
   assert.equal((await t.api('GET', '/v1/event-types/nope.nope')).body.error.code, 'event_type_not_found');
 
-  const missing = await t.api('POST', `/v1/tenants/${ten}/events`, { body: { type: 'invoice.paid', data: { invoice_id: 'inv_1' } } });
+  const missing = await t.api('POST', `/v1/tenants/${ten}/events`, {
+    body: { type: 'invoice.paid', data: { invoice_id: 'inv_1' } },
+  });
   assert.equal(missing.status, 400);
   assert.equal(missing.body.error.code, 'schema_validation_failed');
   assert.match(missing.body.error.message, /\/data.*amount/);
-  const nested = await t.api('POST', `/v1/tenants/${ten}/events`, { body: { type: 'invoice.paid', data: { invoice_id: 'i', amount: 1, lines: [{ qty: 1 }, { qty: 'two' }] } } });
+  const nested = await t.api('POST', `/v1/tenants/${ten}/events`, {
+    body: { type: 'invoice.paid', data: { invoice_id: 'i', amount: 1, lines: [{ qty: 1 }, { qty: 'two' }] } },
+  });
   assert.equal(nested.body.error.code, 'schema_validation_failed');
   assert.match(nested.body.error.message, /\/data\/lines\/1\/qty/);
-  const v2 = await t.api('POST', `/v1/tenants/${ten}/events`, { body: { type: 'invoice.paid', version: '2', data: {} } });
+  const v2 = await t.api('POST', `/v1/tenants/${ten}/events`, {
+    body: { type: 'invoice.paid', version: '2', data: {} },
+  });
   assert.equal(v2.body.error.code, 'unknown_event_type');
-  const ok = await t.api('POST', `/v1/tenants/${ten}/events`, { body: { type: 'invoice.paid', data: { invoice_id: 'i', amount: 1 } } });
+  const ok = await t.api('POST', `/v1/tenants/${ten}/events`, {
+    body: { type: 'invoice.paid', data: { invoice_id: 'i', amount: 1 } },
+  });
   assert.equal(ok.status, 202);
   assert.equal(ok.body.event.is_money, true);
   assert.equal(ok.body.deliveries[0].is_money, true);
@@ -159,13 +216,19 @@ test('event types: define, read, validate data (400 naming the path), money over
   await t.api('PUT', '/v1/event-types/refund.completed', { body: { versions: { '1': { schema: {} } }, money: false } });
   const refund = await t.api('POST', `/v1/tenants/${ten}/events`, { body: { type: 'refund.completed', data: {} } });
   assert.equal(refund.body.event.is_money, false);
-  const payment = await t.api('POST', `/v1/tenants/${ten}/events`, { body: { type: 'payment.status_changed', data: { status: 'paid' } } });
+  const payment = await t.api('POST', `/v1/tenants/${ten}/events`, {
+    body: { type: 'payment.status_changed', data: { status: 'paid' } },
+  });
   assert.equal(payment.body.event.is_money, true);
 
-  const badDef = await t.api('PUT', '/v1/event-types/x.bad', { body: { versions: { '1': { schema: { type: 'object', required: ['a'] }, example: {} } } } });
+  const badDef = await t.api('PUT', '/v1/event-types/x.bad', {
+    body: { versions: { '1': { schema: { type: 'object', required: ['a'] }, example: {} } } },
+  });
   assert.equal(badDef.status, 400);
   assert.match(badDef.body.error.message, /example/);
-  const badSchema = await t.api('PUT', '/v1/event-types/x.bad', { body: { versions: { '1': { schema: { type: 'nonsense' } } } } });
+  const badSchema = await t.api('PUT', '/v1/event-types/x.bad', {
+    body: { versions: { '1': { schema: { type: 'nonsense' } } } },
+  });
   assert.equal(badSchema.status, 400);
   assert.match(badSchema.body.error.message, /\/versions\/1\/schema/);
   assert.equal((await t.api('PUT', '/v1/event-types/x.bad', { body: { versions: {} } })).status, 400);
@@ -179,7 +242,10 @@ test('strict event types: an unknown type is 400 unknown_event_type', async () =
     assert.equal(r.status, 400);
     assert.equal(r.body.error.code, 'unknown_event_type');
     await s.api('PUT', '/v1/event-types/now.defined', { body: { versions: { '1': { schema: { type: 'object' } } } } });
-    assert.equal((await s.api('POST', `/v1/tenants/${st}/events`, { body: { type: 'now.defined', data: {} } })).status, 202);
+    assert.equal(
+      (await s.api('POST', `/v1/tenants/${st}/events`, { body: { type: 'now.defined', data: {} } })).status,
+      202,
+    );
   } finally {
     await s.close();
   }

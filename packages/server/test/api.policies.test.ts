@@ -28,13 +28,24 @@ test('GET /v1/policies lists the presets with their rules, to an admin and to a 
 });
 
 test('POST /v1/simulate: brief against 500,500,200 retries twice on the fast ladder and succeeds at +5 min 30 s', async () => {
-  const r = await t.api('POST', '/v1/simulate', { token: key, body: { policy: 'brief', responses: [500, '500', 200] } });
+  const r = await t.api('POST', '/v1/simulate', {
+    token: key,
+    body: { policy: 'brief', responses: [500, '500', 200] },
+  });
   assert.equal(r.status, 200, JSON.stringify(r.body));
-  assert.deepEqual(r.body.attempts.map((a: { n: number; response: string; outcome: string; ladder: string }) => [a.n, a.response, a.outcome, a.ladder]), [
-    [1, '500', 'delivery_failure', 'fast'],
-    [2, '500', 'delivery_failure', 'fast'],
-    [3, '200', 'success', 'fast'],
-  ]);
+  assert.deepEqual(
+    r.body.attempts.map((a: { n: number; response: string; outcome: string; ladder: string }) => [
+      a.n,
+      a.response,
+      a.outcome,
+      a.ladder,
+    ]),
+    [
+      [1, '500', 'delivery_failure', 'fast'],
+      [2, '500', 'delivery_failure', 'fast'],
+      [3, '200', 'success', 'fast'],
+    ],
+  );
   assert.equal(r.body.attempts[0].at_ms, 0);
   assert.equal(r.body.attempts[0].next.status, 'pending');
   assert.equal(r.body.attempts[0].next.at_ms, r.body.attempts[1].at_ms, 'the next attempt runs when it was scheduled');
@@ -44,7 +55,10 @@ test('POST /v1/simulate: brief against 500,500,200 retries twice on the fast lad
   // The same seed gives the same timeline; the attempt times are those of the brief ladder (jitter-free: brief has none).
   const again = await t.api('POST', '/v1/simulate', { body: { policy: 'brief', responses: [500, 500, 200], seed: 1 } });
   assert.deepEqual(again.body.attempts, r.body.attempts);
-  assert.deepEqual(r.body.attempts.map((a: { at_ms: number }) => a.at_ms), [0, 30_000, 330_000]);
+  assert.deepEqual(
+    r.body.attempts.map((a: { at_ms: number }) => a.at_ms),
+    [0, 30_000, 330_000],
+  );
 });
 
 test('POST /v1/simulate: a failing script ends failed with the reason; payments marks money events', async () => {
@@ -53,7 +67,9 @@ test('POST /v1/simulate: a failing script ends failed with the reason; payments 
   assert.equal(r.body.final.status, 'failed');
   assert.match(r.body.final.reason, /\S/);
   assert.equal(r.body.attempts.at(-1).next.status, 'failed');
-  const money = await t.api('POST', '/v1/simulate', { body: { policy: 'payments', type: 'payment.status_changed', data: { status: 'paid' }, responses: [200] } });
+  const money = await t.api('POST', '/v1/simulate', {
+    body: { policy: 'payments', type: 'payment.status_changed', data: { status: 'paid' }, responses: [200] },
+  });
   assert.equal(money.status, 200, JSON.stringify(money.body));
   assert.equal(money.body.is_money, true);
   assert.equal(money.body.final.status, 'succeeded');
@@ -76,5 +92,8 @@ test('POST /v1/simulate refuses bad input with catalog codes, never a 500', asyn
   }
   const teapot = await t.api('POST', '/v1/simulate', { body: { policy: 'brief', responses: [500, 'teapot'] } });
   assert.match(teapot.body.error.message, /responses\/1/);
-  assert.equal((await t.api('POST', '/v1/simulate', { token: null, body: { policy: 'brief', responses: [200] } })).status, 401);
+  assert.equal(
+    (await t.api('POST', '/v1/simulate', { token: null, body: { policy: 'brief', responses: [200] } })).status,
+    401,
+  );
 });

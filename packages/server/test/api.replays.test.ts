@@ -1,7 +1,7 @@
 // Deliveries, replays (docs/rules.md#replay), notices and breakers over real HTTP.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { startReceiver, startTestServer, until, type TestServer } from './server-harness.ts';
+import { startReceiver, startTestServer, type TestServer, until } from './server-harness.ts';
 
 let t: TestServer;
 let ok = false;
@@ -22,9 +22,14 @@ after(async () => {
 });
 
 async function failedDelivery(eventId: string): Promise<string> {
-  const r = await t.api('POST', `/v1/tenants/${ten}/events`, { body: { event_id: eventId, type: 'order.created', data: { id: eventId } } });
+  const r = await t.api('POST', `/v1/tenants/${ten}/events`, {
+    body: { event_id: eventId, type: 'order.created', data: { id: eventId } },
+  });
   const id = r.body.deliveries[0].id;
-  await until(() => t.api('GET', `/v1/tenants/${ten}/deliveries/${id}`), (d) => d.body.status === 'failed');
+  await until(
+    () => t.api('GET', `/v1/tenants/${ten}/deliveries/${id}`),
+    (d) => d.body.status === 'failed',
+  );
   return id;
 }
 
@@ -37,14 +42,23 @@ test('deliveries: list with filters and cursor; detail shows the failure, last r
   assert.equal(detail.body.attempts[0].response_status, 400);
   assert.equal(detail.body.attempts[0].outcome, 'client_error');
   assert.equal(detail.body.attempts[0].response_body_excerpt, 'nope');
-  const failed = await t.api('GET', `/v1/tenants/${ten}/deliveries?status=failed&endpoint_id=${ep}&event_type=order.created&limit=1`);
+  const failed = await t.api(
+    'GET',
+    `/v1/tenants/${ten}/deliveries?status=failed&endpoint_id=${ep}&event_type=order.created&limit=1`,
+  );
   assert.equal(failed.body.items.length, 1);
   assert.equal(failed.body.items[0].id, d2, 'newest first');
-  const next = await t.api('GET', `/v1/tenants/${ten}/deliveries?status=failed&limit=1&cursor=${failed.body.next_cursor}`);
+  const next = await t.api(
+    'GET',
+    `/v1/tenants/${ten}/deliveries?status=failed&limit=1&cursor=${failed.body.next_cursor}`,
+  );
   assert.equal(next.body.items[0].id, d1);
   const none = await t.api('GET', `/v1/tenants/${ten}/deliveries?since=2999-01-01T00:00:00Z`);
   assert.equal(none.body.items.length, 0);
-  const until_ = await t.api('GET', `/v1/tenants/${ten}/deliveries?until=${encodeURIComponent(new Date().toISOString())}`);
+  const until_ = await t.api(
+    'GET',
+    `/v1/tenants/${ten}/deliveries?until=${encodeURIComponent(new Date().toISOString())}`,
+  );
   assert.ok(until_.body.items.length >= 2);
   const bad = await t.api('GET', `/v1/tenants/${ten}/deliveries?since=last-tuesday`);
   assert.equal(bad.status, 400);
@@ -52,10 +66,17 @@ test('deliveries: list with filters and cursor; detail shows the failure, last r
   assert.equal((await t.api('GET', `/v1/tenants/${ten}/deliveries?status=lost`)).status, 400);
   // event_id: the deliveries of that one event (the console's search by event id), combinable with the other filters.
   const byEvent = await t.api('GET', `/v1/tenants/${ten}/deliveries?event_id=f1`);
-  assert.deepEqual(byEvent.body.items.map((d: { id: string }) => d.id), [d1]);
+  assert.deepEqual(
+    byEvent.body.items.map((d: { id: string }) => d.id),
+    [d1],
+  );
   assert.equal((await t.api('GET', `/v1/tenants/${ten}/deliveries?event_id=f1&status=succeeded`)).body.items.length, 0);
   assert.equal((await t.api('GET', `/v1/tenants/${ten}/deliveries?event_id=nope`)).body.items.length, 0);
-  assert.equal((await t.api('GET', `/v1/tenants/${ten}/deliveries?event_id=`)).status, 400, 'an empty event_id is refused');
+  assert.equal(
+    (await t.api('GET', `/v1/tenants/${ten}/deliveries?event_id=`)).status,
+    400,
+    'an empty event_id is refused',
+  );
   assert.equal((await t.api('GET', `/v1/tenants/${ten}/deliveries/dlv_nope`)).body.error.code, 'delivery_not_found');
 });
 
@@ -67,8 +88,14 @@ test('replay one delivery: 202 with a replay id, one attempt with the same ids, 
     const r = await t.api('POST', `/v1/tenants/${ten}/deliveries/${id}/replay`);
     assert.equal(r.status, 202);
     assert.match(r.body.replay_id, /^rpl_/);
-    const done = await until(() => t.api('GET', `/v1/tenants/${ten}/replays/${r.body.replay_id}`), (x) => x.body.done === true);
-    assert.deepEqual([done.body.kind, done.body.selected, done.body.attempted, done.body.succeeded, done.body.failed], ['single', 1, 1, 1, 0]);
+    const done = await until(
+      () => t.api('GET', `/v1/tenants/${ten}/replays/${r.body.replay_id}`),
+      (x) => x.body.done === true,
+    );
+    assert.deepEqual(
+      [done.body.kind, done.body.selected, done.body.attempted, done.body.succeeded, done.body.failed],
+      ['single', 1, 1, 1, 0],
+    );
     const d = await t.api('GET', `/v1/tenants/${ten}/deliveries/${id}`);
     assert.equal(d.body.status, 'succeeded');
     assert.equal(d.body.attempts.at(-1).trigger, 'replay');
@@ -89,10 +116,14 @@ test('window replay: selects failed deliveries in [since, until]; paused endpoin
   const bad = await t.api('POST', `/v1/tenants/${ten}/endpoints/${ep}/replays`, { body: { since: 'soon' } });
   assert.equal(bad.status, 400);
   assert.match(bad.body.error.message, /since/);
-  const inverted = await t.api('POST', `/v1/tenants/${ten}/endpoints/${ep}/replays`, { body: { since: '2026-01-02T00:00:00Z', until: '2026-01-01T00:00:00Z' } });
+  const inverted = await t.api('POST', `/v1/tenants/${ten}/endpoints/${ep}/replays`, {
+    body: { since: '2026-01-02T00:00:00Z', until: '2026-01-01T00:00:00Z' },
+  });
   assert.equal(inverted.status, 400);
   // A replay that selects nothing is answered and uses none of the 20 daily replays (docs/rules.md#replay-quota).
-  const empty = await t.api('POST', `/v1/tenants/${ten}/endpoints/${ep}/replays`, { body: { since: '2020-01-01T00:00:00Z', until: '2020-01-02T00:00:00Z' } });
+  const empty = await t.api('POST', `/v1/tenants/${ten}/endpoints/${ep}/replays`, {
+    body: { since: '2020-01-01T00:00:00Z', until: '2020-01-02T00:00:00Z' },
+  });
   assert.equal(empty.status, 202);
   assert.equal(empty.body.replay.selected, 0);
   ok = true;
@@ -100,18 +131,29 @@ test('window replay: selects failed deliveries in [since, until]; paused endpoin
   try {
     // The window starts at w1's failed attempt: exactly w1 is selected; the endpoint's older failures stay out.
     const since = (await t.api('GET', `/v1/tenants/${ten}/deliveries/${id}`)).body.last_attempt_at as string;
-    const failed = (await t.api('GET', `/v1/tenants/${ten}/deliveries?status=failed&endpoint_id=${ep}&limit=100`)).body.items as Array<{ id: string; last_attempt_at: string }>;
+    const failed = (await t.api('GET', `/v1/tenants/${ten}/deliveries?status=failed&endpoint_id=${ep}&limit=100`)).body
+      .items as Array<{ id: string; last_attempt_at: string }>;
     const older = failed.filter((d) => d.id !== id).map((d) => d.id);
     olderFailed = older.length;
     assert.ok(older.length > 0, 'earlier tests left failed deliveries attempted before the window');
     assert.ok(failed.every((d) => d.id === id || d.last_attempt_at < since));
-    const r = await t.api('POST', `/v1/tenants/${ten}/endpoints/${ep}/replays`, { body: { since, until: new Date().toISOString() } });
+    const r = await t.api('POST', `/v1/tenants/${ten}/endpoints/${ep}/replays`, {
+      body: { since, until: new Date().toISOString() },
+    });
     assert.equal(r.status, 202);
     assert.equal(r.body.replay.selected, 1);
-    const done = await until(() => t.api('GET', `/v1/tenants/${ten}/replays/${r.body.replay_id}`), (x) => x.body.done === true);
+    const done = await until(
+      () => t.api('GET', `/v1/tenants/${ten}/replays/${r.body.replay_id}`),
+      (x) => x.body.done === true,
+    );
     assert.deepEqual([done.body.selected, done.body.attempted, done.body.succeeded, done.body.failed], [1, 1, 1, 0]);
     assert.equal((await t.api('GET', `/v1/tenants/${ten}/deliveries/${id}`)).body.status, 'succeeded');
-    for (const other of older) assert.equal((await t.api('GET', `/v1/tenants/${ten}/deliveries/${other}`)).body.status, 'failed', `${other} is outside the window`);
+    for (const other of older)
+      assert.equal(
+        (await t.api('GET', `/v1/tenants/${ten}/deliveries/${other}`)).body.status,
+        'failed',
+        `${other} is outside the window`,
+      );
   } finally {
     ok = false;
   }
@@ -128,7 +170,10 @@ test('window replay: selects failed deliveries in [since, until]; paused endpoin
     const rp = await t.api('POST', `/v1/tenants/${ten}/endpoints/${ep}/replays`, { body: {} });
     assert.equal(rp.status, 202);
     assert.equal(rp.body.replay.selected, olderFailed + used, `replay ${used + 1}`);
-    await until(() => t.api('GET', `/v1/tenants/${ten}/replays/${rp.body.replay_id}`), (x) => x.body.done === true);
+    await until(
+      () => t.api('GET', `/v1/tenants/${ten}/replays/${rp.body.replay_id}`),
+      (x) => x.body.done === true,
+    );
   }
   const over = await t.api('POST', `/v1/tenants/${ten}/endpoints/${ep}/replays`, { body: {} });
   const toMidnight = (86_400_000 - (Date.now() % 86_400_000)) / 1000;
@@ -136,25 +181,56 @@ test('window replay: selects failed deliveries in [since, until]; paused endpoin
   assert.equal(over.body.error.code, 'replay_quota_exceeded');
   assert.match(over.body.error.message, /20/);
   const retryAfter = Number(over.headers.get('retry-after'));
-  assert.ok(Math.abs(retryAfter - toMidnight) <= 5, `Retry-After ${retryAfter} s is the time to the next UTC midnight (${toMidnight} s)`);
-  const emptyAtQuota = await t.api('POST', `/v1/tenants/${ten}/endpoints/${ep}/replays`, { body: { since: '2020-01-01T00:00:00Z', until: '2020-01-02T00:00:00Z' } });
-  assert.deepEqual([emptyAtQuota.status, emptyAtQuota.body.replay?.selected], [202, 0], 'selecting nothing is answered even at the quota');
+  assert.ok(
+    Math.abs(retryAfter - toMidnight) <= 5,
+    `Retry-After ${retryAfter} s is the time to the next UTC midnight (${toMidnight} s)`,
+  );
+  const emptyAtQuota = await t.api('POST', `/v1/tenants/${ten}/endpoints/${ep}/replays`, {
+    body: { since: '2020-01-01T00:00:00Z', until: '2020-01-02T00:00:00Z' },
+  });
+  assert.deepEqual(
+    [emptyAtQuota.status, emptyAtQuota.body.replay?.selected],
+    [202, 0],
+    'selecting nothing is answered even at the quota',
+  );
 });
 
 test('notices: list newest first with cursor', async () => {
   const store = t.server.runtime.store;
   // A tenant of its own: the other tests' endpoints raise real notices (degraded, recovered) on theirs.
   const quiet = 'ten_NOTICES';
-  await store.createTenant({ id: quiet, name: 'Notices', ownerEmails: [], operationsEndpointId: null, notifyEmail: false, createdAt: Date.now(), updatedAt: Date.now() });
+  await store.createTenant({
+    id: quiet,
+    name: 'Notices',
+    ownerEmails: [],
+    operationsEndpointId: null,
+    notifyEmail: false,
+    createdAt: Date.now(),
+    updatedAt: Date.now(),
+  });
   for (const n of [1, 2, 3]) {
-    await store.addNotice({ id: `ntc_0000000000000000000000000${n}`, tenantId: quiet, kind: 'endpoint.degraded', subjectId: ep, message: `notice ${n}`, data: { n }, createdAt: Date.now() });
+    await store.addNotice({
+      id: `ntc_0000000000000000000000000${n}`,
+      tenantId: quiet,
+      kind: 'endpoint.degraded',
+      subjectId: ep,
+      message: `notice ${n}`,
+      data: { n },
+      createdAt: Date.now(),
+    });
   }
   const p1 = await t.api('GET', `/v1/tenants/${quiet}/notices?limit=2`);
   assert.equal(p1.status, 200);
-  assert.deepEqual(p1.body.items.map((x: { message: string }) => x.message), ['notice 3', 'notice 2']);
+  assert.deepEqual(
+    p1.body.items.map((x: { message: string }) => x.message),
+    ['notice 3', 'notice 2'],
+  );
   assert.deepEqual(p1.body.items[0].data, { n: 3 });
   const p2 = await t.api('GET', `/v1/tenants/${quiet}/notices?limit=2&cursor=${p1.body.next_cursor}`);
-  assert.deepEqual(p2.body.items.map((x: { message: string }) => x.message), ['notice 1']);
+  assert.deepEqual(
+    p2.body.items.map((x: { message: string }) => x.message),
+    ['notice 1'],
+  );
   assert.equal(p2.body.next_cursor, null);
 });
 
@@ -165,7 +241,19 @@ test('breakers: read tenant and endpoint breakers, reset them', async () => {
   assert.equal(tb.body.breaker.scope, 'tenant');
   // Open it by hand in the store, then reset over the API.
   const now = Date.now();
-  await t.server.runtime.store.saveBreaker({ scopeKey: `tenant:${ten}`, tenantId: ten, state: 'open', pauseMs: 300_000, openedAt: now, nextProbeAt: now + 300_000, probeDeliveryId: null, updatedAt: now }, null);
+  await t.server.runtime.store.saveBreaker(
+    {
+      scopeKey: `tenant:${ten}`,
+      tenantId: ten,
+      state: 'open',
+      pauseMs: 300_000,
+      openedAt: now,
+      nextProbeAt: now + 300_000,
+      probeDeliveryId: null,
+      updatedAt: now,
+    },
+    null,
+  );
   assert.equal((await t.api('GET', `/v1/tenants/${ten}/breaker`)).body.breaker.state, 'open');
   const reset = await t.api('POST', `/v1/tenants/${ten}/breaker/reset`);
   assert.equal(reset.status, 200);
@@ -176,5 +264,8 @@ test('breakers: read tenant and endpoint breakers, reset them', async () => {
   const eb = await t.api('GET', `/v1/tenants/${ten}/endpoints/${ep}/breaker`);
   assert.deepEqual([eb.body.scope, eb.body.state], ['endpoint', 'closed']);
   assert.equal((await t.api('POST', `/v1/tenants/${ten}/endpoints/${ep}/breaker/reset`)).body.state, 'closed');
-  assert.equal((await t.api('GET', `/v1/tenants/${ten}/endpoints/ep_nope/breaker`)).body.error.code, 'endpoint_not_found');
+  assert.equal(
+    (await t.api('GET', `/v1/tenants/${ten}/endpoints/ep_nope/breaker`)).body.error.code,
+    'endpoint_not_found',
+  );
 });

@@ -3,8 +3,8 @@
 // private address (rebinding) is refused at connect time, before any socket is opened.
 import assert from 'node:assert/strict';
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
-import { createServer, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
+import { createServer, type Socket } from 'node:net';
 import { test } from 'node:test';
 import type { LookupAll } from '@hookline/core';
 import { startTestServer, until } from './server-harness.ts';
@@ -13,15 +13,45 @@ const PRODUCTION = { allowHttp: false, allowPrivateTargets: false };
 
 /** Every form a private, loopback, link-local, ULA or metadata target can take in a URL. */
 const PRIVATE_FORMS = [
-  'https://127.0.0.1/hook', 'https://127.1/hook', 'https://0177.0.0.1/hook', 'https://0x7f.0.0.1/hook', 'https://0x7f000001/hook',
-  'https://2130706433/hook', 'https://017700000001/hook', 'https://127.0.0.1.:8443/hook', 'https://0.0.0.0/hook', 'https://0/hook',
-  'https://10.0.0.1/hook', 'https://10.1/hook', 'https://172.16.0.1/hook', 'https://192.168.1.1/hook', 'https://100.64.0.1/hook',
-  'https://169.254.169.254/latest/meta-data/', 'https://0xa9fea9fe/', 'https://2852039166/', 'https://[::1]/hook', 'https://[::]/hook',
-  'https://[0:0:0:0:0:0:0:1]/hook', 'https://[::ffff:127.0.0.1]/hook', 'https://[::ffff:7f00:1]/hook', 'https://[::ffff:169.254.169.254]/',
-  'https://[::ffff:10.0.0.1]/hook', 'https://[64:ff9b::127.0.0.1]/hook', 'https://[fd00::1]/hook', 'https://[fc00::1]/hook',
-  'https://[fe80::1]/hook', 'https://[2002:7f00:1::]/hook', 'https://localhost/hook', 'https://LOCALHOST./hook', 'https://api.localhost/hook',
-  'https://metadata.google.internal/computeMetadata/v1/', 'https://metadata.google.internal./', 'https://metadata/', 'https://instance-data/',
-  'https://user:pw@127.0.0.1/hook', 'https://%31%32%37.0.0.1/hook',
+  'https://127.0.0.1/hook',
+  'https://127.1/hook',
+  'https://0177.0.0.1/hook',
+  'https://0x7f.0.0.1/hook',
+  'https://0x7f000001/hook',
+  'https://2130706433/hook',
+  'https://017700000001/hook',
+  'https://127.0.0.1.:8443/hook',
+  'https://0.0.0.0/hook',
+  'https://0/hook',
+  'https://10.0.0.1/hook',
+  'https://10.1/hook',
+  'https://172.16.0.1/hook',
+  'https://192.168.1.1/hook',
+  'https://100.64.0.1/hook',
+  'https://169.254.169.254/latest/meta-data/',
+  'https://0xa9fea9fe/',
+  'https://2852039166/',
+  'https://[::1]/hook',
+  'https://[::]/hook',
+  'https://[0:0:0:0:0:0:0:1]/hook',
+  'https://[::ffff:127.0.0.1]/hook',
+  'https://[::ffff:7f00:1]/hook',
+  'https://[::ffff:169.254.169.254]/',
+  'https://[::ffff:10.0.0.1]/hook',
+  'https://[64:ff9b::127.0.0.1]/hook',
+  'https://[fd00::1]/hook',
+  'https://[fc00::1]/hook',
+  'https://[fe80::1]/hook',
+  'https://[2002:7f00:1::]/hook',
+  'https://localhost/hook',
+  'https://LOCALHOST./hook',
+  'https://api.localhost/hook',
+  'https://metadata.google.internal/computeMetadata/v1/',
+  'https://metadata.google.internal./',
+  'https://metadata/',
+  'https://instance-data/',
+  'https://user:pw@127.0.0.1/hook',
+  'https://%31%32%37.0.0.1/hook',
 ];
 
 test('registration refuses every private, loopback, link-local, ULA, mapped, numeric-form and metadata URL with url_private_address', async () => {
@@ -33,7 +63,11 @@ test('registration refuses every private, loopback, link-local, ULA, mapped, num
       assert.equal(r.status, 400, `${url}: ${JSON.stringify(r.body)}`);
       assert.equal(r.body.error.code, 'url_private_address', url);
     }
-    assert.equal((await t.api('POST', `/v1/tenants/${ten}/endpoints`, { body: { url: 'http://hooks.example.com/in' } })).body.error.code, 'url_must_be_https');
+    assert.equal(
+      (await t.api('POST', `/v1/tenants/${ten}/endpoints`, { body: { url: 'http://hooks.example.com/in' } })).body.error
+        .code,
+      'url_must_be_https',
+    );
     // Editing the URL of an accepted endpoint goes through the same check.
     const ok = await t.api('POST', `/v1/tenants/${ten}/endpoints`, { body: { url: 'https://hooks.example.com/in' } });
     assert.equal(ok.status, 201);
@@ -41,7 +75,11 @@ test('registration refuses every private, loopback, link-local, ULA, mapped, num
       const r = await t.api('PATCH', `/v1/tenants/${ten}/endpoints/${ok.body.id}`, { body: { url } });
       assert.deepEqual([r.status, r.body.error?.code], [400, 'url_private_address'], url);
     }
-    assert.equal((await t.api('GET', `/v1/tenants/${ten}/endpoints`)).body.items.length, 1, 'nothing refused was stored');
+    assert.equal(
+      (await t.api('GET', `/v1/tenants/${ten}/endpoints`)).body.items.length,
+      1,
+      'nothing refused was stored',
+    );
   } finally {
     await t.close();
   }
@@ -82,14 +120,23 @@ test('DNS rebinding: a public-looking name answering a loopback address is refus
     const names = Object.keys(answers);
     const deliveries: string[] = [];
     for (const name of names) {
-      const ep = await t.api('POST', `/v1/tenants/${ten}/endpoints`, { body: { url: `https://${name}:${port}/hook`, event_types: [name] } });
-      assert.equal(ep.status, 201, 'a public-looking name is accepted at registration; its address is checked at connect');
+      const ep = await t.api('POST', `/v1/tenants/${ten}/endpoints`, {
+        body: { url: `https://${name}:${port}/hook`, event_types: [name] },
+      });
+      assert.equal(
+        ep.status,
+        201,
+        'a public-looking name is accepted at registration; its address is checked at connect',
+      );
       const ev = await t.api('POST', `/v1/tenants/${ten}/events`, { body: { type: name, data: {} } });
       assert.equal(ev.status, 202);
       deliveries.push(ev.body.deliveries[0].id);
     }
     for (const id of deliveries) {
-      const d = await until(() => t.api('GET', `/v1/tenants/${ten}/deliveries/${id}`), (r) => r.body.attempts?.length >= 1);
+      const d = await until(
+        () => t.api('GET', `/v1/tenants/${ten}/deliveries/${id}`),
+        (r) => r.body.attempts?.length >= 1,
+      );
       const a = d.body.attempts[0];
       assert.equal(a.error_class, 'refused_address', JSON.stringify(a));
       assert.equal(a.outcome, 'delivery_failure');
@@ -99,7 +146,8 @@ test('DNS rebinding: a public-looking name answering a loopback address is refus
     assert.equal(connections, 0, 'no connection reached the loopback listener');
     const toTrap = connected.filter((c) => c.endsWith(`:${port}`));
     assert.deepEqual(toTrap, [], 'no socket connected to the rebinding target');
-    for (const c of connected) assert.match(c, /^(127\.0\.0\.1|::1|::ffff:127\.0\.0\.1):/, `a socket connected off loopback: ${c}`);
+    for (const c of connected)
+      assert.match(c, /^(127\.0\.0\.1|::1|::ffff:127\.0\.0\.1):/, `a socket connected off loopback: ${c}`);
   } finally {
     unsubscribe('net.client.socket', onSocket);
     await t.close();

@@ -1,7 +1,7 @@
 // GET /v1/stats (every tenant, admin) and GET /v1/tenants/:tenant/stats: queue depth, oldest due age, success rates.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { startReceiver, startTestServer, until, type TestServer } from './server-harness.ts';
+import { startReceiver, startTestServer, type TestServer, until } from './server-harness.ts';
 
 let t: TestServer;
 let ok: Awaited<ReturnType<typeof startReceiver>>;
@@ -20,16 +20,32 @@ after(async () => {
 
 test('per endpoint: its queue, oldest due age and success rate over deliveries that ended in the window', async () => {
   const ten = await t.tenant();
-  const good = (await t.api('POST', `/v1/tenants/${ten}/endpoints`, { body: { url: ok.url, policy: 'strict' } })).body.id;
-  const bad = (await t.api('POST', `/v1/tenants/${ten}/endpoints`, { body: { url: refusing.url, policy: 'strict' } })).body.id;
-  for (const id of ['s1', 's2', 's3']) assert.equal((await t.api('POST', `/v1/tenants/${ten}/events`, { body: { event_id: id, type: 'order.created', data: {} } })).status, 202);
-  const stats = await until(() => t.api('GET', `/v1/tenants/${ten}/stats`), (r) => r.body.endpoints?.every((e: { succeeded: number; failed: number }) => e.succeeded + e.failed === 3));
+  const good = (await t.api('POST', `/v1/tenants/${ten}/endpoints`, { body: { url: ok.url, policy: 'strict' } })).body
+    .id;
+  const bad = (await t.api('POST', `/v1/tenants/${ten}/endpoints`, { body: { url: refusing.url, policy: 'strict' } }))
+    .body.id;
+  for (const id of ['s1', 's2', 's3'])
+    assert.equal(
+      (await t.api('POST', `/v1/tenants/${ten}/events`, { body: { event_id: id, type: 'order.created', data: {} } }))
+        .status,
+      202,
+    );
+  const stats = await until(
+    () => t.api('GET', `/v1/tenants/${ten}/stats`),
+    (r) => r.body.endpoints?.every((e: { succeeded: number; failed: number }) => e.succeeded + e.failed === 3),
+  );
   assert.equal(stats.status, 200);
   assert.deepEqual(stats.body.queue, { pending: 0, delivering: 0, held: 0 });
   assert.equal(stats.body.oldest_due_age_ms, null);
   const byId = Object.fromEntries(stats.body.endpoints.map((e: { endpoint_id: string }) => [e.endpoint_id, e]));
-  assert.deepEqual([byId[good].succeeded, byId[good].failed, byId[good].success_rate, byId[good].endpoint_status], [3, 0, 1, 'active']);
-  assert.deepEqual([byId[bad].succeeded, byId[bad].failed, byId[bad].success_rate, byId[bad].endpoint_status], [0, 3, 0, 'degraded']);
+  assert.deepEqual(
+    [byId[good].succeeded, byId[good].failed, byId[good].success_rate, byId[good].endpoint_status],
+    [3, 0, 1, 'active'],
+  );
+  assert.deepEqual(
+    [byId[bad].succeeded, byId[bad].failed, byId[bad].success_rate, byId[bad].endpoint_status],
+    [0, 3, 0, 'degraded'],
+  );
   const since = new Date(Date.now() + 1000 * 60).toISOString();
   const future = await t.api('GET', `/v1/tenants/${ten}/stats?since=${encodeURIComponent(since)}`);
   assert.deepEqual([future.status, future.body.error.code], [400, 'invalid_request']);

@@ -1,5 +1,5 @@
 // Runs the real `hookline` executable as a child process and collects its exit code and output.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { ownChild } from '@hookline/core/testing';
 import { main } from '../src/cli/main.ts';
@@ -26,8 +26,16 @@ const CLI_DEADLINE_MS = 60_000;
  * Starts `hookline …`; the caller reads its streams and waits for `done`. The child is SIGKILLed after
  * CLI_DEADLINE_MS, and at the latest when this process ends.
  */
-export function startCli(args: string[], env: Record<string, string> = {}): { child: ChildProcess; done: Promise<CliRun>; stderrLine(match: RegExp): Promise<string> } {
-  const child = ownChild(spawn(process.execPath, ['--conditions=source', BIN, ...args], { env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'] }));
+export function startCli(
+  args: string[],
+  env: Record<string, string> = {},
+): { child: ChildProcess; done: Promise<CliRun>; stderrLine(match: RegExp): Promise<string> } {
+  const child = ownChild(
+    spawn(process.execPath, ['--conditions=source', BIN, ...args], {
+      env: childEnv(env),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    }),
+  );
   let overdue = false;
   const deadline = setTimeout(() => {
     overdue = true;
@@ -51,7 +59,8 @@ export function startCli(args: string[], env: Record<string, string> = {}): { ch
     child.on('error', reject);
     child.on('close', (code) => {
       clearTimeout(deadline);
-      if (overdue) reject(new Error(`hookline ${args.join(' ')} did not exit within ${CLI_DEADLINE_MS} ms; stderr: ${stderr}`));
+      if (overdue)
+        reject(new Error(`hookline ${args.join(' ')} did not exit within ${CLI_DEADLINE_MS} ms; stderr: ${stderr}`));
       else resolve({ code, stdout, stderr });
     });
   });
@@ -88,6 +97,9 @@ export function json<T = any>(run: CliRun): T {
 export async function runMain(args: string[], env: Record<string, string> = {}): Promise<CliRun> {
   let stdout = '';
   let stderr = '';
-  const code = await main(args, env, { stdout: { write: (c: string) => void (stdout += c) }, stderr: { write: (c: string) => void (stderr += c) } });
+  const code = await main(args, env, {
+    stdout: { write: (c: string) => void (stdout += c) },
+    stderr: { write: (c: string) => void (stderr += c) },
+  });
   return { code, stdout, stderr };
 }

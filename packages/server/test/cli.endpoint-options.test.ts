@@ -1,6 +1,7 @@
 // `hookline endpoints add|set --filter --header` and `resume --catch-up` against a live server in this process.
-import { test } from 'node:test';
+
 import assert from 'node:assert/strict';
+import { test } from 'node:test';
 import { json, runMain } from './cli-harness.ts';
 import { ADMIN_TOKEN, startReceiver, startTestServer, until } from './server-harness.ts';
 
@@ -10,12 +11,30 @@ test('endpoints add/set with --filter and --header, resume --catch-up, and one-l
   const env = { HOOKLINE_URL: srv.url, HOOKLINE_TOKEN: ADMIN_TOKEN };
   const cli = (...args: string[]) => runMain(args, env);
   try {
-    const tenant = json((await cli('tenants', 'create', '--name', 'Opt Co', '--json'))).id as string;
+    const tenant = json(await cli('tenants', 'create', '--name', 'Opt Co', '--json')).id as string;
     const t = ['--tenant', tenant];
-    const added = await cli('endpoints', 'add', rx.url, ...t, '--filter', '{"path":"data.n","gte":2}', '--header', 'X-Tenant: acme', '--header', 'X-Env:live', '--json');
+    const added = await cli(
+      'endpoints',
+      'add',
+      rx.url,
+      ...t,
+      '--filter',
+      '{"path":"data.n","gte":2}',
+      '--header',
+      'X-Tenant: acme',
+      '--header',
+      'X-Env:live',
+      '--json',
+    );
     assert.equal(added.code, 0, added.stderr);
     const ep = json(added);
-    assert.deepEqual([ep.payload_filter, ep.headers], [{ path: 'data.n', gte: 2 }, { 'X-Tenant': 'acme', 'X-Env': 'live' }]);
+    assert.deepEqual(
+      [ep.payload_filter, ep.headers],
+      [
+        { path: 'data.n', gte: 2 },
+        { 'X-Tenant': 'acme', 'X-Env': 'live' },
+      ],
+    );
     const shown = await cli('endpoints', 'show', ep.id, ...t);
     assert.match(shown.stdout, /payload filter:\s+\{"path":"data.n","gte":2\}/);
     assert.match(shown.stdout, /headers:\s+X-Tenant, X-Env/);
@@ -42,7 +61,11 @@ test('endpoints add/set with --filter and --header, resume --catch-up, and one-l
     const resumed = await cli('endpoints', 'resume', ep.id, ...t, '--catch-up');
     assert.equal(resumed.code, 0, resumed.stderr);
     assert.match(resumed.stdout, /catch-up replay rpl_\w+ selected 1 deliveries/);
-    await until(() => rx.received.length, (n) => n === 1, { timeoutMs: 60_000 });
+    await until(
+      () => rx.received.length,
+      (n) => n === 1,
+      { timeoutMs: 60_000 },
+    );
     const again = await cli('endpoints', 'resume', ep.id, ...t, '--catch-up');
     assert.notEqual(again.code, 0);
     assert.match(again.stderr, /not paused/);

@@ -1,6 +1,7 @@
 // `hookline tenants create|list --environment` (docs/rules.md#environments) through main() against a real server.
-import { test } from 'node:test';
+
 import assert from 'node:assert/strict';
+import { test } from 'node:test';
 import { json, runCli, runMain } from './cli-harness.ts';
 import { ADMIN_TOKEN, startTestServer } from './server-harness.ts';
 
@@ -26,7 +27,10 @@ test('tenants create --environment test mints hk_test_ keys; tenants list --envi
     assert.match(tests.stdout, new RegExp(`^${sandbox.id}\\s+Sandbox\\s+test\\b`, 'm'));
     assert.doesNotMatch(tests.stdout, new RegExp(live.id));
     const lives = json(await run('tenants', 'list', '--environment', 'live', '--json'));
-    assert.deepEqual(lives.items.map((t: { id: string }) => t.id), [live.id]);
+    assert.deepEqual(
+      lives.items.map((t: { id: string }) => t.id),
+      [live.id],
+    );
     assert.match((await run('tenants', 'show', sandbox.id)).stdout, /^environment:\s+test$/m);
 
     // A wrong value is a one-line usage error before any request; the real executable exits non-zero.
@@ -34,7 +38,11 @@ test('tenants create --environment test mints hk_test_ keys; tenants list --envi
     assert.equal(wrong.code, 2);
     assert.equal(wrong.stderr, "hookline: tenants create: --environment must be test or live, got 'staging'\n");
     const all = json(await run('tenants', 'list', '--json')).items as Array<{ name: string }>;
-    assert.deepEqual(all.map((t) => t.name), ['Sandbox', 'Production', 'Sandbox Two'], 'nothing was created');
+    assert.deepEqual(
+      all.map((t) => t.name),
+      ['Sandbox', 'Production', 'Sandbox Two'],
+      'nothing was created',
+    );
   } finally {
     await srv.close();
   }

@@ -1,16 +1,20 @@
 // `hookline simulate` through the real executable: exact timelines of the four presets, a mixed script, a scenario.
-import { describe, it } from 'node:test';
+
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { planTimeline, seededRandom, STANDARD, STRICT } from '@hookline/core';
+import { planTimeline, STANDARD, STRICT, seededRandom } from '@hookline/core';
+import { H, MIN, S } from '@hookline/core/testing';
 import { json, runCli } from './cli-harness.ts';
-import { S, MIN, H } from '@hookline/core/testing';
 
-
-type Sim = { attempts: Array<{ n: number; at_ms: number; ladder: string; response: string; outcome: string }>; final: { status: string; reason: string | null; at_ms: number }; transitions: Array<{ at_ms: number; kind: string; scope: string; from: string; to: string }> };
+type Sim = {
+  attempts: Array<{ n: number; at_ms: number; ladder: string; response: string; outcome: string }>;
+  final: { status: string; reason: string | null; at_ms: number };
+  transitions: Array<{ at_ms: number; kind: string; scope: string; from: string; to: string }>;
+};
 
 async function simulate(...args: string[]): Promise<Sim> {
   const run = await runCli(['simulate', ...args, '--json']);
@@ -24,22 +28,38 @@ describe('hookline simulate --json', { concurrency: true }, () => {
     // docs/rules.md#payments-fast, #breaker-open: after the f-th failure the next attempt waits 2^(f-1) s; the breaker counts deliveries, not
     // attempts, so one delivery's own retries never open it. The 10th failure ends it.
     const at = [0, 1, 3, 7, 15, 31, 63, 127, 255, 511].map((s) => s * S);
-    assert.deepEqual(r.attempts.map((a) => a.at_ms), at);
+    assert.deepEqual(
+      r.attempts.map((a) => a.at_ms),
+      at,
+    );
     assert.ok(r.attempts.every((a) => a.ladder === 'fast' && a.response === '500' && a.outcome === 'delivery_failure'));
-    assert.deepEqual(r.final, { status: 'failed', reason: '10 delivery failures, fast-ladder budget spent; last: HTTP 500', at_ms: 511 * S });
-    assert.deepEqual(r.transitions.filter((t) => t.kind === 'breaker'), []);
+    assert.deepEqual(r.final, {
+      status: 'failed',
+      reason: '10 delivery failures, fast-ladder budget spent; last: HTTP 500',
+      at_ms: 511 * S,
+    });
+    assert.deepEqual(
+      r.transitions.filter((t) => t.kind === 'breaker'),
+      [],
+    );
   });
 
   it('brief, always 500: 0 s, 30 s, 5 min 30 s, 35 min 30 s, then failed', async () => {
     const r = await simulate('--policy', 'brief', '--responses', '500', '--seed', '42');
-    assert.deepEqual(r.attempts.map((a) => a.at_ms), [0, 30 * S, 330 * S, 2130 * S]);
+    assert.deepEqual(
+      r.attempts.map((a) => a.at_ms),
+      [0, 30 * S, 330 * S, 2130 * S],
+    );
     assert.deepEqual(r.final, { status: 'failed', reason: 'all 4 attempts failed; last: HTTP 500', at_ms: 2130 * S });
   });
 
   it('strict, always 500: the engine gives exactly the timeline the pure policy plans with the same seed', async () => {
     const r = await simulate('--policy', 'strict', '--responses', '500', '--seed', '42');
     const plan = planTimeline(STRICT, [500], { random: seededRandom(42) });
-    assert.deepEqual(r.attempts.map((a) => a.at_ms), plan.attempts.map((a) => a.startedAt));
+    assert.deepEqual(
+      r.attempts.map((a) => a.at_ms),
+      plan.attempts.map((a) => a.startedAt),
+    );
     // 30 s, 2 min, 10 min, 1 h, then hourly, each ±10 %, inside 24 h.
     const gaps = r.attempts.slice(1).map((a, i) => a.at_ms - r.attempts[i].at_ms);
     const nominal = [30 * S, 2 * MIN, 10 * MIN, H];
@@ -48,7 +68,11 @@ describe('hookline simulate --json', { concurrency: true }, () => {
       assert.ok(g >= 0.9 * n && g <= 1.1 * n, `gap ${i + 1}: ${g} not within ±10 % of ${n}`);
     });
     assert.ok(r.attempts.at(-1)!.at_ms <= 24 * H);
-    assert.deepEqual(r.final, { status: 'failed', reason: '24h retry window ended; last: HTTP 500', at_ms: r.attempts.at(-1)!.at_ms });
+    assert.deepEqual(r.final, {
+      status: 'failed',
+      reason: '24h retry window ended; last: HTTP 500',
+      at_ms: r.attempts.at(-1)!.at_ms,
+    });
   });
 
   it('standard, always 500: 8 attempts, each pause within ±20 % of 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h; exact with the seed', async () => {
@@ -57,15 +81,32 @@ describe('hookline simulate --json', { concurrency: true }, () => {
     assert.equal(r.attempts.length, 8);
     r.attempts.slice(1).forEach((a, i) => {
       const gap = a.at_ms - r.attempts[i].at_ms;
-      assert.ok(gap >= 0.8 * nominal[i] && gap <= 1.2 * nominal[i], `gap ${i + 1}: ${gap} not within ±20 % of ${nominal[i]}`);
+      assert.ok(
+        gap >= 0.8 * nominal[i] && gap <= 1.2 * nominal[i],
+        `gap ${i + 1}: ${gap} not within ±20 % of ${nominal[i]}`,
+      );
     });
-    assert.deepEqual(r.attempts.map((a) => a.at_ms), planTimeline(STANDARD, [500], { random: seededRandom(42) }).attempts.map((a) => a.startedAt));
+    assert.deepEqual(
+      r.attempts.map((a) => a.at_ms),
+      planTimeline(STANDARD, [500], { random: seededRandom(42) }).attempts.map((a) => a.startedAt),
+    );
     // Equal to the pure plan with the same seed: the seed makes the engine's jitter repeatable.
     assert.equal(r.final.status, 'failed');
   });
 
   it('payments money event 500,500,404,timeout,200: fast, fast, slow after the 404, the timeout spends 10 s, then delivered', async () => {
-    const r = await simulate('--policy', 'payments', '--type', 'payment.status_changed', '--data', '{"status":"paid"}', '--responses', '500,500,404,timeout,200', '--seed', '42');
+    const r = await simulate(
+      '--policy',
+      'payments',
+      '--type',
+      'payment.status_changed',
+      '--data',
+      '{"status":"paid"}',
+      '--responses',
+      '500,500,404,timeout,200',
+      '--seed',
+      '42',
+    );
     const slow = 3 * S + 15 * MIN;
     assert.deepEqual(r.attempts, [
       { n: 1, at_ms: 0, ladder: 'fast', response: '500', outcome: 'delivery_failure' },
@@ -98,12 +139,18 @@ describe('hookline simulate --json', { concurrency: true }, () => {
     const dir = mkdtempSync(join(tmpdir(), 'hookline-cli-scenario-'));
     try {
       const file = join(dir, 'outage.json');
-      writeFileSync(file, JSON.stringify({
-        policy: 'payments',
-        seed: 9,
-        events: [{ at: '0s', count: 10, type: 'payment.status_changed', data: { status: 'paid' } }],
-        receiver: [{ from: '0s', to: '10m', respond: ['503', 'timeout'] }, { from: '10m', respond: '200' }],
-      }));
+      writeFileSync(
+        file,
+        JSON.stringify({
+          policy: 'payments',
+          seed: 9,
+          events: [{ at: '0s', count: 10, type: 'payment.status_changed', data: { status: 'paid' } }],
+          receiver: [
+            { from: '0s', to: '10m', respond: ['503', 'timeout'] },
+            { from: '10m', respond: '200' },
+          ],
+        }),
+      );
       const run = await runCli(['simulate', '--scenario', file, '--json']);
       assert.equal(run.code, 0, run.stderr);
       const r = json(run);
@@ -113,14 +160,18 @@ describe('hookline simulate --json', { concurrency: true }, () => {
         assert.ok(d.delivered_at_ms >= 10 * MIN, `delivered at ${d.delivered_at_ms}, while the receiver was down`);
         assert.ok(d.attempts >= 1);
       }
-      const breaker = r.transitions.filter((t: { kind: string }) => t.kind === 'breaker').map((t: { at_ms: number; from: string; to: string }) => `${t.at_ms} ${t.from}>${t.to}`);
+      const breaker = r.transitions
+        .filter((t: { kind: string }) => t.kind === 'breaker')
+        .map((t: { at_ms: number; from: string; to: string }) => `${t.at_ms} ${t.from}>${t.to}`);
       // Opens at once, the probe at 5 min fails (still down), the next one 10 min later succeeds.
       assert.equal(breaker[0], '0 closed>open');
       assert.equal(breaker.at(-1), `${15 * MIN} probing>closed`);
       assert.ok(r.transitions.some((t: { kind: string; to: string }) => t.kind === 'health' && t.to === 'degraded'));
       assert.equal(r.summary.delivered, 10);
       assert.equal(r.summary.attempts.total, r.attempts.length);
-      assert.ok(r.attempts.every((a: { at_ms: number; outcome: string }) => (a.at_ms < 10 * MIN) === (a.outcome !== 'success')));
+      assert.ok(
+        r.attempts.every((a: { at_ms: number; outcome: string }) => a.at_ms < 10 * MIN === (a.outcome !== 'success')),
+      );
 
       const human = await runCli(['simulate', '--scenario', file]);
       assert.equal(human.code, 0, human.stderr);
@@ -143,9 +194,14 @@ describe('hookline simulate --json', { concurrency: true }, () => {
     assert.ok(r.attempts.every((a: { at_ms: number }) => a.at_ms < 20 * MIN || a.at_ms >= H));
     const replayed = r.attempts.filter((a: { at_ms: number }) => a.at_ms >= H);
     assert.equal(replayed.length, 20);
-    assert.ok(replayed.every((a: { trigger: string; outcome: string }) => a.trigger === 'replay' && a.outcome === 'success'));
+    assert.ok(
+      replayed.every((a: { trigger: string; outcome: string }) => a.trigger === 'replay' && a.outcome === 'success'),
+    );
     assert.ok(retried.every((d: { status: string }) => d.status === 'succeeded'));
-    assert.ok(whilePaused.every((d: { status: string; attempts: number }) => d.status === 'skipped' && d.attempts === 0), 'arrived while paused: skipped');
+    assert.ok(
+      whilePaused.every((d: { status: string; attempts: number }) => d.status === 'skipped' && d.attempts === 0),
+      'arrived while paused: skipped',
+    );
     assert.deepEqual(r.actions, [
       { at_ms: 20 * MIN, do: 'pause', error: null, replay: null },
       { at_ms: H, do: 'reactivate', error: null, replay: null },
@@ -168,7 +224,9 @@ describe('hookline simulate --json', { concurrency: true }, () => {
     const replayed = r.attempts.filter((a: { at_ms: number }) => a.at_ms >= H);
     assert.equal(replayed.length, 25);
     assert.equal(new Set(replayed.map((a: { event_id: string }) => a.event_id)).size, 25, 'each once');
-    assert.ok(replayed.every((a: { trigger: string; outcome: string }) => a.trigger === 'replay' && a.outcome === 'success'));
+    assert.ok(
+      replayed.every((a: { trigger: string; outcome: string }) => a.trigger === 'replay' && a.outcome === 'success'),
+    );
     assert.deepEqual(r.actions, [
       { at_ms: 20 * MIN, do: 'pause', error: null, replay: null },
       { at_ms: H, do: 'reactivate', error: null, replay: { selected: 25, attempted: 25, succeeded: 25, failed: 0 } },
@@ -179,16 +237,29 @@ describe('hookline simulate --json', { concurrency: true }, () => {
     const dir = mkdtempSync(join(tmpdir(), 'hookline-cli-scenario-'));
     try {
       const file = join(dir, 'paused.json');
-      writeFileSync(file, JSON.stringify({
-        policy: 'standard',
-        seed: 1,
-        events: [{ at: '0s', count: 3, type: 'm.x', data: {} }],
-        receiver: [{ from: '0s', respond: '503' }],
-        actions: [{ at: '1m', do: 'pause' }, { at: '2h', do: 'replay' }],
-      }));
+      writeFileSync(
+        file,
+        JSON.stringify({
+          policy: 'standard',
+          seed: 1,
+          events: [{ at: '0s', count: 3, type: 'm.x', data: {} }],
+          receiver: [{ from: '0s', respond: '503' }],
+          actions: [
+            { at: '1m', do: 'pause' },
+            { at: '2h', do: 'replay' },
+          ],
+        }),
+      );
       const r = json(await runCli(['simulate', '--scenario', file, '--json']));
-      assert.deepEqual(r.actions.map((a: { do: string; error: string | null }) => `${a.do}:${a.error}`), ['pause:null', 'replay:endpoint_paused']);
-      assert.ok(r.deliveries.every((d: { status: string; reason: string }) => d.status === 'failed' && d.reason === 'endpoint_paused'));
+      assert.deepEqual(
+        r.actions.map((a: { do: string; error: string | null }) => `${a.do}:${a.error}`),
+        ['pause:null', 'replay:endpoint_paused'],
+      );
+      assert.ok(
+        r.deliveries.every(
+          (d: { status: string; reason: string }) => d.status === 'failed' && d.reason === 'endpoint_paused',
+        ),
+      );
       assert.deepEqual(r.endpoint, { status: 'paused', pause_reason: 'manual' });
     } finally {
       rmSync(dir, { recursive: true, force: true });

@@ -1,10 +1,23 @@
 // The `hookline` executable's help and its usage errors: one line on stderr, exit 2, never a stack trace.
-import { describe, it } from 'node:test';
+
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { runCli, runMain as run } from './cli-harness.ts';
+import { describe, it } from 'node:test';
+import { runMain as run, runCli } from './cli-harness.ts';
 
-const COMMANDS = ['serve', 'migrate', 'backup', 'tenants', 'endpoints', 'send', 'deliveries', 'replay', 'tail', 'breaker', 'simulate'];
+const COMMANDS = [
+  'serve',
+  'migrate',
+  'backup',
+  'tenants',
+  'endpoints',
+  'send',
+  'deliveries',
+  'replay',
+  'tail',
+  'breaker',
+  'simulate',
+];
 
 function assertOneLineUsageError(r: { code: number | null; stdout: string; stderr: string }, pattern: RegExp): void {
   assert.equal(r.code, 2, `exit code; stderr: ${r.stderr}`);
@@ -25,7 +38,9 @@ describe('hookline executable', { concurrency: true }, () => {
   });
 
   it('--version prints the version of the installed @hookline/server, exit 0', async () => {
-    const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
+    const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
+      version: string;
+    };
     const r = await runCli(['--version']);
     assert.equal(r.code, 0, r.stderr);
     assert.equal(r.stdout, `hookline ${version}\n`);
@@ -38,12 +53,22 @@ describe('hookline executable', { concurrency: true }, () => {
   });
 
   it('a bad value is a one-line usage error, exit 2', async () => {
-    assertOneLineUsageError(await runCli(['simulate', '--policy', 'payments', '--responses', '500,teapot']), /'teapot' is not a response/);
+    assertOneLineUsageError(
+      await runCli(['simulate', '--policy', 'payments', '--responses', '500,teapot']),
+      /'teapot' is not a response/,
+    );
   });
 
   it('--limit above the API page size (200) is a one-line usage error, exit 2', async () => {
-    for (const cmd of [['deliveries', 'list', '--tenant', 'ten_x'], ['endpoints', 'list', '--tenant', 'ten_x'], ['tenants', 'list']]) {
-      assertOneLineUsageError(await runCli([...cmd, '--limit', '1000']), /--limit must be a whole number from 1 to 200/);
+    for (const cmd of [
+      ['deliveries', 'list', '--tenant', 'ten_x'],
+      ['endpoints', 'list', '--tenant', 'ten_x'],
+      ['tenants', 'list'],
+    ]) {
+      assertOneLineUsageError(
+        await runCli([...cmd, '--limit', '1000']),
+        /--limit must be a whole number from 1 to 200/,
+      );
     }
   });
 
@@ -75,15 +100,27 @@ describe('hookline main()', () => {
     assertOneLineUsageError(await run(['tenants']), /missing subcommand/);
     assertOneLineUsageError(await run(['endpoints', 'explode']), /unknown subcommand 'explode'/);
     assertOneLineUsageError(await run(['send', '--type', 'a.b']), /--data is required/);
-    assertOneLineUsageError(await run(['send', '--type', 'a.b', '--data', '{nope', '--tenant', 't']), /--data is not valid JSON/);
-    assertOneLineUsageError(await run(['simulate', '--responses', '500', '--seed', 'abc']), /--seed must be a whole number/);
+    assertOneLineUsageError(
+      await run(['send', '--type', 'a.b', '--data', '{nope', '--tenant', 't']),
+      /--data is not valid JSON/,
+    );
+    assertOneLineUsageError(
+      await run(['simulate', '--responses', '500', '--seed', 'abc']),
+      /--seed must be a whole number/,
+    );
     assertOneLineUsageError(await run(['simulate', '--responses', '500', 'extra']), /unexpected argument 'extra'/);
     assertOneLineUsageError(await run(['simulate']), /--responses \(or --scenario\) is required/);
-    assertOneLineUsageError(await run(['simulate', '--scenario', '/nonexistent/scenario.json']), /cannot read scenario file/);
+    assertOneLineUsageError(
+      await run(['simulate', '--scenario', '/nonexistent/scenario.json']),
+      /cannot read scenario file/,
+    );
     assertOneLineUsageError(await run(['tail', '--count', '0', '--tenant', 't']), /--count must be a whole number/);
     assertOneLineUsageError(await run(['replay', '--tenant', 't']), /missing <delivery> or --endpoint/);
     assertOneLineUsageError(await run(['deliveries', 'list']), /no tenant: pass --tenant/);
-    assertOneLineUsageError(await run(['tenants', 'list', '--url', 'not a url']), /--url 'not a url' is not an absolute URL/);
+    assertOneLineUsageError(
+      await run(['tenants', 'list', '--url', 'not a url']),
+      /--url 'not a url' is not an absolute URL/,
+    );
   });
 
   it('HOOKLINE_URL and HOOKLINE_TENANT come from the environment main() is given', async () => {
@@ -99,6 +136,9 @@ describe('hookline main()', () => {
     assert.equal(r.code, 5);
     assert.match(r.stderr, /^hookline: cannot reach the Hookline API at http:\/\/127\.0\.0\.1:1/);
     assertOneLineUsageError(await run(['deliveries', 'list'], env), /--url 'not a url' is not an absolute URL/);
-    assertOneLineUsageError(await run(['tenants', 'list'], { HOOKLINE_DEBUG: 'loud' }), /config debug: must be true or false/);
+    assertOneLineUsageError(
+      await run(['tenants', 'list'], { HOOKLINE_DEBUG: 'loud' }),
+      /config debug: must be true or false/,
+    );
   });
 });

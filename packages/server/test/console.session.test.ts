@@ -7,7 +7,11 @@ import { resolveConfig } from '../src/config.ts';
 import { ADMIN_TOKEN, startTestServer } from './server-harness.ts';
 
 const signIn = (url: string, token: string) =>
-  fetch(`${url}/console/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token }) });
+  fetch(`${url}/console/session`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ token }),
+  });
 const cookieOf = (res: Response) => (res.headers.get('set-cookie') ?? '').split(';')[0];
 
 test('the console files are served with their content types, a strict CSP and the configured frame-ancestors', async (t) => {
@@ -26,7 +30,11 @@ test('the console files are served with their content types, a strict CSP and th
   const script = /<script type="module" crossorigin src="(\/console\/assets\/[^"]+\.js)"><\/script>/.exec(html)?.[1];
   const style = /<link rel="stylesheet" crossorigin href="(\/console\/assets\/[^"]+\.css)">/.exec(html)?.[1];
   assert.ok(script && style, html);
-  assert.doesNotMatch(html.replace(/<script[^>]*src="[^"]+"[^>]*><\/script>/g, ''), /<script|<style|style=/, 'no inline script or style');
+  assert.doesNotMatch(
+    html.replace(/<script[^>]*src="[^"]+"[^>]*><\/script>/g, ''),
+    /<script|<style|style=/,
+    'no inline script or style',
+  );
   assert.doesNotMatch(html, /https?:\/\//, 'no request leaves the machine');
   const js = await fetch(`${s.url}${script}`);
   assert.equal(js.headers.get('content-type'), 'text/javascript; charset=utf-8');
@@ -38,8 +46,14 @@ test('the console files are served with their content types, a strict CSP and th
   assert.equal(redirect.headers.get('location'), '/console/');
   const plain = await startTestServer();
   t.after(() => plain.close());
-  assert.match((await fetch(`${plain.url}/console/`)).headers.get('content-security-policy') ?? '', /frame-ancestors 'none'/);
-  assert.throws(() => resolveConfig({ env: {}, argv: { consoleFrameAncestors: "https://a.test; script-src *" } }), /config consoleFrameAncestors/);
+  assert.match(
+    (await fetch(`${plain.url}/console/`)).headers.get('content-security-policy') ?? '',
+    /frame-ancestors 'none'/,
+  );
+  assert.throws(
+    () => resolveConfig({ env: {}, argv: { consoleFrameAncestors: 'https://a.test; script-src *' } }),
+    /config consoleFrameAncestors/,
+  );
 });
 
 test('the session cookie is HttpOnly, Secure unless --allow-http, SameSite; a bad token is 401', async (t) => {
@@ -90,7 +104,10 @@ test('sign-out needs the CSRF token and clears the cookie; a portal link for an 
   const cookie = cookieOf(res);
   const { csrf_token } = await res.json();
   assert.equal((await fetch(`${s.url}/console/session`, { method: 'DELETE', headers: { cookie } })).status, 403);
-  const out = await fetch(`${s.url}/console/session`, { method: 'DELETE', headers: { cookie, 'x-csrf-token': csrf_token } });
+  const out = await fetch(`${s.url}/console/session`, {
+    method: 'DELETE',
+    headers: { cookie, 'x-csrf-token': csrf_token },
+  });
   assert.equal(out.status, 204);
   assert.match(out.headers.get('set-cookie') ?? '', /^hl_console=; Path=\/; Max-Age=0; HttpOnly/);
   assert.equal((await s.api('POST', '/v1/tenants/ten_nope/portal-links')).status, 404);

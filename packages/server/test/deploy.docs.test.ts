@@ -5,8 +5,8 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
 import { CLIENT_ENV, resolveClientConfig, resolveConfig, SERVER_ENV } from '../src/config.ts';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
@@ -26,7 +26,13 @@ function envTables(): string[][][] {
       continue;
     }
     if (current === null) tables.push((current = []));
-    if (/^\| `HOOKLINE_/.test(line)) current.push(line.slice(1, -1).split(' | ').map((cell) => cell.trim()));
+    if (/^\| `HOOKLINE_/.test(line))
+      current.push(
+        line
+          .slice(1, -1)
+          .split(' | ')
+          .map((cell) => cell.trim()),
+      );
   }
   return tables;
 }
@@ -42,11 +48,16 @@ const [serverRows = [], clientRows = [], ...otherTables] = envTables();
 /** What a table row's default cell says for a resolved value. */
 function assertDefault(name: string, fallback: string, value: unknown): void {
   if (value === null || value === undefined) assert.equal(fallback, 'none', `${name}: no default`);
-  else assert.equal(unquote(fallback), typeof value === 'object' ? JSON.stringify(value) : String(value), `${name}: the default`);
+  else
+    assert.equal(
+      unquote(fallback),
+      typeof value === 'object' ? JSON.stringify(value) : String(value),
+      `${name}: the default`,
+    );
 }
 
 describe('docs/deploy.md environment variables', () => {
-  it('has two tables, the server\'s and the client\'s, each row with a variable, a key, a default and what it does', () => {
+  it("has two tables, the server's and the client's, each row with a variable, a key, a default and what it does", () => {
     assert.equal(otherTables.length, 0);
     for (const row of [...serverRows, ...clientRows]) assert.equal(row.length, 4, row.join(' | '));
   });
@@ -55,20 +66,32 @@ describe('docs/deploy.md environment variables', () => {
     const inCode = new Set([...Object.keys(SERVER_ENV), 'HOOKLINE_CONFIG']);
     const inDoc = new Set(serverRows.map((r) => unquote(r[0])));
     assert.ok(inCode.size >= 30, `found ${inCode.size} variables in config.ts`);
-    assert.deepEqual([...inCode].filter((v) => !inDoc.has(v)), [], 'in config.ts, missing from docs/deploy.md');
-    assert.deepEqual([...inDoc].filter((v) => !inCode.has(v)), [], 'in docs/deploy.md, not read by config.ts');
+    assert.deepEqual(
+      [...inCode].filter((v) => !inDoc.has(v)),
+      [],
+      'in config.ts, missing from docs/deploy.md',
+    );
+    assert.deepEqual(
+      [...inDoc].filter((v) => !inCode.has(v)),
+      [],
+      'in docs/deploy.md, not read by config.ts',
+    );
     assert.equal(inDoc.size, serverRows.length, 'each variable once');
   });
 
   it('config.ts reads no HOOKLINE_* variable outside its two tables (and HOOKLINE_CONFIG)', () => {
     const mapped = new Set([...Object.keys(SERVER_ENV), ...Object.keys(CLIENT_ENV), 'HOOKLINE_CONFIG']);
-    assert.deepEqual([...new Set(configSource.match(/\bHOOKLINE_[A-Z0-9_]+/g))].filter((v) => !mapped.has(v)), []);
+    assert.deepEqual(
+      [...new Set(configSource.match(/\bHOOKLINE_[A-Z0-9_]+/g))].filter((v) => !mapped.has(v)),
+      [],
+    );
   });
 
   it('each server variable names the config key config.ts maps it to and the default that key resolves to', () => {
     const defaults = resolveConfig({ env: {} }) as unknown as Record<string, unknown>;
     // smtp.* defaults apply once SMTP is configured at all.
-    const smtpDefaults = resolveConfig({ env: { HOOKLINE_SMTP_HOST: 'mail.example.invalid' } }).smtp as unknown as Record<string, unknown>;
+    const smtpDefaults = resolveConfig({ env: { HOOKLINE_SMTP_HOST: 'mail.example.invalid' } })
+      .smtp as unknown as Record<string, unknown>;
     for (const [variable, key, fallback] of serverRows) {
       const name = unquote(variable);
       if (key === '—') {
@@ -78,12 +101,18 @@ describe('docs/deploy.md environment variables', () => {
       assert.equal(unquote(key), SERVER_ENV[name], `${name}: the config key`);
       const [top, sub] = unquote(key).split('.');
       const value =
-        sub === undefined ? defaults[top] : top !== 'smtp' ? (defaults[top] as Record<string, unknown>)[sub] : sub === 'host' ? defaults.smtp : smtpDefaults[sub];
+        sub === undefined
+          ? defaults[top]
+          : top !== 'smtp'
+            ? (defaults[top] as Record<string, unknown>)[sub]
+            : sub === 'host'
+              ? defaults.smtp
+              : smtpDefaults[sub];
       assertDefault(name, fallback, value);
     }
   });
 
-  it('the client table lists exactly config.ts\'s client variables, each with its key and default', () => {
+  it("the client table lists exactly config.ts's client variables, each with its key and default", () => {
     assert.deepEqual(clientRows.map((r) => unquote(r[0])).sort(), Object.keys(CLIENT_ENV).sort());
     const defaults = resolveClientConfig({ env: {} }) as unknown as Record<string, unknown>;
     for (const [variable, key, fallback] of clientRows) {
@@ -97,7 +126,11 @@ describe('docs/deploy.md environment variables', () => {
     const src = join(ROOT, 'packages/server/src');
     const readers = readdirSync(src, { recursive: true, encoding: 'utf8' })
       .filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts') && f !== 'config.ts')
-      .filter((f) => /\benv\.HOOKLINE_|\benv\[['"]HOOKLINE_|process\.env\b/.test(readFileSync(join(src, f), 'utf8').replace(/^\s*(\*|\/\/).*$/gm, '')));
+      .filter((f) =>
+        /\benv\.HOOKLINE_|\benv\[['"]HOOKLINE_|process\.env\b/.test(
+          readFileSync(join(src, f), 'utf8').replace(/^\s*(\*|\/\/).*$/gm, ''),
+        ),
+      );
     assert.deepEqual(readers, []);
   });
 
@@ -109,7 +142,9 @@ describe('docs/deploy.md environment variables', () => {
 });
 
 /** The unit files the document shows, by name (each block follows a `<!-- systemd-unit: name, … -->` marker). */
-const units = new Map([...doc.matchAll(/<!-- systemd-unit: ([\w.-]+),[^>]*-->\n```ini\n([\s\S]*?)```/g)].map((m) => [m[1], m[2]]));
+const units = new Map(
+  [...doc.matchAll(/<!-- systemd-unit: ([\w.-]+),[^>]*-->\n```ini\n([\s\S]*?)```/g)].map((m) => [m[1], m[2]]),
+);
 
 type Unit = Map<string, Array<[string, string]>>;
 function parseUnit(name: string, text: string): Unit {
@@ -138,9 +173,30 @@ function values(unit: Unit, section: string, key: string): string[] {
 const KNOWN_KEYS: Record<string, ReadonlySet<string>> = {
   Unit: new Set(['Description', 'Documentation', 'After', 'Before', 'Wants', 'Requires', 'BindsTo', 'PartOf']),
   Service: new Set([
-    'Type', 'User', 'Group', 'ExecStart', 'ExecStartPre', 'ExecStartPost', 'ExecStop', 'WorkingDirectory', 'StateDirectory',
-    'StateDirectoryMode', 'UMask', 'Environment', 'EnvironmentFile', 'Restart', 'RestartSec', 'TimeoutStopSec', 'KillSignal',
-    'LimitNOFILE', 'NoNewPrivileges', 'PrivateTmp', 'ProtectSystem', 'ProtectHome', 'ReadWritePaths', 'ReadOnlyPaths',
+    'Type',
+    'User',
+    'Group',
+    'ExecStart',
+    'ExecStartPre',
+    'ExecStartPost',
+    'ExecStop',
+    'WorkingDirectory',
+    'StateDirectory',
+    'StateDirectoryMode',
+    'UMask',
+    'Environment',
+    'EnvironmentFile',
+    'Restart',
+    'RestartSec',
+    'TimeoutStopSec',
+    'KillSignal',
+    'LimitNOFILE',
+    'NoNewPrivileges',
+    'PrivateTmp',
+    'ProtectSystem',
+    'ProtectHome',
+    'ReadWritePaths',
+    'ReadOnlyPaths',
   ]),
   Timer: new Set(['OnCalendar', 'Persistent', 'RandomizedDelaySec', 'AccuracySec', 'Unit']),
   Install: new Set(['WantedBy', 'RequiredBy', 'Alias']),
@@ -148,7 +204,11 @@ const KNOWN_KEYS: Record<string, ReadonlySet<string>> = {
 
 describe('docs/deploy.md systemd units', () => {
   it('shows the server unit, the backup service and its timer', () => {
-    assert.deepEqual([...units.keys()].sort(), ['hookline-backup.service', 'hookline-backup.timer', 'hookline.service']);
+    assert.deepEqual([...units.keys()].sort(), [
+      'hookline-backup.service',
+      'hookline-backup.timer',
+      'hookline.service',
+    ]);
   });
 
   it('every key is one systemd knows in its section', () => {
@@ -168,7 +228,10 @@ describe('docs/deploy.md systemd units', () => {
     assert.ok(Number(nofile) >= 65536, `LimitNOFILE=${nofile}`);
     const [user] = values(unit, 'Service', 'User');
     assert.ok(user && user !== 'root', 'a dedicated user');
-    assert.match(values(unit, 'Service', 'ExecStart')[0], /^\/\S+\/node \S+\/packages\/server\/bin\/hookline\.js serve$/);
+    assert.match(
+      values(unit, 'Service', 'ExecStart')[0],
+      /^\/\S+\/node \S+\/packages\/server\/bin\/hookline\.js serve$/,
+    );
     assert.deepEqual(values(unit, 'Service', 'StateDirectory'), ['hookline']);
     assert.deepEqual(values(unit, 'Service', 'WorkingDirectory'), ['/var/lib/hookline']);
     // Its Environment= lines are a configuration the server accepts, with the database in the data directory.
@@ -182,8 +245,14 @@ describe('docs/deploy.md systemd units', () => {
   it('the backup service runs `hookline backup` once as the same user, from a timer', () => {
     const unit = parseUnit('hookline-backup.service', units.get('hookline-backup.service')!);
     assert.deepEqual(values(unit, 'Service', 'Type'), ['oneshot']);
-    assert.deepEqual(values(unit, 'Service', 'User'), values(parseUnit('hookline.service', units.get('hookline.service')!), 'Service', 'User'));
-    assert.match(values(unit, 'Service', 'ExecStart')[0], /\/packages\/server\/bin\/hookline\.js backup \/var\/backups\/hookline\//);
+    assert.deepEqual(
+      values(unit, 'Service', 'User'),
+      values(parseUnit('hookline.service', units.get('hookline.service')!), 'Service', 'User'),
+    );
+    assert.match(
+      values(unit, 'Service', 'ExecStart')[0],
+      /\/packages\/server\/bin\/hookline\.js backup \/var\/backups\/hookline\//,
+    );
     const timer = parseUnit('hookline-backup.timer', units.get('hookline-backup.timer')!);
     assert.equal(values(timer, 'Timer', 'OnCalendar').length, 1);
   });
@@ -191,7 +260,11 @@ describe('docs/deploy.md systemd units', () => {
   it('systemd-analyze verify accepts all three units', (t) => {
     if (spawnSync('systemd-analyze', ['--version']).status !== 0) {
       // Under CI the check must run (scripts/services.sh installs systemd there when the tool is missing).
-      assert.notEqual(process.env.CI, 'true', 'CI=true and systemd-analyze is not installed: the units cannot be verified');
+      assert.notEqual(
+        process.env.CI,
+        'true',
+        'CI=true and systemd-analyze is not installed: the units cannot be verified',
+      );
       t.skip('systemd-analyze is not installed here; only the key check above ran');
       return;
     }
@@ -206,9 +279,14 @@ describe('docs/deploy.md systemd units', () => {
         }
         writeFileSync(join(dir, name), file);
       }
-      const r = spawnSync('systemd-analyze', ['verify', ...[...units.keys()].map((n) => join(dir, n))], { encoding: 'utf8', timeout: 60_000 });
+      const r = spawnSync('systemd-analyze', ['verify', ...[...units.keys()].map((n) => join(dir, n))], {
+        encoding: 'utf8',
+        timeout: 60_000,
+      });
       // Warnings (an unknown key, a bad value) do not change the exit status: any line about our units fails.
-      const about = `${r.stdout}\n${r.stderr}`.split('\n').filter((line) => [...units.keys()].some((n) => line.includes(n)));
+      const about = `${r.stdout}\n${r.stderr}`
+        .split('\n')
+        .filter((line) => [...units.keys()].some((n) => line.includes(n)));
       assert.deepEqual(about, [], 'systemd-analyze verify has something to say');
       assert.equal(r.status, 0, r.stderr);
     } finally {

@@ -6,7 +6,8 @@ import { ERROR_CATALOG } from '@hookline/core';
 
 const doc = readFileSync(new URL('../../../docs/errors.md', import.meta.url), 'utf8');
 const rows = new Map<string, { status: number; message: string }>();
-for (const m of doc.matchAll(/^\| `([a-z_]+)` \| (\d{3}) \| (.*) \|$/gm)) rows.set(m[1], { status: Number(m[2]), message: m[3] });
+for (const m of doc.matchAll(/^\| `([a-z_]+)` \| (\d{3}) \| (.*) \|$/gm))
+  rows.set(m[1], { status: Number(m[2]), message: m[3] });
 
 test('every catalog code is documented with its status and message', () => {
   for (const [code, entry] of Object.entries(ERROR_CATALOG)) {
@@ -17,5 +18,6 @@ test('every catalog code is documented with its status and message', () => {
 
 test('every documented code is in the catalog', () => {
   assert.ok(rows.size > 0);
-  for (const code of rows.keys()) assert.ok(Object.hasOwn(ERROR_CATALOG, code), `docs/errors.md documents ${code}, which is not in the catalog`);
+  for (const code of rows.keys())
+    assert.ok(Object.hasOwn(ERROR_CATALOG, code), `docs/errors.md documents ${code}, which is not in the catalog`);
 });

@@ -1,16 +1,17 @@
 // A worker SIGKILLed between a transition's commit and its notification's send (docs/rules.md#notifications): the
 // restarted worker still sends it, from the outbox the transition's own transaction wrote, under the same id.
-import { test } from 'node:test';
+
 import assert from 'node:assert/strict';
 import { fork } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
-import { SMTPServer } from 'smtp-server';
+import { test } from 'node:test';
 import { generateMasterKey, openSqliteStore } from '@hookline/core';
 import { ownChild, startReceiver, until, within } from '@hookline/core/testing';
+import Database from 'better-sqlite3';
+import { SMTPServer } from 'smtp-server';
 
 const WORKER = new URL('./fixtures/notify-worker.ts', import.meta.url).pathname;
 
@@ -45,7 +46,14 @@ test('a worker killed after the degradation commits and before its mail is sent:
   const rx = await startReceiver(() => 500);
   t.after(() => rx.close());
 
-  const start = (mode: 'first' | 'restart') => ownChild(fork(WORKER, [db, masterKey, smtpPort, rx.url, mode], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] }), t.after.bind(t));
+  const start = (mode: 'first' | 'restart') =>
+    ownChild(
+      fork(WORKER, [db, masterKey, smtpPort, rx.url, mode], {
+        execArgv: ['--import', 'tsx'],
+        stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+      }),
+      t.after.bind(t),
+    );
 
   const first = start('first');
   const exited = new Promise((r) => first.once('exit', r));
@@ -58,16 +66,28 @@ test('a worker killed after the degradation commits and before its mail is sent:
   // worker), no mail accepted. Read without the store, so nothing here hands the lease back.
   const file = new Database(db, { readonly: true, fileMustExist: true });
   const endpoint = file.prepare('SELECT id, status FROM endpoints').get() as { id: string; status: string };
-  const pending = file.prepare('SELECT id, kind, status, endpoint_id, lease_until FROM outbox').all() as Array<{ id: string; kind: string; status: string; endpoint_id: string; lease_until: number | null }>;
+  const pending = file.prepare('SELECT id, kind, status, endpoint_id, lease_until FROM outbox').all() as Array<{
+    id: string;
+    kind: string;
+    status: string;
+    endpoint_id: string;
+    lease_until: number | null;
+  }>;
   file.close();
   assert.equal(endpoint.status, 'degraded');
-  assert.deepEqual(pending.map((r) => [r.kind, r.status, r.endpoint_id]), [['endpoint.degraded', 'pending', endpoint.id]]);
+  assert.deepEqual(
+    pending.map((r) => [r.kind, r.status, r.endpoint_id]),
+    [['endpoint.degraded', 'pending', endpoint.id]],
+  );
   assert.ok(pending[0].lease_until !== null, 'claimed by the killed worker');
   const outboxId = pending[0].id;
   assert.equal(mails.length, 0);
 
   const second = start('restart');
-  await until(() => mails.length >= 1, undefined, { what: 'the restarted worker to send the degradation mail', timeoutMs: 60_000 });
+  await until(() => mails.length >= 1, undefined, {
+    what: 'the restarted worker to send the degradation mail',
+    timeoutMs: 60_000,
+  });
   const secondExited = new Promise((r) => second.once('exit', r));
   second.disconnect();
   await within('the restarted worker to exit', 10_000, secondExited);
@@ -77,7 +97,11 @@ test('a worker killed after the degradation commits and before its mail is sent:
   const after = await openSqliteStore(db);
   try {
     const notices = (await after.listNotices('ten_KILL', null, 10)).items;
-    assert.deepEqual(notices.map((n) => [n.id, n.kind]), [[outboxId, 'endpoint.degraded']], 'one notice, under the outbox id');
+    assert.deepEqual(
+      notices.map((n) => [n.id, n.kind]),
+      [[outboxId, 'endpoint.degraded']],
+      'one notice, under the outbox id',
+    );
     assert.deepEqual(await after.claimOutbox(Date.now() + 60_000, 10, 0), [], 'marked sent: nothing left to send');
   } finally {
     await after.close();

@@ -3,12 +3,13 @@
 // (fetched once by scripts/node-binary.sh), `hookline --help` and `npx hookline serve` run on a temporary SQLite file,
 // @hookline/receiver is imported from an .mjs and a .cjs file and verifies a signed request (HMAC and Ed25519 v1a), and an event sent to that
 // server is delivered to a loopback receiver built on the installed @hookline/receiver, which verifies its signature.
-import { test, before, after } from 'node:test';
+
 import assert from 'node:assert/strict';
 import { execFile, spawn } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { ownChild, within } from '@hookline/core/testing';
 
@@ -24,18 +25,34 @@ after(() => rmSync(work, { recursive: true, force: true }));
 /** Our environment without the `source` condition and HOOKLINE_* settings: the project sees only what it installed. */
 function userEnv(nodeBin: string): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
-  for (const [k, v] of Object.entries(process.env)) if (!k.startsWith('HOOKLINE_') && k !== 'NODE_OPTIONS' && !k.startsWith('npm_')) env[k] = v;
+  for (const [k, v] of Object.entries(process.env))
+    if (!k.startsWith('HOOKLINE_') && k !== 'NODE_OPTIONS' && !k.startsWith('npm_')) env[k] = v;
   env.PATH = `${dirname(nodeBin)}:${process.env.PATH ?? ''}`;
   return env;
 }
 
 /** Runs a command to its end (bounded); rejects with its output when it exits non-zero. */
-function run(cmd: string, args: string[], opts: { cwd: string; env?: NodeJS.ProcessEnv; timeoutMs?: number }): Promise<{ stdout: string; stderr: string }> {
+function run(
+  cmd: string,
+  args: string[],
+  opts: { cwd: string; env?: NodeJS.ProcessEnv; timeoutMs?: number },
+): Promise<{ stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = execFile(cmd, args, { cwd: opts.cwd, env: opts.env ?? process.env, timeout: opts.timeoutMs ?? 300_000, maxBuffer: 64 << 20, killSignal: 'SIGKILL' }, (err, stdout, stderr) => {
-      if (err) reject(new Error(`${cmd} ${args.join(' ')} failed (${err.message}):\n${stdout}\n${stderr}`));
-      else resolve({ stdout, stderr });
-    });
+    const child = execFile(
+      cmd,
+      args,
+      {
+        cwd: opts.cwd,
+        env: opts.env ?? process.env,
+        timeout: opts.timeoutMs ?? 300_000,
+        maxBuffer: 64 << 20,
+        killSignal: 'SIGKILL',
+      },
+      (err, stdout, stderr) => {
+        if (err) reject(new Error(`${cmd} ${args.join(' ')} failed (${err.message}):\n${stdout}\n${stderr}`));
+        else resolve({ stdout, stderr });
+      },
+    );
     ownChild(child);
   });
 }
@@ -45,8 +62,16 @@ function run(cmd: string, args: string[], opts: { cwd: string; env?: NodeJS.Proc
  * whole group is killed with its test: `npx hookline` runs hookline as a grandchild (through a shell), which a kill of
  * npx alone would leave running.
  */
-function startChild(cmd: string, args: string[], opts: { cwd: string; env: NodeJS.ProcessEnv }, after: (fn: () => void) => void) {
-  const child = ownChild(spawn(cmd, args, { cwd: opts.cwd, env: opts.env, stdio: ['pipe', 'pipe', 'pipe'], detached: true }), after);
+function startChild(
+  cmd: string,
+  args: string[],
+  opts: { cwd: string; env: NodeJS.ProcessEnv },
+  after: (fn: () => void) => void,
+) {
+  const child = ownChild(
+    spawn(cmd, args, { cwd: opts.cwd, env: opts.env, stdio: ['pipe', 'pipe', 'pipe'], detached: true }),
+    after,
+  );
   after(() => {
     try {
       process.kill(-child.pid!, 'SIGKILL');
@@ -62,7 +87,9 @@ function startChild(cmd: string, args: string[], opts: { cwd: string; env: NodeJ
   };
   child.stdout!.on('data', onData);
   child.stderr!.on('data', onData);
-  const exited = new Promise<never>((_, reject) => child.on('exit', (code, signal) => reject(new Error(`${args.join(' ')} exited (${code ?? signal}):\n${out}`))));
+  const exited = new Promise<never>((_, reject) =>
+    child.on('exit', (code, signal) => reject(new Error(`${args.join(' ')} exited (${code ?? signal}):\n${out}`))),
+  );
   exited.catch(() => {});
   return {
     child,
@@ -76,7 +103,9 @@ function startChild(cmd: string, args: string[], opts: { cwd: string; env: NodeJ
         waiters.add(waiter);
         waiter();
       });
-      return within(`${args.join(' ')} to print ${pattern}`, ms, Promise.race([found, exited])).finally(() => waiters.delete(waiter));
+      return within(`${args.join(' ')} to print ${pattern}`, ms, Promise.race([found, exited])).finally(() =>
+        waiters.delete(waiter),
+      );
     },
   };
 }
@@ -84,32 +113,59 @@ function startChild(cmd: string, args: string[], opts: { cwd: string; env: NodeJ
 /** The Node binaries to try: this one, and 22 and 24 from the npm registry (skipped with the reason if unreachable). */
 async function nodeBinary(major: string): Promise<{ bin: string } | { skip: string }> {
   try {
-    const { stdout } = await run('bash', [join(ROOT, 'scripts/node-binary.sh'), major], { cwd: ROOT, timeoutMs: 300_000 });
+    const { stdout } = await run('bash', [join(ROOT, 'scripts/node-binary.sh'), major], {
+      cwd: ROOT,
+      timeoutMs: 300_000,
+    });
     return { bin: stdout.trim() };
   } catch (err) {
-    return { skip: `Node ${major} could not be fetched: ${(err as Error).message.split('\n').find((l) => l.includes('node-binary.sh:')) ?? (err as Error).message}` };
+    return {
+      skip: `Node ${major} could not be fetched: ${(err as Error).message.split('\n').find((l) => l.includes('node-binary.sh:')) ?? (err as Error).message}`,
+    };
   }
 }
 
 before(async () => {
   // Every package is built; the console's Vite build (dist/) is what its tarball ships.
-  await run(process.execPath, [join(ROOT, 'scripts/build.mjs'), ...PACKAGES], { cwd: ROOT, env: userEnv(process.execPath) });
+  await run(process.execPath, [join(ROOT, 'scripts/build.mjs'), ...PACKAGES], {
+    cwd: ROOT,
+    env: userEnv(process.execPath),
+  });
   const tgz = join(work, 'tarballs');
   mkdirSync(tgz);
   // --ignore-scripts: just built above; prepack would build again.
-  const { stdout } = await run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', tgz, ...PACKAGES.flatMap((p) => ['-w', p])], { cwd: ROOT, env: userEnv(process.execPath) });
+  const { stdout } = await run(
+    'npm',
+    ['pack', '--ignore-scripts', '--json', '--pack-destination', tgz, ...PACKAGES.flatMap((p) => ['-w', p])],
+    { cwd: ROOT, env: userEnv(process.execPath) },
+  );
   tarballs = (JSON.parse(stdout) as Array<{ filename: string }>).map((p) => join(tgz, p.filename));
   assert.equal(tarballs.length, PACKAGES.length);
 });
 
 test('the receiver tarball holds only what users need: compiled ESM + CJS with types, no sources, tests or SQL files', async () => {
-  const { stdout } = await run('npm', ['pack', '--dry-run', '--json', '--ignore-scripts', '-w', 'packages/receiver'], { cwd: ROOT, env: userEnv(process.execPath) });
+  const { stdout } = await run('npm', ['pack', '--dry-run', '--json', '--ignore-scripts', '-w', 'packages/receiver'], {
+    cwd: ROOT,
+    env: userEnv(process.execPath),
+  });
   const files = (JSON.parse(stdout) as Array<{ files: Array<{ path: string }> }>)[0].files.map((f) => f.path);
-  for (const f of ['package.json', 'README.md', 'LICENSE', 'dist/index.js', 'dist/index.d.ts', 'dist/cjs/index.js', 'dist/cjs/index.d.ts', 'dist/cjs/package.json']) {
+  for (const f of [
+    'package.json',
+    'README.md',
+    'LICENSE',
+    'dist/index.js',
+    'dist/index.d.ts',
+    'dist/cjs/index.js',
+    'dist/cjs/index.d.ts',
+    'dist/cjs/package.json',
+  ]) {
     if (f === 'LICENSE' && !existsSync(join(ROOT, 'packages/receiver/LICENSE'))) continue;
     assert.ok(files.includes(f), `${f} in the tarball`);
   }
-  assert.deepEqual(files.filter((f) => /(^src\/|\.test\.|\.ts$(?<!\.d\.ts)|\.sql$|test-vectors)/.test(f)), []);
+  assert.deepEqual(
+    files.filter((f) => /(^src\/|\.test\.|\.ts$(?<!\.d\.ts)|\.sql$|test-vectors)/.test(f)),
+    [],
+  );
   const pkg = JSON.parse(readFileSync(join(ROOT, 'packages/receiver/package.json'), 'utf8'));
   assert.equal(pkg.sideEffects, false);
   assert.deepEqual(Object.keys(pkg.dependencies ?? {}), [], 'no runtime dependencies');
@@ -133,10 +189,21 @@ for (const major of ['current', '22', '24']) {
     const app = mkdtempSync(join(work, `app-${major}-`));
     writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'try-hookline', private: true, version: '1.0.0' }));
     // Their dependencies come from the npm cache (or the registry). Install scripts run below, per Node ABI.
-    const installed = await run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--ignore-scripts', ...tarballs], { cwd: app, env, timeoutMs: 600_000 });
+    const installed = await run(
+      'npm',
+      ['install', '--no-audit', '--no-fund', '--prefer-offline', '--ignore-scripts', ...tarballs],
+      { cwd: app, env, timeoutMs: 600_000 },
+    );
     // Nothing the packages pull in asks for a newer Node than the one installing them (npm warns EBADENGINE).
-    assert.doesNotMatch(`${installed.stdout}\n${installed.stderr}`, /EBADENGINE/, `npm install on Node ${version} warned of an unsupported engine`);
-    assert.ok(!existsSync(join(app, 'node_modules/typescript')) && !existsSync(join(app, 'node_modules/tsx')), 'no TypeScript tooling installed');
+    assert.doesNotMatch(
+      `${installed.stdout}\n${installed.stderr}`,
+      /EBADENGINE/,
+      `npm install on Node ${version} warned of an unsupported engine`,
+    );
+    assert.ok(
+      !existsSync(join(app, 'node_modules/typescript')) && !existsSync(join(app, 'node_modules/tsx')),
+      'no TypeScript tooling installed',
+    );
     await nativeSqlite(app, nodeBin, env);
 
     // hookline --help
@@ -165,8 +232,24 @@ console.log(JSON.stringify({ scheme: ok.scheme, eventId: ok.eventId, refused, v1
     }
 
     // npx hookline serve on a temporary SQLite file.
-    const serve = startChild('npx', ['--no-install', 'hookline', 'serve', '--port', '0', '--host', '127.0.0.1', '--db', join(app, 'hookline.db'), '--allow-http', '--allow-private-targets'],
-      { cwd: app, env }, t.after.bind(t));
+    const serve = startChild(
+      'npx',
+      [
+        '--no-install',
+        'hookline',
+        'serve',
+        '--port',
+        '0',
+        '--host',
+        '127.0.0.1',
+        '--db',
+        join(app, 'hookline.db'),
+        '--allow-http',
+        '--allow-private-targets',
+      ],
+      { cwd: app, env },
+      t.after.bind(t),
+    );
     const [, url, token] = await serve.waitFor(/on (http:\/\/127\.0\.0\.1:\d+)[\s\S]*admin token[^:]*: (hl_admin_\S+)/);
     // The console comes with the server (@hookline/console's static files).
     const page = await fetch(`${url}/console/`);
@@ -175,7 +258,9 @@ console.log(JSON.stringify({ scheme: ok.scheme, eventId: ok.eventId, refused, v1
 
     // A loopback receiver made with the installed @hookline/receiver. The endpoint's secret exists only once the
     // endpoint (with the receiver's URL) does: the receiver reads it from its stdin and verifies with it.
-    writeFileSync(join(app, 'receiver.mjs'), `import { createServer } from 'node:http';
+    writeFileSync(
+      join(app, 'receiver.mjs'),
+      `import { createServer } from 'node:http';
 import { verifyWebhook } from '@hookline/receiver';
 const secret = new Promise((resolve) => { let s = ''; process.stdin.on('data', (c) => { s += c; if (s.includes('\\n')) resolve(s.trim()); }); });
 createServer((req, res) => {
@@ -188,12 +273,15 @@ createServer((req, res) => {
     } catch (e) { console.log('refused ' + e.message); res.statusCode = 401; res.end(); }
   });
 }).listen(0, '127.0.0.1', function () { console.log('receiver on ' + this.address().port); });
-`);
+`,
+    );
     const receiver = startChild(nodeBin, ['receiver.mjs'], { cwd: app, env }, t.after.bind(t));
     const [, port] = await receiver.waitFor(/receiver on (\d+)/);
 
     // Tenant, endpoint and event through the installed @hookline/client, from an .mjs file in the project.
-    writeFileSync(join(app, 'send.mjs'), `import { createHooklineClient, unwrap } from '@hookline/client';
+    writeFileSync(
+      join(app, 'send.mjs'),
+      `import { createHooklineClient, unwrap } from '@hookline/client';
 const [url, token, receiverUrl] = process.argv.slice(2);
 const hookline = createHooklineClient({ baseUrl: url, token });
 const tenant = unwrap(await hookline.POST('/v1/tenants', { body: { name: 'Packed', owner_emails: ['ops@packed.test'] } }));
@@ -202,10 +290,16 @@ console.log(endpoint.secret);
 await new Promise((resolve) => process.stdin.once('data', resolve));
 const accepted = unwrap(await hookline.POST('/v1/tenants/{tenant}/events', { params: { path: { tenant: tenant.id } }, body: { event_id: 'ord_packed_1', type: 'order.created', data: { order_id: 1 } } }));
 console.log('accepted ' + accepted.event.id + ' ' + accepted.deliveries.length);
-`);
-    const send = startChild(nodeBin, ['send.mjs', url, token, `http://127.0.0.1:${port}/hook`], { cwd: app, env }, t.after.bind(t));
+`,
+    );
+    const send = startChild(
+      nodeBin,
+      ['send.mjs', url, token, `http://127.0.0.1:${port}/hook`],
+      { cwd: app, env },
+      t.after.bind(t),
+    );
     const [, secret] = await send.waitFor(/^(whsec_\S+)$/m);
-    receiver.child.stdin!.write(secret + '\n');
+    receiver.child.stdin!.write(`${secret}\n`);
     send.child.stdin!.write('go\n');
     const [, eventId, deliveries] = await send.waitFor(/accepted (\S+) (\d+)/);
     assert.equal(deliveries, '1');
@@ -228,13 +322,21 @@ async function nativeSqlite(app: string, nodeBin: string, env: NodeJS.ProcessEnv
   if (!existsSync(cached)) {
     const ours = join(ROOT, 'node_modules/better-sqlite3');
     const oursVersion = (JSON.parse(readFileSync(join(ours, 'package.json'), 'utf8')) as { version: string }).version;
-    if (oursVersion === version && abi === process.versions.modules && existsSync(join(ours, 'build/Release/better_sqlite3.node'))) {
+    if (
+      oursVersion === version &&
+      abi === process.versions.modules &&
+      existsSync(join(ours, 'build/Release/better_sqlite3.node'))
+    ) {
       mkdirSync(dirname(cached), { recursive: true });
       copyFileSync(join(ours, 'build/Release/better_sqlite3.node'), cached);
     } else {
       const nodedir = join(dirname(nodeBin), '..');
       const buildEnv = existsSync(join(nodedir, 'include/node/node.h')) ? { ...env, npm_config_nodedir: nodedir } : env;
-      await run('npm', ['rebuild', 'better-sqlite3', '--foreground-scripts'], { cwd: app, env: buildEnv, timeoutMs: 900_000 });
+      await run('npm', ['rebuild', 'better-sqlite3', '--foreground-scripts'], {
+        cwd: app,
+        env: buildEnv,
+        timeoutMs: 900_000,
+      });
       mkdirSync(dirname(cached), { recursive: true });
       copyFileSync(target, cached);
       return;
@@ -243,4 +345,3 @@ async function nativeSqlite(app: string, nodeBin: string, env: NodeJS.ProcessEnv
   mkdirSync(dirname(target), { recursive: true });
   copyFileSync(cached, target);
 }
-

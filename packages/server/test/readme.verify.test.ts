@@ -3,8 +3,8 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { test } from 'node:test';
+import { pathToFileURL } from 'node:url';
 import { generateEd25519Secret, generateSecret, publicKeyOf, signHeaders } from '@hookline/core';
 
 const readme = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');
@@ -24,9 +24,21 @@ async function loadSnippet(): Promise<Verify> {
 test('the README snippet verifies a hookline signature made with a whsec_ secret, during a rotation too, and rejects tampering', async () => {
   const verify = await loadSnippet();
   const [current, previous] = [generateSecret(), generateSecret()];
-  const body = Buffer.from('{"event_id":"ord_1","type":"order.created","version":"1","occurred_at":"2026-12-01T00:00:00Z","data":{"total":4200}}');
+  const body = Buffer.from(
+    '{"event_id":"ord_1","type":"order.created","version":"1","occurred_at":"2026-12-01T00:00:00Z","data":{"total":4200}}',
+  );
   const t = 1_796_083_200;
-  const header = signHeaders({ scheme: 'hookline', eventId: 'ord_1', deliveryId: 'dlv_1', timestampSec: t, body, secrets: [{ kid: 'k2', secret: current }, { kid: 'k1', secret: previous }] })['X-Webhook-Signature'];
+  const header = signHeaders({
+    scheme: 'hookline',
+    eventId: 'ord_1',
+    deliveryId: 'dlv_1',
+    timestampSec: t,
+    body,
+    secrets: [
+      { kid: 'k2', secret: current },
+      { kid: 'k1', secret: previous },
+    ],
+  })['X-Webhook-Signature'];
   assert.equal(verify(current, body, header, t), true);
   assert.equal(verify(previous, body, header, t + 60), true, 'the old secret still matches during the overlap');
   assert.equal(verify(generateSecret(), body, header, t), false, 'another secret');
@@ -44,13 +56,37 @@ test('the README v1a snippet verifies what an ed25519 endpoint sends, during a r
   writeFileSync(file, v1aBlock[1]);
   const { verifyV1a } = (await import(pathToFileURL(file).href)) as { verifyV1a: VerifyV1a };
   const [current, previous] = [generateEd25519Secret(), generateEd25519Secret()];
-  const body = Buffer.from('{"event_id":"ord_1","type":"order.created","version":"1","occurred_at":"2026-12-01T00:00:00Z","data":{"total":4200}}');
+  const body = Buffer.from(
+    '{"event_id":"ord_1","type":"order.created","version":"1","occurred_at":"2026-12-01T00:00:00Z","data":{"total":4200}}',
+  );
   const t = 1_796_083_200;
-  const headers = signHeaders({ scheme: 'standard', eventId: 'ord_1', deliveryId: 'dlv_1', timestampSec: t, body, secrets: [{ kid: 'k2', secret: current }, { kid: 'k1', secret: previous }] });
+  const headers = signHeaders({
+    scheme: 'standard',
+    eventId: 'ord_1',
+    deliveryId: 'dlv_1',
+    timestampSec: t,
+    body,
+    secrets: [
+      { kid: 'k2', secret: current },
+      { kid: 'k1', secret: previous },
+    ],
+  });
   assert.equal(verifyV1a(publicKeyOf(current), body, headers, t), true);
-  assert.equal(verifyV1a(publicKeyOf(previous), body.toString('utf8'), headers, t), true, 'the older key during the overlap');
+  assert.equal(
+    verifyV1a(publicKeyOf(previous), body.toString('utf8'), headers, t),
+    true,
+    'the older key during the overlap',
+  );
   assert.equal(verifyV1a(publicKeyOf(generateEd25519Secret()), body, headers, t), false, 'another key');
-  assert.equal(verifyV1a(publicKeyOf(current), Buffer.concat([body, Buffer.from(' ')]), headers, t), false, 'another body');
-  assert.equal(verifyV1a(publicKeyOf(current), body, { ...headers, 'webhook-id': 'ord_2' }, t), false, 'the id is signed');
+  assert.equal(
+    verifyV1a(publicKeyOf(current), Buffer.concat([body, Buffer.from(' ')]), headers, t),
+    false,
+    'another body',
+  );
+  assert.equal(
+    verifyV1a(publicKeyOf(current), body, { ...headers, 'webhook-id': 'ord_2' }, t),
+    false,
+    'the id is signed',
+  );
   assert.equal(verifyV1a(publicKeyOf(current), body, headers, t + 301), false, 'too old');
 });

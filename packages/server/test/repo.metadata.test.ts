@@ -3,8 +3,8 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { test } from 'node:test';
+import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const read = (path: string) => readFileSync(join(ROOT, path), 'utf8');
@@ -13,7 +13,9 @@ const manifests = ['', ...root.workspaces];
 const ENGINES = '^20.18.1 || ^22.0.0 || ^24.0.0';
 
 test('every package.json says Apache-2.0, Node ^20.18.1 || ^22 || ^24, with a description and keywords; the lock file agrees', () => {
-  const lock = JSON.parse(read('package-lock.json')) as { packages: Record<string, { license?: string; engines?: { node?: string } }> };
+  const lock = JSON.parse(read('package-lock.json')) as {
+    packages: Record<string, { license?: string; engines?: { node?: string } }>;
+  };
   for (const dir of manifests) {
     const pkg = JSON.parse(read(join(dir, 'package.json')));
     const at = `${dir || '.'}/package.json`;
@@ -21,7 +23,11 @@ test('every package.json says Apache-2.0, Node ^20.18.1 || ^22 || ^24, with a de
     assert.deepEqual(pkg.engines, { node: ENGINES }, at);
     assert.ok(typeof pkg.description === 'string' && pkg.description.length > 20, `${at}: description`);
     assert.ok(Array.isArray(pkg.keywords) && pkg.keywords.length > 0, `${at}: keywords`);
-    assert.deepEqual(pkg.repository, { type: 'git', url: 'git+https://github.com/hookline/hookline.git', ...(dir ? { directory: dir } : {}) }, `${at}: repository`);
+    assert.deepEqual(
+      pkg.repository,
+      { type: 'git', url: 'git+https://github.com/hookline/hookline.git', ...(dir ? { directory: dir } : {}) },
+      `${at}: repository`,
+    );
     assert.equal(pkg.bugs?.url, 'https://github.com/hookline/hookline/issues', `${at}: bugs`);
     assert.equal(lock.packages[dir]?.license, 'Apache-2.0', `package-lock.json "${dir}"`);
     assert.deepEqual(lock.packages[dir]?.engines, { node: ENGINES }, `package-lock.json "${dir}"`);
@@ -58,5 +64,6 @@ test('CHANGELOG.md follows Keep a Changelog and starts with Unreleased', () => {
   const versions = [...log.matchAll(/^## (.+)$/gm)].map((m) => m[1]);
   assert.equal(versions[0], '[Unreleased]');
   const kinds = [...log.matchAll(/^### (.+)$/gm)].map((m) => m[1]);
-  for (const kind of kinds) assert.ok(['Added', 'Changed', 'Deprecated', 'Removed', 'Fixed', 'Security'].includes(kind), `### ${kind}`);
+  for (const kind of kinds)
+    assert.ok(['Added', 'Changed', 'Deprecated', 'Removed', 'Fixed', 'Security'].includes(kind), `### ${kind}`);
 });

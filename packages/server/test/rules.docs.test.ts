@@ -1,10 +1,10 @@
 // The rules the code cites live in docs/rules.md: every `docs/rules.md#<anchor>` citation resolves, nothing cites the
 // product owner's unpublished spec by section, and the doc's "pending" list matches the rules it marks pending.
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
+import { type Dirent, readdirSync, readFileSync } from 'node:fs';
 import { extname, join, relative } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { test } from 'node:test';
+import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const RULES = 'docs/rules.md';
@@ -12,7 +12,22 @@ const doc = readFileSync(join(ROOT, RULES), 'utf8');
 
 /** Where code, tests and docs live; node_modules and dot-directories (bench/.results, .git) are not ours to check. */
 const SCANNED = ['packages', 'bench', 'docs', 'scripts', '.ci', 'README.md'];
-const TEXT = new Set(['.ts', '.mts', '.cts', '.js', '.mjs', '.cjs', '.json', '.md', '.sql', '.sh', '.c', '.yml', '.yaml', '']);
+const TEXT = new Set([
+  '.ts',
+  '.mts',
+  '.cts',
+  '.js',
+  '.mjs',
+  '.cjs',
+  '.json',
+  '.md',
+  '.sql',
+  '.sh',
+  '.c',
+  '.yml',
+  '.yaml',
+  '',
+]);
 // Built from parts so this file does not match itself.
 const SPEC_SECTION = new RegExp('SPEC\\s*' + '\u00a7');
 
@@ -36,7 +51,7 @@ export function sectionsOf(markdown: string): Map<string, string> {
       if (current !== null) out.set(current, '');
       continue;
     }
-    if (current !== null) out.set(current, out.get(current) + line + '\n');
+    if (current !== null) out.set(current, `${out.get(current) + line}\n`);
   }
   return out;
 }
@@ -47,13 +62,14 @@ export function problemsIn(path: string, text: string, defined: ReadonlySet<stri
   text.split('\n').forEach((line, i) => {
     const at = `${path}:${i + 1}`;
     if (SPEC_SECTION.test(line)) problems.push(`${at} cites the spec by section; cite a ${RULES} anchor instead`);
-    for (const anchor of citationsIn(line)) if (!defined.has(anchor)) problems.push(`${at} cites ${RULES}#${anchor}, which ${RULES} does not define`);
+    for (const anchor of citationsIn(line))
+      if (!defined.has(anchor)) problems.push(`${at} cites ${RULES}#${anchor}, which ${RULES} does not define`);
   });
   return problems;
 }
 
 function* files(path: string): Generator<string> {
-  let entries;
+  let entries: Dirent[];
   try {
     entries = readdirSync(path, { withFileTypes: true });
   } catch (err) {
@@ -77,8 +93,16 @@ const defined = new Set(anchorsOf(doc));
 test('docs/rules.md defines each anchor once, in the short lowercase form citations use', () => {
   const all = anchorsOf(doc);
   assert.ok(all.length >= 40, `only ${all.length} anchors in ${RULES}`);
-  assert.deepEqual(all.filter((a, i) => all.indexOf(a) !== i), [], 'anchors defined twice');
-  assert.deepEqual(all.filter((a) => !/^[a-z0-9]+(-[a-z0-9]+)*$/.test(a)), [], 'anchors not in kebab-case');
+  assert.deepEqual(
+    all.filter((a, i) => all.indexOf(a) !== i),
+    [],
+    'anchors defined twice',
+  );
+  assert.deepEqual(
+    all.filter((a) => !/^[a-z0-9]+(-[a-z0-9]+)*$/.test(a)),
+    [],
+    'anchors not in kebab-case',
+  );
 });
 
 test('every docs/rules.md#<anchor> cited in code, tests and docs exists, and nothing cites the spec by section', () => {
@@ -106,7 +130,10 @@ test('the pending list names exactly the rules marked pending', () => {
   const pendingSection = sections.get('pending');
   assert.ok(pendingSection !== undefined, `${RULES} has no pending section`);
   const listed = [...pendingSection.matchAll(/^- \[[^\]]+\]\(#([^)]+)\)/gm)].map((m) => m[1]).sort();
-  const marked = [...sections].filter(([id, body]) => id !== 'pending' && /\*\*Pending[.:]\*\*/.test(body)).map(([id]) => id).sort();
+  const marked = [...sections]
+    .filter(([id, body]) => id !== 'pending' && /\*\*Pending[.:]\*\*/.test(body))
+    .map(([id]) => id)
+    .sort();
   assert.deepEqual(listed, marked);
 });
 
@@ -116,7 +143,11 @@ test('the README links docs/rules.md', () => {
 
 test('a stale anchor and a section citation of the spec are both reported', () => {
   const known = new Set(['breaker-open']);
-  const text = ['// ok (docs/rules.md#breaker-open)', '// stale (docs/rules.md' + '#breaker-gone)', '// old (SPEC ' + '\u00a75)'].join('\n');
+  const text = [
+    '// ok (docs/rules.md#breaker-open)',
+    '// stale (docs/rules.md' + '#breaker-gone)',
+    '// old (SPEC ' + '\u00a75)',
+  ].join('\n');
   assert.deepEqual(problemsIn('x.ts', text, known), [
     `x.ts:2 cites ${RULES}#breaker-gone, which ${RULES} does not define`,
     `x.ts:3 cites the spec by section; cite a ${RULES} anchor instead`,

@@ -3,11 +3,12 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { memoryLogger, type Clock, type LookupAll } from '@hookline/core';
+import { type Clock, type LookupAll, memoryLogger } from '@hookline/core';
 import { resolveConfig } from '../src/config.ts';
-import { startServer, type RunningServer } from '../src/server.ts';
+import { type RunningServer, startServer } from '../src/server.ts';
+
 // The shared loopback receiver and waits (packages/core/testing), re-exported so server tests import from one place.
-export { startReceiver, until, within, type Received, type TestReceiver } from '@hookline/core/testing';
+export { type Received, startReceiver, type TestReceiver, until, within } from '@hookline/core/testing';
 
 export const ADMIN_TOKEN = 'test-admin-token-0123456789';
 
@@ -23,13 +24,19 @@ export interface TestServer {
   dir: string;
   logs: ReturnType<typeof memoryLogger>['lines'];
   /** JSON request; `token` defaults to the admin token, null sends none. */
-  api<T = any>(method: string, path: string, options?: { body?: unknown; token?: string | null; headers?: Record<string, string>; raw?: string | Buffer }): Promise<ApiResponse<T>>;
+  api<T = any>(
+    method: string,
+    path: string,
+    options?: { body?: unknown; token?: string | null; headers?: Record<string, string>; raw?: string | Buffer },
+  ): Promise<ApiResponse<T>>;
   /** Creates a tenant and returns its id. */
   tenant(name?: string): Promise<string>;
   close(): Promise<void>;
 }
 
-export async function startTestServer(options: { config?: Record<string, unknown>; env?: NodeJS.ProcessEnv; clock?: Clock; lookup?: LookupAll } = {}): Promise<TestServer> {
+export async function startTestServer(
+  options: { config?: Record<string, unknown>; env?: NodeJS.ProcessEnv; clock?: Clock; lookup?: LookupAll } = {},
+): Promise<TestServer> {
   const dir = mkdtempSync(join(tmpdir(), 'hookline-server-test-'));
   const config = resolveConfig({
     env: options.env ?? {},
@@ -45,7 +52,11 @@ export async function startTestServer(options: { config?: Record<string, unknown
     },
   });
   const logger = memoryLogger();
-  const server = await startServer(config, { logger, ...(options.clock ? { clock: options.clock } : {}), ...(options.lookup ? { lookup: options.lookup } : {}) });
+  const server = await startServer(config, {
+    logger,
+    ...(options.clock ? { clock: options.clock } : {}),
+    ...(options.lookup ? { lookup: options.lookup } : {}),
+  });
   const api: TestServer['api'] = async (method, path, o = {}) => {
     const headers: Record<string, string> = { ...o.headers };
     const token = o.token === undefined ? ADMIN_TOKEN : o.token;
@@ -56,7 +67,11 @@ export async function startTestServer(options: { config?: Record<string, unknown
       body = JSON.stringify(o.body);
       headers['content-type'] ??= 'application/json';
     }
-    const res = await fetch(server.url + path, { method, headers, body: typeof body === 'string' || body === undefined ? body : new Uint8Array(body) });
+    const res = await fetch(server.url + path, {
+      method,
+      headers,
+      body: typeof body === 'string' || body === undefined ? body : new Uint8Array(body),
+    });
     const text = await res.text();
     let parsed: unknown = text;
     if ((res.headers.get('content-type') ?? '').includes('json') && text.length) parsed = JSON.parse(text);

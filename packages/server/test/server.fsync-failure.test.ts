@@ -1,9 +1,10 @@
 // A failed WAL fsync (EIO from the fault-fs LD_PRELOAD shim) in a real `hookline serve`: latched, never a 202 after it.
-import { test } from 'node:test';
+
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { test } from 'node:test';
 import { buildFaultFs } from '@hookline/core/testing';
 import { startCli } from './cli-harness.ts';
 
@@ -24,7 +25,10 @@ function serve(dir: string, env: Record<string, string>) {
 async function call(url: string, method: string, path: string, body?: unknown) {
   const res = await fetch(url + path, {
     method,
-    headers: { authorization: `Bearer ${TOKEN}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    headers: {
+      authorization: `Bearer ${TOKEN}`,
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
     body: body === undefined ? undefined : JSON.stringify(body),
     signal: AbortSignal.timeout(20_000),
   });
@@ -32,7 +36,10 @@ async function call(url: string, method: string, path: string, body?: unknown) {
   return { status: res.status, body: text ? JSON.parse(text) : null };
 }
 
-test('after one failed WAL fsync: no 202, 503 storage_unavailable to everything, not ready, a loud log line, exit non-zero; every 202 survives the restart', { skip: 'skip' in shim ? shim.skip : false, timeout: 60_000 }, async () => {
+test('after one failed WAL fsync: no 202, 503 storage_unavailable to everything, not ready, a loud log line, exit non-zero; every 202 survives the restart', {
+  skip: 'skip' in shim ? shim.skip : false,
+  timeout: 60_000,
+}, async () => {
   const dir = mkdtempSync(join(tmpdir(), 'hookline-fsync-fail-'));
   const arm = join(dir, 'arm');
   const faults = join(dir, 'faults.log');
@@ -56,7 +63,9 @@ test('after one failed WAL fsync: no 202, 503 storage_unavailable to everything,
 
     writeFileSync(arm, ''); // the next fsync of the WAL fails with EIO; the one after would succeed
     const after = await Promise.all(
-      Array.from({ length: 40 }, (_, i) => call(url, 'POST', events, { event_id: `after_${i}`, type: 'order.created', data: { i } })),
+      Array.from({ length: 40 }, (_, i) =>
+        call(url, 'POST', events, { event_id: `after_${i}`, type: 'order.created', data: { i } }),
+      ),
     );
     assert.ok(existsSync(faults) && /EIO/.test(readFileSync(faults, 'utf8')), 'the shim injected the failure');
     for (const [i, r] of after.entries()) {
@@ -67,7 +76,9 @@ test('after one failed WAL fsync: no 202, 503 storage_unavailable to everything,
     // A retry of the same events (a client's) must not be taken as accepted duplicates of the unsynced rows.
     const retry = await call(url, 'POST', events, { event_id: 'after_0', type: 'order.created', data: { i: 0 } });
     assert.equal(retry.status, 503);
-    const batch = await call(url, 'POST', `${events}/batch`, { events: [{ event_id: 'b1', type: 'order.created', data: {} }] });
+    const batch = await call(url, 'POST', `${events}/batch`, {
+      events: [{ event_id: 'b1', type: 'order.created', data: {} }],
+    });
     assert.equal(batch.status, 503);
     assert.equal(batch.body.error.code, 'storage_unavailable');
     const ready = await call(url, 'GET', '/readyz');

@@ -17,9 +17,15 @@ test('healthz, readyz, openapi.json and metrics need no token', async () => {
     const ten = await t.tenant();
     await t.api('POST', `/v1/tenants/${ten}/endpoints`, { body: { url: receiver.url } });
     const ev = await t.api('POST', `/v1/tenants/${ten}/events`, { body: { type: 'order.created', data: {} } });
-    await until(() => t.api('GET', `/v1/tenants/${ten}/deliveries/${ev.body.deliveries[0].id}`), (r) => r.body.status === 'succeeded');
+    await until(
+      () => t.api('GET', `/v1/tenants/${ten}/deliveries/${ev.body.deliveries[0].id}`),
+      (r) => r.body.status === 'succeeded',
+    );
     // The attempt observers run after the record's commit, so a reader may see `succeeded` a moment before the counters.
-    const m = await until(() => t.api('GET', '/metrics', { token: null }), (r) => /^hookline_attempts_total\{outcome="success"/m.test(String(r.body)));
+    const m = await until(
+      () => t.api('GET', '/metrics', { token: null }),
+      (r) => /^hookline_attempts_total\{outcome="success"/m.test(String(r.body)),
+    );
     assert.equal(m.status, 200);
     assert.match(m.headers.get('content-type') ?? '', /^text\/plain; version=0\.0\.4/);
     const text = m.body as string;
@@ -74,7 +80,10 @@ test('roles api and worker are refused on SQLite at start: one process owns the 
   for (const role of ['api', 'worker']) {
     await assert.rejects(startTestServer({ config: { role } }), (err: Error) => {
       assert.equal(err.name, 'ConfigError');
-      assert.match(err.message, new RegExp(`^config role: ${role} needs PostgreSQL; on SQLite one process owns the file: use --role all`));
+      assert.match(
+        err.message,
+        new RegExp(`^config role: ${role} needs PostgreSQL; on SQLite one process owns the file: use --role all`),
+      );
       return true;
     });
   }

@@ -10,7 +10,10 @@ import { startCutProxy } from './fixtures/tcp-cut-proxy.ts';
 import { startReceiver, startTestServer } from './server-harness.ts';
 
 const given = process.env.HOOKLINE_TEST_PG_URL;
-const skip = !given && process.env.CI !== 'true' ? 'HOOKLINE_TEST_PG_URL is not set (npm test starts PostgreSQL and sets it)' : false;
+const skip =
+  !given && process.env.CI !== 'true'
+    ? 'HOOKLINE_TEST_PG_URL is not set (npm test starts PostgreSQL and sets it)'
+    : false;
 
 const EVENTS = 600;
 const POSTERS = 8;
@@ -34,7 +37,10 @@ async function admin(url: string, sql: string, values: unknown[] = []) {
   }
 }
 
-test('PostgreSQL connections cut ×3 under load: 202 or 503 storage_unavailable only, 0 lost, the engine recovers by itself', { skip, timeout: 120_000 }, async (ctx) => {
+test('PostgreSQL connections cut ×3 under load: 202 or 503 storage_unavailable only, 0 lost, the engine recovers by itself', {
+  skip,
+  timeout: 120_000,
+}, async (ctx) => {
   assert.ok(given, 'HOOKLINE_TEST_PG_URL must be set in CI');
   // A database of its own: cutting the shared test database would cut the other suites running beside this one.
   const dbName = `hl_cut_${process.pid}_${Date.now().toString(36)}`;
@@ -47,16 +53,29 @@ test('PostgreSQL connections cut ×3 under load: 202 or 503 storage_unavailable 
   viaProxy.port = String(proxy.port);
   const receiver = await startReceiver();
   // A short lease: a record whose commit outcome the cut made unknown is retried after it, not after 90 s.
-  const t = await startTestServer({ config: { db: viaProxy.toString(), masterKey: Buffer.alloc(32, 11).toString('base64'), dispatcher: { leaseMs: 5000 } } });
+  const t = await startTestServer({
+    config: {
+      db: viaProxy.toString(),
+      masterKey: Buffer.alloc(32, 11).toString('base64'),
+      dispatcher: { leaseMs: 5000 },
+    },
+  });
   const verify = new pg.Client({ connectionString: url });
   try {
     assert.equal(t.server.runtime.store.dialect, 'postgres');
     const ten = await t.tenant();
-    assert.equal((await t.api('POST', `/v1/tenants/${ten}/endpoints`, { body: { url: receiver.url, timeout_ms: 2000 } })).status, 201);
+    assert.equal(
+      (await t.api('POST', `/v1/tenants/${ten}/endpoints`, { body: { url: receiver.url, timeout_ms: 2000 } })).status,
+      201,
+    );
 
     let killed = 0;
     const terminate = async () => {
-      const r = await admin(given, 'SELECT count(pg_terminate_backend(pid)) AS n FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()', [dbName]);
+      const r = await admin(
+        given,
+        'SELECT count(pg_terminate_backend(pid)) AS n FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()',
+        [dbName],
+      );
       killed += Number(r.rows[0].n);
     };
     const cut = async (ms: number) => {
@@ -89,7 +108,9 @@ test('PostgreSQL connections cut ×3 under load: 202 or 503 storage_unavailable 
         // A client retries what was not answered 202 with the same event_id (idempotent), within a deadline.
         const deadline = Date.now() + 30_000;
         for (;;) {
-          const r = await t.api('POST', `/v1/tenants/${ten}/events`, { body: { event_id: eventId, type: 'order.created', data: { i } } });
+          const r = await t.api('POST', `/v1/tenants/${ten}/events`, {
+            body: { event_id: eventId, type: 'order.created', data: { i } },
+          });
           const key = r.status === 503 ? `503 ${r.body?.error?.code}` : String(r.status);
           statuses.set(key, (statuses.get(key) ?? 0) + 1);
           answered++;
@@ -98,7 +119,8 @@ test('PostgreSQL connections cut ×3 under load: 202 or 503 storage_unavailable 
             acked.add(eventId);
             break;
           }
-          if (r.status !== 503 || r.body?.error?.code !== 'storage_unavailable') bad.push(`${eventId}: ${r.status} ${JSON.stringify(r.body)}`);
+          if (r.status !== 503 || r.body?.error?.code !== 'storage_unavailable')
+            bad.push(`${eventId}: ${r.status} ${JSON.stringify(r.body)}`);
           if (Date.now() > deadline) {
             bad.push(`${eventId}: still refused after 30 s`);
             break;
@@ -122,19 +144,25 @@ test('PostgreSQL connections cut ×3 under load: 202 or 503 storage_unavailable 
     await verify.connect();
     const deadline = Date.now() + 60_000;
     for (;;) {
-      const r = await verify.query("SELECT count(*)::int AS open FROM deliveries WHERE status IN ('pending', 'delivering', 'held')");
+      const r = await verify.query(
+        "SELECT count(*)::int AS open FROM deliveries WHERE status IN ('pending', 'delivering', 'held')",
+      );
       if (r.rows[0].open === 0) break;
       assert.ok(Date.now() < deadline, `${r.rows[0].open} deliveries still open 60 s after the last cut`);
       await new Promise((r) => setTimeout(r, 100));
     }
     const rows = (
-      await verify.query('SELECT e.event_id, count(d.id)::int AS n, min(d.status) AS status FROM events e LEFT JOIN deliveries d ON d.event_pk = e.id GROUP BY e.id')
+      await verify.query(
+        'SELECT e.event_id, count(d.id)::int AS n, min(d.status) AS status FROM events e LEFT JOIN deliveries d ON d.event_pk = e.id GROUP BY e.id',
+      )
     ).rows as Array<{ event_id: string; n: number; status: string }>;
     assert.equal(rows.length, EVENTS, 'one row per event, whatever the retries');
     for (const r of rows) assert.deepEqual([r.n, r.status], [1, 'succeeded'], r.event_id);
     const delivered = new Set(receiver.received.map((x) => String(x.headers['x-webhook-id'])));
     for (const id of acked) assert.ok(delivered.has(id), `${id} answered 202 but never delivered`);
-    console.log(`pg-cut: ${cuts} cuts terminated ${killed} backends; answers ${JSON.stringify(Object.fromEntries(statuses))}; receiver got ${receiver.received.length} requests for ${EVENTS} events`);
+    console.log(
+      `pg-cut: ${cuts} cuts terminated ${killed} backends; answers ${JSON.stringify(Object.fromEntries(statuses))}; receiver got ${receiver.received.length} requests for ${EVENTS} events`,
+    );
   } finally {
     await verify.end().catch(() => {});
     await t.close().catch(() => {});

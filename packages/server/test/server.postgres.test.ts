@@ -5,7 +5,12 @@ import { startReceiver, startTestServer, until } from './server-harness.ts';
 
 const url = process.env.HOOKLINE_TEST_PG_URL;
 
-test('postgres store: an event is accepted and delivered', { skip: !url && process.env.CI !== 'true' ? 'HOOKLINE_TEST_PG_URL is not set (npm test starts PostgreSQL and sets it)' : false }, async () => {
+test('postgres store: an event is accepted and delivered', {
+  skip:
+    !url && process.env.CI !== 'true'
+      ? 'HOOKLINE_TEST_PG_URL is not set (npm test starts PostgreSQL and sets it)'
+      : false,
+}, async () => {
   assert.ok(url, 'HOOKLINE_TEST_PG_URL must be set in CI');
   const receiver = await startReceiver();
   // A fixed master key: other server tests on this database must be able to open its secrets check.
@@ -14,11 +19,23 @@ test('postgres store: an event is accepted and delivered', { skip: !url && proce
     assert.equal(t.server.runtime.store.dialect, 'postgres');
     const ten = await t.tenant();
     await t.api('POST', `/v1/tenants/${ten}/endpoints`, { body: { url: receiver.url } });
-    const ev = await t.api('POST', `/v1/tenants/${ten}/events`, { body: { event_id: 'pg_1', type: 'order.created', data: { n: 1 } } });
+    const ev = await t.api('POST', `/v1/tenants/${ten}/events`, {
+      body: { event_id: 'pg_1', type: 'order.created', data: { n: 1 } },
+    });
     assert.equal(ev.status, 202);
-    assert.equal((await t.api('POST', `/v1/tenants/${ten}/events`, { body: { event_id: 'pg_1', type: 'order.created', data: { n: 2 } } })).status, 409);
+    assert.equal(
+      (
+        await t.api('POST', `/v1/tenants/${ten}/events`, {
+          body: { event_id: 'pg_1', type: 'order.created', data: { n: 2 } },
+        })
+      ).status,
+      409,
+    );
     await receiver.waitFor(1);
-    const d = await until(() => t.api('GET', `/v1/tenants/${ten}/deliveries/${ev.body.deliveries[0].id}`), (r) => r.body.status === 'succeeded');
+    const d = await until(
+      () => t.api('GET', `/v1/tenants/${ten}/deliveries/${ev.body.deliveries[0].id}`),
+      (r) => r.body.status === 'succeeded',
+    );
     assert.equal(d.body.attempts.length, 1);
   } finally {
     await t.close();
@@ -26,7 +43,12 @@ test('postgres store: an event is accepted and delivered', { skip: !url && proce
   }
 });
 
-test('postgres: role api accepts events but never dispatches; role worker serves only probes and metrics, and dispatches', { skip: !url && process.env.CI !== 'true' ? 'HOOKLINE_TEST_PG_URL is not set (npm test starts PostgreSQL and sets it)' : false }, async () => {
+test('postgres: role api accepts events but never dispatches; role worker serves only probes and metrics, and dispatches', {
+  skip:
+    !url && process.env.CI !== 'true'
+      ? 'HOOKLINE_TEST_PG_URL is not set (npm test starts PostgreSQL and sets it)'
+      : false,
+}, async () => {
   assert.ok(url, 'HOOKLINE_TEST_PG_URL must be set in CI');
   const receiver = await startReceiver();
   // Both processes share the database, so they share the master key too (the same as the test above).
@@ -50,7 +72,10 @@ test('postgres: role api accepts events but never dispatches; role worker serves
       assert.equal((await worker.api('GET', '/readyz', { token: null })).status, 200);
       assert.equal((await worker.api('GET', '/metrics', { token: null })).status, 200);
       await receiver.waitFor(1);
-      await until(() => api.api('GET', `/v1/tenants/${ten}/deliveries/${ev.body.deliveries[0].id}`), (r) => r.body.status === 'succeeded');
+      await until(
+        () => api.api('GET', `/v1/tenants/${ten}/deliveries/${ev.body.deliveries[0].id}`),
+        (r) => r.body.status === 'succeeded',
+      );
     } finally {
       await worker.close();
     }

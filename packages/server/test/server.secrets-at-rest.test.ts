@@ -6,16 +6,23 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import pg from 'pg';
 import { createSecretBox } from '@hookline/core';
-import { startReceiver, startTestServer, until, type TestServer } from './server-harness.ts';
+import pg from 'pg';
+import { startReceiver, startTestServer, type TestServer, until } from './server-harness.ts';
 
 const pgUrl = process.env.HOOKLINE_TEST_PG_URL;
-const pgSkip = !pgUrl && process.env.CI !== 'true' ? 'HOOKLINE_TEST_PG_URL is not set (npm test starts PostgreSQL and sets it)' : false;
+const pgSkip =
+  !pgUrl && process.env.CI !== 'true'
+    ? 'HOOKLINE_TEST_PG_URL is not set (npm test starts PostgreSQL and sets it)'
+    : false;
 
 /** The byte forms a leaked secret could take in storage: UTF-8 text, hex (bytea), base64, and a whsec_ key's raw bytes. */
 function needles(secret: string): Buffer[] {
-  const out = [Buffer.from(secret, 'utf8'), Buffer.from(Buffer.from(secret, 'utf8').toString('hex')), Buffer.from(Buffer.from(secret, 'utf8').toString('base64'))];
+  const out = [
+    Buffer.from(secret, 'utf8'),
+    Buffer.from(Buffer.from(secret, 'utf8').toString('hex')),
+    Buffer.from(Buffer.from(secret, 'utf8').toString('base64')),
+  ];
   if (secret.startsWith('whsec_')) {
     const raw = Buffer.from(secret.slice('whsec_'.length), 'base64');
     out.push(Buffer.from(secret.slice('whsec_'.length)), raw, Buffer.from(raw.toString('hex')));
@@ -23,7 +30,12 @@ function needles(secret: string): Buffer[] {
   if (secret.startsWith('whsk_')) {
     // An ed25519 secret key: its base64, and its 32-byte seed raw and in hex (the public half may appear anywhere).
     const seed = Buffer.from(secret.slice('whsk_'.length), 'base64').subarray(0, 32);
-    out.push(Buffer.from(secret.slice('whsk_'.length)), seed, Buffer.from(seed.toString('hex')), Buffer.from(seed.toString('base64')));
+    out.push(
+      Buffer.from(secret.slice('whsk_'.length)),
+      seed,
+      Buffer.from(seed.toString('hex')),
+      Buffer.from(seed.toString('base64')),
+    );
   }
   return out;
 }
@@ -36,34 +48,56 @@ function assertAbsent(haystack: Buffer, secrets: Map<string, string>, where: str
 
 /** Drives the server through everything that handles a secret; returns each plaintext secret by what it is. */
 async function exerciseSecrets(t: TestServer, token: string, masterKey: string): Promise<Map<string, string>> {
-  const secrets = new Map<string, string>([['admin token', token], ['master key', masterKey]]);
+  const secrets = new Map<string, string>([
+    ['admin token', token],
+    ['master key', masterKey],
+  ]);
   const ok = await startReceiver();
   const failing = await startReceiver(() => 500);
   try {
-    const api = (method: string, path: string, body?: unknown) => t.api(method, path, { token, ...(body === undefined ? {} : { body }) });
-    const ten = (await api('POST', '/v1/tenants', { name: 'Secretive', owner_emails: ['ops@secretive.test'] })).body.id as string;
+    const api = (method: string, path: string, body?: unknown) =>
+      t.api(method, path, { token, ...(body === undefined ? {} : { body }) });
+    const ten = (await api('POST', '/v1/tenants', { name: 'Secretive', owner_emails: ['ops@secretive.test'] })).body
+      .id as string;
     const key = await api('POST', `/v1/tenants/${ten}/api-keys`, { name: 'ci' });
     assert.equal(key.status, 201);
     secrets.set('api key', key.body.key);
     // The tenant key works, so it is the real thing that must not be stored.
     assert.equal((await t.api('GET', `/v1/tenants/${ten}/endpoints`, { token: key.body.key })).status, 200);
     const deliveries: string[] = [];
-    for (const [scheme, url] of [['hookline', ok.url], ['standard', ok.url], ['hookline', failing.url], ['standard', failing.url]] as const) {
-      const ep = await api('POST', `/v1/tenants/${ten}/endpoints`, { url, scheme, policy: 'brief', event_types: [`${scheme}.${url === ok.url ? 'ok' : 'fail'}`] });
+    for (const [scheme, url] of [
+      ['hookline', ok.url],
+      ['standard', ok.url],
+      ['hookline', failing.url],
+      ['standard', failing.url],
+    ] as const) {
+      const ep = await api('POST', `/v1/tenants/${ten}/endpoints`, {
+        url,
+        scheme,
+        policy: 'brief',
+        event_types: [`${scheme}.${url === ok.url ? 'ok' : 'fail'}`],
+      });
       assert.equal(ep.status, 201);
       secrets.set(`${scheme} secret of ${ep.body.id}`, ep.body.secret);
       const rotated = await api('POST', `/v1/tenants/${ten}/endpoints/${ep.body.id}/secret/rotate`, {});
       assert.equal(rotated.status, 200);
       for (const s of rotated.body.secrets) secrets.set(`${scheme} secret ${s.kid}`, s.secret);
       assert.equal(new Set(rotated.body.secrets.map((s: { secret: string }) => s.secret)).size, 2);
-      const ev = await api('POST', `/v1/tenants/${ten}/events`, { type: `${scheme}.${url === ok.url ? 'ok' : 'fail'}`, data: { n: 1 } });
+      const ev = await api('POST', `/v1/tenants/${ten}/events`, {
+        type: `${scheme}.${url === ok.url ? 'ok' : 'fail'}`,
+        data: { n: 1 },
+      });
       assert.equal(ev.status, 202);
       deliveries.push(ev.body.deliveries[0].id);
       assert.equal((await api('POST', `/v1/tenants/${ten}/endpoints/${ep.body.id}/test`, {})).status < 500, true);
     }
     // An ed25519 endpoint (docs/rules.md#signing-ed25519): its secret keys never leave the server, so the test opens
     // the sealed rows with the master key to know what to search for.
-    const ed = await api('POST', `/v1/tenants/${ten}/endpoints`, { url: ok.url, signing: 'ed25519', event_types: ['ed25519.ok'] });
+    const ed = await api('POST', `/v1/tenants/${ten}/endpoints`, {
+      url: ok.url,
+      signing: 'ed25519',
+      event_types: ['ed25519.ok'],
+    });
     assert.equal(ed.status, 201);
     assert.equal((await api('POST', `/v1/tenants/${ten}/endpoints/${ed.body.id}/secret/rotate`, {})).status, 200);
     assert.equal((await api('POST', `/v1/tenants/${ten}/endpoints/${ed.body.id}/test`, {})).status, 200);
@@ -76,10 +110,22 @@ async function exerciseSecrets(t: TestServer, token: string, masterKey: string):
       secrets.set(`ed25519 secret key ${s.kid}`, plain);
     }
     // Both schemes signed both live secrets on the wire; failures were recorded with their response.
-    for (const id of deliveries) await until(() => api('GET', `/v1/tenants/${ten}/deliveries/${id}`), (r) => r.body.attempts?.length >= 1);
+    for (const id of deliveries)
+      await until(
+        () => api('GET', `/v1/tenants/${ten}/deliveries/${id}`),
+        (r) => r.body.attempts?.length >= 1,
+      );
     assert.ok(ok.received.length >= 2 && failing.received.length >= 2);
-    assert.match(String(ok.received.find((r) => r.headers['webhook-signature'])?.headers['webhook-signature']), /^v1,\S+ v1,\S+$/);
-    assert.equal(await (await fetch(`${t.url}/v1/tenants/${ten}/endpoints`, { headers: { authorization: 'Bearer hk_live_wrong' } })).status, 401);
+    assert.match(
+      String(ok.received.find((r) => r.headers['webhook-signature'])?.headers['webhook-signature']),
+      /^v1,\S+ v1,\S+$/,
+    );
+    assert.equal(
+      await (
+        await fetch(`${t.url}/v1/tenants/${ten}/endpoints`, { headers: { authorization: 'Bearer hk_live_wrong' } })
+      ).status,
+      401,
+    );
     return secrets;
   } finally {
     await ok.close();
@@ -98,7 +144,7 @@ test('SQLite: no plaintext secret, API key, admin token or master key in the dat
     const secrets = await exerciseSecrets(t, token, masterKey);
     const db = join(t.dir, 'hookline.db');
     // Before close the WAL holds the recent pages; after close they are checkpointed into the main file.
-    const walBefore = existsSync(db + '-wal') ? readFileSync(db + '-wal') : Buffer.alloc(0);
+    const walBefore = existsSync(`${db}-wal`) ? readFileSync(`${db}-wal`) : Buffer.alloc(0);
     assert.ok(walBefore.length > 0, 'the WAL is part of what is searched');
     assertAbsent(walBefore, secrets, 'the WAL');
     assertAbsent(readFileSync(db), secrets, 'the database file');
@@ -107,7 +153,7 @@ test('SQLite: no plaintext secret, API key, admin token or master key in the dat
     assertAbsent(logs, secrets, 'the logs');
     await t.server.close();
     closed = true;
-    for (const f of [db, db + '-wal', db + '-shm']) if (existsSync(f)) assertAbsent(readFileSync(f), secrets, f);
+    for (const f of [db, `${db}-wal`, `${db}-shm`]) if (existsSync(f)) assertAbsent(readFileSync(f), secrets, f);
     assertAbsent(Buffer.from(JSON.stringify(t.logs)), secrets, 'the logs of the shutdown');
   } finally {
     if (!closed) await t.server.close();
@@ -115,20 +161,25 @@ test('SQLite: no plaintext secret, API key, admin token or master key in the dat
   }
 });
 
-test('PostgreSQL: no plaintext secret, API key, admin token or master key in any row or any log line', { skip: pgSkip }, async () => {
+test('PostgreSQL: no plaintext secret, API key, admin token or master key in any row or any log line', {
+  skip: pgSkip,
+}, async () => {
   assert.ok(pgUrl, 'HOOKLINE_TEST_PG_URL must be set in CI');
   // The master key other server tests use on this database (its settings row holds the key check).
   const masterKey = Buffer.alloc(32, 9).toString('base64');
-  const token = 'pg-admin-token-' + Buffer.alloc(16, 7).toString('hex');
+  const token = `pg-admin-token-${Buffer.alloc(16, 7).toString('hex')}`;
   const t = await startTestServer({ config: { db: pgUrl, adminToken: token, masterKey, logLevel: 'debug' } });
   const c = new pg.Client({ connectionString: pgUrl });
   try {
     const secrets = await exerciseSecrets(t, token, masterKey);
     await c.connect();
-    const tables = (await c.query("SELECT tablename FROM pg_tables WHERE schemaname = current_schema()")).rows.map((r) => r.tablename as string);
+    const tables = (await c.query('SELECT tablename FROM pg_tables WHERE schemaname = current_schema()')).rows.map(
+      (r) => r.tablename as string,
+    );
     assert.ok(tables.includes('endpoint_secrets') && tables.includes('api_keys'));
     const parts: string[] = [];
-    for (const table of tables) for (const r of (await c.query(`SELECT t::text AS row FROM "${table}" t`)).rows) parts.push(r.row);
+    for (const table of tables)
+      for (const r of (await c.query(`SELECT t::text AS row FROM "${table}" t`)).rows) parts.push(r.row);
     assertAbsent(Buffer.from(parts.join('\n')), secrets, 'PostgreSQL rows');
     assertAbsent(Buffer.from(JSON.stringify(t.logs)), secrets, 'the logs');
   } finally {

@@ -28,7 +28,9 @@ function seeded(seed: number): () => number {
   };
 }
 
-test(`SIGKILL ×${KILLS} during ${EVENTS} events: nothing 202'd is lost, nothing half-written, duplicates only from in-flight deliveries`, { timeout: 240_000 }, async () => {
+test(`SIGKILL ×${KILLS} during ${EVENTS} events: nothing 202'd is lost, nothing half-written, duplicates only from in-flight deliveries`, {
+  timeout: 240_000,
+}, async () => {
   const seed = Number(process.env.HOOKLINE_SIGKILL_SEED ?? Date.now() % 1_000_000);
   const random = seeded(seed);
   const dir = mkdtempSync(join(tmpdir(), 'hookline-sigkill-'));
@@ -61,7 +63,9 @@ test(`SIGKILL ×${KILLS} during ${EVENTS} events: nothing 202'd is lost, nothing
   const unexpected: string[] = [];
   const unanswered = new Set<string>();
   const inFlightAtKill = new Set<string>();
-  const killMoments = Array.from({ length: KILLS }, () => Math.floor((0.05 + random() * 0.85) * EVENTS * 2)).sort((a, b) => a - b);
+  const killMoments = Array.from({ length: KILLS }, () => Math.floor((0.05 + random() * 0.85) * EVENTS * 2)).sort(
+    (a, b) => a - b,
+  );
   let nextKill = 0;
   let up: Promise<void> = Promise.resolve();
   let killing = false;
@@ -74,7 +78,11 @@ test(`SIGKILL ×${KILLS} during ${EVENTS} events: nothing 202'd is lost, nothing
     await killHard(proc);
     kills++;
     // Read while nobody writes: what was leased (in flight or queued) when the process died.
-    for (const { id } of readDb(db, (d) => d.prepare("SELECT id FROM deliveries WHERE status = 'delivering'").all() as Array<{ id: string }>)) inFlightAtKill.add(id);
+    for (const { id } of readDb(
+      db,
+      (d) => d.prepare("SELECT id FROM deliveries WHERE status = 'delivering'").all() as Array<{ id: string }>,
+    ))
+      inFlightAtKill.add(id);
     proc = await startServe(args, env);
     killing = false;
     restarted();
@@ -92,7 +100,12 @@ test(`SIGKILL ×${KILLS} during ${EVENTS} events: nothing 202'd is lost, nothing
     const ten = await api('POST', '/v1/tenants', { name: 'crash' });
     assert.equal(ten.status, 201);
     const tenant = ten.body.id as string;
-    const ep = await api('POST', `/v1/tenants/${tenant}/endpoints`, { url: hookUrl, policy: 'standard', timeout_ms: 3000, max_concurrency: 50 });
+    const ep = await api('POST', `/v1/tenants/${tenant}/endpoints`, {
+      url: hookUrl,
+      policy: 'standard',
+      timeout_ms: 3000,
+      max_concurrency: 50,
+    });
     assert.equal(ep.status, 201, JSON.stringify(ep.body));
 
     let next = 0;
@@ -138,17 +151,37 @@ test(`SIGKILL ×${KILLS} during ${EVENTS} events: nothing 202'd is lost, nothing
     // Drain: after the last restart everything present ends terminal (bounded wait).
     const deadline = Date.now() + 120_000;
     for (;;) {
-      const open = readDb(db, (d) => (d.prepare("SELECT count(*) AS n FROM deliveries WHERE status IN ('pending','delivering','held')").get() as { n: number }).n);
+      const open = readDb(
+        db,
+        (d) =>
+          (
+            d.prepare("SELECT count(*) AS n FROM deliveries WHERE status IN ('pending','delivering','held')").get() as {
+              n: number;
+            }
+          ).n,
+      );
       if (open === 0) break;
       if (Date.now() > deadline) {
-        const detail = readDb(db, (d) => d.prepare("SELECT status, count(*) AS n, min(next_attempt_at) AS next, min(lease_until) AS lease FROM deliveries WHERE status IN ('pending','delivering','held') GROUP BY status").all());
-        assert.fail(`${open} deliveries still open after the drain deadline: ${JSON.stringify(detail)} (now ${Date.now()})`);
+        const detail = readDb(db, (d) =>
+          d
+            .prepare(
+              "SELECT status, count(*) AS n, min(next_attempt_at) AS next, min(lease_until) AS lease FROM deliveries WHERE status IN ('pending','delivering','held') GROUP BY status",
+            )
+            .all(),
+        );
+        assert.fail(
+          `${open} deliveries still open after the drain deadline: ${JSON.stringify(detail)} (now ${Date.now()})`,
+        );
       }
       await new Promise((r) => setTimeout(r, 100));
     }
 
     const rows = readDb(db, (d) =>
-      d.prepare('SELECT e.event_id AS eventId, count(d.id) AS n, group_concat(d.status) AS statuses FROM events e LEFT JOIN deliveries d ON d.event_pk = e.id GROUP BY e.id').all(),
+      d
+        .prepare(
+          'SELECT e.event_id AS eventId, count(d.id) AS n, group_concat(d.status) AS statuses FROM events e LEFT JOIN deliveries d ON d.event_pk = e.id GROUP BY e.id',
+        )
+        .all(),
     ) as Array<{ eventId: string; n: number; statuses: string | null }>;
     const stored = new Map(rows.map((r) => [r.eventId, r]));
     assert.equal(acked.size + unanswered.size, EVENTS);
@@ -171,11 +204,16 @@ test(`SIGKILL ×${KILLS} during ${EVENTS} events: nothing 202'd is lost, nothing
 
     // A duplicate is a send the store has no attempt for (a recorded timeout that is retried is a retry, not a duplicate).
     const recorded = new Map(
-      (readDb(db, (d) => d.prepare('SELECT delivery_id AS id, count(*) AS n FROM attempts GROUP BY delivery_id').all()) as Array<{ id: string; n: number }>).map((r) => [r.id, r.n]),
+      (
+        readDb(db, (d) =>
+          d.prepare('SELECT delivery_id AS id, count(*) AS n FROM attempts GROUP BY delivery_id').all(),
+        ) as Array<{ id: string; n: number }>
+      ).map((r) => [r.id, r.n]),
     );
     const duplicated = [...perDelivery].filter(([id, n]) => n > (recorded.get(id) ?? 0)).map(([id]) => id);
     const retried = [...recorded.values()].filter((n) => n > 1).length;
-    for (const id of duplicated) assert.ok(inFlightAtKill.has(id), `${id} was sent twice but was not leased at any kill`);
+    for (const id of duplicated)
+      assert.ok(inFlightAtKill.has(id), `${id} was sent twice but was not leased at any kill`);
     assert.ok(duplicated.length <= inFlightAtKill.size);
     console.log(
       `sigkill seed=${seed} kills=${kills} at progress ${killMoments.join(',')}: acked=${acked.size} unanswered=${unanswered.size} ` +

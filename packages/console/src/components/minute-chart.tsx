@@ -1,6 +1,7 @@
 // Deliveries per minute over 24 h as stacked bars (succeeded / retrying / failed), one column per minute, to scale.
-import type { ReactElement } from 'react';
+
 import type { components } from '@hookline/client';
+import type { ReactElement } from 'react';
 
 type Minutes = components['schemas']['GetTenantMinuteStatsResponse'];
 const KINDS = ['succeeded', 'retrying', 'failed'] as const;
@@ -20,22 +21,41 @@ export function MinuteChart({ data }: { data: Minutes }) {
       if (m[k] === 0) continue;
       const h = (m[k] / max) * HEIGHT;
       y -= h;
-      bars.push(<rect key={`${m.at}-${k}`} x={x} y={y} width={1} height={h} className={`bar ${k}`}><title>{`${new Date(m.at).toLocaleTimeString()}: ${m[k]} ${k}`}</title></rect>);
+      bars.push(
+        <rect key={`${m.at}-${k}`} x={x} y={y} width={1} height={h} className={`bar ${k}`}>
+          <title>{`${new Date(m.at).toLocaleTimeString()}: ${m[k]} ${k}`}</title>
+        </rect>,
+      );
     }
   }
   const summary = `Last 24 hours: ${totals.succeeded} succeeded, ${totals.retrying} retrying, ${totals.failed} failed (busiest minute: ${bars.length === 0 ? 0 : max})`;
   return (
     <figure id="minute-chart">
-      <svg viewBox={`0 0 ${WIDTH} ${HEIGHT}`} preserveAspectRatio="none" role="img" aria-label={summary} className="chart">
+      <svg
+        viewBox={`0 0 ${WIDTH} ${HEIGHT}`}
+        preserveAspectRatio="none"
+        role="img"
+        aria-label={summary}
+        className="chart"
+      >
         <line x1={0} y1={HEIGHT} x2={WIDTH} y2={HEIGHT} className="axis" />
-        {[6, 12, 18].map((h) => <line key={h} x1={h * 60} y1={0} x2={h * 60} y2={HEIGHT} className="grid" />)}
+        {[6, 12, 18].map((h) => (
+          <line key={h} x1={h * 60} y1={0} x2={h * 60} y2={HEIGHT} className="grid" />
+        ))}
         {bars}
       </svg>
-      <div className="chart-scale" aria-hidden="true"><span>24 h ago</span><span>18 h</span><span>12 h</span><span>6 h</span><span>now</span></div>
+      <div className="chart-scale" aria-hidden="true">
+        <span>24 h ago</span>
+        <span>18 h</span>
+        <span>12 h</span>
+        <span>6 h</span>
+        <span>now</span>
+      </div>
       <figcaption id="chart-summary">
         {summary}
         <br />
-        <span className="legend succeeded">■ succeeded</span> <span className="legend retrying">■ retrying</span> <span className="legend failed">■ failed</span>
+        <span className="legend succeeded">■ succeeded</span> <span className="legend retrying">■ retrying</span>{' '}
+        <span className="legend failed">■ failed</span>
       </figcaption>
     </figure>
   );

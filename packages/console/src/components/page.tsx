@@ -1,5 +1,5 @@
 // A page's frame: its <h1>, the document title, and what to show while loading or when the API refused.
-import { useEffect, type ReactNode } from 'react';
+import { type ReactNode, useEffect } from 'react';
 import { HooklineApiError, isStatus, messageOf } from '../api.ts';
 import { go } from '../router.ts';
 import type { Loaded } from '../use-load.ts';
@@ -23,8 +23,14 @@ export function ErrorPage({ error }: { error: unknown }) {
   const notFound = isStatus(error, 404);
   return (
     <Page title={notFound ? 'Not found' : 'Something went wrong'}>
-      <p className="error" role="alert">{messageOf(error)}</p>
-      {error instanceof HooklineApiError ? <p><code>{error.code}</code></p> : null}
+      <p className="error" role="alert">
+        {messageOf(error)}
+      </p>
+      {error instanceof HooklineApiError ? (
+        <p>
+          <code>{error.code}</code>
+        </p>
+      ) : null}
     </Page>
   );
 }
@@ -44,7 +50,11 @@ export const when = (iso: string | null | undefined) => (iso ? new Date(iso).toL
 
 /** A message line that screen readers announce (role=status), red when it reports an error. */
 export function Status({ id, message }: { id: string; message: { text: string; error?: boolean } | null }) {
-  return <p role="status" id={id} className={message?.error ? 'error' : undefined}>{message?.text ?? ''}</p>;
+  return (
+    <p role="status" id={id} className={message?.error ? 'error' : undefined}>
+      {message?.text ?? ''}
+    </p>
+  );
 }
 
 export function ScrollTable({ children }: { children: ReactNode }) {

@@ -1,6 +1,6 @@
 // A timeline drawn to scale: attempts as marks at their start (width = their duration, at least a hairline), waits
 // and held periods as bands between them, a time axis with ticks; the same facts as a list for screen readers.
-import { useEffect, useRef, useState, type RefObject } from 'react';
+import { type RefObject, useEffect, useRef, useState } from 'react';
 import { duration } from '../format.ts';
 
 export interface TimelineMark {
@@ -41,11 +41,27 @@ function useWidth(): [RefObject<HTMLElement | null>, number] {
 
 /** Tick spacing: the first "nice" step that gives at most `most` ticks. */
 function tickStep(total: number, most: number): number {
-  const steps = [1, 2, 5, 10, 20, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200, 14_400, 21_600, 43_200, 86_400, 172_800, 604_800].map((s) => s * 1000);
+  const steps = [
+    1, 2, 5, 10, 20, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200, 14_400, 21_600, 43_200, 86_400, 172_800, 604_800,
+  ].map((s) => s * 1000);
   return steps.find((s) => total / s <= most) ?? total / 4;
 }
 
-export function Timeline({ id, marks, bands, endMs, endLabel, label }: { id: string; marks: readonly TimelineMark[]; bands: readonly TimelineBand[]; endMs: number; endLabel?: string; label: string }) {
+export function Timeline({
+  id,
+  marks,
+  bands,
+  endMs,
+  endLabel,
+  label,
+}: {
+  id: string;
+  marks: readonly TimelineMark[];
+  bands: readonly TimelineBand[];
+  endMs: number;
+  endLabel?: string;
+  label: string;
+}) {
   const [ref, W] = useWidth();
   /** Labels near either end are anchored inward so they are never cut off. */
   const anchor = (px: number) => (px < 60 ? 'start' : px > W - 60 ? 'end' : 'middle');
@@ -61,30 +77,57 @@ export function Timeline({ id, marks, bands, endMs, endLabel, label }: { id: str
         {ticks.map((t) => (
           <g key={t}>
             <line x1={x(t)} y1={56} x2={x(t)} y2={64} className="axis" />
-            <text x={x(t)} y={84} className="tick-label" textAnchor={anchor(x(t))}>{t === 0 ? '0' : `+${duration(t)}`}</text>
+            <text x={x(t)} y={84} className="tick-label" textAnchor={anchor(x(t))}>
+              {t === 0 ? '0' : `+${duration(t)}`}
+            </text>
           </g>
         ))}
         {bands.map((b, i) => (
-          <rect key={`b${i}`} x={x(b.fromMs)} y={b.kind === 'wait' ? 56 : 44} width={Math.max(1, x(b.toMs) - x(b.fromMs))} height={b.kind === 'wait' ? 8 : 32} className={`band ${b.kind}`}>
+          <rect
+            key={`b${i}`}
+            x={x(b.fromMs)}
+            y={b.kind === 'wait' ? 56 : 44}
+            width={Math.max(1, x(b.toMs) - x(b.fromMs))}
+            height={b.kind === 'wait' ? 8 : 32}
+            className={`band ${b.kind}`}
+          >
             <title>{b.detail}</title>
           </rect>
         ))}
         {marks.map((m, i) => (
           <g key={`m${i}`} className={`mark ${m.outcome}`}>
-            <rect x={x(m.atMs) - 2} y={40} width={Math.max(4, x(m.atMs + m.durationMs) - x(m.atMs))} height={40}><title>{m.detail}</title></rect>
-            <text x={x(m.atMs)} y={30} textAnchor={anchor(x(m.atMs))} className="mark-label">{m.label}</text>
-            {m.sub ? <text x={x(m.atMs)} y={104} textAnchor={anchor(x(m.atMs))} className="mark-sub">{m.sub}</text> : null}
+            <rect x={x(m.atMs) - 2} y={40} width={Math.max(4, x(m.atMs + m.durationMs) - x(m.atMs))} height={40}>
+              <title>{m.detail}</title>
+            </rect>
+            <text x={x(m.atMs)} y={30} textAnchor={anchor(x(m.atMs))} className="mark-label">
+              {m.label}
+            </text>
+            {m.sub ? (
+              <text x={x(m.atMs)} y={104} textAnchor={anchor(x(m.atMs))} className="mark-sub">
+                {m.sub}
+              </text>
+            ) : null}
           </g>
         ))}
       </svg>
       <figcaption>
-        <span className="legend success">■ success</span> <span className="legend delivery_failure">■ failure (retried)</span> <span className="legend client_error">■ client error</span>{' '}
-        <span className="legend wait">▬ waiting for the next attempt</span> <span className="legend held">■ held</span>{endLabel ? ` · ${endLabel}` : ''}
+        <span className="legend success">■ success</span>{' '}
+        <span className="legend delivery_failure">■ failure (retried)</span>{' '}
+        <span className="legend client_error">■ client error</span>{' '}
+        <span className="legend wait">▬ waiting for the next attempt</span> <span className="legend held">■ held</span>
+        {endLabel ? ` · ${endLabel}` : ''}
       </figcaption>
       <ol className="timeline-list">
-        {[...marks.map((m) => ({ at: m.atMs, text: m.detail })), ...bands.filter((b) => b.kind !== 'wait').map((b) => ({ at: b.fromMs, text: b.detail }))]
+        {[
+          ...marks.map((m) => ({ at: m.atMs, text: m.detail })),
+          ...bands.filter((b) => b.kind !== 'wait').map((b) => ({ at: b.fromMs, text: b.detail })),
+        ]
           .sort((a, b) => a.at - b.at)
-          .map((e, i) => <li key={i}><span className="at">+{duration(e.at)}</span> {e.text}</li>)}
+          .map((e, i) => (
+            <li key={i}>
+              <span className="at">+{duration(e.at)}</span> {e.text}
+            </li>
+          ))}
       </ol>
     </figure>
   );

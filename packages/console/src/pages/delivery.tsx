@@ -1,7 +1,8 @@
 // A delivery: status and failure reason, Replay, its attempts drawn to scale (waits, held and paused periods, the
 // ladder of the next attempt), each attempt's response excerpt, the signed headers and the payload.
-import { useState } from 'react';
+
 import type { components } from '@hookline/client';
+import { useState } from 'react';
 import { api, messageOf, unwrap } from '../api.ts';
 import { Badge, Loading, Page, ScrollTable, Status, when } from '../components/page.tsx';
 import { Timeline, type TimelineBand, type TimelineMark } from '../components/timeline.tsx';
@@ -30,7 +31,12 @@ export function deliveryTimeline(d: Detail, endpoint: Endpoint | null, now: numb
     const from = marks[i - 1].atMs + marks[i - 1].durationMs;
     const trigger = d.attempts[i].trigger;
     if (marks[i].atMs > from && (trigger === 'scheduled' || trigger === 'probe')) {
-      bands.push({ fromMs: from, toMs: marks[i].atMs, kind: 'wait', detail: `waited ${duration(marks[i].atMs - from)} before attempt ${marks[i].label}` });
+      bands.push({
+        fromMs: from,
+        toMs: marks[i].atMs,
+        kind: 'wait',
+        detail: `waited ${duration(marks[i].atMs - from)} before attempt ${marks[i].label}`,
+      });
     }
   }
   const last = marks.at(-1);
@@ -40,13 +46,30 @@ export function deliveryTimeline(d: Detail, endpoint: Endpoint | null, now: numb
     const nowRel = now - t0;
     if (endpoint?.status === 'paused') {
       const from = Math.max(lastEnd, rel(endpoint.updated_at));
-      bands.push({ fromMs: from, toMs: Math.max(from + 1, nowRel), kind: 'paused', detail: `endpoint paused${endpoint.pause_reason ? ` (${endpoint.pause_reason})` : ''}: no attempt until it is reactivated` });
+      bands.push({
+        fromMs: from,
+        toMs: Math.max(from + 1, nowRel),
+        kind: 'paused',
+        detail: `endpoint paused${endpoint.pause_reason ? ` (${endpoint.pause_reason})` : ''}: no attempt until it is reactivated`,
+      });
       endMs = Math.max(endMs, nowRel);
     } else if (d.next_attempt_at) {
       const next = rel(d.next_attempt_at);
       const kind = d.status === 'held' ? 'held' : 'wait';
-      bands.push({ fromMs: lastEnd, toMs: Math.max(lastEnd + 1, next), kind, detail: `${kind === 'held' ? 'held: the breaker is open' : 'waiting'}; next attempt on the ${d.ladder} ladder at ${when(d.next_attempt_at)}` });
-      marks.push({ atMs: next, durationMs: 0, outcome: 'next', label: 'next', sub: `${d.ladder} ladder`, detail: `next attempt (${d.ladder} ladder) due ${when(d.next_attempt_at)}` });
+      bands.push({
+        fromMs: lastEnd,
+        toMs: Math.max(lastEnd + 1, next),
+        kind,
+        detail: `${kind === 'held' ? 'held: the breaker is open' : 'waiting'}; next attempt on the ${d.ladder} ladder at ${when(d.next_attempt_at)}`,
+      });
+      marks.push({
+        atMs: next,
+        durationMs: 0,
+        outcome: 'next',
+        label: 'next',
+        sub: `${d.ladder} ladder`,
+        detail: `next attempt (${d.ladder} ladder) due ${when(d.next_attempt_at)}`,
+      });
       endMs = Math.max(endMs, next);
     }
   }
@@ -55,8 +78,13 @@ export function deliveryTimeline(d: Detail, endpoint: Endpoint | null, now: numb
 
 export function DeliveryPage({ tenant, id }: { tenant: string; id: string }) {
   const loaded = useLoad(async () => {
-    const d = await api.GET('/v1/tenants/{tenant}/deliveries/{delivery}', { params: { path: { tenant, delivery: id } } }).then(unwrap);
-    const endpoint = await api.GET('/v1/tenants/{tenant}/endpoints/{endpoint}', { params: { path: { tenant, endpoint: d.endpoint_id } } }).then(unwrap).catch(() => null);
+    const d = await api
+      .GET('/v1/tenants/{tenant}/deliveries/{delivery}', { params: { path: { tenant, delivery: id } } })
+      .then(unwrap);
+    const endpoint = await api
+      .GET('/v1/tenants/{tenant}/endpoints/{endpoint}', { params: { path: { tenant, endpoint: d.endpoint_id } } })
+      .then(unwrap)
+      .catch(() => null);
     return { d, endpoint };
   }, [tenant, id]);
   const [message, setMessage] = useState<{ text: string; error?: boolean } | null>(null);
@@ -65,12 +93,16 @@ export function DeliveryPage({ tenant, id }: { tenant: string; id: string }) {
   const replay = async () => {
     setBusy(true);
     try {
-      const r = await api.POST('/v1/tenants/{tenant}/deliveries/{delivery}/replay', { params: { path: { tenant, delivery: id } } }).then(unwrap);
+      const r = await api
+        .POST('/v1/tenants/{tenant}/deliveries/{delivery}/replay', { params: { path: { tenant, delivery: id } } })
+        .then(unwrap);
       setMessage({ text: `Replay ${r.replay_id} scheduled.` });
       // Bounded: 60 reads, half a second apart, until the delivery leaves pending/delivering.
       for (let i = 0; i < 60; i++) {
         await new Promise((res) => setTimeout(res, 500));
-        const d = await api.GET('/v1/tenants/{tenant}/deliveries/{delivery}', { params: { path: { tenant, delivery: id } } }).then(unwrap);
+        const d = await api
+          .GET('/v1/tenants/{tenant}/deliveries/{delivery}', { params: { path: { tenant, delivery: id } } })
+          .then(unwrap);
         if (TERMINAL.has(d.status)) {
           setMessage({ text: `Replay finished: ${d.status}.` });
           await loaded.reload();
@@ -93,31 +125,81 @@ export function DeliveryPage({ tenant, id }: { tenant: string; id: string }) {
         return (
           <Page title={`Delivery ${d.id}`}>
             <dl className="facts">
-              <dt>Status</dt><dd id="delivery-status"><Badge status={d.status} /></dd>
-              <dt>Failure reason</dt><dd id="failure-reason">{d.terminal_reason ?? '—'}</dd>
-              <dt>Event</dt><dd className="wrap">{d.event_type} · {d.event_id}</dd>
-              <dt>Endpoint</dt><dd><a href={tenantHref(tenant, 'endpoints', d.endpoint_id)}>{endpoint?.description || d.endpoint_id}</a>{endpoint && endpoint.status !== 'active' ? <> <Badge status={endpoint.status} /></> : null}</dd>
-              <dt>Ladder</dt><dd>{d.ladder}</dd>
-              <dt>Created</dt><dd>{when(d.created_at)}</dd>
+              <dt>Status</dt>
+              <dd id="delivery-status">
+                <Badge status={d.status} />
+              </dd>
+              <dt>Failure reason</dt>
+              <dd id="failure-reason">{d.terminal_reason ?? '—'}</dd>
+              <dt>Event</dt>
+              <dd className="wrap">
+                {d.event_type} · {d.event_id}
+              </dd>
+              <dt>Endpoint</dt>
+              <dd>
+                <a href={tenantHref(tenant, 'endpoints', d.endpoint_id)}>{endpoint?.description || d.endpoint_id}</a>
+                {endpoint && endpoint.status !== 'active' ? (
+                  <>
+                    {' '}
+                    <Badge status={endpoint.status} />
+                  </>
+                ) : null}
+              </dd>
+              <dt>Ladder</dt>
+              <dd>{d.ladder}</dd>
+              <dt>Created</dt>
+              <dd>{when(d.created_at)}</dd>
             </dl>
-            <p><button type="button" id="replay" disabled={busy || !(d.status === 'failed' || d.status === 'skipped')} onClick={replay}>Replay</button></p>
+            <p>
+              <button
+                type="button"
+                id="replay"
+                disabled={busy || !(d.status === 'failed' || d.status === 'skipped')}
+                onClick={replay}
+              >
+                Replay
+              </button>
+            </p>
             <Status id="replay-status" message={message} />
             <h2>Timeline</h2>
-            {d.attempts.length === 0 && tl.bands.length === 0 ? <p>No attempt yet.</p> : (
-              <Timeline id="delivery-timeline" marks={tl.marks} bands={tl.bands} endMs={tl.endMs}
+            {d.attempts.length === 0 && tl.bands.length === 0 ? (
+              <p>No attempt yet.</p>
+            ) : (
+              <Timeline
+                id="delivery-timeline"
+                marks={tl.marks}
+                bands={tl.bands}
+                endMs={tl.endMs}
                 label={`${d.attempts.length} attempts over ${duration(tl.endMs)} since the delivery was created; status ${d.status}`}
-                endLabel={`t = 0 is ${when(d.created_at)}`} />
+                endLabel={`t = 0 is ${when(d.created_at)}`}
+              />
             )}
             <h2>Attempts</h2>
             <ScrollTable>
               <table id="attempts">
-                <thead><tr>{['#', 'Trigger', 'Started', 'Duration', 'Outcome', 'Response', 'Error'].map((c) => <th scope="col" key={c}>{c}</th>)}</tr></thead>
+                <thead>
+                  <tr>
+                    {['#', 'Trigger', 'Started', 'Duration', 'Outcome', 'Response', 'Error'].map((c) => (
+                      <th scope="col" key={c}>
+                        {c}
+                      </th>
+                    ))}
+                  </tr>
+                </thead>
                 <tbody>
                   {d.attempts.map((a) => (
                     <tr key={a.id}>
-                      <td>{a.n}</td><td>{a.trigger}</td><td>{when(a.started_at)}</td><td>{Math.round(a.duration_ms)} ms</td>
-                      <td><Badge status={a.outcome} /></td>
-                      <td>{a.response_status === null ? '—' : String(a.response_status)}{a.response_body_excerpt ? <pre className="response">{a.response_body_excerpt}</pre> : null}</td>
+                      <td>{a.n}</td>
+                      <td>{a.trigger}</td>
+                      <td>{when(a.started_at)}</td>
+                      <td>{Math.round(a.duration_ms)} ms</td>
+                      <td>
+                        <Badge status={a.outcome} />
+                      </td>
+                      <td>
+                        {a.response_status === null ? '—' : String(a.response_status)}
+                        {a.response_body_excerpt ? <pre className="response">{a.response_body_excerpt}</pre> : null}
+                      </td>
                       <td className="wrap">{a.error_class ? `${a.error_class}: ${a.error_message ?? ''}` : ''}</td>
                     </tr>
                   ))}
@@ -125,7 +207,9 @@ export function DeliveryPage({ tenant, id }: { tenant: string; id: string }) {
               </table>
             </ScrollTable>
             <h2>Signed headers of the last attempt</h2>
-            <pre id="headers">{d.attempts.length ? JSON.stringify(d.attempts[d.attempts.length - 1].request_headers, null, 2) : '—'}</pre>
+            <pre id="headers">
+              {d.attempts.length ? JSON.stringify(d.attempts[d.attempts.length - 1].request_headers, null, 2) : '—'}
+            </pre>
             <h2>Payload</h2>
             <pre id="payload">{JSON.stringify(d.payload, null, 2)}</pre>
           </Page>

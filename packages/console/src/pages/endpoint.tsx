@@ -1,8 +1,9 @@
 // An endpoint: status with pause / reactivate, a test delivery, the breaker with reset, the settings form (URL,
 // description, event types, policy, cap), signing secrets (reveal on request, rotate with an overlap) and the
 // window replay with its progress shown live.
-import { useState, type FormEvent } from 'react';
+
 import type { components } from '@hookline/client';
+import { type FormEvent, useState } from 'react';
 import { api, messageOf, unwrap } from '../api.ts';
 import { Badge, Loading, Page, Status, when } from '../components/page.tsx';
 import { useLoad } from '../use-load.ts';
@@ -33,18 +34,33 @@ export function EndpointPage({ tenant, id }: { tenant: string; id: string }) {
       fail(err);
     }
   };
-  const setEndpointStatus = (s: 'active' | 'paused') => act(() => api.PATCH('/v1/tenants/{tenant}/endpoints/{endpoint}', { params: { path }, body: { status: s } }).then(unwrap));
+  const setEndpointStatus = (s: 'active' | 'paused') =>
+    act(() =>
+      api.PATCH('/v1/tenants/{tenant}/endpoints/{endpoint}', { params: { path }, body: { status: s } }).then(unwrap),
+    );
   const reveal = async () => {
     try {
       const sec = await api.GET('/v1/tenants/{tenant}/endpoints/{endpoint}/secret', { params: { path } }).then(unwrap);
-      setSecrets(sec.secrets.map((x) => `${x.kid}  ${x.secret ?? `public key ${x.public_key ?? ''}`}  ${x.expires_at ? `retires ${when(x.expires_at)}` : 'current'}`).join('\n'));
+      setSecrets(
+        sec.secrets
+          .map(
+            (x) =>
+              `${x.kid}  ${x.secret ?? `public key ${x.public_key ?? ''}`}  ${x.expires_at ? `retires ${when(x.expires_at)}` : 'current'}`,
+          )
+          .join('\n'),
+      );
     } catch (err) {
       fail(err);
     }
   };
   const rotate = async () => {
     try {
-      await api.POST('/v1/tenants/{tenant}/endpoints/{endpoint}/secret/rotate', { params: { path }, body: { overlap_seconds: Number(overlap) } }).then(unwrap);
+      await api
+        .POST('/v1/tenants/{tenant}/endpoints/{endpoint}/secret/rotate', {
+          params: { path },
+          body: { overlap_seconds: Number(overlap) },
+        })
+        .then(unwrap);
       setStatus({ text: `Secret rotated; the previous one keeps signing for ${overlap} s.` });
       setSecrets(null);
     } catch (err) {
@@ -54,7 +70,10 @@ export function EndpointPage({ tenant, id }: { tenant: string; id: string }) {
   const sendTest = async () => {
     try {
       const a = await api.POST('/v1/tenants/{tenant}/endpoints/{endpoint}/test', { params: { path } }).then(unwrap);
-      setTest({ text: `Test delivery: ${a.outcome}${a.response_status === null ? '' : ` (HTTP ${a.response_status})`}${a.error_message ? ` — ${a.error_message}` : ''}`, error: a.outcome !== 'success' });
+      setTest({
+        text: `Test delivery: ${a.outcome}${a.response_status === null ? '' : ` (HTTP ${a.response_status})`}${a.error_message ? ` — ${a.error_message}` : ''}`,
+        error: a.outcome !== 'success',
+      });
     } catch (err) {
       setTest({ text: messageOf(err), error: true });
     }
@@ -65,46 +84,121 @@ export function EndpointPage({ tenant, id }: { tenant: string; id: string }) {
       {({ e, breaker, policies }) => (
         <Page title={e.description || `Endpoint ${e.id}`}>
           <dl className="facts">
-            <dt>URL</dt><dd className="wrap">{e.url}</dd>
-            <dt>Status</dt><dd id="status-badge"><Badge status={e.status} />{e.pause_reason ? ` (${e.pause_reason})` : ''}</dd>
-            <dt>Policy</dt><dd id="policy-value">{e.policy}</dd>
-            <dt>Cap</dt><dd id="cap-value">{e.max_concurrency} concurrent attempts</dd>
-            <dt>Effective concurrency</dt><dd id="effective-concurrency">{e.effective_concurrency ?? e.max_concurrency} (learned from the endpoint's 429/503 answers and latency)</dd>
-            <dt>Rate limit</dt><dd id="rate-limit-value">{e.rate_limit_per_s == null ? 'none' : `${e.rate_limit_per_s} sends a second`}</dd>
-            <dt>Event types</dt><dd>{e.event_types.join(', ') || 'all'}</dd>
-            <dt>Payload filter</dt><dd className="wrap" id="filter-value">{e.payload_filter ? JSON.stringify(e.payload_filter) : 'none (every event)'}</dd>
-            <dt>Custom headers</dt><dd id="headers-value">{Object.keys(e.headers ?? {}).join(', ') || 'none'}</dd>
-            <dt>Signing</dt><dd id="signing-value">{e.signing === 'ed25519' ? 'ed25519 (v1a; receivers hold the public key)' : 'HMAC (whsec_ secret)'}</dd>
-            <dt>Last success</dt><dd>{when(e.last_success_at)}</dd>
+            <dt>URL</dt>
+            <dd className="wrap">{e.url}</dd>
+            <dt>Status</dt>
+            <dd id="status-badge">
+              <Badge status={e.status} />
+              {e.pause_reason ? ` (${e.pause_reason})` : ''}
+            </dd>
+            <dt>Policy</dt>
+            <dd id="policy-value">{e.policy}</dd>
+            <dt>Cap</dt>
+            <dd id="cap-value">{e.max_concurrency} concurrent attempts</dd>
+            <dt>Effective concurrency</dt>
+            <dd id="effective-concurrency">
+              {e.effective_concurrency ?? e.max_concurrency} (learned from the endpoint's 429/503 answers and latency)
+            </dd>
+            <dt>Rate limit</dt>
+            <dd id="rate-limit-value">
+              {e.rate_limit_per_s == null ? 'none' : `${e.rate_limit_per_s} sends a second`}
+            </dd>
+            <dt>Event types</dt>
+            <dd>{e.event_types.join(', ') || 'all'}</dd>
+            <dt>Payload filter</dt>
+            <dd className="wrap" id="filter-value">
+              {e.payload_filter ? JSON.stringify(e.payload_filter) : 'none (every event)'}
+            </dd>
+            <dt>Custom headers</dt>
+            <dd id="headers-value">{Object.keys(e.headers ?? {}).join(', ') || 'none'}</dd>
+            <dt>Signing</dt>
+            <dd id="signing-value">
+              {e.signing === 'ed25519' ? 'ed25519 (v1a; receivers hold the public key)' : 'HMAC (whsec_ secret)'}
+            </dd>
+            <dt>Last success</dt>
+            <dd>{when(e.last_success_at)}</dd>
           </dl>
           <p className="actions">
-            <button type="button" id="reactivate" disabled={e.status === 'active'} onClick={setEndpointStatus('active')}>Reactivate</button>
-            <button type="button" id="pause" disabled={e.status === 'paused'} onClick={setEndpointStatus('paused')}>Pause</button>
-            <button type="button" id="test-delivery" onClick={sendTest}>Send a test delivery</button>
+            <button
+              type="button"
+              id="reactivate"
+              disabled={e.status === 'active'}
+              onClick={setEndpointStatus('active')}
+            >
+              Reactivate
+            </button>
+            <button type="button" id="pause" disabled={e.status === 'paused'} onClick={setEndpointStatus('paused')}>
+              Pause
+            </button>
+            <button type="button" id="test-delivery" onClick={sendTest}>
+              Send a test delivery
+            </button>
           </p>
           <Status id="endpoint-status" message={status} />
           <Status id="test-result" message={test} />
           <h2>Breaker</h2>
           <p id="breaker-state">
-            <Badge status={breaker.state} />{breaker.next_probe_at ? ` next probe ${when(breaker.next_probe_at)}` : ''}{' '}
-            <button type="button" id="breaker-reset" disabled={breaker.state === 'closed'} onClick={act(() => api.POST('/v1/tenants/{tenant}/endpoints/{endpoint}/breaker/reset', { params: { path } }).then(unwrap))}>Reset breaker</button>
+            <Badge status={breaker.state} />
+            {breaker.next_probe_at ? ` next probe ${when(breaker.next_probe_at)}` : ''}{' '}
+            <button
+              type="button"
+              id="breaker-reset"
+              disabled={breaker.state === 'closed'}
+              onClick={act(() =>
+                api.POST('/v1/tenants/{tenant}/endpoints/{endpoint}/breaker/reset', { params: { path } }).then(unwrap),
+              )}
+            >
+              Reset breaker
+            </button>
           </p>
           <h2>Settings</h2>
-          <Settings key={e.updated_at} endpoint={e} policies={policies} onSave={async (body) => {
-            try {
-              await api.PATCH('/v1/tenants/{tenant}/endpoints/{endpoint}', { params: { path }, body }).then(unwrap);
-              setStatus({ text: 'Settings saved.' });
-              await loaded.reload();
-            } catch (err) {
-              fail(err);
-            }
-          }} />
+          <Settings
+            key={e.updated_at}
+            endpoint={e}
+            policies={policies}
+            onSave={async (body) => {
+              try {
+                await api.PATCH('/v1/tenants/{tenant}/endpoints/{endpoint}', { params: { path }, body }).then(unwrap);
+                setStatus({ text: 'Settings saved.' });
+                await loaded.reload();
+              } catch (err) {
+                fail(err);
+              }
+            }}
+          />
           <h2>Signing secrets</h2>
-          <p><button type="button" id="reveal-secret" aria-controls="secret" aria-expanded={secrets !== null} onClick={reveal}>Reveal secrets</button></p>
-          <pre id="secret" hidden={secrets === null}>{secrets ?? ''}</pre>
+          <p>
+            <button
+              type="button"
+              id="reveal-secret"
+              aria-controls="secret"
+              aria-expanded={secrets !== null}
+              onClick={reveal}
+            >
+              Reveal secrets
+            </button>
+          </p>
+          <pre id="secret" hidden={secrets === null}>
+            {secrets ?? ''}
+          </pre>
           <div className="filters">
-            <div><label htmlFor="overlap">Overlap (seconds)</label><input id="overlap" type="number" min={0} max={30 * 86400} inputMode="numeric" value={overlap} onChange={(ev) => setOverlap(ev.target.value)} /></div>
-            <div><button type="button" id="rotate-secret" onClick={rotate}>Rotate secret</button></div>
+            <div>
+              <label htmlFor="overlap">Overlap (seconds)</label>
+              <input
+                id="overlap"
+                type="number"
+                min={0}
+                max={30 * 86400}
+                inputMode="numeric"
+                value={overlap}
+                onChange={(ev) => setOverlap(ev.target.value)}
+              />
+            </div>
+            <div>
+              <button type="button" id="rotate-secret" onClick={rotate}>
+                Rotate secret
+              </button>
+            </div>
           </div>
           <h2>Replay a window</h2>
           <p>Sends again every failed (and, if chosen, skipped) delivery of this endpoint created in the window.</p>
@@ -115,17 +209,40 @@ export function EndpointPage({ tenant, id }: { tenant: string; id: string }) {
   );
 }
 
-type Patch = { url: string; description: string; event_types: string[]; policy: string; max_concurrency: number | null };
+type Patch = {
+  url: string;
+  description: string;
+  event_types: string[];
+  policy: string;
+  max_concurrency: number | null;
+};
 
-function Settings({ endpoint: e, policies, onSave }: { endpoint: Endpoint; policies: ReadonlyArray<{ name: string; description: string }>; onSave: (body: Patch) => Promise<void> }) {
-  const [v, setV] = useState({ url: e.url, description: e.description, types: e.event_types.join(', '), policy: e.policy, cap: String(e.max_concurrency) });
+function Settings({
+  endpoint: e,
+  policies,
+  onSave,
+}: {
+  endpoint: Endpoint;
+  policies: ReadonlyArray<{ name: string; description: string }>;
+  onSave: (body: Patch) => Promise<void>;
+}) {
+  const [v, setV] = useState({
+    url: e.url,
+    description: e.description,
+    types: e.event_types.join(', '),
+    policy: e.policy,
+    cap: String(e.max_concurrency),
+  });
   const set = (k: keyof typeof v) => (ev: { target: { value: string } }) => setV({ ...v, [k]: ev.target.value });
   const submit = (ev: FormEvent) => {
     ev.preventDefault();
     void onSave({
       url: v.url.trim(),
       description: v.description,
-      event_types: v.types.split(',').map((x) => x.trim()).filter(Boolean),
+      event_types: v.types
+        .split(',')
+        .map((x) => x.trim())
+        .filter(Boolean),
       policy: v.policy,
       max_concurrency: v.cap.trim() === '' ? null : Number(v.cap),
     });
@@ -137,18 +254,46 @@ function Settings({ endpoint: e, policies, onSave }: { endpoint: Endpoint; polic
       <label htmlFor="edit-description">Description</label>
       <input id="edit-description" name="description" value={v.description} onChange={set('description')} />
       <label htmlFor="edit-event-types">Event types</label>
-      <input id="edit-event-types" name="event_types" aria-describedby="types-help" value={v.types} onChange={set('types')} />
-      <p id="types-help" className="help">Comma-separated; empty for every type; a trailing .* matches a family.</p>
+      <input
+        id="edit-event-types"
+        name="event_types"
+        aria-describedby="types-help"
+        value={v.types}
+        onChange={set('types')}
+      />
+      <p id="types-help" className="help">
+        Comma-separated; empty for every type; a trailing .* matches a family.
+      </p>
       <label htmlFor="edit-policy">Policy</label>
       <select id="edit-policy" name="policy" aria-describedby="policy-help" value={v.policy} onChange={set('policy')}>
         {policies.some((p) => p.name === v.policy) ? null : <option value={v.policy}>{v.policy}</option>}
-        {policies.map((p) => <option key={p.name} value={p.name}>{p.name}</option>)}
+        {policies.map((p) => (
+          <option key={p.name} value={p.name}>
+            {p.name}
+          </option>
+        ))}
       </select>
-      <p id="policy-help" className="help">{policies.find((p) => p.name === v.policy)?.description ?? ''}</p>
+      <p id="policy-help" className="help">
+        {policies.find((p) => p.name === v.policy)?.description ?? ''}
+      </p>
       <label htmlFor="edit-cap">Cap (concurrent attempts)</label>
-      <input id="edit-cap" name="max_concurrency" type="number" min={1} max={1000} inputMode="numeric" aria-describedby="cap-help" value={v.cap} onChange={set('cap')} />
-      <p id="cap-help" className="help">At most this many attempts to this endpoint at once (1–1000); empty: the policy&apos;s.</p>
-      <div><button type="submit">Save settings</button></div>
+      <input
+        id="edit-cap"
+        name="max_concurrency"
+        type="number"
+        min={1}
+        max={1000}
+        inputMode="numeric"
+        aria-describedby="cap-help"
+        value={v.cap}
+        onChange={set('cap')}
+      />
+      <p id="cap-help" className="help">
+        At most this many attempts to this endpoint at once (1–1000); empty: the policy&apos;s.
+      </p>
+      <div>
+        <button type="submit">Save settings</button>
+      </div>
     </form>
   );
 }
@@ -160,17 +305,29 @@ function WindowReplay({ tenant, id }: { tenant: string; id: string }) {
   const [until, setUntil] = useState('');
   const [skipped, setSkipped] = useState(false);
   const [progress, setProgress] = useState<Message>(null);
-  const show = (r: Replay) => setProgress({ text: `Replay ${r.id}: ${r.attempted} of ${r.selected} attempted, ${r.succeeded} succeeded, ${r.failed} failed${r.done ? ' — done' : '…'}` });
+  const show = (r: Replay) =>
+    setProgress({
+      text: `Replay ${r.id}: ${r.attempted} of ${r.selected} attempted, ${r.succeeded} succeeded, ${r.failed} failed${r.done ? ' — done' : '…'}`,
+    });
   const submit = async (ev: FormEvent) => {
     ev.preventDefault();
     try {
-      let r = (await api.POST('/v1/tenants/{tenant}/endpoints/{endpoint}/replays', { params: { path: { tenant, endpoint: id } }, body: { since: since.trim(), until: until.trim(), include_skipped: skipped } }).then(unwrap)).replay;
+      let r = (
+        await api
+          .POST('/v1/tenants/{tenant}/endpoints/{endpoint}/replays', {
+            params: { path: { tenant, endpoint: id } },
+            body: { since: since.trim(), until: until.trim(), include_skipped: skipped },
+          })
+          .then(unwrap)
+      ).replay;
       // Bounded: 120 reads, half a second apart.
       for (let i = 0; ; i++) {
         show(r);
         if (r.done || i >= 120) return;
         await new Promise((res) => setTimeout(res, 500));
-        r = await api.GET('/v1/tenants/{tenant}/replays/{replay}', { params: { path: { tenant, replay: r.id } } }).then(unwrap);
+        r = await api
+          .GET('/v1/tenants/{tenant}/replays/{replay}', { params: { path: { tenant, replay: r.id } } })
+          .then(unwrap);
       }
     } catch (err) {
       setProgress({ text: messageOf(err), error: true });
@@ -179,10 +336,40 @@ function WindowReplay({ tenant, id }: { tenant: string; id: string }) {
   return (
     <>
       <form className="filters" onSubmit={submit} aria-label="Replay a window">
-        <div><label htmlFor="since">Since (ISO-8601)</label><input id="since" name="since" required placeholder="2026-01-01T00:00:00Z" value={since} onChange={(e) => setSince(e.target.value)} /></div>
-        <div><label htmlFor="until">Until (ISO-8601)</label><input id="until" name="until" required placeholder="2026-01-02T00:00:00Z" value={until} onChange={(e) => setUntil(e.target.value)} /></div>
-        <div className="check"><input id="include_skipped" type="checkbox" checked={skipped} onChange={(e) => setSkipped(e.target.checked)} /><label htmlFor="include_skipped">Include skipped</label></div>
-        <div><button type="submit">Replay window</button></div>
+        <div>
+          <label htmlFor="since">Since (ISO-8601)</label>
+          <input
+            id="since"
+            name="since"
+            required
+            placeholder="2026-01-01T00:00:00Z"
+            value={since}
+            onChange={(e) => setSince(e.target.value)}
+          />
+        </div>
+        <div>
+          <label htmlFor="until">Until (ISO-8601)</label>
+          <input
+            id="until"
+            name="until"
+            required
+            placeholder="2026-01-02T00:00:00Z"
+            value={until}
+            onChange={(e) => setUntil(e.target.value)}
+          />
+        </div>
+        <div className="check">
+          <input
+            id="include_skipped"
+            type="checkbox"
+            checked={skipped}
+            onChange={(e) => setSkipped(e.target.checked)}
+          />
+          <label htmlFor="include_skipped">Include skipped</label>
+        </div>
+        <div>
+          <button type="submit">Replay window</button>
+        </div>
       </form>
       <Status id="replay-progress" message={progress} />
     </>

@@ -4,20 +4,37 @@ import { tenantHref } from '../router.ts';
 import { useLoad } from '../use-load.ts';
 
 export function EndpointsPage({ tenant }: { tenant: string }) {
-  const loaded = useLoad(() => api.GET('/v1/tenants/{tenant}/endpoints', { params: { path: { tenant }, query: { limit: 200 } } }).then(unwrap), [tenant]);
+  const loaded = useLoad(
+    () =>
+      api.GET('/v1/tenants/{tenant}/endpoints', { params: { path: { tenant }, query: { limit: 200 } } }).then(unwrap),
+    [tenant],
+  );
   return (
     <Loading loaded={loaded}>
       {(page) => (
         <Page title="Endpoints">
           <ScrollTable>
             <table id="endpoints">
-              <thead><tr>{['Endpoint', 'URL', 'Status', 'Policy', 'Cap'].map((c) => <th scope="col" key={c}>{c}</th>)}</tr></thead>
+              <thead>
+                <tr>
+                  {['Endpoint', 'URL', 'Status', 'Policy', 'Cap'].map((c) => (
+                    <th scope="col" key={c}>
+                      {c}
+                    </th>
+                  ))}
+                </tr>
+              </thead>
               <tbody>
                 {page.items.map((e) => (
                   <tr key={e.id}>
-                    <td><a href={tenantHref(tenant, 'endpoints', e.id)}>{e.description || e.id}</a></td>
+                    <td>
+                      <a href={tenantHref(tenant, 'endpoints', e.id)}>{e.description || e.id}</a>
+                    </td>
                     <td className="wrap">{e.url}</td>
-                    <td><Badge status={e.status} />{e.pause_reason ? ` (${e.pause_reason})` : ''}</td>
+                    <td>
+                      <Badge status={e.status} />
+                      {e.pause_reason ? ` (${e.pause_reason})` : ''}
+                    </td>
                     <td>{e.policy}</td>
                     <td>{e.max_concurrency}</td>
                   </tr>

@@ -1,5 +1,5 @@
-import { useState, type FormEvent } from 'react';
-import { messageOf, signIn, type ConsoleSession } from '../api.ts';
+import { type FormEvent, useState } from 'react';
+import { type ConsoleSession, messageOf, signIn } from '../api.ts';
 import { Page, Status } from '../components/page.tsx';
 import { go, tenantHref } from '../router.ts';
 
@@ -20,9 +20,22 @@ export function SignInPage({ onSignIn }: { onSignIn: (s: ConsoleSession) => void
     <Page title="Sign in">
       <form onSubmit={submit} className="stack">
         <label htmlFor="token">Admin token or tenant API key</label>
-        <input id="token" name="token" type="password" autoComplete="off" required aria-describedby="token-help" value={token} onChange={(e) => setToken(e.target.value)} />
-        <p id="token-help">The admin token sees every tenant; an API key (hk_live_… or hk_test_…) sees only its tenant.</p>
-        <div><button type="submit">Sign in</button></div>
+        <input
+          id="token"
+          name="token"
+          type="password"
+          autoComplete="off"
+          required
+          aria-describedby="token-help"
+          value={token}
+          onChange={(e) => setToken(e.target.value)}
+        />
+        <p id="token-help">
+          The admin token sees every tenant; an API key (hk_live_… or hk_test_…) sees only its tenant.
+        </p>
+        <div>
+          <button type="submit">Sign in</button>
+        </div>
         <Status id="signin-status" message={message} />
       </form>
     </Page>

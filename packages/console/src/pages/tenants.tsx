@@ -1,8 +1,8 @@
 import { api, unwrap } from '../api.ts';
 import { Loading, Page, ScrollTable } from '../components/page.tsx';
+import { seconds } from '../format.ts';
 import { tenantHref } from '../router.ts';
 import { useLoad } from '../use-load.ts';
-import { seconds } from '../format.ts';
 
 export function TenantsPage() {
   const loaded = useLoad(async () => {
@@ -16,13 +16,29 @@ export function TenantsPage() {
     <Loading loaded={loaded}>
       {({ page, stats }) => (
         <Page title="Tenants">
-          <p>Queue: {stats.queue.pending ?? 0} pending · oldest due {seconds(stats.oldest_due_age_ms)} ago</p>
+          <p>
+            Queue: {stats.queue.pending ?? 0} pending · oldest due {seconds(stats.oldest_due_age_ms)} ago
+          </p>
           <ScrollTable>
             <table id="tenants">
-              <thead><tr><th scope="col">Tenant</th><th scope="col">Environment</th><th scope="col">Id</th></tr></thead>
+              <thead>
+                <tr>
+                  <th scope="col">Tenant</th>
+                  <th scope="col">Environment</th>
+                  <th scope="col">Id</th>
+                </tr>
+              </thead>
               <tbody>
                 {page.items.map((x) => (
-                  <tr key={x.id}><td><a href={tenantHref(x.id)}>{x.name}</a></td><td>{x.environment}</td><td><code>{x.id}</code></td></tr>
+                  <tr key={x.id}>
+                    <td>
+                      <a href={tenantHref(x.id)}>{x.name}</a>
+                    </td>
+                    <td>{x.environment}</td>
+                    <td>
+                      <code>{x.id}</code>
+                    </td>
+                  </tr>
                 ))}
               </tbody>
             </table>

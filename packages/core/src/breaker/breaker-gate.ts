@@ -1,13 +1,13 @@
 // The circuit breaker as the dispatcher's admission gate (docs/rules.md#breaker-hold): state in the store, decisions in breaker-rules.ts.
 import type { Clock } from '../clock.ts';
 import { DEFAULTS } from '../defaults.ts';
+import type { Admission, AdmissionGate } from '../dispatch/admission.ts';
+import type { BreakerTransition } from '../dispatch/observers.ts';
 import type { Attempt } from '../domain.ts';
 import { fail } from '../errors.ts';
 import type { Logger } from '../logger.ts';
-import type { BreakerRule, Policy } from '../policy/types.ts';
-import type { Admission, AdmissionGate } from '../dispatch/admission.ts';
-import type { BreakerTransition } from '../dispatch/observers.ts';
 import { breakerEntry } from '../outbox/outbox-entries.ts';
+import type { BreakerRule, Policy } from '../policy/types.ts';
 import type { BreakerRow, ClaimedDelivery, Store } from '../store/store.ts';
 import * as rules from './breaker-rules.ts';
 import { Coalescer } from './coalesce.ts';
@@ -72,7 +72,9 @@ export class Breaker implements AdmissionGate {
   scopeKey(c: ClaimedDelivery, policy: Policy): string | null {
     const rule = policy.breaker;
     if (!rule) return null;
-    return rule.scope === 'endpoint' ? rules.scopeKeyOf('endpoint', c.endpoint.id) : rules.scopeKeyOf('tenant', c.delivery.tenantId);
+    return rule.scope === 'endpoint'
+      ? rules.scopeKeyOf('endpoint', c.endpoint.id)
+      : rules.scopeKeyOf('tenant', c.delivery.tenantId);
   }
 
   async admit(c: ClaimedDelivery, policy: Policy, now: number): Promise<Admission> {
@@ -123,7 +125,9 @@ export class Breaker implements AdmissionGate {
 
   /** The scope key of a tenant (`tenant:<id>`) or of one endpoint (`endpoint:<id>`). */
   scopeKeyFor(ref: BreakerScopeRef): string {
-    return ref.endpointId !== undefined ? rules.scopeKeyOf('endpoint', ref.endpointId) : rules.scopeKeyOf('tenant', ref.tenantId);
+    return ref.endpointId !== undefined
+      ? rules.scopeKeyOf('endpoint', ref.endpointId)
+      : rules.scopeKeyOf('tenant', ref.tenantId);
   }
 
   /** A scope's breaker; a scope that never tripped reads as closed. A ref is checked to exist (404 otherwise). */
@@ -136,7 +140,8 @@ export class Breaker implements AdmissionGate {
   /** Every breaker row of a tenant (tenant and endpoint scopes). */
   async list(tenantId: string, windowMs = this.#o.windowMs ?? 5 * 60_000): Promise<BreakerStatus[]> {
     const out: BreakerStatus[] = [];
-    for (const row of await this.#o.store.listBreakers(tenantId)) out.push(await this.#describe(row.scopeKey, row, tenantId, windowMs));
+    for (const row of await this.#o.store.listBreakers(tenantId))
+      out.push(await this.#describe(row.scopeKey, row, tenantId, windowMs));
     return out;
   }
 
@@ -166,7 +171,12 @@ export class Breaker implements AdmissionGate {
     return { key: this.scopeKeyFor(scope), tenantId: scope.tenantId };
   }
 
-  async #describe(key: string, row: BreakerRow | null, tenantId: string | null, windowMs: number): Promise<BreakerStatus> {
+  async #describe(
+    key: string,
+    row: BreakerRow | null,
+    tenantId: string | null,
+    windowMs: number,
+  ): Promise<BreakerStatus> {
     const now = this.#o.clock.now();
     const since = now - windowMs;
     const w = await this.#o.store.breakerWindow(key, since);
@@ -255,7 +265,13 @@ export class Breaker implements AdmissionGate {
       return false;
     }
     this.#cache.set(r.scopeKey, { row: r, at: this.#wall() });
-    this.#o.logger.log('info', 'breaker', { scope_key: r.scopeKey, from: t.from, to: t.to, reason: t.reason, pause_ms: r.pauseMs });
+    this.#o.logger.log('info', 'breaker', {
+      scope_key: r.scopeKey,
+      from: t.from,
+      to: t.to,
+      reason: t.reason,
+      pause_ms: r.pauseMs,
+    });
     try {
       this.#o.onTransition?.(t);
     } catch (err) {

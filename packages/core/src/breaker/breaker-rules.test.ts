@@ -1,8 +1,8 @@
-import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { MIN } from '../../testing/time.ts';
 import { PAYMENTS } from '../policy/presets.ts';
 import * as rules from './breaker-rules.ts';
-import { MIN } from '../../testing/time.ts';
 
 const rule = PAYMENTS.breaker!;
 const T = Date.UTC(2026, 0, 1);
@@ -40,7 +40,10 @@ test('open: hold until the probe time, then one claim; probing: others re-check 
   assert.equal(a.kind, 'claim_probe');
   const probing = a.kind === 'claim_probe' ? a.change.row : open;
   assert.equal(probing.probeDeliveryId, 'dlv_a');
-  assert.deepEqual(rules.admit(rule, probing, 'dlv_b', T + 5 * MIN, 120_000), { kind: 'hold', until: T + 5 * MIN + 30_000 });
+  assert.deepEqual(rules.admit(rule, probing, 'dlv_b', T + 5 * MIN, 120_000), {
+    kind: 'hold',
+    until: T + 5 * MIN + 30_000,
+  });
   // The probe's own delivery, re-claimed after a lost lease, goes again; a stale probe is replaced.
   assert.equal(rules.admit(rule, probing, 'dlv_a', T + 6 * MIN, 120_000).kind, 'claim_probe');
   const stale = rules.admit(rule, probing, 'dlv_b', probing.updatedAt + 120_000, 120_000);
@@ -104,11 +107,19 @@ test('no breaker row or a closed one admits at once; the first version of a row 
 test('probe claims and outcomes carry exact transitions and rows', () => {
   const open = rules.afterWindow(rule, closed, { deliveries: 5, failures: 5 }, T)!.row;
   const claimed = rules.admit(rule, open, 'dlv_a', T + 5 * MIN, 120_000);
-  assert.deepEqual(claimed.kind === 'claim_probe' && claimed.change.transition, { from: 'open', to: 'probing', reason: 'probe_claimed' });
+  assert.deepEqual(claimed.kind === 'claim_probe' && claimed.change.transition, {
+    from: 'open',
+    to: 'probing',
+    reason: 'probe_claimed',
+  });
   const probing = claimed.kind === 'claim_probe' ? claimed.change.row : open;
   assert.deepEqual(probing, { ...open, state: 'probing', probeDeliveryId: 'dlv_a', updatedAt: T + 5 * MIN });
   const again = rules.admit(rule, probing, 'dlv_a', T + 6 * MIN, 120_000);
-  assert.deepEqual(again.kind === 'claim_probe' && again.change.transition, { from: 'probing', to: 'probing', reason: 'probe_claimed' });
+  assert.deepEqual(again.kind === 'claim_probe' && again.change.transition, {
+    from: 'probing',
+    to: 'probing',
+    reason: 'probe_claimed',
+  });
 
   const ok = rules.afterProbe(rule, probing, 'dlv_a', 'success', T + 6 * MIN)!;
   assert.deepEqual(ok, {
@@ -117,7 +128,14 @@ test('probe claims and outcomes carry exact transitions and rows', () => {
   });
   const bad = rules.afterProbe(rule, probing, 'dlv_a', 'delivery_failure', T + 6 * MIN)!;
   assert.deepEqual(bad, {
-    row: { ...probing, state: 'open', pauseMs: 10 * MIN, nextProbeAt: T + 16 * MIN, probeDeliveryId: null, updatedAt: T + 6 * MIN },
+    row: {
+      ...probing,
+      state: 'open',
+      pauseMs: 10 * MIN,
+      nextProbeAt: T + 16 * MIN,
+      probeDeliveryId: null,
+      updatedAt: T + 6 * MIN,
+    },
     transition: { from: 'probing', to: 'open', reason: 'probe_failed' },
   });
   // Only a probing row has a probe to report on.
@@ -131,7 +149,16 @@ test('reset from probing closes with pause, probe and times cleared; nothing to 
   const probing = { ...open, state: 'probing' as const, probeDeliveryId: 'dlv_a', pauseMs: 20 * MIN };
   const r = rules.reset(probing, probing.scopeKey, probing.tenantId, T + MIN)!;
   assert.deepEqual(r, {
-    row: { scopeKey: 'tenant:ten_1', tenantId: 'ten_1', state: 'closed', pauseMs: 0, openedAt: null, nextProbeAt: null, probeDeliveryId: null, updatedAt: T + MIN },
+    row: {
+      scopeKey: 'tenant:ten_1',
+      tenantId: 'ten_1',
+      state: 'closed',
+      pauseMs: 0,
+      openedAt: null,
+      nextProbeAt: null,
+      probeDeliveryId: null,
+      updatedAt: T + MIN,
+    },
     transition: { from: 'probing', to: 'closed', reason: 'manual_reset' },
   });
   assert.equal(rules.reset(null, 'tenant:ten_1', 'ten_1', T), null);

@@ -4,7 +4,13 @@ import type { BreakerRow, BreakerWindow } from '../store/store.ts';
 
 export type BreakerState = BreakerRow['state'];
 export type BreakerScope = 'tenant' | 'endpoint';
-export type BreakerReason = 'failure_ratio' | 'probe_claimed' | 'probe_failed' | 'probe_succeeded' | 'probe_stale' | 'manual_reset';
+export type BreakerReason =
+  | 'failure_ratio'
+  | 'probe_claimed'
+  | 'probe_failed'
+  | 'probe_succeeded'
+  | 'probe_stale'
+  | 'manual_reset';
 
 export interface BreakerChange {
   row: BreakerRow;
@@ -30,7 +36,16 @@ export function scopeOfKey(scopeKey: string): { scope: BreakerScope; id: string 
 }
 
 export function closedRow(scopeKey: string, tenantId: string, now: number): BreakerRow {
-  return { scopeKey, tenantId, state: 'closed', pauseMs: 0, openedAt: null, nextProbeAt: null, probeDeliveryId: null, updatedAt: now };
+  return {
+    scopeKey,
+    tenantId,
+    state: 'closed',
+    pauseMs: 0,
+    openedAt: null,
+    nextProbeAt: null,
+    probeDeliveryId: null,
+    updatedAt: now,
+  };
 }
 
 /**
@@ -50,10 +65,23 @@ export function windowTrips(rule: BreakerRule, window: BreakerWindow): boolean {
 }
 
 /** closed → open when the window trips; null otherwise (or when the breaker is not closed). */
-export function afterWindow(rule: BreakerRule, row: BreakerRow, window: BreakerWindow, now: number): BreakerChange | null {
+export function afterWindow(
+  rule: BreakerRule,
+  row: BreakerRow,
+  window: BreakerWindow,
+  now: number,
+): BreakerChange | null {
   if (row.state !== 'closed' || !windowTrips(rule, window)) return null;
   return {
-    row: { ...row, state: 'open', pauseMs: rule.pauseMs, openedAt: now, nextProbeAt: now + rule.pauseMs, probeDeliveryId: null, updatedAt: nextVersion(row, now) },
+    row: {
+      ...row,
+      state: 'open',
+      pauseMs: rule.pauseMs,
+      openedAt: now,
+      nextProbeAt: now + rule.pauseMs,
+      probeDeliveryId: null,
+      updatedAt: nextVersion(row, now),
+    },
     transition: { from: 'closed', to: 'open', reason: 'failure_ratio' },
   };
 }
@@ -63,7 +91,13 @@ export function afterWindow(rule: BreakerRule, row: BreakerRow, window: BreakerW
  * claim the probe. Probing: the probe's own delivery (re-claimed after a lost lease) goes again; a probe that
  * never recorded for `staleProbeMs` (its worker died) is replaced; everyone else re-checks after `recheckMs`.
  */
-export function admit(rule: BreakerRule, row: BreakerRow | null, deliveryId: string, now: number, staleProbeMs: number): BreakerAdmission {
+export function admit(
+  rule: BreakerRule,
+  row: BreakerRow | null,
+  deliveryId: string,
+  now: number,
+  staleProbeMs: number,
+): BreakerAdmission {
   if (row === null || row.state === 'closed') return { kind: 'send' };
   if (row.state === 'open') {
     const probeAt = row.nextProbeAt ?? now;
@@ -71,8 +105,10 @@ export function admit(rule: BreakerRule, row: BreakerRow | null, deliveryId: str
     return { kind: 'claim_probe', change: claim(row, deliveryId, now, 'probe_claimed') };
   }
   // probing
-  if (row.probeDeliveryId === deliveryId) return { kind: 'claim_probe', change: claim(row, deliveryId, now, 'probe_claimed') };
-  if (now - row.updatedAt >= staleProbeMs) return { kind: 'claim_probe', change: claim(row, deliveryId, now, 'probe_stale') };
+  if (row.probeDeliveryId === deliveryId)
+    return { kind: 'claim_probe', change: claim(row, deliveryId, now, 'probe_claimed') };
+  if (now - row.updatedAt >= staleProbeMs)
+    return { kind: 'claim_probe', change: claim(row, deliveryId, now, 'probe_stale') };
   return { kind: 'hold', until: now + rule.recheckMs };
 }
 
@@ -88,14 +124,30 @@ function claim(row: BreakerRow, deliveryId: string, now: number, reason: Breaker
  * the same reason client errors never open it. A failed probe reopens it with the pause doubled, capped.
  * Null when this delivery is no longer the probe (a reset or a replacement probe came first).
  */
-export function afterProbe(rule: BreakerRule, row: BreakerRow | null, deliveryId: string, outcome: OutcomeClass, now: number): BreakerChange | null {
+export function afterProbe(
+  rule: BreakerRule,
+  row: BreakerRow | null,
+  deliveryId: string,
+  outcome: OutcomeClass,
+  now: number,
+): BreakerChange | null {
   if (row === null || row.state !== 'probing' || row.probeDeliveryId !== deliveryId) return null;
   if (outcome !== 'delivery_failure') {
-    return { row: { ...closedRow(row.scopeKey, row.tenantId, now), updatedAt: nextVersion(row, now) }, transition: { from: 'probing', to: 'closed', reason: 'probe_succeeded' } };
+    return {
+      row: { ...closedRow(row.scopeKey, row.tenantId, now), updatedAt: nextVersion(row, now) },
+      transition: { from: 'probing', to: 'closed', reason: 'probe_succeeded' },
+    };
   }
   const pauseMs = Math.min(Math.max(row.pauseMs, rule.pauseMs) * 2, rule.maxPauseMs);
   return {
-    row: { ...row, state: 'open', pauseMs, nextProbeAt: now + pauseMs, probeDeliveryId: null, updatedAt: nextVersion(row, now) },
+    row: {
+      ...row,
+      state: 'open',
+      pauseMs,
+      nextProbeAt: now + pauseMs,
+      probeDeliveryId: null,
+      updatedAt: nextVersion(row, now),
+    },
     transition: { from: 'probing', to: 'open', reason: 'probe_failed' },
   };
 }
@@ -103,5 +155,8 @@ export function afterProbe(rule: BreakerRule, row: BreakerRow | null, deliveryId
 /** Manual reset (API, CLI, console): closed at once, pause and counters reset. Null when already closed. */
 export function reset(row: BreakerRow | null, scopeKey: string, tenantId: string, now: number): BreakerChange | null {
   if (row === null || row.state === 'closed') return null;
-  return { row: { ...closedRow(scopeKey, tenantId, now), updatedAt: nextVersion(row, now) }, transition: { from: row.state, to: 'closed', reason: 'manual_reset' } };
+  return {
+    row: { ...closedRow(scopeKey, tenantId, now), updatedAt: nextVersion(row, now) },
+    transition: { from: row.state, to: 'closed', reason: 'manual_reset' },
+  };
 }

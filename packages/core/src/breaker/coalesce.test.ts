@@ -1,5 +1,5 @@
-import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { test } from 'node:test';
 import { Coalescer } from './coalesce.ts';
 
 test('one run at a time per key; callers during a run share one trailing run', async () => {

@@ -31,7 +31,12 @@ export const openGate: AdmissionGate = {
  * The dispatcher's admission: a delivery past its policy's age limit fails here, held or not, and a gate's hold never
  * outlasts the limit (the delivery comes back just in time to fail with the age reason). A custom gate cannot lose it.
  */
-export async function admitWithAgeLimit(gate: AdmissionGate, claimed: ClaimedDelivery, policy: Policy, now: number): Promise<Admission> {
+export async function admitWithAgeLimit(
+  gate: AdmissionGate,
+  claimed: ClaimedDelivery,
+  policy: Policy,
+  now: number,
+): Promise<Admission> {
   if (maxAgeExceeded(policy, claimed.delivery, now)) return { kind: 'fail', reason: ageLimitReason(policy) };
   const a = await gate.admit(claimed, policy, now);
   if (a.kind !== 'hold' || policy.maxAgeMs === undefined) return a;

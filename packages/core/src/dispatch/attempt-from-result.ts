@@ -4,7 +4,10 @@ import type { SendResult } from '../http/sender.ts';
 import { newId } from '../ids.ts';
 
 /** Who and when: everything of the attempt that does not come from the HTTP exchange. */
-export type AttemptContext = Pick<Attempt, 'deliveryId' | 'tenantId' | 'environment' | 'endpointId' | 'n' | 'trigger' | 'startedAt' | 'requestHeaders'>;
+export type AttemptContext = Pick<
+  Attempt,
+  'deliveryId' | 'tenantId' | 'environment' | 'endpointId' | 'n' | 'trigger' | 'startedAt' | 'requestHeaders'
+>;
 
 export function attemptFromResult(ctx: AttemptContext, result: SendResult & { simulatedDurationMs?: number }): Attempt {
   return {

@@ -1,24 +1,29 @@
 // The scheduler loop: claims due deliveries in leased batches, signs and sends them, decides the next step and
 // records attempts through one group commit. No timer per delivery: one loop reads due rows from the store.
 import type { Clock } from '../clock.ts';
-import type { Attempt, AttemptTrigger } from '../domain.ts';
 import { DEFAULTS } from '../defaults.ts';
+import type { AttemptTrigger } from '../domain.ts';
 import { GroupCommit } from '../group-commit.ts';
+import { recordedHeaders, withCustomHeaders } from '../http/custom-headers.ts';
 import type { SendResult } from '../http/sender.ts';
 import { newId } from '../ids.ts';
 import type { Logger } from '../logger.ts';
+import {
+  type ConcurrencyState,
+  effectiveConcurrency,
+  initialConcurrency,
+  nextConcurrency,
+} from '../pacing/adaptive-concurrency.ts';
 import type { PolicyRegistry } from '../policy/registry.ts';
 import type { Policy } from '../policy/types.ts';
 import { signHeaders } from '../signing/sign-headers.ts';
-import { recordedHeaders, withCustomHeaders } from '../http/custom-headers.ts';
 import type { AttemptRecord, ClaimedDelivery, HealthTransition, Store } from '../store/store.ts';
-import { admitWithAgeLimit, openGate, type AdmissionGate } from './admission.ts';
-import { nextState } from './next-state.ts';
-import { attemptFromResult } from './attempt-from-result.ts';
-import type { SecretCache } from './secret-cache.ts';
-import type { DispatchObserver } from './observers.ts';
 import { WakeSignal } from '../wake-signal.ts';
-import { effectiveConcurrency, initialConcurrency, nextConcurrency, type ConcurrencyState } from '../pacing/adaptive-concurrency.ts';
+import { type AdmissionGate, admitWithAgeLimit, openGate } from './admission.ts';
+import { attemptFromResult } from './attempt-from-result.ts';
+import { nextState } from './next-state.ts';
+import type { DispatchObserver } from './observers.ts';
+import type { SecretCache } from './secret-cache.ts';
 
 /** What the dispatcher needs from an HTTP client; `simulatedDurationMs` lets a scripted sender spend virtual time. */
 export interface DeliverySender {
@@ -86,7 +91,10 @@ const COMMIT_TRIES = 6;
 /** How often a worker asks the store whether the endpoints it holds queued work for still exist. */
 const GONE_CHECK_MS = 1000;
 
-type ResolvedOptions = Required<Omit<DispatcherOptions, 'workerId' | 'gate' | 'observers' | 'random'>> & { gate: AdmissionGate; random: () => number };
+type ResolvedOptions = Required<Omit<DispatcherOptions, 'workerId' | 'gate' | 'observers' | 'random'>> & {
+  gate: AdmissionGate;
+  random: () => number;
+};
 
 /** One endpoint's work in this process: leased deliveries waiting for a send slot, and the slots in use. */
 interface Lane {
@@ -106,7 +114,7 @@ export class Dispatcher {
   readonly #o: ResolvedOptions;
   readonly #observers: DispatchObserver[];
   readonly #records: GroupCommit<AttemptRecord, HealthTransition[]>;
-  readonly #holds: GroupCommit<{ id: string; until: number }, void>;
+  readonly #holds: GroupCommit<{ id: string; until: number }, undefined>;
   readonly #lanes = new Map<string, Lane>();
   #leased = 0;
   #running = false;
@@ -194,7 +202,10 @@ export class Dispatcher {
       await this.#o.store.releaseLeases(ids, this.workerId, this.#o.clock.now());
     } catch (err) {
       // Nothing is lost: the leases lapse and the sweeper hands the rows back then.
-      this.#o.logger.log('warn', 'handing back unstarted leases failed; they return when their lease expires', { error: (err as Error).message, deliveries: ids.length });
+      this.#o.logger.log('warn', 'handing back unstarted leases failed; they return when their lease expires', {
+        error: (err as Error).message,
+        deliveries: ids.length,
+      });
     }
   }
 
@@ -216,7 +227,8 @@ export class Dispatcher {
 
   forgetTenant(tenantId: string): void {
     this.#goneTenants.add(tenantId);
-    for (const [id, lane] of this.#lanes) if (lane.queue[0]?.c.endpoint.tenantId === tenantId) this.#dropQueue(lane, id);
+    for (const [id, lane] of this.#lanes)
+      if (lane.queue[0]?.c.endpoint.tenantId === tenantId) this.#dropQueue(lane, id);
   }
 
   #isGone(c: ClaimedDelivery): boolean {
@@ -248,7 +260,9 @@ export class Dispatcher {
         if (n > 0) this.#o.logger.log('info', 'handed back the leases a previous worker held', { deliveries: n });
       } catch (err) {
         // Nothing is lost: the sweeper hands them back when their leases expire.
-        this.#o.logger.log('warn', 'handing back orphaned leases failed; they return when their lease expires', { error: (err as Error).message });
+        this.#o.logger.log('warn', 'handing back orphaned leases failed; they return when their lease expires', {
+          error: (err as Error).message,
+        });
       }
     }
     while (this.#running) {
@@ -267,7 +281,9 @@ export class Dispatcher {
         }
         // Due rows this claim could not take (endpoints at their cap, perhaps in other processes) must not make the
         // loop spin on the database: wait a little unless a commit or a due notification wakes it first.
-        await this.#sleep(room > 0 ? Math.max(await this.#idleDelay(), claimed === 0 ? IDLE_RECHECK_MS : 0) : this.#o.pollMs);
+        await this.#sleep(
+          room > 0 ? Math.max(await this.#idleDelay(), claimed === 0 ? IDLE_RECHECK_MS : 0) : this.#o.pollMs,
+        );
       } catch (err) {
         this.#o.logger.log('error', 'dispatcher loop error', { error: (err as Error).message });
         await this.#sleep(Math.min(this.#o.pollMs, 500));
@@ -333,17 +349,27 @@ export class Dispatcher {
         lane.sending--;
         lane.leased--;
         this.#pump(lane, endpointId);
-        if (lane.leased === 0 && lane.sending === 0 && lane.queue.length === 0 && this.#lanes.get(endpointId) === lane) this.#lanes.delete(endpointId);
+        if (lane.leased === 0 && lane.sending === 0 && lane.queue.length === 0 && this.#lanes.get(endpointId) === lane)
+          this.#lanes.delete(endpointId);
         // Claim again when this lane is about to run dry, or (for a fast endpoint) when it is half empty and a
         // claim can take a worthwhile number of rows: claims have a fixed cost, so fewer, larger ones.
-        if (lane.queue.length < lane.cap || (lane.queue.length < this.#lookahead(lane) / 2 && this.#o.maxInFlight - this.#leased >= this.#o.batchSize / 4)) this.wake();
+        if (
+          lane.queue.length < lane.cap ||
+          (lane.queue.length < this.#lookahead(lane) / 2 && this.#o.maxInFlight - this.#leased >= this.#o.batchSize / 4)
+        )
+          this.wake();
       };
       const sent = (ms: number) => void (lane.sendMs = lane.sendMs * 0.9 + ms * 0.1);
       const seq = this.#throttleOf(c).seq++;
       const windowFull = lane.sending >= lane.cap;
       const feedback: Feedback = (result, ms) => this.#adapt(lane, endpointId, c, seq, windowFull, result, ms);
       const p = this.#process(c, claimedAt, freeSlot, sent, feedback)
-        .catch((err) => this.#o.logger.log('error', 'delivery processing failed', { delivery_id: c.delivery.id, error: (err as Error).message }))
+        .catch((err) =>
+          this.#o.logger.log('error', 'delivery processing failed', {
+            delivery_id: c.delivery.id,
+            error: (err as Error).message,
+          }),
+        )
         .finally(() => {
           freeSlot();
           this.#leased--;
@@ -368,7 +394,7 @@ export class Dispatcher {
     }
   }
 
-  async #commitHolds(holds: Array<{ id: string; until: number }>): Promise<void[]> {
+  async #commitHolds(holds: Array<{ id: string; until: number }>): Promise<undefined[]> {
     const byUntil = new Map<number, string[]>();
     for (const h of holds) byUntil.set(h.until, [...(byUntil.get(h.until) ?? []), h.id]);
     const now = this.#o.clock.now();
@@ -391,7 +417,11 @@ export class Dispatcher {
 
   #throttleOf(c: ClaimedDelivery): { state: ConcurrencyState; seq: number } {
     let t = this.#throttles.get(c.endpoint.id);
-    if (!t) this.#throttles.set(c.endpoint.id, (t = { state: initialConcurrency(c.endpoint.maxConcurrency, c.endpoint.effectiveConcurrency ?? null), seq: 0 }));
+    if (!t)
+      this.#throttles.set(
+        c.endpoint.id,
+        (t = { state: initialConcurrency(c.endpoint.maxConcurrency, c.endpoint.effectiveConcurrency ?? null), seq: 0 }),
+      );
     return t;
   }
 
@@ -402,16 +432,30 @@ export class Dispatcher {
   }
 
   /** Feeds one response to the endpoint's adaptive concurrency; a change resizes its lane, is announced and saved. */
-  #adapt(lane: Lane, endpointId: string, c: ClaimedDelivery, seq: number, windowFull: boolean, result: SendResult, durationMs: number): void {
+  #adapt(
+    lane: Lane,
+    endpointId: string,
+    c: ClaimedDelivery,
+    seq: number,
+    windowFull: boolean,
+    result: SendResult,
+    durationMs: number,
+  ): void {
     if (!this.#o.adaptiveConcurrency) return;
     const t = this.#throttleOf(c);
     const max = c.endpoint.maxConcurrency;
     const before = effectiveConcurrency(t.state, max);
-    t.state = nextConcurrency(t.state, { seq, status: result.status, success: result.outcome === 'success', durationMs, windowFull }, max, t.seq);
+    t.state = nextConcurrency(
+      t.state,
+      { seq, status: result.status, success: result.outcome === 'success', durationMs, windowFull },
+      max,
+      t.seq,
+    );
     const after = effectiveConcurrency(t.state, max);
     if (after === before) return;
     lane.cap = after;
-    for (const ob of this.#observers) ob.concurrency?.({ endpointId, tenantId: c.endpoint.tenantId, effective: after, max, at: this.#o.clock.now() });
+    for (const ob of this.#observers)
+      ob.concurrency?.({ endpointId, tenantId: c.endpoint.tenantId, effective: after, max, at: this.#o.clock.now() });
     this.#saveLearned(endpointId, after === max ? null : after);
     if (after > before) this.#pump(lane, endpointId);
   }
@@ -429,7 +473,12 @@ export class Dispatcher {
         while (this.#learned.size > 0) {
           const [id, v] = this.#learned.entries().next().value as [string, number | null];
           this.#learned.delete(id);
-          await this.#o.store.setEffectiveConcurrency(id, v).catch((err) => this.#o.logger.log('warn', 'saving an endpoint\'s learned concurrency failed', { endpoint_id: id, error: (err as Error).message }));
+          await this.#o.store.setEffectiveConcurrency(id, v).catch((err) =>
+            this.#o.logger.log('warn', "saving an endpoint's learned concurrency failed", {
+              endpoint_id: id,
+              error: (err as Error).message,
+            }),
+          );
         }
       } finally {
         this.#writingLearned = false;
@@ -437,7 +486,13 @@ export class Dispatcher {
     })();
   }
 
-  async #process(c: ClaimedDelivery, claimedAt: number, freeSlot: () => void, sent: (ms: number) => void, feedback: Feedback): Promise<void> {
+  async #process(
+    c: ClaimedDelivery,
+    claimedAt: number,
+    freeSlot: () => void,
+    sent: (ms: number) => void,
+    feedback: Feedback,
+  ): Promise<void> {
     const o = this.#o;
     const policy = this.#policyFor(c);
     const now = o.clock.now();
@@ -475,28 +530,50 @@ export class Dispatcher {
 
     const secrets = await o.secrets.live(c.endpoint.id, c.endpoint.version, now);
     // Custom headers go beneath the signed ones: they can never replace one (docs/rules.md#custom-headers).
-    const headers = withCustomHeaders(c.endpoint.customHeaders, signHeaders({
-      scheme: c.endpoint.scheme,
-      eventId: c.delivery.eventId,
-      deliveryId: c.delivery.id,
-      timestampSec: Math.floor(now / 1000),
-      body: c.body,
-      secrets,
-    }));
+    const headers = withCustomHeaders(
+      c.endpoint.customHeaders,
+      signHeaders({
+        scheme: c.endpoint.scheme,
+        eventId: c.delivery.eventId,
+        deliveryId: c.delivery.id,
+        timestampSec: Math.floor(now / 1000),
+        body: c.body,
+        secrets,
+      }),
+    );
     // Deleted while this delivery waited for its send (admission, secrets): it is not sent.
     if (this.#isGone(c)) return;
     const startedAt = now;
-    const result = await o.sender.send({ url: c.endpoint.url, headers, body: c.body, timeoutMs, endpointId: c.endpoint.id, maxConcurrency: c.endpoint.maxConcurrency });
+    const result = await o.sender.send({
+      url: c.endpoint.url,
+      headers,
+      body: c.body,
+      timeoutMs,
+      endpointId: c.endpoint.id,
+      maxConcurrency: c.endpoint.maxConcurrency,
+    });
     // A success frees its slot at once: the healthy path never waits on a commit. A failure keeps it until the
     // breaker and health have seen the record, so a failing endpoint is not flooded while its verdict is pending.
     if (result.outcome === 'success') freeSlot();
-    const endedAt = result.simulatedDurationMs !== undefined ? startedAt + result.simulatedDurationMs : Math.max(o.clock.now(), startedAt);
+    const endedAt =
+      result.simulatedDurationMs !== undefined
+        ? startedAt + result.simulatedDurationMs
+        : Math.max(o.clock.now(), startedAt);
     sent(endedAt - startedAt);
     feedback(result, endedAt - startedAt);
     const trigger: AttemptTrigger = isReplay ? 'replay' : probe ? 'probe' : 'scheduled';
 
     const attempt = attemptFromResult(
-      { deliveryId: c.delivery.id, tenantId: c.delivery.tenantId, environment: c.environment, endpointId: c.endpoint.id, n: c.delivery.attemptCount + 1, trigger, startedAt, requestHeaders: recordedHeaders(c.endpoint.customHeaders, headers) },
+      {
+        deliveryId: c.delivery.id,
+        tenantId: c.delivery.tenantId,
+        environment: c.environment,
+        endpointId: c.endpoint.id,
+        n: c.delivery.attemptCount + 1,
+        trigger,
+        startedAt,
+        requestHeaders: recordedHeaders(c.endpoint.customHeaders, headers),
+      },
       result,
     );
 
@@ -511,7 +588,11 @@ export class Dispatcher {
       replayId: c.replayId,
       previousAttemptAt: d.lastAttemptAt,
       // Failed replays and tests leave health alone; any success clears it (docs/rules.md#health-clear).
-      health: { rule: policy.health, countsFailure: trigger === 'scheduled' || trigger === 'probe', countsSuccess: true },
+      health: {
+        rule: policy.health,
+        countsFailure: trigger === 'scheduled' || trigger === 'probe',
+        countsSuccess: true,
+      },
       breakerScope: isReplay ? null : o.gate.scopeKey(c, policy),
       ...(d.orderingKey != null ? { ordering: { endpointId: c.endpoint.id, key: d.orderingKey } } : {}),
     };
@@ -557,9 +638,13 @@ export class Dispatcher {
       transitions = await this.#recordWithRetry(records, records.length > 1);
     } catch (err) {
       if (records.length === 1) {
-        err = err instanceof RefusedBatch ? err.cause : err;
-        this.#o.logger.log('error', 'an attempt record was refused; its delivery is sent again when its lease expires', { delivery_id: records[0].attempt.deliveryId, error: (err as Error).message });
-        out[offset] = err instanceof Error ? err : new Error(String(err));
+        const cause = err instanceof RefusedBatch ? err.cause : err;
+        this.#o.logger.log(
+          'error',
+          'an attempt record was refused; its delivery is sent again when its lease expires',
+          { delivery_id: records[0].attempt.deliveryId, error: (cause as Error).message },
+        );
+        out[offset] = cause instanceof Error ? cause : new Error(String(cause));
         return;
       }
       if (!(err instanceof RefusedBatch)) {
@@ -589,9 +674,14 @@ export class Dispatcher {
         return await this.#o.store.recordAttempts(records, this.#o.clock.now());
       } catch (err) {
         // Up, yet refusing: a row it cannot take (a single record gets one more try, in case that was a blip).
-        if ((splittable || attempt >= 2) && (await this.#o.store.ping().catch(() => false))) throw new RefusedBatch(err);
+        if ((splittable || attempt >= 2) && (await this.#o.store.ping().catch(() => false)))
+          throw new RefusedBatch(err);
         if (attempt >= COMMIT_TRIES) throw err;
-        this.#o.logger.log('warn', 'recording attempts failed, retrying', { error: (err as Error).message, attempt, records: records.length });
+        this.#o.logger.log('warn', 'recording attempts failed, retrying', {
+          error: (err as Error).message,
+          attempt,
+          records: records.length,
+        });
         await new Promise((r) => setTimeout(r, 100 * 2 ** attempt));
       }
     }

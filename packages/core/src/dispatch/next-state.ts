@@ -28,16 +28,34 @@ export function nextState(
     slowStartedAt: d.slowStartedAt,
     isMoney: d.isMoney,
   };
-  const keep = (p: DeliveryProgress) => ({ fastFailures: p.fastFailures, slowFailures: p.slowFailures, slowStartedAt: p.slowStartedAt, firstAttemptAt: p.firstAttemptAt });
+  const keep = (p: DeliveryProgress) => ({
+    fastFailures: p.fastFailures,
+    slowFailures: p.slowFailures,
+    slowStartedAt: p.slowStartedAt,
+    firstAttemptAt: p.firstAttemptAt,
+  });
   if (isReplay) {
     // A replay is one attempt now: success ends it, failure leaves it failed (docs/rules.md#replay-one).
-    const next: AttemptRecord['next'] = result.outcome === 'success' ? { status: 'succeeded' } : { status: 'failed', reason: `replay failed: ${describeResult(result)}` };
+    const next: AttemptRecord['next'] =
+      result.outcome === 'success'
+        ? { status: 'succeeded' }
+        : { status: 'failed', reason: `replay failed: ${describeResult(result)}` };
     return { next, progress: keep(progress) };
   }
-  const step = decide(policy, progress, { outcome: result.outcome, status: result.status ?? undefined, retryAfterMs: result.retryAfterMs }, endedAt, random);
+  const step = decide(
+    policy,
+    progress,
+    { outcome: result.outcome, status: result.status ?? undefined, retryAfterMs: result.retryAfterMs },
+    endedAt,
+    random,
+  );
   if (step.kind === 'succeed') return { next: { status: 'succeeded' }, progress: keep(progress) };
-  if (step.kind === 'retry') return { next: { status: 'pending', nextAttemptAt: step.at, ladder: step.ladder }, progress: keep(step.progress) };
-  return { next: { status: 'failed', reason: `${step.reason}; last: ${describeResult(result)}` }, progress: keep(step.progress) };
+  if (step.kind === 'retry')
+    return { next: { status: 'pending', nextAttemptAt: step.at, ladder: step.ladder }, progress: keep(step.progress) };
+  return {
+    next: { status: 'failed', reason: `${step.reason}; last: ${describeResult(result)}` },
+    progress: keep(step.progress),
+  };
 }
 
 /** "HTTP 503", "timeout after 10000 ms", … for terminal reasons. */

@@ -18,7 +18,11 @@ export interface RunUntilIdleOptions {
 }
 
 /** Returns the number of rounds it took. Every accepted delivery ends terminal unless `until` cut it short. */
-export async function runUntilIdle(engine: IdleTarget, clock: VirtualClock, options: RunUntilIdleOptions = {}): Promise<number> {
+export async function runUntilIdle(
+  engine: IdleTarget,
+  clock: VirtualClock,
+  options: RunUntilIdleOptions = {},
+): Promise<number> {
   const maxRounds = options.maxRounds ?? 100_000;
   for (let round = 1; round <= maxRounds; round++) {
     await options.onStep?.(clock.now());

@@ -29,13 +29,20 @@ export class SecretCache {
     if (!entry || entry.version !== version) {
       const sealed = await this.store.listSecrets(endpointId);
       const secrets = sealed
-        .map((s) => ({ kid: s.kid, secret: this.box.open(s.sealed, endpointId), expiresAt: s.expiresAt, createdAt: s.createdAt }))
+        .map((s) => ({
+          kid: s.kid,
+          secret: this.box.open(s.sealed, endpointId),
+          expiresAt: s.expiresAt,
+          createdAt: s.createdAt,
+        }))
         .sort(newestFirst)
         .map(({ kid, secret, expiresAt }) => ({ kid, secret, expiresAt }));
       entry = { version, secrets };
       this.#entries.set(endpointId, entry);
     }
-    return entry.secrets.filter((s) => s.expiresAt === null || s.expiresAt > now).map(({ kid, secret }) => ({ kid, secret }));
+    return entry.secrets
+      .filter((s) => s.expiresAt === null || s.expiresAt > now)
+      .map(({ kid, secret }) => ({ kid, secret }));
   }
 
   forget(endpointId: string): void {

@@ -19,7 +19,11 @@ test('a sample fills every required property by type, const, enum and format, ne
       qty: { type: 'integer', minimum: 2 },
       status: { enum: ['shipped', 'lost'] },
       shipped_at: { type: 'string', format: 'date-time' },
-      lines: { type: 'array', minItems: 1, items: { type: 'object', required: ['sku'], properties: { sku: { const: 'A-1' } } } },
+      lines: {
+        type: 'array',
+        minItems: 1,
+        items: { type: 'object', required: ['sku'], properties: { sku: { const: 'A-1' } } },
+      },
       carrier: { type: 'object', required: ['name'], properties: { name: { type: ['string', 'null'] } } },
       note: { type: 'string' },
     },

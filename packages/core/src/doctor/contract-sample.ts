@@ -33,7 +33,11 @@ export function sampleFromSchema(schema: unknown, depth = 0): unknown {
       return sampleString(schema);
     case 'integer':
     case 'number':
-      return typeof schema.minimum === 'number' ? schema.minimum : typeof schema.exclusiveMinimum === 'number' ? Math.floor(schema.exclusiveMinimum) + 1 : 1;
+      return typeof schema.minimum === 'number'
+        ? schema.minimum
+        : typeof schema.exclusiveMinimum === 'number'
+          ? Math.floor(schema.exclusiveMinimum) + 1
+          : 1;
     case 'boolean':
       return true;
     case 'null':

@@ -1,11 +1,15 @@
 // Unit tests of the doctor's pure grading: (case, responses) → pass / warn / fail.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { gradeCase, type DoctorObservation } from './grade.ts';
+import { type DoctorObservation, gradeCase } from './grade.ts';
 
 const ctx = { timeoutMs: 10_000 };
 const answer = (status: number, durationMs = 5): DoctorObservation => ({ status, durationMs, error: null });
-const none = (error = 'timeout: no full response within 10000 ms'): DoctorObservation => ({ status: null, durationMs: 10_000, error });
+const none = (error = 'timeout: no full response within 10000 ms'): DoctorObservation => ({
+  status: null,
+  durationMs: 10_000,
+  error,
+});
 
 test('valid event: 2xx passes, above 1 s warns, above 10 s fails, non-2xx and no answer fail', () => {
   assert.equal(gradeCase('valid_event', [answer(202, 40)], ctx).grade, 'pass');

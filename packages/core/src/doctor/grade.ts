@@ -41,7 +41,11 @@ function unanswered(o: DoctorObservation, what: string): DoctorVerdict | null {
 }
 
 /** Cases whose healthy answer is 2xx for every request. */
-function expectAccepted(observations: readonly DoctorObservation[], what: (i: number) => string, onRefused: string): DoctorVerdict {
+function expectAccepted(
+  observations: readonly DoctorObservation[],
+  what: (i: number) => string,
+  onRefused: string,
+): DoctorVerdict {
   for (let i = 0; i < observations.length; i++) {
     const o = observations[i];
     const none = unanswered(o, what(i));
@@ -49,7 +53,13 @@ function expectAccepted(observations: readonly DoctorObservation[], what: (i: nu
     if (!is2xx(o.status)) return fail(`${what(i)}: HTTP ${o.status}; ${onRefused}`);
   }
   const statuses = observations.map((o) => o.status).join(', ');
-  return pass(observations.length === 1 ? `HTTP ${statuses}` : observations.length === 2 ? `both answered 2xx (${statuses})` : `every copy answered 2xx (${statuses})`);
+  return pass(
+    observations.length === 1
+      ? `HTTP ${statuses}`
+      : observations.length === 2
+        ? `both answered 2xx (${statuses})`
+        : `every copy answered 2xx (${statuses})`,
+  );
 }
 
 /** Signature and timestamp refusals: 401/403 is right; another 4xx still stops retries; 2xx or 5xx is wrong. */
@@ -59,7 +69,8 @@ function expectAuthRefusal(o: DoctorObservation, accepted: string, ideal: readon
   const s = o.status as number;
   if (is2xx(s)) return fail(`HTTP ${s}: ${accepted}`);
   if (ideal.includes(s)) return pass(`refused with HTTP ${s}`);
-  if (is4xx(s)) return warn(`refused, but with HTTP ${s}; ${ideal.join(' or ')} tells the sender it is a credentials problem`);
+  if (is4xx(s))
+    return warn(`refused, but with HTTP ${s}; ${ideal.join(' or ')} tells the sender it is a credentials problem`);
   if (is5xx(s)) return fail(`HTTP ${s}: a refusal must be a 4xx; a 5xx is retried for days`);
   return fail(`HTTP ${s}: expected ${ideal.join(' or ')}`);
 }
@@ -82,7 +93,11 @@ function expectBadRequest(o: DoctorObservation, acknowledged: string): DoctorVer
  * @example
  * gradeCase('corrupted_json', [{ status: 500, durationMs: 3, error: null }], { timeoutMs: 10_000 }).grade // 'fail'
  */
-export function gradeCase(id: DoctorCaseId, observations: readonly DoctorObservation[], ctx: { timeoutMs: number }): DoctorVerdict {
+export function gradeCase(
+  id: DoctorCaseId,
+  observations: readonly DoctorObservation[],
+  ctx: { timeoutMs: number },
+): DoctorVerdict {
   if (observations.length === 0) throw new Error(`gradeCase(${id}) needs at least one observation`);
   const [first] = observations;
   switch (id) {
@@ -90,31 +105,64 @@ export function gradeCase(id: DoctorCaseId, observations: readonly DoctorObserva
       if (first.status === null) return fail(first.error ?? `no answer within ${ctx.timeoutMs} ms`);
       if (!is2xx(first.status)) return fail(`HTTP ${first.status} for a valid, correctly signed event`);
       const ms = first.durationMs;
-      if (ms > TOO_SLOW_ANSWER_MS) return fail(`HTTP ${first.status} after ${ms} ms, above ${TOO_SLOW_ANSWER_MS / 1000} s: senders time out and retry`);
+      if (ms > TOO_SLOW_ANSWER_MS)
+        return fail(
+          `HTTP ${first.status} after ${ms} ms, above ${TOO_SLOW_ANSWER_MS / 1000} s: senders time out and retry`,
+        );
       if (ms > SLOW_ANSWER_MS) return warn(`HTTP ${first.status} after ${ms} ms, above ${SLOW_ANSWER_MS / 1000} s`);
       return pass(`HTTP ${first.status} in ${ms} ms`);
     }
     case 'duplicates':
-      return expectAccepted(observations, (i) => `copy ${i + 1} of ${observations.length}`, 'a duplicate must be answered 2xx again, or the sender keeps retrying it');
+      return expectAccepted(
+        observations,
+        (i) => `copy ${i + 1} of ${observations.length}`,
+        'a duplicate must be answered 2xx again, or the sender keeps retrying it',
+      );
     case 'bad_signature':
       return expectAuthRefusal(first, 'accepted a request with a bad signature: anyone can forge events', [401, 403]);
     case 'tampered_body':
-      return expectAuthRefusal(first, 'accepted a body changed after signing: the signature is not checked over the raw bytes', [401, 403]);
+      return expectAuthRefusal(
+        first,
+        'accepted a body changed after signing: the signature is not checked over the raw bytes',
+        [401, 403],
+      );
     case 'stale_timestamp':
-      return expectAuthRefusal(first, 'accepted a request signed 10 minutes ago: a captured request can be replayed', [400, 401, 403]);
+      return expectAuthRefusal(
+        first,
+        'accepted a request signed 10 minutes ago: a captured request can be replayed',
+        [400, 401, 403],
+      );
     case 'future_timestamp':
       return expectAuthRefusal(first, 'accepted a request signed 10 minutes in the future', [400, 401, 403]);
     case 'corrupted_json':
-      return expectBadRequest(first, 'acknowledged a body that is not JSON; the sender will never resend what it meant');
+      return expectBadRequest(
+        first,
+        'acknowledged a body that is not JSON; the sender will never resend what it meant',
+      );
     case 'missing_required_field':
-      return expectBadRequest(first, 'acknowledged an event without a required field; the sender will not retry and the work will trip over it later');
+      return expectBadRequest(
+        first,
+        'acknowledged an event without a required field; the sender will not retry and the work will trip over it later',
+      );
     case 'unknown_event_type':
       return expectAccepted(observations, () => 'an unknown event type', 'acknowledge types you do not handle');
     case 'extra_optional_field':
-      return expectAccepted(observations, () => 'an extra optional field', 'an added field must not break the receiver');
+      return expectAccepted(
+        observations,
+        () => 'an extra optional field',
+        'an added field must not break the receiver',
+      );
     case 'previous_secret':
-      return expectAccepted(observations, () => 'signed only with the previous secret', 'the previous secret must stay valid during the rotation overlap');
+      return expectAccepted(
+        observations,
+        () => 'signed only with the previous secret',
+        'the previous secret must stay valid during the rotation overlap',
+      );
     case 'out_of_order':
-      return expectAccepted(observations, (i) => (i === 0 ? 'the newer version' : 'the older version, arriving second'), 'a stale version must be acknowledged, not refused');
+      return expectAccepted(
+        observations,
+        (i) => (i === 0 ? 'the newer version' : 'the older version, arriving second'),
+        'a stale version must be acknowledged, not refused',
+      );
   }
 }

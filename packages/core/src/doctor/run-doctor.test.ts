@@ -22,13 +22,23 @@ function scriptedSender(clock: VirtualClock, spendMs: number, status = 200): Doc
       sent.push({ ...r, at: clock.now() });
       const spent = Math.min(spendMs, r.timeoutMs);
       clock.advance(spent);
-      if (spendMs >= r.timeoutMs) return { status: null, durationMs: spent, errorClass: 'timeout', errorMessage: `no full response within ${r.timeoutMs} ms` };
+      if (spendMs >= r.timeoutMs)
+        return {
+          status: null,
+          durationMs: spent,
+          errorClass: 'timeout',
+          errorMessage: `no full response within ${r.timeoutMs} ms`,
+        };
       return { status, durationMs: spent, errorClass: status < 300 ? null : 'status', errorMessage: null };
     },
   };
 }
 
-const target = { url: 'https://receiver.example/hooks', scheme: 'hookline' as const, secrets: [{ kid: 'k1', secret: 'whsec_c2VjcmV0' }] };
+const target = {
+  url: 'https://receiver.example/hooks',
+  scheme: 'hookline' as const,
+  secrets: [{ kid: 'k1', secret: 'whsec_c2VjcmV0' }],
+};
 
 test('a receiver that never answers cannot keep the doctor past its 60 s budget: later requests are cut to what is left, then none are sent', async () => {
   const clock = new VirtualClock();
@@ -36,7 +46,10 @@ test('a receiver that never answers cannot keep the doctor past its 60 s budget:
   const start = clock.now();
   const report = await runDoctor({ ...target, timeoutMs: 25_000 }, { sender, clock });
   // 25 s + 25 s + the 10 s left: three requests, the third cut to the remaining budget.
-  assert.deepEqual(sender.sent.map((s) => s.timeoutMs), [25_000, 25_000, 10_000]);
+  assert.deepEqual(
+    sender.sent.map((s) => s.timeoutMs),
+    [25_000, 25_000, 10_000],
+  );
   for (const s of sender.sent) assert.ok(s.at + s.timeoutMs <= start + DOCTOR_MAX_DURATION_MS);
   assert.equal(report.stoppedBy, 'max_duration');
   assert.equal(report.durationMs, DOCTOR_MAX_DURATION_MS);
@@ -57,11 +70,23 @@ test('the request cap: a case runs only when all its requests fit, and a higher 
   const report = await runDoctor(target, { sender, clock, maxRequests: 4 });
   assert.equal(sender.sent.length, 4); // case 1 (one request) and case 2 (three), not case 3a's fifth
   assert.equal(report.stoppedBy, 'max_requests');
-  assert.deepEqual(report.cases.slice(0, 2).map((c) => c.grade), ['pass', 'pass']);
+  assert.deepEqual(
+    report.cases.slice(0, 2).map((c) => c.grade),
+    ['pass', 'pass'],
+  );
   assert.match(report.cases[2].explanation, /cap of 4 requests/);
 
-  const all = await runDoctor(target, { sender: scriptedSender(clock, 5), clock, maxRequests: 500, maxDurationMs: 10 * 60_000 });
-  assert.deepEqual(all.limits, { maxRequests: DOCTOR_MAX_REQUESTS, maxDurationMs: DOCTOR_MAX_DURATION_MS, timeoutMs: 10_000 });
+  const all = await runDoctor(target, {
+    sender: scriptedSender(clock, 5),
+    clock,
+    maxRequests: 500,
+    maxDurationMs: 10 * 60_000,
+  });
+  assert.deepEqual(all.limits, {
+    maxRequests: DOCTOR_MAX_REQUESTS,
+    maxDurationMs: DOCTOR_MAX_DURATION_MS,
+    timeoutMs: 10_000,
+  });
   assert.equal(all.stoppedBy, null);
   assert.ok(all.requestsSent <= DOCTOR_MAX_REQUESTS);
 });
@@ -69,7 +94,15 @@ test('the request cap: a case runs only when all its requests fit, and a higher 
 test('every request goes to the one URL, carries X-Webhook-Doctor: 1 and a doctor_ event id in header and body', async () => {
   const clock = new VirtualClock();
   const sender = scriptedSender(clock, 5);
-  const report = await runDoctor({ ...target, previousSecret: { kid: 'k0', secret: 'old' }, schema: { type: 'object', required: ['order_id'] }, example: { order_id: 'o1' } }, { sender, clock });
+  const report = await runDoctor(
+    {
+      ...target,
+      previousSecret: { kid: 'k0', secret: 'old' },
+      schema: { type: 'object', required: ['order_id'] },
+      example: { order_id: 'o1' },
+    },
+    { sender, clock },
+  );
   assert.equal(report.requestsSent, 15);
   assert.equal(sender.sent.length, 15);
   for (const s of sender.sent) {
@@ -83,7 +116,17 @@ test('every request goes to the one URL, carries X-Webhook-Doctor: 1 and a docto
   // A receiver answering 200 to everything: the four refusal cases fail, bad JSON and the missing field warn.
   assert.deepEqual(report.score, { passed: 6, applicable: 12, warned: 2, failed: 4, skipped: 0 });
   assert.equal(report.fixes.length, 6);
-  assert.deepEqual(report.fixes.map((f) => [f.number, f.grade]), [['3a', 'fail'], ['3b', 'fail'], ['4a', 'fail'], ['4b', 'fail'], ['5', 'warn'], ['6', 'warn']]);
+  assert.deepEqual(
+    report.fixes.map((f) => [f.number, f.grade]),
+    [
+      ['3a', 'fail'],
+      ['3b', 'fail'],
+      ['4a', 'fail'],
+      ['4b', 'fail'],
+      ['5', 'warn'],
+      ['6', 'warn'],
+    ],
+  );
 });
 
 test('without a schema or a previous secret, cases 6 and 9 are skipped with the reason and leave the score', async () => {

@@ -4,12 +4,12 @@ import { systemClock } from '../clock.ts';
 import type { Scheme } from '../domain.ts';
 import type { SendResult } from '../http/sender.ts';
 import { newId } from '../ids.ts';
-import { signHeaders, type SigningSecret } from '../signing/sign-headers.ts';
-import { generateSecret } from '../signing/signing-keys.ts';
 import { generateEd25519Secret, isEd25519Secret } from '../signing/ed25519-keys.ts';
+import { type SigningSecret, signHeaders } from '../signing/sign-headers.ts';
+import { generateSecret } from '../signing/signing-keys.ts';
 import { DOCTOR_CASES, type DoctorCaseId, type DoctorCaseInfo } from './cases.ts';
 import { requiredFields, sampleFromSchema } from './contract-sample.ts';
-import { gradeCase, type DoctorGrade, type DoctorObservation } from './grade.ts';
+import { type DoctorGrade, gradeCase } from './grade.ts';
 
 /** The caps the issue sets; callers may lower them (tests), never raise them. */
 export const DOCTOR_MAX_REQUESTS = 30;
@@ -46,7 +46,12 @@ export interface DoctorTarget {
 
 /** What the doctor needs of an HTTP client: the engine's sender (SSRF guard, deadline, capped excerpt). */
 export interface DoctorSender {
-  send(request: { url: string; headers: Record<string, string>; body: Buffer; timeoutMs: number }): Promise<Pick<SendResult, 'status' | 'durationMs' | 'errorClass' | 'errorMessage'>>;
+  send(request: {
+    url: string;
+    headers: Record<string, string>;
+    body: Buffer;
+    timeoutMs: number;
+  }): Promise<Pick<SendResult, 'status' | 'durationMs' | 'errorClass' | 'errorMessage'>>;
 }
 
 export interface DoctorRunOptions {
@@ -90,10 +95,21 @@ export interface DoctorReport {
   readonly limits: { readonly maxRequests: number; readonly maxDurationMs: number; readonly timeoutMs: number };
   /** Why the run ended before every case ran; null when they all did. */
   readonly stoppedBy: DoctorStop | null;
-  readonly score: { readonly passed: number; readonly applicable: number; readonly warned: number; readonly failed: number; readonly skipped: number };
+  readonly score: {
+    readonly passed: number;
+    readonly applicable: number;
+    readonly warned: number;
+    readonly failed: number;
+    readonly skipped: number;
+  };
   readonly cases: readonly DoctorCaseResult[];
   /** What to fix, worst first: every failing case, then every warning, with the article's advice. */
-  readonly fixes: ReadonlyArray<{ readonly number: string; readonly title: string; readonly grade: 'fail' | 'warn'; readonly advice: string }>;
+  readonly fixes: ReadonlyArray<{
+    readonly number: string;
+    readonly title: string;
+    readonly grade: 'fail' | 'warn';
+    readonly advice: string;
+  }>;
 }
 
 /** One request of a case: built at send time so its timestamp is the moment it leaves. */
@@ -113,7 +129,10 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 export async function runDoctor(target: DoctorTarget, options: DoctorRunOptions): Promise<DoctorReport> {
   if (target.secrets.length === 0) throw new TypeError('the doctor needs at least one signing secret');
   const clock = options.clock ?? systemClock;
-  const maxRequests = Math.min(Math.max(0, Math.floor(options.maxRequests ?? DOCTOR_MAX_REQUESTS)), DOCTOR_MAX_REQUESTS);
+  const maxRequests = Math.min(
+    Math.max(0, Math.floor(options.maxRequests ?? DOCTOR_MAX_REQUESTS)),
+    DOCTOR_MAX_REQUESTS,
+  );
   const maxDurationMs = Math.min(Math.max(0, options.maxDurationMs ?? DOCTOR_MAX_DURATION_MS), DOCTOR_MAX_DURATION_MS);
   const timeoutMs = Math.max(1, Math.min(target.timeoutMs ?? DOCTOR_DEFAULT_TIMEOUT_MS, DOCTOR_MAX_DURATION_MS));
   const startedAt = clock.now();
@@ -127,7 +146,14 @@ export async function runDoctor(target: DoctorTarget, options: DoctorRunOptions)
   for (const info of DOCTOR_CASES) {
     const plan = planCase(info.id, target, events);
     if (plan.kind === 'skip') {
-      results.push({ ...base(info), grade: 'skip', explanation: plan.reason, applicable: false, advice: null, requests: [] });
+      results.push({
+        ...base(info),
+        grade: 'skip',
+        explanation: plan.reason,
+        applicable: false,
+        advice: null,
+        requests: [],
+      });
       continue;
     }
     if (stoppedBy !== null) {
@@ -149,7 +175,12 @@ export async function runDoctor(target: DoctorTarget, options: DoctorRunOptions)
       }
       const { eventId, headers, body } = build(Math.floor(clock.now() / 1000));
       sent++;
-      const result = await options.sender.send({ url: target.url, headers, body, timeoutMs: Math.min(timeoutMs, left) });
+      const result = await options.sender.send({
+        url: target.url,
+        headers,
+        body,
+        timeoutMs: Math.min(timeoutMs, left),
+      });
       const record = observe(eventId, result);
       records.push(record);
       if (result.errorClass === 'refused_address') {
@@ -163,16 +194,24 @@ export async function runDoctor(target: DoctorTarget, options: DoctorRunOptions)
       continue;
     }
     const verdict = gradeCase(info.id, records, { timeoutMs });
-    results.push({ ...base(info), ...verdict, applicable: true, advice: verdict.grade === 'pass' ? null : info.advice, requests: records });
+    results.push({
+      ...base(info),
+      ...verdict,
+      applicable: true,
+      advice: verdict.grade === 'pass' ? null : info.advice,
+      requests: records,
+    });
   }
 
   const count = (g: DoctorGrade) => results.filter((r) => r.grade === g).length;
-  const fixes = [...results.filter((r) => r.grade === 'fail'), ...results.filter((r) => r.grade === 'warn')].map((r) => ({
-    number: r.number,
-    title: r.title,
-    grade: r.grade as 'fail' | 'warn',
-    advice: r.advice ?? '',
-  }));
+  const fixes = [...results.filter((r) => r.grade === 'fail'), ...results.filter((r) => r.grade === 'warn')].map(
+    (r) => ({
+      number: r.number,
+      title: r.title,
+      grade: r.grade as 'fail' | 'warn',
+      advice: r.advice ?? '',
+    }),
+  );
   return {
     url: target.url,
     scheme: target.scheme,
@@ -182,7 +221,13 @@ export async function runDoctor(target: DoctorTarget, options: DoctorRunOptions)
     requestsSent: sent,
     limits: { maxRequests, maxDurationMs, timeoutMs },
     stoppedBy,
-    score: { passed: count('pass'), applicable: results.filter((r) => r.applicable).length, warned: count('warn'), failed: count('fail'), skipped: count('skip') },
+    score: {
+      passed: count('pass'),
+      applicable: results.filter((r) => r.applicable).length,
+      warned: count('warn'),
+      failed: count('fail'),
+      skipped: count('skip'),
+    },
     cases: results,
     fixes,
   };
@@ -198,14 +243,23 @@ function notRun(info: DoctorCaseInfo, reason: string): DoctorCaseResult {
 
 function stopReason(stop: DoctorStop, maxRequests: number, maxDurationMs: number): string {
   if (stop === 'max_requests') return `not run: the doctor's cap of ${maxRequests} requests was reached`;
-  if (stop === 'max_duration') return `not run: the doctor's ${maxDurationMs / 1000} s budget ran out (the receiver answers too slowly)`;
+  if (stop === 'max_duration')
+    return `not run: the doctor's ${maxDurationMs / 1000} s budget ran out (the receiver answers too slowly)`;
   return 'not run: the target address is refused by the SSRF rules';
 }
 
-function observe(eventId: string, r: Pick<SendResult, 'status' | 'durationMs' | 'errorClass' | 'errorMessage'>): DoctorRequestRecord {
+function observe(
+  eventId: string,
+  r: Pick<SendResult, 'status' | 'durationMs' | 'errorClass' | 'errorMessage'>,
+): DoctorRequestRecord {
   // Headers that arrived before the body timed out are no answer: the sender counts it as a failure too.
   const answered = r.status !== null && (r.errorClass === null || r.errorClass === 'status');
-  return { eventId, status: answered ? r.status : null, durationMs: r.durationMs, error: answered ? null : `${r.errorClass ?? 'error'}: ${r.errorMessage ?? 'no answer'}` };
+  return {
+    eventId,
+    status: answered ? r.status : null,
+    durationMs: r.durationMs,
+    error: answered ? null : `${r.errorClass ?? 'error'}: ${r.errorMessage ?? 'no answer'}`,
+  };
 }
 
 /** Builds the doctor's signed events: ids prefixed `doctor_`, the doctor header, the target's scheme. */
@@ -219,7 +273,12 @@ class DoctorEvents {
   ) {
     this.type = target.eventType ?? DOCTOR_DEFAULT_TYPE;
     this.version = target.version ?? '1';
-    this.data = target.example !== undefined ? target.example : target.schema !== undefined && target.schema !== null ? sampleFromSchema(target.schema) : { message: 'hookline doctor check' };
+    this.data =
+      target.example !== undefined
+        ? target.example
+        : target.schema !== undefined && target.schema !== null
+          ? sampleFromSchema(target.schema)
+          : { message: 'hookline doctor check' };
   }
 
   ids(): { eventId: string; deliveryId: string } {
@@ -227,7 +286,10 @@ class DoctorEvents {
     return { eventId: DOCTOR_ID_PREFIX + newId('evt', now), deliveryId: DOCTOR_ID_PREFIX + newId('dlv', now) };
   }
 
-  body(eventId: string, fields: { type?: string; occurredAt?: number; data?: unknown; extra?: Record<string, unknown> } = {}): Buffer {
+  body(
+    eventId: string,
+    fields: { type?: string; occurredAt?: number; data?: unknown; extra?: Record<string, unknown> } = {},
+  ): Buffer {
     const envelope = {
       event_id: eventId,
       type: fields.type ?? this.type,
@@ -239,17 +301,33 @@ class DoctorEvents {
     return Buffer.from(spacedJson(envelope));
   }
 
-  sign(ids: { eventId: string; deliveryId: string }, timestampSec: number, body: Buffer, secrets: readonly SigningSecret[] = this.target.secrets): Record<string, string> {
-    return { ...signHeaders({ scheme: this.target.scheme, ...ids, timestampSec, body, secrets }), [DOCTOR_HEADER]: '1' };
+  sign(
+    ids: { eventId: string; deliveryId: string },
+    timestampSec: number,
+    body: Buffer,
+    secrets: readonly SigningSecret[] = this.target.secrets,
+  ): Record<string, string> {
+    return {
+      ...signHeaders({ scheme: this.target.scheme, ...ids, timestampSec, body, secrets }),
+      [DOCTOR_HEADER]: '1',
+    };
   }
 
   /** A request whose body and signature come from `make`, which sees the send time. */
-  request(ids: { eventId: string; deliveryId: string }, make: (nowSec: number) => { headers: Record<string, string>; body: Buffer }): Planned {
+  request(
+    ids: { eventId: string; deliveryId: string },
+    make: (nowSec: number) => { headers: Record<string, string>; body: Buffer },
+  ): Planned {
     return (nowSec) => ({ eventId: ids.eventId, ...make(nowSec) });
   }
 
   /** The common case: a fresh valid event signed with every secret at send time. */
-  signed(ids: { eventId: string; deliveryId: string }, body: Buffer, shiftSec = 0, secrets?: readonly SigningSecret[]): Planned {
+  signed(
+    ids: { eventId: string; deliveryId: string },
+    body: Buffer,
+    shiftSec = 0,
+    secrets?: readonly SigningSecret[],
+  ): Planned {
     return this.request(ids, (nowSec) => ({ headers: this.sign(ids, nowSec + shiftSec, body, secrets), body }));
   }
 }
@@ -259,11 +337,12 @@ class DoctorEvents {
  * reproduce, so a receiver that verifies a re-serialisation of the parsed body instead of the raw bytes is caught.
  */
 export function spacedJson(value: unknown): string {
-  if (Array.isArray(value)) return '[' + value.map((v) => spacedJson(v === undefined ? null : v)).join(', ') + ']';
+  if (Array.isArray(value)) return `[${value.map((v) => spacedJson(v === undefined ? null : v)).join(', ')}]`;
   if (isObject(value)) {
     const parts: string[] = [];
-    for (const [k, v] of Object.entries(value)) if (v !== undefined) parts.push(JSON.stringify(k) + ': ' + spacedJson(v));
-    return '{' + parts.join(', ') + '}';
+    for (const [k, v] of Object.entries(value))
+      if (v !== undefined) parts.push(`${JSON.stringify(k)}: ${spacedJson(v)}`);
+    return `{${parts.join(', ')}}`;
   }
   return JSON.stringify(value) ?? 'null';
 }
@@ -285,7 +364,10 @@ function planCase(id: DoctorCaseId, target: DoctorTarget, ev: DoctorEvents): Pla
       const ids = ev.ids();
       const body = ev.body(ids.eventId);
       // A wrong key of the same kind: an ed25519 endpoint's receiver holds a public key, a wrong HMAC would not test it.
-      const wrong = target.secrets.map((s) => ({ kid: s.kid, secret: isEd25519Secret(s.secret) ? generateEd25519Secret() : generateSecret() }));
+      const wrong = target.secrets.map((s) => ({
+        kid: s.kid,
+        secret: isEd25519Secret(s.secret) ? generateEd25519Secret() : generateSecret(),
+      }));
       return send(ev.signed(ids, body, 0, wrong));
     }
     case 'tampered_body': {
@@ -314,7 +396,8 @@ function planCase(id: DoctorCaseId, target: DoctorTarget, ev: DoctorEvents): Pla
       return send(ev.signed(ids, body.subarray(0, body.length - 1)));
     }
     case 'missing_required_field': {
-      if (target.schema === undefined || target.schema === null) return { kind: 'skip', reason: 'no schema for the event type is known, so no field is required' };
+      if (target.schema === undefined || target.schema === null)
+        return { kind: 'skip', reason: 'no schema for the event type is known, so no field is required' };
       const required = requiredFields(target.schema);
       if (!isObject(ev.data)) return { kind: 'skip', reason: 'the event data is not an object' };
       const data = ev.data;
@@ -326,17 +409,25 @@ function planCase(id: DoctorCaseId, target: DoctorTarget, ev: DoctorEvents): Pla
     }
     case 'unknown_event_type': {
       const ids = ev.ids();
-      return send(ev.signed(ids, ev.body(ids.eventId, { type: UNKNOWN_TYPE, data: { message: 'an event type this receiver has never seen' } })));
+      return send(
+        ev.signed(
+          ids,
+          ev.body(ids.eventId, { type: UNKNOWN_TYPE, data: { message: 'an event type this receiver has never seen' } }),
+        ),
+      );
     }
     case 'extra_optional_field': {
       const ids = ev.ids();
       const extra = 'added by hookline doctor; a receiver must ignore fields it does not know';
-      const body = isObject(ev.data) ? ev.body(ids.eventId, { data: { ...ev.data, [EXTRA_FIELD]: extra } }) : ev.body(ids.eventId, { extra: { [EXTRA_FIELD]: extra } });
+      const body = isObject(ev.data)
+        ? ev.body(ids.eventId, { data: { ...ev.data, [EXTRA_FIELD]: extra } })
+        : ev.body(ids.eventId, { extra: { [EXTRA_FIELD]: extra } });
       return send(ev.signed(ids, body));
     }
     case 'previous_secret': {
       const previous = target.previousSecret;
-      if (previous === undefined || previous === null) return { kind: 'skip', reason: 'no previous secret (rotation overlap) to sign with' };
+      if (previous === undefined || previous === null)
+        return { kind: 'skip', reason: 'no previous secret (rotation overlap) to sign with' };
       const ids = ev.ids();
       return send(ev.signed(ids, ev.body(ids.eventId), 0, [previous]));
     }
@@ -345,7 +436,10 @@ function planCase(id: DoctorCaseId, target: DoctorTarget, ev: DoctorEvents): Pla
       const now = ev.clock.now();
       const newer = ev.ids();
       const older = ev.ids();
-      return send(ev.signed(newer, ev.body(newer.eventId, { occurredAt: now })), ev.signed(older, ev.body(older.eventId, { occurredAt: now - 60_000 })));
+      return send(
+        ev.signed(newer, ev.body(newer.eventId, { occurredAt: now })),
+        ev.signed(older, ev.body(older.eventId, { occurredAt: now - 60_000 })),
+      );
     }
   }
 }

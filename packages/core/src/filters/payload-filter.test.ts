@@ -1,6 +1,7 @@
 // Payload filters: what validation refuses (with the JSON Pointer of the bad part) and how conditions evaluate.
-import { test } from 'node:test';
+
 import assert from 'node:assert/strict';
+import { test } from 'node:test';
 import { HooklineError } from '../errors.ts';
 import { FILTER_LIMITS, matchesFilter, parsePayloadFilter, valueAt } from './payload-filter.ts';
 
@@ -13,15 +14,18 @@ const envelope = {
 };
 
 function refused(input: unknown, pointer: string, detail?: RegExp): void {
-  assert.throws(() => parsePayloadFilter(input), (err: unknown) => {
-    assert.ok(err instanceof HooklineError);
-    assert.equal(err.code, 'invalid_filter');
-    assert.equal(err.status, 400);
-    assert.equal(err.params.path, pointer, `pointer of ${JSON.stringify(input)}`);
-    assert.equal(err.details?.[0].path, `/payload_filter${pointer === '/' ? '' : pointer}`);
-    if (detail) assert.match(String(err.params.detail), detail);
-    return true;
-  });
+  assert.throws(
+    () => parsePayloadFilter(input),
+    (err: unknown) => {
+      assert.ok(err instanceof HooklineError);
+      assert.equal(err.code, 'invalid_filter');
+      assert.equal(err.status, 400);
+      assert.equal(err.params.path, pointer, `pointer of ${JSON.stringify(input)}`);
+      assert.equal(err.details?.[0].path, `/payload_filter${pointer === '/' ? '' : pointer}`);
+      if (detail) assert.match(String(err.params.detail), detail);
+      return true;
+    },
+  );
 }
 
 test('null and undefined mean no filter', () => {
@@ -60,7 +64,11 @@ test('bounds: depth, node count, group size, in size, bytes, path length, string
   refused({ all: Array(FILTER_LIMITS.maxGroupItems + 1).fill(cond) }, '/all', /at most 20/);
   const many = { any: Array.from({ length: 4 }, () => ({ all: Array(FILTER_LIMITS.maxGroupItems).fill(cond) })) };
   refused(many, '/any/3', /at most 64 conditions/); // 1 + 3 × 21 nodes before it
-  refused({ path: 'data.x', in: Array.from({ length: FILTER_LIMITS.maxInItems + 1 }, (_, i) => i) }, '/in', /at most 100/);
+  refused(
+    { path: 'data.x', in: Array.from({ length: FILTER_LIMITS.maxInItems + 1 }, (_, i) => i) },
+    '/in',
+    /at most 100/,
+  );
   refused({ path: 'data.x', equals: 'x'.repeat(FILTER_LIMITS.maxBytes) }, '/', /at most 4096 bytes/);
   refused({ path: `data.${'a'.repeat(FILTER_LIMITS.maxPathLength)}`, exists: true }, '/path', /at most 256/);
   refused({ path: `data${'.a'.repeat(FILTER_LIMITS.maxPathSegments)}`, exists: true }, '/path', /at most 16 segments/);
@@ -68,8 +76,14 @@ test('bounds: depth, node count, group size, in size, bytes, path length, string
 });
 
 test('normalised: unknown keys refused, known ones kept in a fixed shape', () => {
-  assert.deepEqual(parsePayloadFilter({ lt: 10, path: 'data.amount', gte: 1 }), { path: 'data.amount', gte: 1, lt: 10 });
-  assert.deepEqual(parsePayloadFilter({ any: [{ path: 'type', equals: 'a' }] }), { any: [{ path: 'type', equals: 'a' }] });
+  assert.deepEqual(parsePayloadFilter({ lt: 10, path: 'data.amount', gte: 1 }), {
+    path: 'data.amount',
+    gte: 1,
+    lt: 10,
+  });
+  assert.deepEqual(parsePayloadFilter({ any: [{ path: 'type', equals: 'a' }] }), {
+    any: [{ path: 'type', equals: 'a' }],
+  });
 });
 
 test('valueAt walks objects by own key and arrays by index', () => {
@@ -115,5 +129,18 @@ test('groups: all, any, nested', () => {
   assert.equal(m({ all: [yes, no] }), false);
   assert.equal(m({ any: [no, yes] }), true);
   assert.equal(m({ any: [no, no] }), false);
-  assert.equal(m({ all: [{ path: 'type', equals: 'payment.status_changed' }, { any: [{ path: 'data.amount', gte: 10_000 }, { path: 'data.customer.tier', in: ['gold', 'platinum'] }] }] }), true);
+  assert.equal(
+    m({
+      all: [
+        { path: 'type', equals: 'payment.status_changed' },
+        {
+          any: [
+            { path: 'data.amount', gte: 10_000 },
+            { path: 'data.customer.tier', in: ['gold', 'platinum'] },
+          ],
+        },
+      ],
+    }),
+    true,
+  );
 });

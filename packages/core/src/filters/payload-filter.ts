@@ -44,12 +44,17 @@ const SEGMENT = /^[A-Za-z0-9_-]+$/;
 
 /** A bad filter: `pointer` is the JSON Pointer of the offending part inside the filter (`/all/1/gt`). */
 function invalid(pointer: string, detail: string): HooklineError {
-  return new HooklineError('invalid_filter', { path: pointer === '' ? '/' : pointer, detail }, {
-    details: [{ in: 'body', path: `/payload_filter${pointer}`, message: detail }],
-  });
+  return new HooklineError(
+    'invalid_filter',
+    { path: pointer === '' ? '/' : pointer, detail },
+    {
+      details: [{ in: 'body', path: `/payload_filter${pointer}`, message: detail }],
+    },
+  );
 }
 
-const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isPlainObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 function checkScalar(v: unknown, pointer: string): FilterScalar {
   if (v === null || typeof v === 'boolean') return v;
@@ -58,20 +63,28 @@ function checkScalar(v: unknown, pointer: string): FilterScalar {
     return v;
   }
   if (typeof v === 'string') {
-    if (v.length > FILTER_LIMITS.maxStringLength) throw invalid(pointer, `strings are at most ${FILTER_LIMITS.maxStringLength} characters`);
+    if (v.length > FILTER_LIMITS.maxStringLength)
+      throw invalid(pointer, `strings are at most ${FILTER_LIMITS.maxStringLength} characters`);
     return v;
   }
   throw invalid(pointer, 'must be a string, number, boolean or null');
 }
 
 function checkPath(v: unknown, pointer: string): string {
-  if (typeof v !== 'string' || v === '') throw invalid(pointer, 'path must be a non-empty dotted path such as data.status');
-  if (v.length > FILTER_LIMITS.maxPathLength) throw invalid(pointer, `path is at most ${FILTER_LIMITS.maxPathLength} characters`);
+  if (typeof v !== 'string' || v === '')
+    throw invalid(pointer, 'path must be a non-empty dotted path such as data.status');
+  if (v.length > FILTER_LIMITS.maxPathLength)
+    throw invalid(pointer, `path is at most ${FILTER_LIMITS.maxPathLength} characters`);
   const segments = v.split('.');
-  if (segments.length > FILTER_LIMITS.maxPathSegments) throw invalid(pointer, `path has at most ${FILTER_LIMITS.maxPathSegments} segments`);
-  for (const s of segments) if (!SEGMENT.test(s)) throw invalid(pointer, `path segment '${s}' must be letters, digits, _ or -`);
+  if (segments.length > FILTER_LIMITS.maxPathSegments)
+    throw invalid(pointer, `path has at most ${FILTER_LIMITS.maxPathSegments} segments`);
+  for (const s of segments)
+    if (!SEGMENT.test(s)) throw invalid(pointer, `path segment '${s}' must be letters, digits, _ or -`);
   if (!(ENVELOPE_FIELDS as readonly string[]).includes(segments[0])) {
-    throw invalid(pointer, `path must start with one of ${ENVELOPE_FIELDS.join(', ')} (the envelope's fields), got '${segments[0]}'`);
+    throw invalid(
+      pointer,
+      `path must start with one of ${ENVELOPE_FIELDS.join(', ')} (the envelope's fields), got '${segments[0]}'`,
+    );
   }
   return v;
 }
@@ -83,38 +96,51 @@ function checkPath(v: unknown, pointer: string): string {
 export function parsePayloadFilter(input: unknown): PayloadFilter | null {
   if (input === null || input === undefined) return null;
   const size = Buffer.byteLength(JSON.stringify(input) ?? '');
-  if (size > FILTER_LIMITS.maxBytes) throw invalid('', `filter is at most ${FILTER_LIMITS.maxBytes} bytes of JSON, got ${size}`);
+  if (size > FILTER_LIMITS.maxBytes)
+    throw invalid('', `filter is at most ${FILTER_LIMITS.maxBytes} bytes of JSON, got ${size}`);
   const budget = { nodes: 0 };
   return parseNode(input, '', 1, budget);
 }
 
 function parseNode(v: unknown, pointer: string, depth: number, budget: { nodes: number }): PayloadFilter {
-  if (!isPlainObject(v)) throw invalid(pointer, 'must be an object: a condition {"path", operator…} or a group {"all": […]} / {"any": […]}');
-  if (++budget.nodes > FILTER_LIMITS.maxNodes) throw invalid(pointer, `a filter holds at most ${FILTER_LIMITS.maxNodes} conditions and groups`);
+  if (!isPlainObject(v))
+    throw invalid(pointer, 'must be an object: a condition {"path", operator…} or a group {"all": […]} / {"any": […]}');
+  if (++budget.nodes > FILTER_LIMITS.maxNodes)
+    throw invalid(pointer, `a filter holds at most ${FILTER_LIMITS.maxNodes} conditions and groups`);
   const keys = Object.keys(v);
   for (const group of ['all', 'any'] as const) {
     if (!(group in v)) continue;
-    if (keys.length !== 1) throw invalid(pointer, `a group has only its "${group}" key, got ${keys.map((k) => `"${k}"`).join(', ')}`);
-    if (depth >= FILTER_LIMITS.maxDepth) throw invalid(`${pointer}/${group}`, `groups nest at most ${FILTER_LIMITS.maxDepth - 1} deep`);
+    if (keys.length !== 1)
+      throw invalid(pointer, `a group has only its "${group}" key, got ${keys.map((k) => `"${k}"`).join(', ')}`);
+    if (depth >= FILTER_LIMITS.maxDepth)
+      throw invalid(`${pointer}/${group}`, `groups nest at most ${FILTER_LIMITS.maxDepth - 1} deep`);
     const items = v[group];
-    if (!Array.isArray(items) || items.length === 0) throw invalid(`${pointer}/${group}`, 'must be a non-empty array of filters');
-    if (items.length > FILTER_LIMITS.maxGroupItems) throw invalid(`${pointer}/${group}`, `holds at most ${FILTER_LIMITS.maxGroupItems} filters`);
+    if (!Array.isArray(items) || items.length === 0)
+      throw invalid(`${pointer}/${group}`, 'must be a non-empty array of filters');
+    if (items.length > FILTER_LIMITS.maxGroupItems)
+      throw invalid(`${pointer}/${group}`, `holds at most ${FILTER_LIMITS.maxGroupItems} filters`);
     const parsed = items.map((item, i) => parseNode(item, `${pointer}/${group}/${i}`, depth + 1, budget));
     return group === 'all' ? { all: parsed } : { any: parsed };
   }
   for (const k of keys) {
     if (k !== 'path' && !(OPERATORS as readonly string[]).includes(k)) {
-      throw invalid(`${pointer}/${k}`, `unknown key; a condition has "path" and operators ${OPERATORS.join(', ')}; groups are "all" and "any"`);
+      throw invalid(
+        `${pointer}/${k}`,
+        `unknown key; a condition has "path" and operators ${OPERATORS.join(', ')}; groups are "all" and "any"`,
+      );
     }
   }
   if (!('path' in v)) throw invalid(pointer, 'a condition needs a "path"');
   const out: FilterCondition = { path: checkPath(v.path, `${pointer}/path`) };
-  if (!OPERATORS.some((op) => op in v)) throw invalid(pointer, `a condition needs at least one operator: ${OPERATORS.join(', ')}`);
+  if (!OPERATORS.some((op) => op in v))
+    throw invalid(pointer, `a condition needs at least one operator: ${OPERATORS.join(', ')}`);
   if ('equals' in v) out.equals = checkScalar(v.equals, `${pointer}/equals`);
   if ('in' in v) {
     const list = v.in;
-    if (!Array.isArray(list) || list.length === 0) throw invalid(`${pointer}/in`, 'must be a non-empty array of values');
-    if (list.length > FILTER_LIMITS.maxInItems) throw invalid(`${pointer}/in`, `holds at most ${FILTER_LIMITS.maxInItems} values`);
+    if (!Array.isArray(list) || list.length === 0)
+      throw invalid(`${pointer}/in`, 'must be a non-empty array of values');
+    if (list.length > FILTER_LIMITS.maxInItems)
+      throw invalid(`${pointer}/in`, `holds at most ${FILTER_LIMITS.maxInItems} values`);
     out.in = list.map((x, i) => checkScalar(x, `${pointer}/in/${i}`));
   }
   if ('exists' in v) {
@@ -138,7 +164,7 @@ export function valueAt(root: unknown, path: string): unknown {
       if (!/^(0|[1-9][0-9]*)$/.test(seg)) return undefined;
       cur = cur[Number(seg)];
     } else if (isPlainObject(cur)) {
-      if (!Object.prototype.hasOwnProperty.call(cur, seg)) return undefined;
+      if (!Object.hasOwn(cur, seg)) return undefined;
       cur = cur[seg];
     } else {
       return undefined;

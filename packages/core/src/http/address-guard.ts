@@ -91,7 +91,14 @@ export function isLocalHostname(hostname: string): boolean {
 }
 
 /** Cloud instance-metadata names: they resolve to link-local addresses inside the cloud, so refuse them by name too. */
-const METADATA_HOSTNAMES = new Set(['metadata', 'metadata.google.internal', 'metadata.goog', 'instance-data', 'instance-data.ec2.internal', 'metadata.azure.com']);
+const METADATA_HOSTNAMES = new Set([
+  'metadata',
+  'metadata.google.internal',
+  'metadata.goog',
+  'instance-data',
+  'instance-data.ec2.internal',
+  'metadata.azure.com',
+]);
 
 export function isMetadataHostname(hostname: string): boolean {
   const h = hostname.endsWith('.') ? hostname.slice(0, -1).toLowerCase() : hostname.toLowerCase();
@@ -108,6 +115,7 @@ export function checkEndpointUrl(url: string, rules: UrlRules = {}): UrlCheck {
   if (url.length > MAX_URL_LENGTH) return refuse('url_too_long');
   // WHATWG URL silently drops tabs and line breaks and trims control characters and spaces: a URL holding any is
   // refused rather than rewritten (CR/LF is also how a header injection attempt looks).
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: refusing control characters is the point of this check.
   if (/[\u0000-\u0020\u007f-\u009f]/.test(url)) return refuse('url_invalid');
   let parsed: URL;
   try {
@@ -123,7 +131,8 @@ export function checkEndpointUrl(url: string, rules: UrlRules = {}): UrlCheck {
   if (!rules.allowPrivateTargets) {
     // WHATWG URL has already normalised 0x7f.1, 2130706433 and friends into a dotted quad.
     const host = parsed.hostname.startsWith('[') ? parsed.hostname.slice(1, -1) : parsed.hostname;
-    if (isIP(host) !== 0 ? !isPublicAddress(host) : isLocalHostname(host) || isMetadataHostname(host)) return refuse('url_private_address');
+    if (isIP(host) !== 0 ? !isPublicAddress(host) : isLocalHostname(host) || isMetadataHostname(host))
+      return refuse('url_private_address');
   }
   return { ok: true, url: parsed };
 }

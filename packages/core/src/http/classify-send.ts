@@ -10,15 +10,40 @@ export function outcomeForStatus(status: number): OutcomeClass {
   return 'client_error';
 }
 
-const TIMEOUT_CODES = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'ETIMEDOUT', 'ESOCKETTIMEDOUT']);
-const DNS_CODES = new Set(['ENOTFOUND', 'EAI_AGAIN', 'EAI_FAIL', 'EAI_NONAME', 'EAI_NODATA', 'EAI_ADDRFAMILY', 'ENODATA', 'ESERVFAIL']);
+const TIMEOUT_CODES = new Set([
+  'UND_ERR_CONNECT_TIMEOUT',
+  'UND_ERR_HEADERS_TIMEOUT',
+  'UND_ERR_BODY_TIMEOUT',
+  'ETIMEDOUT',
+  'ESOCKETTIMEDOUT',
+]);
+const DNS_CODES = new Set([
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EAI_FAIL',
+  'EAI_NONAME',
+  'EAI_NODATA',
+  'EAI_ADDRFAMILY',
+  'ENODATA',
+  'ESERVFAIL',
+]);
 const TLS_CODES = new Set([
-  'DEPTH_ZERO_SELF_SIGNED_CERT', 'SELF_SIGNED_CERT_IN_CHAIN', 'UNABLE_TO_VERIFY_LEAF_SIGNATURE', 'UNABLE_TO_GET_ISSUER_CERT',
-  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY', 'HOSTNAME_MISMATCH',
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'UNABLE_TO_GET_ISSUER_CERT',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'HOSTNAME_MISMATCH',
 ]);
 
 function tlsCode(code: string): boolean {
-  return TLS_CODES.has(code) || code.startsWith('CERT_') || code.startsWith('ERR_TLS_') || code.startsWith('ERR_SSL_') || code.startsWith('ERR_OSSL_');
+  return (
+    TLS_CODES.has(code) ||
+    code.startsWith('CERT_') ||
+    code.startsWith('ERR_TLS_') ||
+    code.startsWith('ERR_SSL_') ||
+    code.startsWith('ERR_OSSL_')
+  );
 }
 
 function classOfCode(code: string): ErrorClass | null {
@@ -42,13 +67,23 @@ export function classifyTransportError(err: unknown): ErrorClass {
     const e = queue.shift();
     if (e === null || typeof e !== 'object' || seen.has(e)) continue;
     seen.add(e);
-    const { code, cause, errors, library, message } = e as { code?: unknown; cause?: unknown; errors?: unknown; library?: unknown; message?: unknown };
+    const { code, cause, errors, library, message } = e as {
+      code?: unknown;
+      cause?: unknown;
+      errors?: unknown;
+      library?: unknown;
+      message?: unknown;
+    };
     if (typeof code === 'string') {
       const cls = classOfCode(code);
       if (cls !== null) return cls;
     }
     // OpenSSL failures carry `library: 'SSL routines'`; handshake resets say so only in the message.
-    if (library === 'SSL routines' || (typeof message === 'string' && /\b(TLS|SSL)\b|certificate|handshake/i.test(message))) tlsHint = true;
+    if (
+      library === 'SSL routines' ||
+      (typeof message === 'string' && /\b(TLS|SSL)\b|certificate|handshake/i.test(message))
+    )
+      tlsHint = true;
     if (cause !== undefined) queue.push(cause);
     if (Array.isArray(errors)) queue.push(...errors);
   }

@@ -20,9 +20,22 @@ const FIELD_VALUE = /^[\t\x20-\x7e]*$/;
  * routing (host, content-length), the wire format's content-type and user-agent (docs/rules.md#wire-request).
  */
 const RESERVED = new Set([
-  'connection', 'keep-alive', 'proxy-connection', 'proxy-authenticate', 'proxy-authorization', 'te', 'trailer',
-  'transfer-encoding', 'upgrade', 'http2-settings', 'host', 'content-length', 'content-type', 'content-encoding',
-  'expect', 'user-agent',
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'proxy-authenticate',
+  'proxy-authorization',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
+  'http2-settings',
+  'host',
+  'content-length',
+  'content-type',
+  'content-encoding',
+  'expect',
+  'user-agent',
 ]);
 /** Every header of both signing schemes, present and future, lives under these prefixes (docs/rules.md#signing). */
 const RESERVED_PREFIXES = ['x-webhook-', 'webhook-'];
@@ -32,7 +45,11 @@ const CREDENTIAL_NAME = /(auth|token|secret|key|password|passwd|cookie|session|s
 export const REDACTED = '[redacted]';
 
 function invalid(name: string, detail: string): HooklineError {
-  return new HooklineError('invalid_header', { name, detail }, { details: [{ in: 'body', path: `/headers/${name.replace(/~/g, '~0').replace(/\//g, '~1')}`, message: detail }] });
+  return new HooklineError(
+    'invalid_header',
+    { name, detail },
+    { details: [{ in: 'body', path: `/headers/${name.replace(/~/g, '~0').replace(/\//g, '~1')}`, message: detail }] },
+  );
 }
 
 /** Is the name one Hookline sets or HTTP reserves (case-insensitive)? */
@@ -44,28 +61,36 @@ export function isReservedHeader(name: string): boolean {
 /** Validates an untrusted `{name: value}` object; returns it unchanged (names keep their case), or throws 400. */
 export function parseCustomHeaders(input: unknown): Record<string, string> {
   if (input === null || input === undefined) return {};
-  if (typeof input !== 'object' || Array.isArray(input)) throw new HooklineError('invalid_request', { detail: 'headers must be an object of header names to string values' });
+  if (typeof input !== 'object' || Array.isArray(input))
+    throw new HooklineError('invalid_request', {
+      detail: 'headers must be an object of header names to string values',
+    });
   const entries = Object.entries(input as Record<string, unknown>);
-  if (entries.length > CUSTOM_HEADER_LIMITS.maxHeaders) throw new HooklineError('too_many_headers', { max: CUSTOM_HEADER_LIMITS.maxHeaders });
+  if (entries.length > CUSTOM_HEADER_LIMITS.maxHeaders)
+    throw new HooklineError('too_many_headers', { max: CUSTOM_HEADER_LIMITS.maxHeaders });
   const seen = new Set<string>();
   let total = 0;
   const out: Record<string, string> = {};
   for (const [name, value] of entries) {
-    if (!TOKEN.test(name)) throw invalid(name, 'a header name is letters, digits and !#$%&\'*+-.^_`|~ only');
-    if (name.length > CUSTOM_HEADER_LIMITS.maxNameLength) throw invalid(name, `a header name is at most ${CUSTOM_HEADER_LIMITS.maxNameLength} characters`);
+    if (!TOKEN.test(name)) throw invalid(name, "a header name is letters, digits and !#$%&'*+-.^_`|~ only");
+    if (name.length > CUSTOM_HEADER_LIMITS.maxNameLength)
+      throw invalid(name, `a header name is at most ${CUSTOM_HEADER_LIMITS.maxNameLength} characters`);
     const lower = name.toLowerCase();
     if (isReservedHeader(name)) throw invalid(name, 'Hookline sets this header or HTTP reserves it for the connection');
     if (seen.has(lower)) throw invalid(name, 'given twice (header names are case-insensitive)');
     seen.add(lower);
     if (typeof value !== 'string') throw invalid(name, 'the value must be a string');
-    if (!FIELD_VALUE.test(value)) throw invalid(name, 'the value holds CR, LF or another control or non-ASCII character');
+    if (!FIELD_VALUE.test(value))
+      throw invalid(name, 'the value holds CR, LF or another control or non-ASCII character');
     if (value !== value.trim()) throw invalid(name, 'the value must not start or end with whitespace');
     const bytes = Buffer.byteLength(value);
-    if (bytes > CUSTOM_HEADER_LIMITS.maxValueBytes) throw invalid(name, `a value is at most ${CUSTOM_HEADER_LIMITS.maxValueBytes} bytes`);
+    if (bytes > CUSTOM_HEADER_LIMITS.maxValueBytes)
+      throw invalid(name, `a value is at most ${CUSTOM_HEADER_LIMITS.maxValueBytes} bytes`);
     total += name.length + bytes;
     out[name] = value;
   }
-  if (total > CUSTOM_HEADER_LIMITS.maxTotalBytes) throw new HooklineError('custom_headers_too_large', { max: CUSTOM_HEADER_LIMITS.maxTotalBytes });
+  if (total > CUSTOM_HEADER_LIMITS.maxTotalBytes)
+    throw new HooklineError('custom_headers_too_large', { max: CUSTOM_HEADER_LIMITS.maxTotalBytes });
   return out;
 }
 
@@ -74,7 +99,10 @@ export function parseCustomHeaders(input: unknown): Record<string, string> {
  * replaces one Hookline sets: any custom name equal (case-insensitively) to a signed one is dropped, though
  * validation already refuses them.
  */
-export function withCustomHeaders(custom: Readonly<Record<string, string>> | undefined, signed: Readonly<Record<string, string>>): Record<string, string> {
+export function withCustomHeaders(
+  custom: Readonly<Record<string, string>> | undefined,
+  signed: Readonly<Record<string, string>>,
+): Record<string, string> {
   if (!custom) return { ...signed };
   const taken = new Set(Object.keys(signed).map((n) => n.toLowerCase()));
   const out: Record<string, string> = {};
@@ -83,9 +111,13 @@ export function withCustomHeaders(custom: Readonly<Record<string, string>> | und
 }
 
 /** The headers as an attempt records them: custom values whose name looks like a credential become `[redacted]`. */
-export function recordedHeaders(custom: Readonly<Record<string, string>> | undefined, sent: Readonly<Record<string, string>>): Record<string, string> {
+export function recordedHeaders(
+  custom: Readonly<Record<string, string>> | undefined,
+  sent: Readonly<Record<string, string>>,
+): Record<string, string> {
   if (!custom) return { ...sent };
   const out: Record<string, string> = { ...sent };
-  for (const name in custom) if (name in out && out[name] === custom[name] && CREDENTIAL_NAME.test(name)) out[name] = REDACTED;
+  for (const name in custom)
+    if (name in out && out[name] === custom[name] && CREDENTIAL_NAME.test(name)) out[name] = REDACTED;
   return out;
 }

@@ -55,13 +55,17 @@ export function createGuardedLookup(options: GuardedLookupOptions = {}): LookupF
     }
     lookup(hostname, { ...lookupOptions, all: true }, (err, addresses) => {
       if (err || addresses.length === 0) {
-        const failure = err ?? Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND', hostname });
+        const failure =
+          err ?? Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND', hostname });
         callback(failure, wantAll ? [] : '', 0);
         return;
       }
       const usable = allowPrivate ? addresses : addresses.filter((a) => isPublicAddress(a.address));
       if (usable.length === 0) {
-        const refused = new RefusedAddressError(hostname, addresses.map((a) => a.address));
+        const refused = new RefusedAddressError(
+          hostname,
+          addresses.map((a) => a.address),
+        );
         callback(refused, wantAll ? [] : '', 0);
         return;
       }

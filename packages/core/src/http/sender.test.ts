@@ -1,16 +1,16 @@
-import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { createServer as createHttpsServer } from 'node:https';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
+import type { AddressInfo, Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { AddressInfo, Socket } from 'node:net';
-import { VirtualClock } from '../clock.ts';
-import { createSender, DEFAULT_USER_AGENT, type SenderOptions } from './sender.ts';
-import type { LookupAll } from './guarded-lookup.ts';
+import { after, test } from 'node:test';
 import { within } from '../../testing/deadline.ts';
+import { VirtualClock } from '../clock.ts';
+import type { LookupAll } from './guarded-lookup.ts';
+import { createSender, DEFAULT_USER_AGENT, type SenderOptions } from './sender.ts';
 
 type Handler = (req: IncomingMessage, res: ServerResponse, body: Buffer) => void;
 
@@ -63,11 +63,21 @@ function loopbackSender(extra: SenderOptions = {}) {
   return sender;
 }
 const body = Buffer.from('{"event_id":"evt_1","data":{"name":"Zoë 🚀"},  "raw" : true}');
-const post = (url: string, timeoutMs = 2000, headers: Record<string, string> = { 'X-Webhook-Id': 'evt_1' }) => ({ url, headers, body, timeoutMs });
+const post = (url: string, timeoutMs = 2000, headers: Record<string, string> = { 'X-Webhook-Id': 'evt_1' }) => ({
+  url,
+  headers,
+  body,
+  timeoutMs,
+});
 
 test('200: exact bytes, default and given headers arrive; response recorded', async () => {
   const server = await serve((_req, res) => res.writeHead(200, { 'x-reply': 'yes' }).end('thanks'));
-  const result = await loopbackSender().send(post(`${server.url}/hooks/in?tenant=1`, 2000, { 'X-Webhook-Id': 'evt_1', 'X-Webhook-Signature': 't=1,v1=ab,kid=k' }));
+  const result = await loopbackSender().send(
+    post(`${server.url}/hooks/in?tenant=1`, 2000, {
+      'X-Webhook-Id': 'evt_1',
+      'X-Webhook-Signature': 't=1,v1=ab,kid=k',
+    }),
+  );
   assert.equal(result.outcome, 'success');
   assert.equal(result.status, 200);
   assert.equal(result.errorClass, null);
@@ -94,7 +104,10 @@ test('status classification: 500, 404 and 301 (never followed)', async () => {
   });
   const sender = loopbackSender();
   const r500 = await sender.send(post(`${server.url}/500`));
-  assert.deepEqual([r500.outcome, r500.status, r500.errorClass, r500.bodyExcerpt], ['delivery_failure', 500, 'status', 'boom']);
+  assert.deepEqual(
+    [r500.outcome, r500.status, r500.errorClass, r500.bodyExcerpt],
+    ['delivery_failure', 500, 'status', 'boom'],
+  );
   const r404 = await sender.send(post(`${server.url}/404`));
   assert.deepEqual([r404.outcome, r404.status, r404.errorClass], ['client_error', 404, 'status']);
   const r301 = await sender.send(post(`${server.url}/301`));
@@ -108,7 +121,8 @@ test('Retry-After: delta seconds on 429, HTTP date on 503, ignored on 500', asyn
   const clock = new VirtualClock(Date.UTC(2026, 0, 1, 12, 0, 0));
   const server = await serve((req, res) => {
     if (req.url === '/429') res.writeHead(429, { 'retry-after': '7' }).end();
-    else if (req.url === '/503') res.writeHead(503, { 'retry-after': new Date(clock.now() + 120_000).toUTCString() }).end();
+    else if (req.url === '/503')
+      res.writeHead(503, { 'retry-after': new Date(clock.now() + 120_000).toUTCString() }).end();
     else res.writeHead(500, { 'retry-after': '30' }).end();
   });
   const sender = loopbackSender({ clock });
@@ -157,34 +171,40 @@ test('a receiver trickling one byte every 50 ms is cut off at the deadline', CEI
   await within('the receiver to see the sender hang up', 10_000, socketClosed); // the drip stops
 });
 
-test('a 100 MB body: excerpt capped, call returns before the body is sent, connection dropped not drained', CEILING, async () => {
-  const total = 100 * 1024 * 1024;
-  let written = 0;
-  let closed!: (n: number) => void;
-  const serverClosed = new Promise<number>((resolve) => (closed = resolve));
-  const server = await serve((_req, res) => {
-    res.writeHead(200, { 'content-type': 'application/octet-stream' });
-    const chunk = Buffer.alloc(64 * 1024, 0x61);
-    const pump = () => {
-      while (written < total) {
-        written += chunk.length;
-        if (!res.write(chunk)) return void res.once('drain', pump);
-      }
-      res.end();
-    };
-    res.on('close', () => closed(written));
-    pump();
-  });
-  // A deadline far beyond the exchange: the call must end because the excerpt is full, not because time ran out.
-  const result = await loopbackSender().send(post(server.url, 60_000));
-  const writtenAtReturn = written;
-  assert.equal(result.outcome, 'success');
-  assert.equal(result.errorMessage, null);
-  assert.ok(result.bodyExcerpt !== null && Buffer.byteLength(result.bodyExcerpt) <= 4096 && result.bodyExcerpt.length > 0);
-  assert.ok(writtenAtReturn < total, `the call returned only after the server had written all ${total} bytes`);
-  const bytes = await within('the receiver to see the connection dropped', 10_000, serverClosed);
-  assert.ok(bytes < total / 10, `server wrote ${bytes} bytes`);
-});
+test(
+  'a 100 MB body: excerpt capped, call returns before the body is sent, connection dropped not drained',
+  CEILING,
+  async () => {
+    const total = 100 * 1024 * 1024;
+    let written = 0;
+    let closed!: (n: number) => void;
+    const serverClosed = new Promise<number>((resolve) => (closed = resolve));
+    const server = await serve((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/octet-stream' });
+      const chunk = Buffer.alloc(64 * 1024, 0x61);
+      const pump = () => {
+        while (written < total) {
+          written += chunk.length;
+          if (!res.write(chunk)) return void res.once('drain', pump);
+        }
+        res.end();
+      };
+      res.on('close', () => closed(written));
+      pump();
+    });
+    // A deadline far beyond the exchange: the call must end because the excerpt is full, not because time ran out.
+    const result = await loopbackSender().send(post(server.url, 60_000));
+    const writtenAtReturn = written;
+    assert.equal(result.outcome, 'success');
+    assert.equal(result.errorMessage, null);
+    assert.ok(
+      result.bodyExcerpt !== null && Buffer.byteLength(result.bodyExcerpt) <= 4096 && result.bodyExcerpt.length > 0,
+    );
+    assert.ok(writtenAtReturn < total, `the call returned only after the server had written all ${total} bytes`);
+    const bytes = await within('the receiver to see the connection dropped', 10_000, serverClosed);
+    assert.ok(bytes < total / 10, `server wrote ${bytes} bytes`);
+  },
+);
 
 test('connection refused is a connection failure', async () => {
   const server = await serve(() => {});
@@ -196,7 +216,8 @@ test('connection refused is a connection failure', async () => {
 });
 
 test('a DNS failure is a dns failure', async () => {
-  const lookup: LookupAll = (hostname, _o, cb) => cb(Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' }), []);
+  const lookup: LookupAll = (hostname, _o, cb) =>
+    cb(Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' }), []);
   const result = await loopbackSender({ lookup }).send(post('http://receiver.invalid/hooks'));
   assert.deepEqual([result.outcome, result.errorClass], ['delivery_failure', 'dns']);
 });
@@ -248,16 +269,42 @@ const haveOpenssl = (() => {
 // skipped with the reason.
 const ci = process.env.CI === 'true';
 
-test('TLS: a self-signed certificate is a tls failure; trusting it makes the same call succeed', { skip: !haveOpenssl && !ci && 'openssl CLI not found' }, async () => {
+test('TLS: a self-signed certificate is a tls failure; trusting it makes the same call succeed', {
+  skip: !haveOpenssl && !ci && 'openssl CLI not found',
+}, async () => {
   assert.ok(haveOpenssl, 'CI=true and the openssl CLI is not installed: the TLS test cannot make its certificate');
   const dir = mkdtempSync(join(tmpdir(), 'hookline-tls-'));
   try {
-    execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '1',
-      '-subj', '/CN=localhost', '-addext', 'subjectAltName=IP:127.0.0.1,DNS:localhost',
-      '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem')], { stdio: 'ignore' });
+    execFileSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'ec',
+        '-pkeyopt',
+        'ec_paramgen_curve:prime256v1',
+        '-nodes',
+        '-days',
+        '1',
+        '-subj',
+        '/CN=localhost',
+        '-addext',
+        'subjectAltName=IP:127.0.0.1,DNS:localhost',
+        '-keyout',
+        join(dir, 'key.pem'),
+        '-out',
+        join(dir, 'cert.pem'),
+      ],
+      { stdio: 'ignore' },
+    );
     const key = readFileSync(join(dir, 'key.pem'));
     const cert = readFileSync(join(dir, 'cert.pem'));
-    const server = await listen(createHttpsServer({ key, cert }), (_req, res) => res.writeHead(200).end('secure'), 'https');
+    const server = await listen(
+      createHttpsServer({ key, cert }),
+      (_req, res) => res.writeHead(200).end('secure'),
+      'https',
+    );
     const untrusted = await loopbackSender().send(post(server.url));
     assert.deepEqual([untrusted.outcome, untrusted.errorClass, untrusted.status], ['delivery_failure', 'tls', null]);
     assert.equal(server.requests.length, 0);
@@ -292,7 +339,7 @@ test('URL credentials become Basic auth; given headers override defaults case-in
   const sender = loopbackSender();
   await sender.send(post(`http://us%20er:p%40ss@127.0.0.1:${server.port}/`, 2000, { 'User-Agent': 'custom/1' }));
   const [req] = server.requests;
-  assert.equal(req.headers.authorization, 'Basic ' + Buffer.from('us er:p@ss').toString('base64'));
+  assert.equal(req.headers.authorization, `Basic ${Buffer.from('us er:p@ss').toString('base64')}`);
   assert.equal(req.headers['user-agent'], 'custom/1');
 });
 
@@ -312,7 +359,8 @@ test('each endpoint gets its own pool sized to its cap; a new cap or URL replace
   const server = await serve((_req, res) => res.writeHead(200).end());
   const other = await serve((_req, res) => res.writeHead(200).end());
   const sender = loopbackSender({ connectionsPerOrigin: 2, maxPools: 3 });
-  const send = (url: string, endpointId: string, maxConcurrency: number) => sender.send({ ...post(url), endpointId, maxConcurrency });
+  const send = (url: string, endpointId: string, maxConcurrency: number) =>
+    sender.send({ ...post(url), endpointId, maxConcurrency });
   // 12 at once on an endpoint capped at 6: six sockets, not the default two.
   const results = await Promise.all(Array.from({ length: 12 }, () => send(server.url, 'ep_A', 6)));
   assert.ok(results.every((r) => r.outcome === 'success'));
@@ -320,9 +368,9 @@ test('each endpoint gets its own pool sized to its cap; a new cap or URL replace
   await send(server.url, 'ep_B', 1);
   assert.equal(sender.poolCount(), 2, 'same origin, two endpoints, two pools');
   await send(server.url, 'ep_A', 7);
-  assert.equal(sender.poolCount(), 2, 'a new cap replaces the endpoint\'s pool');
+  assert.equal(sender.poolCount(), 2, "a new cap replaces the endpoint's pool");
   await send(other.url, 'ep_A', 7);
-  assert.equal(sender.poolCount(), 2, 'a new origin replaces the endpoint\'s pool');
+  assert.equal(sender.poolCount(), 2, "a new origin replaces the endpoint's pool");
   await sender.send(post(server.url));
   await send(server.url, 'ep_C', 1);
   assert.equal(sender.poolCount(), 3, 'bounded: the least recently used idle pool was closed');

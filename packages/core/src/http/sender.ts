@@ -1,7 +1,7 @@
 // The delivery HTTP client: one keep-alive undici Pool per endpoint and origin, a total deadline, capped excerpts, SSRF checks.
 import { EventEmitter } from 'node:events';
-import { Pool } from 'undici';
 import { performance } from 'node:perf_hooks';
+import { Pool } from 'undici';
 import type { Clock } from '../clock.ts';
 import { systemClock } from '../clock.ts';
 import type { ErrorClass } from '../domain.ts';
@@ -153,7 +153,8 @@ export function createSender(options: SenderOptions = {}): Sender {
       // Pool.request sends only the path, so URL credentials would silently vanish; send them as Basic auth.
       const authorization =
         u.username || u.password
-          ? 'Basic ' + Buffer.from(`${decodeURIComponent(u.username)}:${decodeURIComponent(u.password)}`).toString('base64')
+          ? 'Basic ' +
+            Buffer.from(`${decodeURIComponent(u.username)}:${decodeURIComponent(u.password)}`).toString('base64')
           : null;
       target = { ok: true, origin: u.origin, path: u.pathname + u.search, authorization };
     }
@@ -170,7 +171,10 @@ export function createSender(options: SenderOptions = {}): Sender {
   }
 
   function poolFor(origin: string, endpointId: string | undefined, maxConcurrency: number | undefined): PoolEntry {
-    const connections = maxConcurrency !== undefined && Number.isInteger(maxConcurrency) && maxConcurrency > 0 ? maxConcurrency : defaultConnections;
+    const connections =
+      maxConcurrency !== undefined && Number.isInteger(maxConcurrency) && maxConcurrency > 0
+        ? maxConcurrency
+        : defaultConnections;
     const key = endpointId === undefined ? origin : `${endpointId} ${origin}`;
     let entry = pools.get(key);
     if (entry !== undefined && entry.connections === connections) return entry;
@@ -194,7 +198,8 @@ export function createSender(options: SenderOptions = {}): Sender {
   /** Over the bound: close the idle pool unused the longest. Pools with sends in flight are never closed. */
   function evictLeastRecentlyUsed(): void {
     let oldest: PoolEntry | undefined;
-    for (const entry of pools.values()) if (entry.inflight === 0 && (oldest === undefined || entry.lastUsed < oldest.lastUsed)) oldest = entry;
+    for (const entry of pools.values())
+      if (entry.inflight === 0 && (oldest === undefined || entry.lastUsed < oldest.lastUsed)) oldest = entry;
     if (oldest !== undefined) retire(oldest);
   }
 
@@ -230,7 +235,8 @@ export function createSender(options: SenderOptions = {}): Sender {
   async function send(request: SendRequest): Promise<SendResult> {
     if (closed) throw new Error('sender is closed');
     const { timeoutMs } = request;
-    if (!(timeoutMs > 0) || !Number.isFinite(timeoutMs)) throw new TypeError(`timeoutMs must be a positive number, got ${timeoutMs}`);
+    if (!(timeoutMs > 0) || !Number.isFinite(timeoutMs))
+      throw new TypeError(`timeoutMs must be a positive number, got ${timeoutMs}`);
     const startedAt = clock.now();
     const t0 = performance.now();
     const target = targetFor(request.url);
@@ -262,7 +268,8 @@ export function createSender(options: SenderOptions = {}): Sender {
       });
       status = response.statusCode;
       responseHeaders = flattenHeaders(response.headers);
-      if (status === 429 || status === 503) retryAfterMs = retryAfterHeaderMs(response.headers['retry-after'], clock.now());
+      if (status === 429 || status === 503)
+        retryAfterMs = retryAfterHeaderMs(response.headers['retry-after'], clock.now());
       const excerpt = await readExcerpt(response.body, cap);
       const outcome = outcomeForStatus(status);
       const result: SendResult = {

@@ -20,7 +20,14 @@ export async function sweepHealth(store: Store, policies: PolicyRegistry, now: n
     if (limit === undefined || ep.failingSince === null || now - ep.failingSince < limit) continue;
     // Conditional on the same streak: an endpoint that recovered meanwhile is left alone.
     if (await store.pauseFailingEndpoint(ep.id, ep.failingSince, now)) {
-      out.push({ tenantId: ep.tenantId, endpointId: ep.id, from: 'degraded', to: 'paused', reason: 'failing', at: now });
+      out.push({
+        tenantId: ep.tenantId,
+        endpointId: ep.id,
+        from: 'degraded',
+        to: 'paused',
+        reason: 'failing',
+        at: now,
+      });
     }
   }
   return out;

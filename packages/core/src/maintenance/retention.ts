@@ -32,7 +32,11 @@ export interface PurgeCounts {
 }
 
 /** One retention pass at `now`; yields to the event loop between batches. */
-export async function purgeExpired(store: Store, now: number, options: Partial<RetentionOptions> = {}): Promise<PurgeCounts> {
+export async function purgeExpired(
+  store: Store,
+  now: number,
+  options: Partial<RetentionOptions> = {},
+): Promise<PurgeCounts> {
   const o = { ...DEFAULT_RETENTION, ...options };
   const counts: PurgeCounts = { deliveries: 0, events: 0, breakerWindow: 0, outbox: 0 };
   counts.deliveries = await inBatches(o, (batch) => store.purgeDeliveries(now - o.deliveriesMs, batch));

@@ -1,5 +1,5 @@
-import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { test } from 'node:test';
 import { VirtualClock } from '../clock.ts';
 import { silentLogger } from '../logger.ts';
 import { PolicyRegistry } from '../policy/registry.ts';
@@ -11,7 +11,13 @@ function fakeStore(calls: string[]): Store {
     calls.push(name);
     return name.startsWith('list') ? [] : 0;
   };
-  return { listEndpointsFailingSince: log('listEndpointsFailingSince'), purgeDeliveries: log('purgeDeliveries'), purgeEvents: log('purgeEvents'), purgeBreakerWindow: log('purgeBreakerWindow'), purgeOutbox: log('purgeOutbox') } as unknown as Store;
+  return {
+    listEndpointsFailingSince: log('listEndpointsFailingSince'),
+    purgeDeliveries: log('purgeDeliveries'),
+    purgeEvents: log('purgeEvents'),
+    purgeBreakerWindow: log('purgeBreakerWindow'),
+    purgeOutbox: log('purgeOutbox'),
+  } as unknown as Store;
 }
 
 test('one pass sweeps health then purges; concurrent calls share the pass in flight', async () => {
@@ -20,7 +26,13 @@ test('one pass sweeps health then purges; concurrent calls share the pass in fli
   const m = new Maintenance({ store: fakeStore(calls), clock, policies: new PolicyRegistry(), logger: silentLogger });
   const [a, b] = await Promise.all([m.runOnce(), m.runOnce()]);
   assert.equal(a, b);
-  assert.deepEqual(calls, ['listEndpointsFailingSince', 'purgeDeliveries', 'purgeEvents', 'purgeBreakerWindow', 'purgeOutbox']);
+  assert.deepEqual(calls, [
+    'listEndpointsFailingSince',
+    'purgeDeliveries',
+    'purgeEvents',
+    'purgeBreakerWindow',
+    'purgeOutbox',
+  ]);
   assert.deepEqual(a.purged, { deliveries: 0, events: 0, breakerWindow: 0, outbox: 0 });
   m.start();
   await m.stop();

@@ -4,7 +4,7 @@ import type { Logger } from '../logger.ts';
 import type { PolicyRegistry } from '../policy/registry.ts';
 import type { HealthTransition, Store } from '../store/store.ts';
 import { sweepHealth } from './health-sweep.ts';
-import { purgeExpired, type PurgeCounts, type RetentionOptions } from './retention.ts';
+import { type PurgeCounts, purgeExpired, type RetentionOptions } from './retention.ts';
 
 export interface MaintenanceOptions {
   store: Store;
@@ -46,7 +46,11 @@ export class Maintenance {
     if (health.length) this.#o.onHealth?.(health);
     const purged = await purgeExpired(this.#o.store, now, this.#o.retention);
     if (health.length || purged.deliveries || purged.events) {
-      this.#o.logger.log('info', 'maintenance', { paused: health.length, purged_deliveries: purged.deliveries, purged_events: purged.events });
+      this.#o.logger.log('info', 'maintenance', {
+        paused: health.length,
+        purged_deliveries: purged.deliveries,
+        purged_events: purged.events,
+      });
     }
     return { health, purged };
   }
@@ -54,7 +58,9 @@ export class Maintenance {
   start(): void {
     if (this.#timer) return;
     const tick = () => {
-      this.runOnce().catch((err) => this.#o.logger.log('error', 'maintenance failed', { error: (err as Error).message }));
+      this.runOnce().catch((err) =>
+        this.#o.logger.log('error', 'maintenance failed', { error: (err as Error).message }),
+      );
     };
     this.#timer = setInterval(tick, this.#o.intervalMs ?? 60_000);
     this.#timer.unref();

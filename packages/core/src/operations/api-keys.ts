@@ -17,7 +17,16 @@ export class ApiKeyOperations {
   /** Records a key the caller generated; the plaintext never reaches the engine. */
   async create(tenantId: string, input: { name?: string; hash: string; prefix: string }): Promise<ApiKeyRecord> {
     const now = this.#p.clock.now();
-    const record: ApiKeyRecord = { id: newId('key', now), tenantId, name: input.name ?? '', prefix: input.prefix, hash: input.hash, createdAt: now, lastUsedAt: null, revokedAt: null };
+    const record: ApiKeyRecord = {
+      id: newId('key', now),
+      tenantId,
+      name: input.name ?? '',
+      prefix: input.prefix,
+      hash: input.hash,
+      createdAt: now,
+      lastUsedAt: null,
+      revokedAt: null,
+    };
     await this.#p.store.createApiKey(record);
     return record;
   }

@@ -41,7 +41,7 @@ export class ConsoleSessionOperations {
   async createPortalLink(tenantId: string): Promise<{ token: string; expiresAt: number }> {
     if (!(await this.#p.store.getTenant(tenantId))) throw fail('tenant_not_found');
     const now = this.#p.clock.now();
-    const token = 'hlp_' + randomBytes(32).toString('base64url');
+    const token = `hlp_${randomBytes(32).toString('base64url')}`;
     const expiresAt = now + PORTAL_LINK_TTL_MS;
     await this.#p.store.createPortalLink({ hash: sha256hex(token), tenantId, createdAt: now, expiresAt }, now);
     return { token, expiresAt };
@@ -56,9 +56,16 @@ export class ConsoleSessionOperations {
   }
 
   /** Seals a new session for `grant`, valid `ttlMs` (at most 12 h): the cookie value, its CSRF token and its end. */
-  openSession(grant: ConsoleGrant, options: { ttlMs?: number; adminTag?: string } = {}): { cookie: string; session: ConsoleSession } {
+  openSession(
+    grant: ConsoleGrant,
+    options: { ttlMs?: number; adminTag?: string } = {},
+  ): { cookie: string; session: ConsoleSession } {
     const ttl = Math.min(options.ttlMs ?? CONSOLE_SESSION_MAX_MS, CONSOLE_SESSION_MAX_MS);
-    const session: ConsoleSession = { grant, csrf: randomBytes(24).toString('base64url'), expiresAt: this.#p.clock.now() + ttl };
+    const session: ConsoleSession = {
+      grant,
+      csrf: randomBytes(24).toString('base64url'),
+      expiresAt: this.#p.clock.now() + ttl,
+    };
     if (options.adminTag !== undefined) session.adminTag = options.adminTag;
     return { cookie: this.#p.box.seal(JSON.stringify(session), SESSION_AAD), session };
   }
@@ -72,7 +79,12 @@ export class ConsoleSessionOperations {
     } catch {
       return null;
     }
-    if (typeof session?.expiresAt !== 'number' || session.expiresAt <= this.#p.clock.now() || typeof session.csrf !== 'string') return null;
+    if (
+      typeof session?.expiresAt !== 'number' ||
+      session.expiresAt <= this.#p.clock.now() ||
+      typeof session.csrf !== 'string'
+    )
+      return null;
     return session;
   }
 

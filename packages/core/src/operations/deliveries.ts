@@ -21,7 +21,10 @@ export class DeliveryOperations {
   }
 
   /** The delivery with its event's body (null once purged) and every attempt; 404 `delivery_not_found`. */
-  async detail(tenantId: string, id: string): Promise<{ delivery: Delivery; body: Buffer | null; attempts: Attempt[] }> {
+  async detail(
+    tenantId: string,
+    id: string,
+  ): Promise<{ delivery: Delivery; body: Buffer | null; attempts: Attempt[] }> {
     const store = this.#p.store;
     const d = await store.getDelivery(tenantId, id);
     if (!d) throw fail('delivery_not_found');
@@ -39,10 +42,22 @@ export class DeliveryOperations {
     if (!d) throw fail('delivery_not_found');
     const ep = await p.store.getEndpoint(tenantId, d.endpointId);
     if (!ep) throw fail('endpoint_not_found');
-    const holds = d.status === 'failed' && d.orderingKey != null && d.dismissedAt == null && ep.orderingOnFailure === 'block';
-    if (!holds) throw fail('delivery_not_dismissable', { status: d.dismissedAt != null ? 'dismissed' : d.orderingKey == null ? `${d.status} without an ordering key` : d.status === 'failed' ? 'failed on an endpoint with on_failure continue' : d.status });
+    const holds =
+      d.status === 'failed' && d.orderingKey != null && d.dismissedAt == null && ep.orderingOnFailure === 'block';
+    if (!holds)
+      throw fail('delivery_not_dismissable', {
+        status:
+          d.dismissedAt != null
+            ? 'dismissed'
+            : d.orderingKey == null
+              ? `${d.status} without an ordering key`
+              : d.status === 'failed'
+                ? 'failed on an endpoint with on_failure continue'
+                : d.status,
+      });
     const now = p.clock.now();
-    if (!(await p.store.dismissDelivery(tenantId, deliveryId, now))) throw fail('delivery_not_dismissable', { status: 'changed' });
+    if (!(await p.store.dismissDelivery(tenantId, deliveryId, now)))
+      throw fail('delivery_not_dismissable', { status: 'changed' });
     p.dispatcher.wake();
     return { ...d, dismissedAt: now, updatedAt: now };
   }

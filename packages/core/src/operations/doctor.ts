@@ -1,7 +1,8 @@
 // The receiver doctor (issue 15) against an endpoint, through the engine's sender and its SSRF rules.
+
+import { type DoctorReport, runDoctor } from '../doctor/run-doctor.ts';
 import type { Endpoint } from '../domain.ts';
 import { fail } from '../errors.ts';
-import { runDoctor, type DoctorReport } from '../doctor/run-doctor.ts';
 import type { EngineParts } from './parts.ts';
 
 /** The event type the doctor's events carry, from the registry: its example is their data, its schema drives case 6. */
@@ -50,7 +51,12 @@ export class DoctorOperations {
         timeoutMs: ep.timeoutMs ?? policy.timeoutMs,
       },
       // No endpoint id: the doctor's requests use the per-origin pool, never the sockets the endpoint's deliveries hold.
-      { sender: { send: (r) => p.sender.send(r) }, clock: p.clock, maxRequests: opts.maxRequests, maxDurationMs: opts.maxDurationMs },
+      {
+        sender: { send: (r) => p.sender.send(r) },
+        clock: p.clock,
+        maxRequests: opts.maxRequests,
+        maxDurationMs: opts.maxDurationMs,
+      },
     );
   }
 }

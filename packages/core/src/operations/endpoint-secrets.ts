@@ -1,11 +1,12 @@
 // An endpoint's signing secrets: the live ones, decrypted, and rotation with an overlap (docs/rules.md#secret-rotation).
+
+import { DEFAULTS } from '../defaults.ts';
+import { newestFirst } from '../dispatch/secret-cache.ts';
+import type { Signing } from '../domain.ts';
 import { fail } from '../errors.ts';
 import { newId } from '../ids.ts';
-import { generateSecret } from '../signing/signing-keys.ts';
 import { generateEd25519Secret, isEd25519Secret, publicKeyOf } from '../signing/ed25519-keys.ts';
-import type { Signing } from '../domain.ts';
-import { newestFirst } from '../dispatch/secret-cache.ts';
-import { DEFAULTS } from '../defaults.ts';
+import { generateSecret } from '../signing/signing-keys.ts';
 import type { EngineParts } from './parts.ts';
 
 /** A live signing key as users may see it: an HMAC secret, or an ed25519 public key (its secret key is never shown). */
@@ -60,7 +61,12 @@ export class EndpointSecretOperations {
     const now = p.clock.now();
     const overlap = overlapMs ?? p.settings.rotationOverlapMs ?? DEFAULTS.rotationOverlapMs;
     const secret = signing === 'ed25519' ? generateEd25519Secret() : generateSecret();
-    await p.store.rotateSecret(id, { kid: newId('sec', now), endpointId: id, sealed: p.box.seal(secret, id), createdAt: now, expiresAt: null }, now + overlap, now);
+    await p.store.rotateSecret(
+      id,
+      { kid: newId('sec', now), endpointId: id, sealed: p.box.seal(secret, id), createdAt: now, expiresAt: null },
+      now + overlap,
+      now,
+    );
     return this.list(tenantId, id);
   }
 }

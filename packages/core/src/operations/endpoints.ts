@@ -1,18 +1,19 @@
 // Endpoints: create (with a first signing secret), read, edit, delete mid-flight, and one test delivery now.
+
+import { DEFAULTS } from '../defaults.ts';
+import { attemptFromResult } from '../dispatch/attempt-from-result.ts';
+import type { DeliverySender } from '../dispatch/dispatcher.ts';
 import type { Attempt, Endpoint, EndpointStatus, Ordering, OrderingOnFailure, Scheme, Signing } from '../domain.ts';
 import { fail, HooklineError } from '../errors.ts';
+import { parsePayloadFilter } from '../filters/payload-filter.ts';
 import { checkEndpointUrl } from '../http/address-guard.ts';
+import { parseCustomHeaders, recordedHeaders, withCustomHeaders } from '../http/custom-headers.ts';
 import { newId } from '../ids.ts';
-import { generateSecret } from '../signing/signing-keys.ts';
 import { generateEd25519Secret, publicKeyOf } from '../signing/ed25519-keys.ts';
 import { signHeaders } from '../signing/sign-headers.ts';
-import type { DeliverySender } from '../dispatch/dispatcher.ts';
-import { attemptFromResult } from '../dispatch/attempt-from-result.ts';
+import { generateSecret } from '../signing/signing-keys.ts';
 import type { EndpointPatch, Page, ReplayRow } from '../store/store.ts';
 import { DAY_MS, type EngineParts } from './parts.ts';
-import { parsePayloadFilter } from '../filters/payload-filter.ts';
-import { parseCustomHeaders, recordedHeaders, withCustomHeaders } from '../http/custom-headers.ts';
-import { DEFAULTS } from '../defaults.ts';
 
 export interface EndpointInput {
   url: string;
@@ -41,7 +42,8 @@ export interface EndpointInput {
 export const MAX_RATE_LIMIT_PER_S = 10_000;
 function checkRateLimit(v: unknown): number | null {
   if (v === null) return null;
-  if (typeof v !== 'number' || !Number.isInteger(v) || v < 1 || v > MAX_RATE_LIMIT_PER_S) throw fail('rate_limit_invalid');
+  if (typeof v !== 'number' || !Number.isInteger(v) || v < 1 || v > MAX_RATE_LIMIT_PER_S)
+    throw fail('rate_limit_invalid');
   return v;
 }
 
@@ -64,7 +66,10 @@ export class EndpointOperations {
 
   /** The normalised URL, or 400 with the SSRF rule it breaks. */
   checkUrl(url: string): string {
-    const check = checkEndpointUrl(url, { allowHttp: this.#p.settings.allowHttp, allowPrivateTargets: this.#p.settings.allowPrivateTargets });
+    const check = checkEndpointUrl(url, {
+      allowHttp: this.#p.settings.allowHttp,
+      allowPrivateTargets: this.#p.settings.allowPrivateTargets,
+    });
     if (!check.ok) throw fail(check.code);
     return check.url.toString();
   }
@@ -80,7 +85,10 @@ export class EndpointOperations {
    * Creates an endpoint with its first signing key: an HMAC secret (returned, shown once here and by the secrets
    * view) or an ed25519 key pair (only its public key is returned: the secret key never leaves the engine).
    */
-  async create(tenantId: string, input: EndpointInput): Promise<{ endpoint: Endpoint; secret: string | null; publicKey: string | null }> {
+  async create(
+    tenantId: string,
+    input: EndpointInput,
+  ): Promise<{ endpoint: Endpoint; secret: string | null; publicKey: string | null }> {
     const p = this.#p;
     const now = p.clock.now();
     const signing = input.signing ?? 'hmac';
@@ -115,9 +123,17 @@ export class EndpointOperations {
       updatedAt: now,
     };
     const secret = signing === 'ed25519' ? generateEd25519Secret() : generateSecret();
-    await p.store.createEndpoint(endpoint, { kid: newId('sec', now), endpointId: endpoint.id, sealed: p.box.seal(secret, endpoint.id), createdAt: now, expiresAt: null });
+    await p.store.createEndpoint(endpoint, {
+      kid: newId('sec', now),
+      endpointId: endpoint.id,
+      sealed: p.box.seal(secret, endpoint.id),
+      createdAt: now,
+      expiresAt: null,
+    });
     p.ingest.invalidate(tenantId);
-    return signing === 'ed25519' ? { endpoint, secret: null, publicKey: publicKeyOf(secret) } : { endpoint, secret, publicKey: null };
+    return signing === 'ed25519'
+      ? { endpoint, secret: null, publicKey: publicKeyOf(secret) }
+      : { endpoint, secret, publicKey: null };
   }
 
   list(tenantId: string, cursor: string | null, limit: number): Promise<Page<Endpoint>> {
@@ -157,7 +173,11 @@ export class EndpointOperations {
    * since the pause began is scheduled, under the 10,000 limit and the daily quota. Over the quota nothing changes
    * (429, still paused); an endpoint that is not paused is 409 `endpoint_not_paused`.
    */
-  async reactivate(tenantId: string, id: string, input: EndpointEdit): Promise<{ endpoint: StoredEndpoint; replay: ReplayRow }> {
+  async reactivate(
+    tenantId: string,
+    id: string,
+    input: EndpointEdit,
+  ): Promise<{ endpoint: StoredEndpoint; replay: ReplayRow }> {
     const p = this.#p;
     if (input.status !== 'active') throw fail('catch_up_needs_reactivation');
     const cur = await this.get(tenantId, id);
@@ -166,12 +186,37 @@ export class EndpointOperations {
     const now = p.clock.now();
     const max = p.settings.replayQuotaPerDay ?? DEFAULTS.replay.quotaPerDay;
     const dayStart = now - (now % DAY_MS); // UTC midnight
-    const replay: ReplayRow = { id: newId('rpl', now), tenantId, endpointId: id, kind: 'window', sinceMs: null, untilMs: now, includeSkipped: true, selected: 0, attempted: 0, succeeded: 0, failed: 0, createdAt: now };
-    const result = await p.store.reactivateWithCatchUp(tenantId, id, patch, replay, p.settings.replayMaxDeliveries ?? DEFAULTS.replay.maxDeliveries, now, { max, since: dayStart });
+    const replay: ReplayRow = {
+      id: newId('rpl', now),
+      tenantId,
+      endpointId: id,
+      kind: 'window',
+      sinceMs: null,
+      untilMs: now,
+      includeSkipped: true,
+      selected: 0,
+      attempted: 0,
+      succeeded: 0,
+      failed: 0,
+      createdAt: now,
+    };
+    const result = await p.store.reactivateWithCatchUp(
+      tenantId,
+      id,
+      patch,
+      replay,
+      p.settings.replayMaxDeliveries ?? DEFAULTS.replay.maxDeliveries,
+      now,
+      { max, since: dayStart },
+    );
     if (result.kind === 'not_found') throw fail('endpoint_not_found');
     if (result.kind === 'not_paused') throw fail('endpoint_not_paused', { status: result.status });
     if (result.kind === 'quota_exceeded') {
-      throw new HooklineError('replay_quota_exceeded', { max }, { retryAfterSec: Math.ceil((dayStart + DAY_MS - now) / 1000) });
+      throw new HooklineError(
+        'replay_quota_exceeded',
+        { max },
+        { retryAfterSec: Math.ceil((dayStart + DAY_MS - now) / 1000) },
+      );
     }
     p.ingest.invalidate(tenantId);
     p.dispatcher.wake();
@@ -248,11 +293,22 @@ export class EndpointOperations {
     if (!tenant) throw fail('tenant_not_found');
     const policy = p.policies.get(ep.policy) ?? p.policies.default();
     const timeoutMs = Math.min(ep.timeoutMs ?? policy.timeoutMs, TEST_MAX_TIMEOUT_MS);
-    const prepared = await p.ingest.prepare(tenantId, { type: 'hookline.test', data: { endpoint_id: id, message: 'test delivery from Hookline' } });
+    const prepared = await p.ingest.prepare(tenantId, {
+      type: 'hookline.test',
+      data: { endpoint_id: id, message: 'test delivery from Hookline' },
+    });
     const now = p.clock.now();
     const deliveryId = newId('dlv', now);
     const workerId = p.dispatcher.workerId;
-    prepared.deliveries = [{ id: deliveryId, endpointId: id, status: 'pending', nextAttemptAt: now, lease: { workerId, until: now + timeoutMs + TEST_LEASE_MARGIN_MS } }];
+    prepared.deliveries = [
+      {
+        id: deliveryId,
+        endpointId: id,
+        status: 'pending',
+        nextAttemptAt: now,
+        lease: { workerId, until: now + timeoutMs + TEST_LEASE_MARGIN_MS },
+      },
+    ];
     await p.store.acceptEvents([prepared]);
     const startedAt = p.clock.now();
     let headers: Record<string, string>;
@@ -267,14 +323,45 @@ export class EndpointOperations {
         secrets: await p.secrets.live(id, ep.version, startedAt),
       });
       headers = withCustomHeaders(ep.customHeaders, headers);
-      result = await p.sender.send({ url: ep.url, headers, body: prepared.event.body, timeoutMs, endpointId: id, maxConcurrency: ep.maxConcurrency });
+      result = await p.sender.send({
+        url: ep.url,
+        headers,
+        body: prepared.event.body,
+        timeoutMs,
+        endpointId: id,
+        maxConcurrency: ep.maxConcurrency,
+      });
     } catch (err) {
       // Not sent at all (no live secret, a sender fault): the delivery ends failed with the reason, never stays open.
-      await p.store.endDeliveries([deliveryId], workerId, 'failed', `test delivery failed: ${(err as Error).message}`, p.clock.now(), { summarise: false });
+      await p.store.endDeliveries(
+        [deliveryId],
+        workerId,
+        'failed',
+        `test delivery failed: ${(err as Error).message}`,
+        p.clock.now(),
+        { summarise: false },
+      );
       throw err;
     }
-    const attempt = attemptFromResult({ deliveryId, tenantId, environment: tenant.environment, endpointId: id, n: 1, trigger: 'test', startedAt, requestHeaders: recordedHeaders(ep.customHeaders, headers) }, result);
-    const transitions = await p.store.recordTestAttempt(attempt, { rule: policy.health, countsFailure: false, countsSuccess: true }, p.clock.now(), workerId);
+    const attempt = attemptFromResult(
+      {
+        deliveryId,
+        tenantId,
+        environment: tenant.environment,
+        endpointId: id,
+        n: 1,
+        trigger: 'test',
+        startedAt,
+        requestHeaders: recordedHeaders(ep.customHeaders, headers),
+      },
+      result,
+    );
+    const transitions = await p.store.recordTestAttempt(
+      attempt,
+      { rule: policy.health, countsFailure: false, countsSuccess: true },
+      p.clock.now(),
+      workerId,
+    );
     p.emitHealth(transitions);
     return attempt;
   }

@@ -2,7 +2,7 @@
 import type { Delivery, EventRecord } from '../domain.ts';
 import { fail } from '../errors.ts';
 import { newId } from '../ids.ts';
-import { expectAccepted, type EventInput } from '../ingest.ts';
+import { type EventInput, expectAccepted } from '../ingest.ts';
 import type { EngineParts } from './parts.ts';
 
 export class EventOperations {
@@ -23,7 +23,9 @@ export class EventOperations {
   async acceptMany(tenantId: string, inputs: EventInput[]) {
     const results = await this.#p.ingest.acceptMany(tenantId, inputs);
     this.#p.dispatcher.wake();
-    return results.map((r) => (r instanceof Error ? r : r.kind === 'conflict' ? fail('event_conflict', { event_id: r.eventId }) : r));
+    return results.map((r) =>
+      r instanceof Error ? r : r.kind === 'conflict' ? fail('event_conflict', { event_id: r.eventId }) : r,
+    );
   }
 
   /**
@@ -37,7 +39,9 @@ export class EventOperations {
     const prepared = await p.ingest.prepare(tenantId, input);
     const at = prepared.event.createdAt;
     const paused = ep.status === 'paused';
-    prepared.deliveries = [{ id: newId('dlv', at), endpointId, status: paused ? 'skipped' : 'pending', nextAttemptAt: paused ? null : at }];
+    prepared.deliveries = [
+      { id: newId('dlv', at), endpointId, status: paused ? 'skipped' : 'pending', nextAttemptAt: paused ? null : at },
+    ];
     const [r] = await p.store.acceptEvents([prepared]);
     const accepted = expectAccepted(r);
     if (accepted.kind === 'created' && !paused) p.dispatcher.wake();

@@ -1,6 +1,7 @@
 // What the operations work on: the engine's parts, shared by reference and private to the engine and this folder.
-import type { Clock } from '../clock.ts';
+
 import type { Breaker } from '../breaker/breaker-gate.ts';
+import type { Clock } from '../clock.ts';
 import type { DeliverySender, Dispatcher } from '../dispatch/dispatcher.ts';
 import type { SecretCache } from '../dispatch/secret-cache.ts';
 import type { Ingest } from '../ingest.ts';

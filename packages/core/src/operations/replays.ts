@@ -1,8 +1,9 @@
 // Replays (docs/rules.md#replay): one failed or skipped delivery, or an endpoint's window under a daily quota; progress by id.
+
+import { DEFAULTS } from '../defaults.ts';
 import { fail, HooklineError } from '../errors.ts';
 import { newId } from '../ids.ts';
 import type { ReplayRow } from '../store/store.ts';
-import { DEFAULTS } from '../defaults.ts';
 import { DAY_MS, type EngineParts } from './parts.ts';
 
 export class ReplayOperations {
@@ -26,14 +27,32 @@ export class ReplayOperations {
     if (d.status !== 'failed' && d.status !== 'skipped') throw fail('delivery_not_replayable', { status: d.status });
     await this.#activeEndpoint(tenantId, d.endpointId);
     const now = p.clock.now();
-    const replay: ReplayRow = { id: newId('rpl', now), tenantId, endpointId: d.endpointId, kind: 'single', sinceMs: null, untilMs: null, includeSkipped: d.status === 'skipped', selected: 1, attempted: 0, succeeded: 0, failed: 0, createdAt: now };
-    if (!(await p.store.scheduleSingleReplay(replay, deliveryId, now))) throw fail('delivery_not_replayable', { status: 'changed' });
+    const replay: ReplayRow = {
+      id: newId('rpl', now),
+      tenantId,
+      endpointId: d.endpointId,
+      kind: 'single',
+      sinceMs: null,
+      untilMs: null,
+      includeSkipped: d.status === 'skipped',
+      selected: 1,
+      attempted: 0,
+      succeeded: 0,
+      failed: 0,
+      createdAt: now,
+    };
+    if (!(await p.store.scheduleSingleReplay(replay, deliveryId, now)))
+      throw fail('delivery_not_replayable', { status: 'changed' });
     p.dispatcher.wake();
     return replay;
   }
 
   /** Replays the endpoint's failed (and optionally skipped) deliveries attempted within [since, until]. */
-  async window(tenantId: string, endpointId: string, opts: { since?: number; until?: number; includeSkipped?: boolean } = {}): Promise<ReplayRow> {
+  async window(
+    tenantId: string,
+    endpointId: string,
+    opts: { since?: number; until?: number; includeSkipped?: boolean } = {},
+  ): Promise<ReplayRow> {
     const p = this.#p;
     await this.#activeEndpoint(tenantId, endpointId);
     const now = p.clock.now();
@@ -42,10 +61,32 @@ export class ReplayOperations {
     if (since > until) throw new HooklineError('invalid_request', { detail: 'since must not be after until' });
     const max = p.settings.replayQuotaPerDay ?? DEFAULTS.replay.quotaPerDay;
     const dayStart = now - (now % DAY_MS); // UTC midnight
-    const replay: ReplayRow = { id: newId('rpl', now), tenantId, endpointId, kind: 'window', sinceMs: since, untilMs: until, includeSkipped: opts.includeSkipped === true, selected: 0, attempted: 0, succeeded: 0, failed: 0, createdAt: now };
-    const result = await p.store.scheduleWindowReplay(replay, p.settings.replayMaxDeliveries ?? DEFAULTS.replay.maxDeliveries, now, { max, since: dayStart });
+    const replay: ReplayRow = {
+      id: newId('rpl', now),
+      tenantId,
+      endpointId,
+      kind: 'window',
+      sinceMs: since,
+      untilMs: until,
+      includeSkipped: opts.includeSkipped === true,
+      selected: 0,
+      attempted: 0,
+      succeeded: 0,
+      failed: 0,
+      createdAt: now,
+    };
+    const result = await p.store.scheduleWindowReplay(
+      replay,
+      p.settings.replayMaxDeliveries ?? DEFAULTS.replay.maxDeliveries,
+      now,
+      { max, since: dayStart },
+    );
     if (result.kind === 'quota_exceeded') {
-      throw new HooklineError('replay_quota_exceeded', { max }, { retryAfterSec: Math.ceil((dayStart + DAY_MS - now) / 1000) });
+      throw new HooklineError(
+        'replay_quota_exceeded',
+        { max },
+        { retryAfterSec: Math.ceil((dayStart + DAY_MS - now) / 1000) },
+      );
     }
     replay.selected = result.selected;
     if (replay.selected > 0) p.dispatcher.wake();

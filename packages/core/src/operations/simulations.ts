@@ -1,12 +1,14 @@
 // Policy preview: the attempt timeline a policy gives against a scripted receiver, computed by the real engine on a
 // virtual clock in a throwaway SQLite store (the same run as `hookline simulate --responses`). Nothing is sent and
 // nothing of this engine's store is read or written. Input is bounded: at most SIMULATION_MAX_RESPONSES answers.
-import { fail } from '../errors.ts';
+
 import { formatDuration } from '../duration.ts';
-import type { Policy } from '../policy/types.ts';
+import { fail } from '../errors.ts';
 import { isPresetName } from '../policy/presets.ts';
+import type { Policy } from '../policy/types.ts';
 import { runScript, type ScriptResult } from '../simulation/run-script.ts';
 import { parseResponse, type ScriptedResponse } from '../simulation/scripted-response.ts';
+import type { SimEngineOptions } from '../simulation/sim-engine.ts';
 import type { EngineParts } from './parts.ts';
 
 export const SIMULATION_MAX_RESPONSES = 50;
@@ -32,21 +34,32 @@ export interface PolicySummary {
 
 export class SimulationOperations {
   readonly #p: EngineParts;
+  readonly #createEngine: SimEngineOptions['createEngine'];
   #running = 0;
 
-  constructor(parts: EngineParts) {
+  /** `createEngine` is `createHookline`: each preview runs on an engine of its own (a throwaway store, a virtual clock). */
+  constructor(parts: EngineParts, createEngine: SimEngineOptions['createEngine']) {
     this.#p = parts;
+    this.#createEngine = createEngine;
   }
 
   /** Every policy an endpoint can name: the presets, then the configured ones. */
   policies(): PolicySummary[] {
     return this.#p.policies.names().map((name) => {
       const p = this.#p.policies.get(name)!;
-      return { name, preset: isPresetName(name), timeoutMs: p.timeoutMs, maxConcurrency: p.maxConcurrency, description: describePolicy(p) };
+      return {
+        name,
+        preset: isPresetName(name),
+        timeoutMs: p.timeoutMs,
+        maxConcurrency: p.maxConcurrency,
+        description: describePolicy(p),
+      };
     });
   }
 
-  async preview(input: SimulationInput): Promise<ScriptResult & { readonly policy: string; readonly seed: number; readonly type: string }> {
+  async preview(
+    input: SimulationInput,
+  ): Promise<ScriptResult & { readonly policy: string; readonly seed: number; readonly type: string }> {
     if (!this.#p.policies.has(input.policy)) throw fail('unknown_policy', { name: input.policy });
     if (input.responses.length === 0 || input.responses.length > SIMULATION_MAX_RESPONSES) {
       throw fail('invalid_request', { detail: `responses must hold 1 to ${SIMULATION_MAX_RESPONSES} answers` });
@@ -61,7 +74,15 @@ export class SimulationOperations {
     const type = input.type ?? 'simulate.test';
     this.#running++;
     try {
-      const result = await runScript({ policy: input.policy, type, data: input.data ?? {}, responses, seed, policies: this.#p.policies });
+      const result = await runScript({
+        createEngine: this.#createEngine,
+        policy: input.policy,
+        type,
+        data: input.data ?? {},
+        responses,
+        seed,
+        policies: this.#p.policies,
+      });
       return { ...result, policy: input.policy, seed, type };
     } finally {
       this.#running--;

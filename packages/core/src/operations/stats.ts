@@ -59,6 +59,15 @@ export class StatsOperations {
     const now = this.#p.clock.now();
     const since = Math.floor((now - DAY_MS) / 60_000) * 60_000;
     const rows = await this.#p.store.deliveriesPerMinute(tenantId, since);
-    return { since, until: now, minutes: rows.map((r) => ({ at: r.minute * 60_000, succeeded: r.succeeded, retrying: r.retrying, failed: r.failed })) };
+    return {
+      since,
+      until: now,
+      minutes: rows.map((r) => ({
+        at: r.minute * 60_000,
+        succeeded: r.succeeded,
+        retrying: r.retrying,
+        failed: r.failed,
+      })),
+    };
   }
 }

@@ -72,16 +72,24 @@ export class TenantOperations {
     if (input.environment !== undefined) {
       // Test and live stay apart (docs/rules.md#environments): a tenant never moves between them.
       const current = (await this.get(id)).environment;
-      if (current !== input.environment) throw fail('environment_immutable', { environment: current, requested: input.environment });
+      if (current !== input.environment)
+        throw fail('environment_immutable', { environment: current, requested: input.environment });
     }
     const patch: Partial<Omit<Tenant, 'id' | 'createdAt' | 'environment'>> = {};
     if (input.name !== undefined) patch.name = input.name;
     if (input.owner_emails !== undefined) patch.ownerEmails = input.owner_emails;
     if (input.notify_email !== undefined) patch.notifyEmail = input.notify_email;
     if (input.operations_endpoint_id !== undefined) {
-      if (input.operations_endpoint_id !== null && !(await this.#p.store.getEndpoint(id, input.operations_endpoint_id))) {
+      if (
+        input.operations_endpoint_id !== null &&
+        !(await this.#p.store.getEndpoint(id, input.operations_endpoint_id))
+      ) {
         const message = 'is not an endpoint of this tenant';
-        throw new HooklineError('invalid_request', { detail: `/operations_endpoint_id ${message}` }, { details: [{ in: 'body', path: '/operations_endpoint_id', message }] });
+        throw new HooklineError(
+          'invalid_request',
+          { detail: `/operations_endpoint_id ${message}` },
+          { details: [{ in: 'body', path: '/operations_endpoint_id', message }] },
+        );
       }
       patch.operationsEndpointId = input.operations_endpoint_id;
     }

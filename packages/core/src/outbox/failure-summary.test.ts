@@ -1,11 +1,23 @@
-import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { addFailures, emptySummaryState, summaryDueAt, takeSummary, SUMMARY_WINDOW_MS, type FailedDelivery } from './failure-summary.ts';
+import { test } from 'node:test';
 import { MIN } from '../../testing/time.ts';
+import {
+  addFailures,
+  emptySummaryState,
+  type FailedDelivery,
+  SUMMARY_WINDOW_MS,
+  summaryDueAt,
+  takeSummary,
+} from './failure-summary.ts';
 
 const T0 = Date.UTC(2026, 0, 5, 12);
 const failed = (n: number, from = 0, money = false): FailedDelivery[] =>
-  Array.from({ length: n }, (_, i) => ({ deliveryId: `dlv_${from + i}`, eventId: `e-${from + i}`, eventType: 'refund.completed', money }));
+  Array.from({ length: n }, (_, i) => ({
+    deliveryId: `dlv_${from + i}`,
+    eventId: `e-${from + i}`,
+    eventType: 'refund.completed',
+    money,
+  }));
 
 test('nothing collected: no summary is due', () => {
   assert.equal(summaryDueAt(emptySummaryState()), null);
@@ -31,14 +43,21 @@ test('within 15 minutes of a summary nothing more goes out; then one summary car
   assert.equal(r.summary.count, 35);
   assert.equal(r.summary.money, 30);
   assert.equal(r.summary.first.length, 20, 'the first 20 ids');
-  assert.deepEqual(r.summary.first.map((f) => f.deliveryId), failed(20, 1).map((f) => f.deliveryId));
+  assert.deepEqual(
+    r.summary.first.map((f) => f.deliveryId),
+    failed(20, 1).map((f) => f.deliveryId),
+  );
   assert.equal(r.summary.more, 15, 'the rest counted');
   assert.deepEqual([r.summary.since, r.summary.until], [T0 + MIN, T0 + 9 * MIN]);
   assert.equal(r.next.lastSentAt, T0 + 15 * MIN);
 });
 
 test('after a quiet spell longer than the window, the next failure is told at once', () => {
-  const s = addFailures(takeSummary(addFailures(emptySummaryState(), failed(1), T0), T0)!.next, failed(1, 1), T0 + 2 * 60 * MIN);
+  const s = addFailures(
+    takeSummary(addFailures(emptySummaryState(), failed(1), T0), T0)!.next,
+    failed(1, 1),
+    T0 + 2 * 60 * MIN,
+  );
   assert.equal(summaryDueAt(s), T0 + 2 * 60 * MIN);
 });
 

@@ -35,10 +35,22 @@ export interface FailureSummary {
 export const SUMMARY_WINDOW_MS = 15 * 60_000;
 export const SUMMARY_MAX_IDS = 20;
 
-export const emptySummaryState = (): FailureSummaryState => ({ count: 0, money: 0, first: [], firstAt: null, lastAt: null, lastSentAt: null });
+export const emptySummaryState = (): FailureSummaryState => ({
+  count: 0,
+  money: 0,
+  first: [],
+  firstAt: null,
+  lastAt: null,
+  lastSentAt: null,
+});
 
 /** The state after `failed` ended at `at`: counted, and listed while fewer than `maxIds` are. */
-export function addFailures(s: FailureSummaryState, failed: readonly FailedDelivery[], at: number, maxIds = SUMMARY_MAX_IDS): FailureSummaryState {
+export function addFailures(
+  s: FailureSummaryState,
+  failed: readonly FailedDelivery[],
+  at: number,
+  maxIds = SUMMARY_MAX_IDS,
+): FailureSummaryState {
   if (failed.length === 0) return s;
   const first = [...s.first];
   for (const f of failed) if (first.length < maxIds) first.push(f);
@@ -59,11 +71,22 @@ export function summaryDueAt(s: FailureSummaryState, windowMs = SUMMARY_WINDOW_M
 }
 
 /** The summary due at `now` and the state after sending it, or null when none is due yet. */
-export function takeSummary(s: FailureSummaryState, now: number, windowMs = SUMMARY_WINDOW_MS): { summary: FailureSummary; next: FailureSummaryState } | null {
+export function takeSummary(
+  s: FailureSummaryState,
+  now: number,
+  windowMs = SUMMARY_WINDOW_MS,
+): { summary: FailureSummary; next: FailureSummaryState } | null {
   const due = summaryDueAt(s, windowMs);
   if (due === null || now < due) return null;
   return {
-    summary: { count: s.count, money: s.money, first: s.first, more: s.count - s.first.length, since: s.firstAt!, until: s.lastAt ?? now },
+    summary: {
+      count: s.count,
+      money: s.money,
+      first: s.first,
+      more: s.count - s.first.length,
+      since: s.firstAt!,
+      until: s.lastAt ?? now,
+    },
     next: { ...emptySummaryState(), lastSentAt: now },
   };
 }

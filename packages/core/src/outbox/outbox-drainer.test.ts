@@ -1,5 +1,5 @@
-import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { test } from 'node:test';
 import { outboxRetryDelay } from './outbox-drainer.ts';
 
 test('a failed notification is retried after 10 s, doubled each time, at most hourly', () => {

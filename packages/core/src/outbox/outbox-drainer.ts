@@ -4,8 +4,8 @@
 import type { Clock } from '../clock.ts';
 import type { Logger } from '../logger.ts';
 import type { OutboxRow, Store } from '../store/store.ts';
-import { SUMMARY_WINDOW_MS } from './failure-summary.ts';
 import { WakeSignal } from '../wake-signal.ts';
+import { SUMMARY_WINDOW_MS } from './failure-summary.ts';
 
 /** Sends one notification; resolves once every channel took it, rejects to have the row retried. */
 export type OutboxHandler = (row: OutboxRow) => Promise<void>;
@@ -42,7 +42,8 @@ export function outboxRetryDelay(tries: number): number {
 }
 
 export class OutboxDrainer {
-  readonly #o: Required<Omit<OutboxDrainerOptions, 'store' | 'clock' | 'logger'>> & Pick<OutboxDrainerOptions, 'store' | 'clock' | 'logger'>;
+  readonly #o: Required<Omit<OutboxDrainerOptions, 'store' | 'clock' | 'logger'>> &
+    Pick<OutboxDrainerOptions, 'store' | 'clock' | 'logger'>;
   #handler: OutboxHandler | null = null;
   #recovered = false;
   #running = false;
@@ -92,11 +93,24 @@ export class OutboxDrainer {
         const error = (err as Error)?.message ?? String(err);
         const at = o.clock.now();
         if (tries >= o.maxTries) {
-          o.logger.log('error', 'notification abandoned after its last try', { outbox_id: row.id, tenant_id: row.tenantId, kind: row.kind, tries, error });
+          o.logger.log('error', 'notification abandoned after its last try', {
+            outbox_id: row.id,
+            tenant_id: row.tenantId,
+            kind: row.kind,
+            tries,
+            error,
+          });
           await o.store.retryOutbox(row.id, { abandon: true }, error, at);
         } else {
           const dueAt = at + outboxRetryDelay(tries);
-          o.logger.log('warn', 'notification not sent; retrying', { outbox_id: row.id, tenant_id: row.tenantId, kind: row.kind, tries, error, due_at: new Date(dueAt).toISOString() });
+          o.logger.log('warn', 'notification not sent; retrying', {
+            outbox_id: row.id,
+            tenant_id: row.tenantId,
+            kind: row.kind,
+            tries,
+            error,
+            due_at: new Date(dueAt).toISOString(),
+          });
           await o.store.retryOutbox(row.id, { dueAt }, error, at);
         }
       }

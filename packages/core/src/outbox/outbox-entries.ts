@@ -10,7 +10,13 @@ const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOStrin
 /** Null when the health change is not news (a further failure of a degraded endpoint, a reactivation). */
 export function healthEntry(t: HealthTransition, ep: Pick<Endpoint, 'url'> | null): OutboxEntry | null {
   const kind =
-    t.to === 'degraded' && t.from === 'active' ? 'endpoint.degraded' : t.to === 'paused' ? 'endpoint.paused' : t.to === 'active' && t.from === 'degraded' ? 'endpoint.recovered' : null;
+    t.to === 'degraded' && t.from === 'active'
+      ? 'endpoint.degraded'
+      : t.to === 'paused'
+        ? 'endpoint.paused'
+        : t.to === 'active' && t.from === 'degraded'
+          ? 'endpoint.recovered'
+          : null;
   if (kind === null) return null;
   return {
     id: newId('ntc', t.at),
@@ -25,7 +31,12 @@ export function healthEntry(t: HealthTransition, ep: Pick<Endpoint, 'url'> | nul
 
 /** Only closed → open and → closed are news: a failed probe reopening the breaker is the same outage. */
 export function breakerEntry(t: BreakerTransition): OutboxEntry | null {
-  const kind = t.from === 'closed' && t.to === 'open' ? 'breaker.opened' : t.to === 'closed' && t.from !== 'closed' ? 'breaker.closed' : null;
+  const kind =
+    t.from === 'closed' && t.to === 'open'
+      ? 'breaker.opened'
+      : t.to === 'closed' && t.from !== 'closed'
+        ? 'breaker.closed'
+        : null;
   if (kind === null) return null;
   const scopeId = t.scopeKey.slice(t.scopeKey.indexOf(':') + 1);
   return {
@@ -34,7 +45,16 @@ export function breakerEntry(t: BreakerTransition): OutboxEntry | null {
     kind,
     subjectId: t.scopeKey,
     endpointId: t.scope === 'endpoint' ? scopeId : null,
-    data: { scope: t.scope, scope_key: t.scopeKey, from: t.from, to: t.to, reason: t.reason, pause_ms: t.pauseMs, next_probe_at: iso(t.nextProbeAt), at: iso(t.at) },
+    data: {
+      scope: t.scope,
+      scope_key: t.scopeKey,
+      from: t.from,
+      to: t.to,
+      reason: t.reason,
+      pause_ms: t.pauseMs,
+      next_probe_at: iso(t.nextProbeAt),
+      at: iso(t.at),
+    },
     createdAt: t.at,
   };
 }
@@ -51,7 +71,12 @@ export function summaryEntry(tenantId: string, endpointId: string, s: FailureSum
       endpoint_id: endpointId,
       count: s.count,
       money: s.money,
-      deliveries: s.first.map((f) => ({ delivery_id: f.deliveryId, event_id: f.eventId, event_type: f.eventType, money: f.money })),
+      deliveries: s.first.map((f) => ({
+        delivery_id: f.deliveryId,
+        event_id: f.eventId,
+        event_type: f.eventType,
+        money: f.money,
+      })),
       more: s.more,
       since: iso(s.since),
       until: iso(s.until),

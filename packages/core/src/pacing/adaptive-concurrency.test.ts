@@ -1,9 +1,22 @@
-import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { test } from 'node:test';
 import fc from 'fast-check';
-import { ADAPTIVE, effectiveConcurrency, initialConcurrency, isPushback, nextConcurrency, type ConcurrencyState } from './adaptive-concurrency.ts';
+import {
+  ADAPTIVE,
+  type ConcurrencyState,
+  effectiveConcurrency,
+  initialConcurrency,
+  isPushback,
+  nextConcurrency,
+} from './adaptive-concurrency.ts';
 
-const ok = (seq: number, durationMs = 10, windowFull = true) => ({ seq, status: 200, success: true, durationMs, windowFull });
+const ok = (seq: number, durationMs = 10, windowFull = true) => ({
+  seq,
+  status: 200,
+  success: true,
+  durationMs,
+  windowFull,
+});
 const busy = (seq: number, status = 503) => ({ seq, status, success: false, durationMs: 2, windowFull: true });
 
 test('starts at the cap, or at what a previous worker learned', () => {
@@ -23,9 +36,19 @@ test('429 and 503 cut the window once per round: pushback from sends already out
 });
 
 test('other failures leave the window alone', () => {
-  const s = nextConcurrency(initialConcurrency(10), { seq: 0, status: 500, success: false, durationMs: 5, windowFull: true }, 10, 1);
+  const s = nextConcurrency(
+    initialConcurrency(10),
+    { seq: 0, status: 500, success: false, durationMs: 5, windowFull: true },
+    10,
+    1,
+  );
   assert.equal(s.limit, 10);
-  const n = nextConcurrency(initialConcurrency(10), { seq: 0, status: null, success: false, durationMs: 5, windowFull: true }, 10, 1);
+  const n = nextConcurrency(
+    initialConcurrency(10),
+    { seq: 0, status: null, success: false, durationMs: 5, windowFull: true },
+    10,
+    1,
+  );
   assert.equal(n.limit, 10);
 });
 
@@ -82,14 +105,24 @@ test('a lowered cap clamps the window', () => {
 });
 
 test('property: the effective concurrency stays within 1 … max, and pushback never raises it', () => {
-  const signal = fc.record({ status: fc.constantFrom(200, 201, 429, 500, 503, null), durationMs: fc.integer({ min: 0, max: 5000 }), windowFull: fc.boolean() });
+  const signal = fc.record({
+    status: fc.constantFrom(200, 201, 429, 500, 503, null),
+    durationMs: fc.integer({ min: 0, max: 5000 }),
+    windowFull: fc.boolean(),
+  });
   fc.assert(
     fc.property(fc.integer({ min: 1, max: 1000 }), fc.array(signal, { maxLength: 300 }), (max, sigs) => {
       let s = initialConcurrency(max);
       let seq = 0;
       for (const g of sigs) {
         const before = effectiveConcurrency(s, max);
-        const sig = { seq: seq++, status: g.status, success: g.status !== null && g.status < 300, durationMs: g.durationMs, windowFull: g.windowFull };
+        const sig = {
+          seq: seq++,
+          status: g.status,
+          success: g.status !== null && g.status < 300,
+          durationMs: g.durationMs,
+          windowFull: g.windowFull,
+        };
         const push = isPushback(s, sig);
         s = nextConcurrency(s, sig, max, seq);
         const after = effectiveConcurrency(s, max);
@@ -115,7 +148,7 @@ test('against an endpoint that pushes back above 5 in flight, the window settles
     for (let i = 0; i < w; i++) {
       const sig = i >= 5 ? busy(start + i) : ok(start + i);
       s = nextConcurrency(s, sig, 20, seq);
-      if (round >= 20) (sent++, i >= 5 && failed++);
+      if (round >= 20) sent++, i >= 5 && failed++;
     }
     if (round >= 20) windows.push(w);
   }

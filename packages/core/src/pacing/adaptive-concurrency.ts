@@ -62,17 +62,30 @@ export function isPushback(s: ConcurrencyState, sig: ConcurrencySignal): boolean
  * client errors) leave the window as it is: they say nothing about load; nor does a fast answer while the window
  * was not full (a trickle of work proves nothing about a larger window).
  */
-export function nextConcurrency(s: ConcurrencyState, sig: ConcurrencySignal, max: number, nextSeq: number): ConcurrencyState {
+export function nextConcurrency(
+  s: ConcurrencyState,
+  sig: ConcurrencySignal,
+  max: number,
+  nextSeq: number,
+): ConcurrencyState {
   const limit = Math.min(s.limit, max);
   const pushback = isPushback(s, sig);
   let next: ConcurrencyState = { ...s, limit };
   if (sig.success) {
-    const baselineMs = s.baselineMs === null ? sig.durationMs : s.baselineMs * (1 - ADAPTIVE.baselineWeight) + sig.durationMs * ADAPTIVE.baselineWeight;
+    const baselineMs =
+      s.baselineMs === null
+        ? sig.durationMs
+        : s.baselineMs * (1 - ADAPTIVE.baselineWeight) + sig.durationMs * ADAPTIVE.baselineWeight;
     next = { ...next, baselineMs, samples: s.samples + 1 };
   }
   if (pushback) {
     if (sig.seq < s.cutAtSeq) return next;
-    return { ...next, limit: Math.max(1, limit * ADAPTIVE.decrease), ceiling: effectiveConcurrency({ ...s, limit }, max), cutAtSeq: nextSeq };
+    return {
+      ...next,
+      limit: Math.max(1, limit * ADAPTIVE.decrease),
+      ceiling: effectiveConcurrency({ ...s, limit }, max),
+      cutAtSeq: nextSeq,
+    };
   }
   if (!sig.success || !sig.windowFull) return next;
   const w = Math.floor(limit + 1e-9);

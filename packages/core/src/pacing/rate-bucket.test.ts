@@ -1,7 +1,7 @@
-import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { test } from 'node:test';
 import fc from 'fast-check';
-import { deferSlots, rateBurst, takeTokens, type RateBucket } from './rate-bucket.ts';
+import { deferSlots, type RateBucket, rateBurst, takeTokens } from './rate-bucket.ts';
 
 test('a new bucket grants its burst, then one token per 1000/rate ms', () => {
   const first = takeTokens(null, 50, 1000, 100);
@@ -37,7 +37,10 @@ test('property: over any span, grants stay within burst + rate × span, and a st
   fc.assert(
     fc.property(
       fc.integer({ min: 1, max: 2000 }),
-      fc.array(fc.record({ dt: fc.integer({ min: 0, max: 400 }), want: fc.integer({ min: 0, max: 300 }) }), { minLength: 1, maxLength: 200 }),
+      fc.array(fc.record({ dt: fc.integer({ min: 0, max: 400 }), want: fc.integer({ min: 0, max: 300 }) }), {
+        minLength: 1,
+        maxLength: 200,
+      }),
       (rate, steps) => {
         let bucket: RateBucket | null = null;
         let now = 0;
@@ -54,7 +57,10 @@ test('property: over any span, grants stay within burst + rate × span, and a st
           let sum = 0;
           for (let j = i; j < grants.length; j++) {
             sum += grants[j].n;
-            assert.ok(sum <= rateBurst(rate) + (rate * (grants[j].at - grants[i].at)) / 1000 + 1e-6, `span ${i}..${j}: ${sum}`);
+            assert.ok(
+              sum <= rateBurst(rate) + (rate * (grants[j].at - grants[i].at)) / 1000 + 1e-6,
+              `span ${i}..${j}: ${sum}`,
+            );
           }
         }
       },

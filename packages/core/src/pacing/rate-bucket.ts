@@ -42,7 +42,13 @@ export function takeTokens(bucket: RateBucket | null, ratePerS: number, now: num
  * slots already given out, if later). A backlog is thus deferred once, spread at the rate, rather than claimed and
  * handed back at every token; the bucket still decides when each is sent.
  */
-export function deferSlots(count: number, ratePerS: number, now: number, blockedUntil: number, scheduledUntil: number): { dues: number[]; scheduledUntil: number } {
+export function deferSlots(
+  count: number,
+  ratePerS: number,
+  now: number,
+  blockedUntil: number,
+  scheduledUntil: number,
+): { dues: number[]; scheduledUntil: number } {
   const interval = 1000 / ratePerS;
   const start = Math.max(blockedUntil || now + interval, scheduledUntil);
   const dues = Array.from({ length: count }, (_, i) => Math.ceil(start + i * interval));

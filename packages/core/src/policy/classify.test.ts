@@ -1,5 +1,5 @@
-import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { test } from 'node:test';
 import { classifyStatus, parseRetryAfter, retryAfterApplies } from './classify.ts';
 
 test('2xx is success', () => {
@@ -15,11 +15,13 @@ test('3xx (never followed) is a client error', () => {
 });
 
 test('other 4xx are client errors', () => {
-  for (const s of [400, 401, 403, 404, 409, 410, 413, 422, 428, 430, 451, 499]) assert.equal(classifyStatus(s), 'client_error', String(s));
+  for (const s of [400, 401, 403, 404, 409, 410, 413, 422, 428, 430, 451, 499])
+    assert.equal(classifyStatus(s), 'client_error', String(s));
 });
 
 test('1xx and codes outside 100–599 are delivery failures', () => {
-  for (const s of [0, 100, 101, 199, 600, 999, -1, 200.5, Number.NaN]) assert.equal(classifyStatus(s), 'delivery_failure', String(s));
+  for (const s of [0, 100, 101, 199, 600, 999, -1, 200.5, Number.NaN])
+    assert.equal(classifyStatus(s), 'delivery_failure', String(s));
 });
 
 test('Retry-After applies to 429 and 503 only', () => {
@@ -46,7 +48,18 @@ test('parseRetryAfter: a date already past means now', () => {
 });
 
 test('parseRetryAfter: absent, negative, fractional or garbage values are ignored', () => {
-  for (const v of [undefined, '', '-5', '1.5', 'soon', '5s', '2024-01-01', 'Sun, 06 Nov 1994 08:49:37', 'Sun, 32 Foo 1994 08:49:37 GMT', '9'.repeat(30)]) {
+  for (const v of [
+    undefined,
+    '',
+    '-5',
+    '1.5',
+    'soon',
+    '5s',
+    '2024-01-01',
+    'Sun, 06 Nov 1994 08:49:37',
+    'Sun, 32 Foo 1994 08:49:37 GMT',
+    '9'.repeat(30),
+  ]) {
     assert.equal(parseRetryAfter(v, 0), undefined, String(v));
   }
 });

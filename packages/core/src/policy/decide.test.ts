@@ -1,15 +1,19 @@
-import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { DAY, H, MIN, S } from '../../testing/time.ts';
 import { ageLimitReason, decide, ladderBudget, maxAgeExceeded, startProgress } from './decide.ts';
 import { BRIEF, PAYMENTS, STANDARD, STRICT } from './presets.ts';
 import { seededRandom } from './random.ts';
 import { planTimeline } from './timeline.ts';
 import type { DeliveryProgress, NextStep, Policy } from './types.ts';
-import { S, MIN, H, DAY } from '../../testing/time.ts';
 
 const half = () => 0.5; // jitter factor exactly 1
 
-function starts(policy: Policy, script: Parameters<typeof planTimeline>[1], options: Parameters<typeof planTimeline>[2] = {}) {
+function starts(
+  policy: Policy,
+  script: Parameters<typeof planTimeline>[1],
+  options: Parameters<typeof planTimeline>[2] = {},
+) {
   const timeline = planTimeline(policy, script, options);
   return { at: timeline.attempts.map((a) => a.startedAt), end: timeline.end, timeline };
 }
@@ -24,13 +28,19 @@ function failed(step: NextStep): Extract<NextStep, { kind: 'fail' }> {
   return step as Extract<NextStep, { kind: 'fail' }>;
 }
 
-const fresh = (over: Partial<DeliveryProgress> = {}): DeliveryProgress => ({ ...startProgress(0, false), firstAttemptAt: 0, ...over });
+const fresh = (over: Partial<DeliveryProgress> = {}): DeliveryProgress => ({
+  ...startProgress(0, false),
+  firstAttemptAt: 0,
+  ...over,
+});
 
 // ---- general rules ----
 
 test('success ends the delivery on every preset', () => {
   for (const policy of [PAYMENTS, STANDARD, BRIEF, STRICT]) {
-    assert.deepEqual(decide(policy, fresh({ fastFailures: 3 }), { outcome: 'success', status: 200 }, 10, half), { kind: 'succeed' });
+    assert.deepEqual(decide(policy, fresh({ fastFailures: 3 }), { outcome: 'success', status: 200 }, 10, half), {
+      kind: 'succeed',
+    });
   }
 });
 
@@ -40,8 +50,15 @@ test('a delay counts from the end of the previous attempt (10 s timeout + 1 s �
 });
 
 test('decide fills firstAttemptAt with now when progress has none, and keeps an existing one', () => {
-  assert.equal(retry(decide(STANDARD, startProgress(0, false), { outcome: 'delivery_failure' }, 7, half)).progress.firstAttemptAt, 7);
-  assert.equal(retry(decide(STANDARD, fresh({ firstAttemptAt: 3 }), { outcome: 'delivery_failure' }, 7, half)).progress.firstAttemptAt, 3);
+  assert.equal(
+    retry(decide(STANDARD, startProgress(0, false), { outcome: 'delivery_failure' }, 7, half)).progress.firstAttemptAt,
+    7,
+  );
+  assert.equal(
+    retry(decide(STANDARD, fresh({ firstAttemptAt: 3 }), { outcome: 'delivery_failure' }, 7, half)).progress
+      .firstAttemptAt,
+    3,
+  );
 });
 
 test('decide does not mutate the progress it is given', () => {
@@ -57,8 +74,14 @@ test('payments: 10 delivery failures → failed, pauses 1, 2, 4 … 256 s summin
   const { at, end, timeline } = starts(PAYMENTS, [500]);
   assert.equal(at.length, 10);
   const pauses = at.slice(1).map((t, i) => t - at[i]);
-  assert.deepEqual(pauses, [1, 2, 4, 8, 16, 32, 64, 128, 256].map((s) => s * S));
-  assert.equal(pauses.reduce((a, b) => a + b, 0), 511 * S);
+  assert.deepEqual(
+    pauses,
+    [1, 2, 4, 8, 16, 32, 64, 128, 256].map((s) => s * S),
+  );
+  assert.equal(
+    pauses.reduce((a, b) => a + b, 0),
+    511 * S,
+  );
   assert.equal(end.kind, 'fail');
   assert.equal(end.kind === 'fail' && end.reason, '10 delivery failures, fast-ladder budget spent');
   assert.equal(end.kind === 'fail' && end.code, 'budget_spent');
@@ -79,7 +102,9 @@ test('payments: 429 on a money event is a delivery failure and uses the fast lad
   assert.equal(step.progress.slowFailures, 0);
   assert.equal(step.progress.slowStartedAt, null);
   // Even if a caller mislabels 429 as a client error, it stays on the fast ladder.
-  const mislabelled = retry(decide(PAYMENTS, fresh({ isMoney: true }), { outcome: 'client_error', status: 429 }, 0, half));
+  const mislabelled = retry(
+    decide(PAYMENTS, fresh({ isMoney: true }), { outcome: 'client_error', status: 429 }, 0, half),
+  );
   assert.equal(mislabelled.ladder, 'fast');
 });
 
@@ -88,9 +113,20 @@ test('payments: 429 on a money event is a delivery failure and uses the fast lad
 test('payments example: 500, 500, 404, 404, … → 0 s, 1 s, 3 s, +15 min, +1 h, +4 h, +12 h, +24 h, failed after the 8th', () => {
   const { at, end, timeline } = starts(PAYMENTS, [500, 500, 404], { isMoney: true });
   const t3 = 3 * S;
-  assert.deepEqual(at, [0, 1 * S, t3, t3 + 15 * MIN, t3 + 75 * MIN, t3 + 5 * H + 15 * MIN, t3 + 17 * H + 15 * MIN, t3 + 41 * H + 15 * MIN]);
-  assert.deepEqual(timeline.attempts.slice(0, 7).map((a) => a.next.kind === 'retry' && a.next.ladder),
-    ['fast', 'fast', 'slow', 'slow', 'slow', 'slow', 'slow']);
+  assert.deepEqual(at, [
+    0,
+    1 * S,
+    t3,
+    t3 + 15 * MIN,
+    t3 + 75 * MIN,
+    t3 + 5 * H + 15 * MIN,
+    t3 + 17 * H + 15 * MIN,
+    t3 + 41 * H + 15 * MIN,
+  ]);
+  assert.deepEqual(
+    timeline.attempts.slice(0, 7).map((a) => a.next.kind === 'retry' && a.next.ladder),
+    ['fast', 'fast', 'slow', 'slow', 'slow', 'slow', 'slow'],
+  );
   const fail = failed(end as NextStep);
   assert.equal(fail.reason, '6 client errors on a money event, slow-ladder budget spent');
   assert.equal(fail.code, 'budget_spent');
@@ -111,23 +147,48 @@ test('payments: the ladders have separate budgets (slow steps spend no fast atte
   let now = 0;
   const seen: string[] = [];
   for (const status of [404, 500, 404, 500, 404, 500, 404, 500]) {
-    const outcome = status === 404 ? ({ outcome: 'client_error', status } as const) : ({ outcome: 'delivery_failure', status } as const);
+    const outcome =
+      status === 404
+        ? ({ outcome: 'client_error', status } as const)
+        : ({ outcome: 'delivery_failure', status } as const);
     const step = retry(decide(PAYMENTS, progress, outcome, now, half));
     seen.push(`${step.ladder}:${step.at - now}`);
     progress = step.progress;
     now = step.at;
   }
   assert.deepEqual(seen, [
-    `slow:${15 * MIN}`, `fast:${1 * S}`, `slow:${1 * H}`, `fast:${2 * S}`,
-    `slow:${4 * H}`, `fast:${4 * S}`, `slow:${12 * H}`, `fast:${8 * S}`,
+    `slow:${15 * MIN}`,
+    `fast:${1 * S}`,
+    `slow:${1 * H}`,
+    `fast:${2 * S}`,
+    `slow:${4 * H}`,
+    `fast:${4 * S}`,
+    `slow:${12 * H}`,
+    `fast:${8 * S}`,
   ]);
   assert.equal(progress.fastFailures, 4);
   assert.equal(progress.slowFailures, 4);
   // Nine fast failures still leave the slow ladder untouched, and the reverse.
-  const fastSpent = retry(decide(PAYMENTS, fresh({ isMoney: true, fastFailures: 9, slowStartedAt: null }), { outcome: 'client_error', status: 404 }, 0, half));
+  const fastSpent = retry(
+    decide(
+      PAYMENTS,
+      fresh({ isMoney: true, fastFailures: 9, slowStartedAt: null }),
+      { outcome: 'client_error', status: 404 },
+      0,
+      half,
+    ),
+  );
   assert.equal(fastSpent.ladder, 'slow');
   assert.equal(fastSpent.at, 15 * MIN);
-  const slowSpent = retry(decide(PAYMENTS, fresh({ isMoney: true, slowFailures: 5, slowStartedAt: 0 }), { outcome: 'delivery_failure', status: 503 }, 10, half));
+  const slowSpent = retry(
+    decide(
+      PAYMENTS,
+      fresh({ isMoney: true, slowFailures: 5, slowStartedAt: 0 }),
+      { outcome: 'delivery_failure', status: 503 },
+      10,
+      half,
+    ),
+  );
   assert.equal(slowSpent.ladder, 'fast');
   assert.equal(slowSpent.at, 10 + 1 * S);
 });
@@ -156,28 +217,65 @@ test('payments: the 48 h ceiling counts from the first client error, not creatio
 
 test('payments: the 48 h ceiling fails a slow step that would land past it', () => {
   // Slow ladder began at 0; the 5th client error at 30 h would schedule +24 h = 54 h > 48 h.
-  const fail = failed(decide(PAYMENTS, fresh({ isMoney: true, slowFailures: 4, slowStartedAt: 0 }), { outcome: 'client_error', status: 404 }, 30 * H, half));
+  const fail = failed(
+    decide(
+      PAYMENTS,
+      fresh({ isMoney: true, slowFailures: 4, slowStartedAt: 0 }),
+      { outcome: 'client_error', status: 404 },
+      30 * H,
+      half,
+    ),
+  );
   assert.equal(fail.reason, '48h slow-ladder window ended');
   assert.equal(fail.code, 'window_ended');
   assert.equal(fail.progress.slowFailures, 5);
   // Exactly at the ceiling is still allowed.
-  const edge = retry(decide(PAYMENTS, fresh({ isMoney: true, slowFailures: 4, slowStartedAt: 0 }), { outcome: 'client_error', status: 404 }, 24 * H, half));
+  const edge = retry(
+    decide(
+      PAYMENTS,
+      fresh({ isMoney: true, slowFailures: 4, slowStartedAt: 0 }),
+      { outcome: 'client_error', status: 404 },
+      24 * H,
+      half,
+    ),
+  );
   assert.equal(edge.at, 48 * H);
 });
 
 test('payments: the 30-day age limit fails whatever the ladder', () => {
   const createdAt = 0;
   const now = 30 * DAY - 500;
-  const fast = failed(decide(PAYMENTS, fresh({ createdAt, isMoney: true }), { outcome: 'delivery_failure', status: 500 }, now, half));
+  const fast = failed(
+    decide(PAYMENTS, fresh({ createdAt, isMoney: true }), { outcome: 'delivery_failure', status: 500 }, now, half),
+  );
   assert.equal(fast.reason, '30-day age limit reached');
   assert.equal(fast.code, 'age_limit');
-  const slow = failed(decide(PAYMENTS, fresh({ createdAt, isMoney: true, firstAttemptAt: 29 * DAY }), { outcome: 'client_error', status: 404 }, now, half));
+  const slow = failed(
+    decide(
+      PAYMENTS,
+      fresh({ createdAt, isMoney: true, firstAttemptAt: 29 * DAY }),
+      { outcome: 'client_error', status: 404 },
+      now,
+      half,
+    ),
+  );
   assert.equal(slow.reason, '30-day age limit reached');
   // A slow step that fits the 48 h ceiling but not the age limit: age wins.
-  const mixed = failed(decide(PAYMENTS, fresh({ createdAt, isMoney: true, slowFailures: 1, slowStartedAt: 30 * DAY - 2 * H }), { outcome: 'client_error', status: 404 }, 30 * DAY - 30 * MIN, half));
+  const mixed = failed(
+    decide(
+      PAYMENTS,
+      fresh({ createdAt, isMoney: true, slowFailures: 1, slowStartedAt: 30 * DAY - 2 * H }),
+      { outcome: 'client_error', status: 404 },
+      30 * DAY - 30 * MIN,
+      half,
+    ),
+  );
   assert.equal(mixed.code, 'age_limit');
   // Just inside the limit still retries.
-  assert.equal(decide(PAYMENTS, fresh({ createdAt }), { outcome: 'delivery_failure', status: 500 }, 30 * DAY - 1 * S, half).kind, 'retry');
+  assert.equal(
+    decide(PAYMENTS, fresh({ createdAt }), { outcome: 'delivery_failure', status: 500 }, 30 * DAY - 1 * S, half).kind,
+    'retry',
+  );
 });
 
 test('maxAgeExceeded tells held deliveries when the age limit has passed', () => {
@@ -199,26 +297,69 @@ test('payments has no jitter: the schedule is exact whatever random says', () =>
 test('Retry-After raises the pause and is capped by the policy', () => {
   const base = fresh();
   // standard: first pause 5 s; Retry-After 120 s on a 429 → 120 s.
-  assert.equal(retry(decide(STANDARD, base, { outcome: 'delivery_failure', status: 429, retryAfterMs: 120 * S }, 0, half)).at, 120 * S);
+  assert.equal(
+    retry(decide(STANDARD, base, { outcome: 'delivery_failure', status: 429, retryAfterMs: 120 * S }, 0, half)).at,
+    120 * S,
+  );
   // 503 counts too.
-  assert.equal(retry(decide(STANDARD, base, { outcome: 'delivery_failure', status: 503, retryAfterMs: 60 * S }, 0, half)).at, 60 * S);
+  assert.equal(
+    retry(decide(STANDARD, base, { outcome: 'delivery_failure', status: 503, retryAfterMs: 60 * S }, 0, half)).at,
+    60 * S,
+  );
   // It never shortens a pause.
-  assert.equal(retry(decide(STANDARD, fresh({ fastFailures: 2 }), { outcome: 'delivery_failure', status: 429, retryAfterMs: 1 * S }, 0, half)).at, 30 * MIN);
+  assert.equal(
+    retry(
+      decide(
+        STANDARD,
+        fresh({ fastFailures: 2 }),
+        { outcome: 'delivery_failure', status: 429, retryAfterMs: 1 * S },
+        0,
+        half,
+      ),
+    ).at,
+    30 * MIN,
+  );
   // Capped: standard at 10 h, payments at 256 s, brief at 30 min, strict at 1 h.
-  assert.equal(retry(decide(STANDARD, base, { outcome: 'delivery_failure', status: 429, retryAfterMs: 3 * DAY }, 0, half)).at, 10 * H);
-  assert.equal(retry(decide(PAYMENTS, base, { outcome: 'delivery_failure', status: 429, retryAfterMs: 1 * H }, 0, half)).at, 256 * S);
-  assert.equal(retry(decide(BRIEF, base, { outcome: 'delivery_failure', status: 503, retryAfterMs: 2 * H }, 0, half)).at, 30 * MIN);
-  assert.equal(retry(decide(STRICT, base, { outcome: 'delivery_failure', status: 429, retryAfterMs: 5 * H }, 0, half)).at, 1 * H);
+  assert.equal(
+    retry(decide(STANDARD, base, { outcome: 'delivery_failure', status: 429, retryAfterMs: 3 * DAY }, 0, half)).at,
+    10 * H,
+  );
+  assert.equal(
+    retry(decide(PAYMENTS, base, { outcome: 'delivery_failure', status: 429, retryAfterMs: 1 * H }, 0, half)).at,
+    256 * S,
+  );
+  assert.equal(
+    retry(decide(BRIEF, base, { outcome: 'delivery_failure', status: 503, retryAfterMs: 2 * H }, 0, half)).at,
+    30 * MIN,
+  );
+  assert.equal(
+    retry(decide(STRICT, base, { outcome: 'delivery_failure', status: 429, retryAfterMs: 5 * H }, 0, half)).at,
+    1 * H,
+  );
 });
 
 test('Retry-After is ignored on other statuses and when the policy does not honour it', () => {
-  assert.equal(retry(decide(STANDARD, fresh(), { outcome: 'delivery_failure', status: 500, retryAfterMs: 120 * S }, 0, half)).at, 5 * S);
+  assert.equal(
+    retry(decide(STANDARD, fresh(), { outcome: 'delivery_failure', status: 500, retryAfterMs: 120 * S }, 0, half)).at,
+    5 * S,
+  );
   const deaf: Policy = { ...STANDARD, retryAfter: { honour: false, maxMs: 10 * H } };
-  assert.equal(retry(decide(deaf, fresh(), { outcome: 'delivery_failure', status: 429, retryAfterMs: 120 * S }, 0, half)).at, 5 * S);
+  assert.equal(
+    retry(decide(deaf, fresh(), { outcome: 'delivery_failure', status: 429, retryAfterMs: 120 * S }, 0, half)).at,
+    5 * S,
+  );
 });
 
 test('Retry-After applies after jitter: the pause is at least what was asked', () => {
-  const step = retry(decide(STANDARD, fresh({ fastFailures: 1 }), { outcome: 'delivery_failure', status: 429, retryAfterMs: 5 * MIN }, 0, () => 0));
+  const step = retry(
+    decide(
+      STANDARD,
+      fresh({ fastFailures: 1 }),
+      { outcome: 'delivery_failure', status: 429, retryAfterMs: 5 * MIN },
+      0,
+      () => 0,
+    ),
+  );
   assert.equal(step.at, 5 * MIN); // jittered 4 min raised to 5 min
 });
 
@@ -247,8 +388,14 @@ test('standard: every pause is jittered within ±20 % and a seed repeats the sch
     assert.deepEqual(starts(STANDARD, [503], { random: seededRandom(seed) }).at, at);
   }
   // The extremes of random map to the edges of the band.
-  assert.equal(retry(decide(STANDARD, fresh({ fastFailures: 1 }), { outcome: 'delivery_failure' }, 0, () => 0)).at, 4 * MIN);
-  assert.equal(retry(decide(STANDARD, fresh({ fastFailures: 1 }), { outcome: 'delivery_failure' }, 0, () => 1)).at, 6 * MIN);
+  assert.equal(
+    retry(decide(STANDARD, fresh({ fastFailures: 1 }), { outcome: 'delivery_failure' }, 0, () => 0)).at,
+    4 * MIN,
+  );
+  assert.equal(
+    retry(decide(STANDARD, fresh({ fastFailures: 1 }), { outcome: 'delivery_failure' }, 0, () => 1)).at,
+    6 * MIN,
+  );
 });
 
 test('standard: 3xx, 4xx, 5xx, timeouts and network errors all retry', () => {
@@ -285,7 +432,10 @@ test('strict: 30 s, 2 min, 10 min, 1 h, then hourly until the 24 h window ends',
   const expected = [0, 30 * S, 2 * MIN + 30 * S, 12 * MIN + 30 * S];
   for (let t = tail; t <= 24 * H; t += H) expected.push(t);
   // A timeout takes the policy's 10 s, and delays count from the end of the attempt.
-  assert.deepEqual(at, expected.map((t, i) => t + i * STRICT.timeoutMs));
+  assert.deepEqual(
+    at,
+    expected.map((t, i) => t + i * STRICT.timeoutMs),
+  );
   const fail = failed(end as NextStep);
   assert.equal(fail.reason, '24h retry window ended');
   assert.equal(fail.code, 'window_ended');
@@ -301,8 +451,14 @@ test('strict: 404 fails at once with the reason; 3xx too', () => {
   const fail = failed(decide(STRICT, fresh(), { outcome: 'client_error', status: 404 }, 0, half));
   assert.equal(fail.reason, 'client error 404 is permanent');
   assert.equal(fail.code, 'permanent_client_error');
-  assert.equal(failed(decide(STRICT, fresh(), { outcome: 'client_error', status: 301 }, 0, half)).reason, 'client error 301 is permanent');
-  assert.equal(failed(decide(STRICT, fresh(), { outcome: 'client_error' }, 0, half)).reason, 'client error is permanent');
+  assert.equal(
+    failed(decide(STRICT, fresh(), { outcome: 'client_error', status: 301 }, 0, half)).reason,
+    'client error 301 is permanent',
+  );
+  assert.equal(
+    failed(decide(STRICT, fresh(), { outcome: 'client_error' }, 0, half)).reason,
+    'client error is permanent',
+  );
 });
 
 test('strict: 429, 503, 500, timeouts and connection errors retry', () => {

@@ -33,9 +33,10 @@ export function decide(
     return step(policy, 'slow', base, attempt, now, random);
   }
   const status = attempt.status === undefined ? 'client error' : `client error ${attempt.status}`;
-  const reason = policy.clientErrors === 'slow_for_money' && !base.isMoney
-    ? `${status} on a non-money event is permanent`
-    : `${status} is permanent`;
+  const reason =
+    policy.clientErrors === 'slow_for_money' && !base.isMoney
+      ? `${status} on a non-money event is permanent`
+      : `${status} is permanent`;
   return failed(reason, 'permanent_client_error', base);
 }
 
@@ -65,9 +66,10 @@ function step(
 ): NextStep {
   const spec = ladder === 'fast' ? policy.fast : (policy.slow as LadderSpec);
   const count = (ladder === 'fast' ? base.fastFailures : base.slowFailures) + 1;
-  const progress: DeliveryProgress = ladder === 'fast'
-    ? { ...base, fastFailures: count }
-    : { ...base, slowFailures: count, slowStartedAt: base.slowStartedAt ?? now };
+  const progress: DeliveryProgress =
+    ladder === 'fast'
+      ? { ...base, fastFailures: count }
+      : { ...base, slowFailures: count, slowStartedAt: base.slowStartedAt ?? now };
 
   if (count >= ladderBudget(spec)) return failed(budgetReason(policy, ladder, count), 'budget_spent', progress);
 
@@ -76,7 +78,11 @@ function step(
   // Whichever limit closes first is the one that ended the delivery.
   const limits: { end: number; reason: string; code: FailureCode }[] = [];
   if (spec.windowMs !== undefined) {
-    limits.push({ end: windowStart(spec, ladder, progress) + spec.windowMs, reason: windowReason(policy, ladder, spec.windowMs), code: 'window_ended' });
+    limits.push({
+      end: windowStart(spec, ladder, progress) + spec.windowMs,
+      reason: windowReason(policy, ladder, spec.windowMs),
+      code: 'window_ended',
+    });
   }
   if (policy.maxAgeMs !== undefined) {
     limits.push({ end: progress.createdAt + policy.maxAgeMs, reason: ageLimitReason(policy), code: 'age_limit' });
@@ -93,7 +99,12 @@ function pause(policy: Policy, spec: LadderSpec, count: number, attempt: Attempt
   let ms = Math.round(delay * (1 + policy.jitter * (2 * random() - 1)));
   const asked = attempt.retryAfterMs;
   // Retry-After only lengthens a pause, never shortens it, and never beyond the policy's cap.
-  if (policy.retryAfter.honour && asked !== undefined && asked > 0 && (attempt.status === undefined || retryAfterApplies(attempt.status))) {
+  if (
+    policy.retryAfter.honour &&
+    asked !== undefined &&
+    asked > 0 &&
+    (attempt.status === undefined || retryAfterApplies(attempt.status))
+  ) {
     ms = Math.max(ms, Math.min(asked, policy.retryAfter.maxMs));
   }
   return ms;

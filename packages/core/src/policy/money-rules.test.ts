@@ -1,12 +1,13 @@
-import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { test } from 'node:test';
 import { PolicyConfigError } from './config-error.ts';
 import { DEFAULT_MONEY_RULES, defineMoneyRules, isMoneyEvent } from './money-rules.ts';
 
 const money = (type: string, data: unknown) => isMoneyEvent(DEFAULT_MONEY_RULES, type, data);
 
 test('payment.status_changed is money when status is paid, settled or refunded', () => {
-  for (const status of ['paid', 'settled', 'refunded']) assert.equal(money('payment.status_changed', { status }), true, status);
+  for (const status of ['paid', 'settled', 'refunded'])
+    assert.equal(money('payment.status_changed', { status }), true, status);
   for (const status of ['amount_mismatch', 'expired', 'cancelled', 'failed', 'pending', 'PAID']) {
     assert.equal(money('payment.status_changed', { status }), false, status);
   }
@@ -26,7 +27,15 @@ test('refund.completed and refund.reversed are money whatever their data', () =>
 });
 
 test('everything else is not money', () => {
-  for (const type of ['refund.failed', 'refund.rejected', 'subscription.status_changed', 'kyc.status_changed', 'gateway.status_changed', 'payment.delivery_proof_reminder', 'payment.created']) {
+  for (const type of [
+    'refund.failed',
+    'refund.rejected',
+    'subscription.status_changed',
+    'kyc.status_changed',
+    'gateway.status_changed',
+    'payment.delivery_proof_reminder',
+    'payment.created',
+  ]) {
     assert.equal(money(type, { status: 'paid' }), false, type);
   }
 });
@@ -41,7 +50,10 @@ test('a missing or odd field is not money', () => {
 });
 
 test('fields are dot paths over own properties only', () => {
-  const rules = [{ type: 'order.updated', field: 'order.state', in: ['captured'] }, { type: 'x', field: 'constructor' }];
+  const rules = [
+    { type: 'order.updated', field: 'order.state', in: ['captured'] },
+    { type: 'x', field: 'constructor' },
+  ];
   assert.equal(isMoneyEvent(rules, 'order.updated', { order: { state: 'captured' } }), true);
   assert.equal(isMoneyEvent(rules, 'order.updated', { order: { state: 'open' } }), false);
   assert.equal(isMoneyEvent(rules, 'order.updated', { order: 'captured' }), false);
@@ -64,6 +76,10 @@ test('the rule set is configuration: defineMoneyRules validates with paths', () 
     [[{ type: 'a', field: 'a..b' }], 'moneyRules[0].field: must be a dot path'],
   ];
   for (const [json, message] of bad) {
-    assert.throws(() => defineMoneyRules(json), (err: unknown) => err instanceof PolicyConfigError && err.message.startsWith(message), message);
+    assert.throws(
+      () => defineMoneyRules(json),
+      (err: unknown) => err instanceof PolicyConfigError && err.message.startsWith(message),
+      message,
+    );
   }
 });

@@ -4,7 +4,11 @@ import type { MoneyRule } from './types.ts';
 
 /** The payment hub's list. refund.failed, refund.rejected, subscription.*, kyc.* … moved no money. */
 export const DEFAULT_MONEY_RULES: readonly MoneyRule[] = Object.freeze([
-  Object.freeze({ type: 'payment.status_changed', field: 'status', in: Object.freeze(['paid', 'settled', 'refunded']) }),
+  Object.freeze({
+    type: 'payment.status_changed',
+    field: 'status',
+    in: Object.freeze(['paid', 'settled', 'refunded']),
+  }),
   Object.freeze({ type: 'withdrawal.status_changed', field: 'status', in: Object.freeze(['completed']) }),
   Object.freeze({ type: 'exchange.status_changed', field: 'status', in: Object.freeze(['completed']) }),
   Object.freeze({ type: 'refund.completed' }),
@@ -23,7 +27,10 @@ export function isMoneyEvent(rules: readonly MoneyRule[], type: string, data: un
     const value = valueAt(data, rule.field);
     if (value === undefined || value === null) return false;
     if (rule.in === undefined) return true;
-    return (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') && rule.in.includes(String(value));
+    return (
+      (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') &&
+      rule.in.includes(String(value))
+    );
   });
 }
 
@@ -40,13 +47,16 @@ function valueAt(data: unknown, path: string): unknown {
 
 /** Validate money rules from config (`[{"type":"refund.completed"}, {"type":"…","field":"status","in":["paid"]}]`). */
 export function defineMoneyRules(json: unknown, path = 'moneyRules'): MoneyRule[] {
-  if (!Array.isArray(json)) throw new PolicyConfigError(path, 'must be an array of rules like {"type":"refund.completed"}');
+  if (!Array.isArray(json))
+    throw new PolicyConfigError(path, 'must be an array of rules like {"type":"refund.completed"}');
   return json.map((raw, i): MoneyRule => {
     const at = `${path}[${i}]`;
-    if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) throw new PolicyConfigError(at, 'must be an object');
+    if (raw === null || typeof raw !== 'object' || Array.isArray(raw))
+      throw new PolicyConfigError(at, 'must be an object');
     const entry = raw as Record<string, unknown>;
     for (const key of Object.keys(entry)) {
-      if (!['type', 'field', 'in'].includes(key)) throw new PolicyConfigError(`${at}.${key}`, 'unknown key; expected type, field, in');
+      if (!['type', 'field', 'in'].includes(key))
+        throw new PolicyConfigError(`${at}.${key}`, 'unknown key; expected type, field, in');
     }
     if (typeof entry.type !== 'string' || !/^[A-Za-z0-9_.-]+$/.test(entry.type)) {
       throw new PolicyConfigError(`${at}.type`, 'must be an event type name like "payment.status_changed"');

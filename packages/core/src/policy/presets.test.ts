@@ -1,8 +1,8 @@
-import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { BRIEF, DEFAULT_POLICY, PAYMENTS, PRESETS, STANDARD, STRICT, isPresetName } from './presets.ts';
+import { test } from 'node:test';
+import { DAY, H, MIN, S } from '../../testing/time.ts';
+import { BRIEF, DEFAULT_POLICY, isPresetName, PAYMENTS, PRESETS, STANDARD, STRICT } from './presets.ts';
 import { checkPolicy } from './registry.ts';
-import { S, MIN, H, DAY } from '../../testing/time.ts';
 
 const sum = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0);
 
@@ -22,7 +22,9 @@ test('presets are deeply frozen', () => {
     assert.ok(Object.isFrozen(policy.health));
     assert.ok(Object.isFrozen(policy.retryAfter));
   }
-  assert.throws(() => { (PAYMENTS.fast.delaysMs as number[])[0] = 99; }, TypeError);
+  assert.throws(() => {
+    (PAYMENTS.fast.delaysMs as number[])[0] = 99;
+  }, TypeError);
 });
 
 test('every preset passes the registry checks', () => {
@@ -40,8 +42,11 @@ test('shared: 20 concurrent requests and pause on 410 everywhere; Retry-After ho
 });
 
 test('payments: fast ladder 1..256 s, budget 10, ≈ 8.5 min of pauses', () => {
-  assert.deepEqual(PAYMENTS.fast.delaysMs, [1, 2, 4, 8, 16, 32, 64, 128, 256].map((s) => s * S));
-  PAYMENTS.fast.delaysMs.forEach((d, i) => assert.equal(d, 2 ** i * S)); // 2^(f-1) s after the f-th failure
+  assert.deepEqual(
+    PAYMENTS.fast.delaysMs,
+    [1, 2, 4, 8, 16, 32, 64, 128, 256].map((s) => s * S),
+  );
+  for (const [i, d] of PAYMENTS.fast.delaysMs.entries()) assert.equal(d, 2 ** i * S); // 2^(f-1) s after the f-th failure
   assert.equal(PAYMENTS.fast.maxFailures, 10);
   assert.equal(sum(PAYMENTS.fast.delaysMs), 511 * S);
 });
@@ -60,7 +65,13 @@ test('payments: 30-day age limit, 10 s timeout, no jitter, tenant breaker per do
   assert.equal(PAYMENTS.timeoutMs, 10 * S);
   assert.equal(PAYMENTS.jitter, 0);
   assert.deepEqual(PAYMENTS.breaker, {
-    scope: 'tenant', windowMs: 5 * MIN, minAttempts: 5, failureRatio: 0.8, pauseMs: 5 * MIN, maxPauseMs: 30 * MIN, recheckMs: 30 * S,
+    scope: 'tenant',
+    windowMs: 5 * MIN,
+    minAttempts: 5,
+    failureRatio: 0.8,
+    pauseMs: 5 * MIN,
+    maxPauseMs: 30 * MIN,
+    recheckMs: 30 * S,
   });
 });
 

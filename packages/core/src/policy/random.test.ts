@@ -1,5 +1,5 @@
-import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { test } from 'node:test';
 import { seededRandom } from './random.ts';
 
 test('seededRandom repeats per seed, differs across seeds, stays in [0, 1)', () => {

@@ -1,11 +1,10 @@
-import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { H, MIN, S } from '../../testing/time.ts';
 import { PolicyConfigError } from './config-error.ts';
 import { decide, startProgress } from './decide.ts';
 import { PAYMENTS, STANDARD, STRICT } from './presets.ts';
-import { PolicyRegistry, definePolicies } from './registry.ts';
-import { S, MIN, H } from '../../testing/time.ts';
-
+import { definePolicies, PolicyRegistry } from './registry.ts';
 
 function throwsAt(json: unknown, message: string): void {
   assert.throws(
@@ -30,7 +29,14 @@ test('the registry knows the presets and the default', () => {
 
 test('the example from the brief defines a policy over standard', () => {
   const registry = PolicyRegistry.fromConfig([
-    { name: 'mine', extends: 'standard', timeout: '5s', fast: { delays: ['10s', '1m'], maxFailures: 3 }, jitter: 0.1, clientErrors: 'fail' },
+    {
+      name: 'mine',
+      extends: 'standard',
+      timeout: '5s',
+      fast: { delays: ['10s', '1m'], maxFailures: 3 },
+      jitter: 0.1,
+      clientErrors: 'fail',
+    },
   ]);
   assert.deepEqual(registry.names(), ['payments', 'standard', 'brief', 'strict', 'mine']);
   const mine = registry.get('mine')!;
@@ -97,7 +103,10 @@ test('validation names the path and says what is valid', () => {
   throwsAt([{ name: 'a' }, { name: 'a' }], 'policies[1].name: "a" is defined twice');
   throwsAt([{ name: 'a', extends: 'nope' }], 'policies[0].extends: unknown policy "nope"');
   throwsAt([{ name: 'a', extends: 'b' }, { name: 'b' }], 'policies[0].extends: unknown policy "b"');
-  throwsAt([{ name: 'a', timeoutMs: 5000 }], 'policies[0].timeoutMs: unknown key; expected one of name, extends, timeout');
+  throwsAt(
+    [{ name: 'a', timeoutMs: 5000 }],
+    'policies[0].timeoutMs: unknown key; expected one of name, extends, timeout',
+  );
   throwsAt([{ name: 'a', timeout: '5' }], "policies[0].timeout: duration '5' has no unit");
   throwsAt([{ name: 'a', timeout: '0s' }], 'policies[0].timeout: must be more than zero');
   throwsAt([{ name: 'a', timeout: '10m' }], 'policies[0].timeout: must be at most 5m');
@@ -105,40 +114,102 @@ test('validation names the path and says what is valid', () => {
   throwsAt([{ name: 'a', maxConcurrency: 2.5 }], 'policies[0].maxConcurrency: must be a whole number');
   throwsAt([{ name: 'a', jitter: 1 }], 'policies[0].jitter: must be a fraction from 0 up to (not including) 1');
   throwsAt([{ name: 'a', jitter: '0.2' }], 'policies[0].jitter: must be a fraction');
-  throwsAt([{ name: 'a', clientErrors: 'ignore' }], 'policies[0].clientErrors: must be one of "retry", "fail", "slow_for_money"');
+  throwsAt(
+    [{ name: 'a', clientErrors: 'ignore' }],
+    'policies[0].clientErrors: must be one of "retry", "fail", "slow_for_money"',
+  );
   throwsAt([{ name: 'a', fast: { maxFailures: 3 } }], 'policies[0].fast.delays: is required');
   throwsAt([{ name: 'a', fast: { delays: [] } }], 'policies[0].fast.delays: is required');
-  throwsAt([{ name: 'a', fast: { delays: ['10s', 'soon'] } }], "policies[0].fast.delays[1]: duration 'soon' is not valid");
+  throwsAt(
+    [{ name: 'a', fast: { delays: ['10s', 'soon'] } }],
+    "policies[0].fast.delays[1]: duration 'soon' is not valid",
+  );
   throwsAt([{ name: 'a', fast: { delays: ['0s'] } }], 'policies[0].fast.delays[0]: must be more than zero');
   throwsAt([{ name: 'a', fast: { delays: ['60d'] } }], 'policies[0].fast.delays[0]: must be at most 30d');
-  throwsAt([{ name: 'a', fast: { delays: ['1s'], maxFailures: 5 } }], 'policies[0].fast.maxFailures: 5 failures need at least 4 delays (there are 1)');
-  throwsAt([{ name: 'a', fast: { delays: ['1s'], repeatLast: 'yes' } }], 'policies[0].fast.repeatLast: must be true or false');
-  throwsAt([{ name: 'a', fast: { delays: ['1h'], repeatLast: true } }], 'policies[0].fast.repeatLast: would retry forever');
-  throwsAt([{ name: 'a', fast: { delays: ['1h'], window: '1d', windowFrom: 'ladder_start' } }], 'policies[0].fast.windowFrom: "ladder_start" applies to the slow ladder only');
-  throwsAt([{ name: 'a', fast: { delays: ['1h'], windowFrom: 'later' } }], 'policies[0].fast.windowFrom: must be one of');
-  throwsAt([{ name: 'a', clientErrors: 'slow_for_money' }], 'policies[0].clientErrors: "slow_for_money" needs a slow ladder');
-  throwsAt([{ name: 'a', extends: 'payments', slow: null }], 'policies[0].clientErrors: "slow_for_money" needs a slow ladder');
-  throwsAt([{ name: 'a', fast: { delays: ['1h'], repeatLast: true }, maxAge: '7d' }, { name: 'b', extends: 'a', maxAge: null }],
-    'policies[1].fast.repeatLast: would retry forever');
-  throwsAt([{ name: 'a', retryAfter: { max: '1h', honor: true } }], 'policies[0].retryAfter.honor: unknown key; expected one of honour, max');
-  throwsAt([{ name: 'a', breaker: { failureRatio: 1.5 } }], 'policies[0].breaker.failureRatio: must be a fraction above 0 and at most 1');
-  throwsAt([{ name: 'a', breaker: { scope: 'global' } }], 'policies[0].breaker.scope: must be one of "tenant", "endpoint"');
-  throwsAt([{ name: 'a', breaker: { pause: '10m', maxPause: '5m' } }], 'policies[0].breaker.maxPause: must be at least breaker.pause');
+  throwsAt(
+    [{ name: 'a', fast: { delays: ['1s'], maxFailures: 5 } }],
+    'policies[0].fast.maxFailures: 5 failures need at least 4 delays (there are 1)',
+  );
+  throwsAt(
+    [{ name: 'a', fast: { delays: ['1s'], repeatLast: 'yes' } }],
+    'policies[0].fast.repeatLast: must be true or false',
+  );
+  throwsAt(
+    [{ name: 'a', fast: { delays: ['1h'], repeatLast: true } }],
+    'policies[0].fast.repeatLast: would retry forever',
+  );
+  throwsAt(
+    [{ name: 'a', fast: { delays: ['1h'], window: '1d', windowFrom: 'ladder_start' } }],
+    'policies[0].fast.windowFrom: "ladder_start" applies to the slow ladder only',
+  );
+  throwsAt(
+    [{ name: 'a', fast: { delays: ['1h'], windowFrom: 'later' } }],
+    'policies[0].fast.windowFrom: must be one of',
+  );
+  throwsAt(
+    [{ name: 'a', clientErrors: 'slow_for_money' }],
+    'policies[0].clientErrors: "slow_for_money" needs a slow ladder',
+  );
+  throwsAt(
+    [{ name: 'a', extends: 'payments', slow: null }],
+    'policies[0].clientErrors: "slow_for_money" needs a slow ladder',
+  );
+  throwsAt(
+    [
+      { name: 'a', fast: { delays: ['1h'], repeatLast: true }, maxAge: '7d' },
+      { name: 'b', extends: 'a', maxAge: null },
+    ],
+    'policies[1].fast.repeatLast: would retry forever',
+  );
+  throwsAt(
+    [{ name: 'a', retryAfter: { max: '1h', honor: true } }],
+    'policies[0].retryAfter.honor: unknown key; expected one of honour, max',
+  );
+  throwsAt(
+    [{ name: 'a', breaker: { failureRatio: 1.5 } }],
+    'policies[0].breaker.failureRatio: must be a fraction above 0 and at most 1',
+  );
+  throwsAt(
+    [{ name: 'a', breaker: { scope: 'global' } }],
+    'policies[0].breaker.scope: must be one of "tenant", "endpoint"',
+  );
+  throwsAt(
+    [{ name: 'a', breaker: { pause: '10m', maxPause: '5m' } }],
+    'policies[0].breaker.maxPause: must be at least breaker.pause',
+  );
   throwsAt([{ name: 'a', breaker: 'on' }], 'policies[0].breaker: must be an object');
   throwsAt([{ name: 'a', health: { pauseOnGone: 1 } }], 'policies[0].health.pauseOnGone: must be true or false');
-  throwsAt([{ name: 'a', health: { suspendAfterConsecutiveFailedEvents: 0 } }], 'policies[0].health.suspendAfterConsecutiveFailedEvents: must be a whole number');
+  throwsAt(
+    [{ name: 'a', health: { suspendAfterConsecutiveFailedEvents: 0 } }],
+    'policies[0].health.suspendAfterConsecutiveFailedEvents: must be a whole number',
+  );
 });
 
 test('a strict-based policy with a shorter window keeps repeating within it', () => {
-  const [p] = definePolicies([{ name: 'day-half', extends: 'strict', fast: { delays: ['30s', '1h'], repeatLast: true, window: '12h' } }]);
+  const [p] = definePolicies([
+    { name: 'day-half', extends: 'strict', fast: { delays: ['30s', '1h'], repeatLast: true, window: '12h' } },
+  ]);
   assert.equal(p.jitter, STRICT.jitter);
   assert.equal(p.fast.windowFrom, undefined); // defaults to first_attempt in decide()
-  const late = decide(p, { ...startProgress(0, false), firstAttemptAt: 0, fastFailures: 5 }, { outcome: 'delivery_failure' }, 11.5 * H, () => 0.5);
+  const late = decide(
+    p,
+    { ...startProgress(0, false), firstAttemptAt: 0, fastFailures: 5 },
+    { outcome: 'delivery_failure' },
+    11.5 * H,
+    () => 0.5,
+  );
   assert.equal(late.kind === 'fail' && late.reason, '12h retry window ended');
 });
 
 test('the registry refuses hand-built policies that clash with presets or break the rules', () => {
   assert.throws(() => new PolicyRegistry([{ ...STANDARD }]), /policies\[0\]\.name: "standard" is a preset/);
-  assert.throws(() => new PolicyRegistry([{ ...STANDARD, name: 'x' }, { ...STANDARD, name: 'x' }]), /policies\[1\]\.name: "x" is defined twice/);
+  assert.throws(
+    () =>
+      new PolicyRegistry([
+        { ...STANDARD, name: 'x' },
+        { ...STANDARD, name: 'x' },
+      ]),
+    /policies\[1\]\.name: "x" is defined twice/,
+  );
   assert.throws(() => new PolicyRegistry([{ ...STANDARD, name: 'x', fast: { delaysMs: [] } }]), PolicyConfigError);
 });

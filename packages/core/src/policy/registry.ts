@@ -1,8 +1,9 @@
 // Policies by name: the presets plus user policies from config, each validated once with errors that name the path.
-import { formatDuration, InvalidDurationError, parseDuration } from '../duration.ts';
-import { PolicyConfigError } from './config-error.ts';
+
 import { deepFreeze } from '../deep-freeze.ts';
 import { DEFAULTS } from '../defaults.ts';
+import { formatDuration, InvalidDurationError, parseDuration } from '../duration.ts';
+import { PolicyConfigError } from './config-error.ts';
 import { DEFAULT_POLICY, isPresetName, PRESETS } from './presets.ts';
 import type { BreakerRule, HealthRule, LadderSpec, Policy } from './types.ts';
 
@@ -23,9 +24,12 @@ export class PolicyRegistry {
     userPolicies.forEach((policy, i) => {
       const at = `policies[${i}]`;
       if (this.#policies.has(policy.name)) {
-        throw new PolicyConfigError(`${at}.name`, isPresetName(policy.name)
-          ? `"${policy.name}" is a preset; choose another name`
-          : `"${policy.name}" is defined twice`);
+        throw new PolicyConfigError(
+          `${at}.name`,
+          isPresetName(policy.name)
+            ? `"${policy.name}" is a preset; choose another name`
+            : `"${policy.name}" is defined twice`,
+        );
       }
       checkPolicy(policy, at);
       this.#policies.set(policy.name, deepFreeze(policy));
@@ -71,13 +75,27 @@ export function definePolicies(json: unknown, path = 'policies'): Policy[] {
   const defined = new Map<string, Policy>();
   return json.map((raw, i) => {
     const policy = definePolicy(raw, `${path}[${i}]`, (name) => PRESETS[name] ?? defined.get(name));
-    if (defined.has(policy.name)) throw new PolicyConfigError(`${path}[${i}].name`, `"${policy.name}" is defined twice`);
+    if (defined.has(policy.name))
+      throw new PolicyConfigError(`${path}[${i}].name`, `"${policy.name}" is defined twice`);
     defined.set(policy.name, policy);
     return policy;
   });
 }
 
-const POLICY_KEYS = ['name', 'extends', 'timeout', 'maxConcurrency', 'jitter', 'fast', 'slow', 'clientErrors', 'retryAfter', 'maxAge', 'breaker', 'health'];
+const POLICY_KEYS = [
+  'name',
+  'extends',
+  'timeout',
+  'maxConcurrency',
+  'jitter',
+  'fast',
+  'slow',
+  'clientErrors',
+  'retryAfter',
+  'maxAge',
+  'breaker',
+  'health',
+];
 const LADDER_KEYS = ['delays', 'maxFailures', 'repeatLast', 'window', 'windowFrom'];
 const BREAKER_KEYS = ['scope', 'window', 'minAttempts', 'failureRatio', 'pause', 'maxPause', 'recheck'];
 const HEALTH_KEYS = ['pauseAfterFailing', 'suspendAfterConsecutiveFailedEvents', 'pauseOnGone'];
@@ -87,25 +105,55 @@ function definePolicy(raw: unknown, at: string, lookup: (name: string) => Policy
   if (typeof def.name !== 'string' || !/^[a-z][a-z0-9_-]{0,62}$/.test(def.name)) {
     throw new PolicyConfigError(`${at}.name`, 'must be a lowercase name like "my-policy" (letters, digits, - and _)');
   }
-  if (isPresetName(def.name)) throw new PolicyConfigError(`${at}.name`, `"${def.name}" is a preset; choose another name`);
+  if (isPresetName(def.name))
+    throw new PolicyConfigError(`${at}.name`, `"${def.name}" is a preset; choose another name`);
   const parentName = def.extends ?? DEFAULT_POLICY;
-  if (typeof parentName !== 'string') throw new PolicyConfigError(`${at}.extends`, 'must be the name of a preset or an earlier policy');
+  if (typeof parentName !== 'string')
+    throw new PolicyConfigError(`${at}.extends`, 'must be the name of a preset or an earlier policy');
   const parent = lookup(parentName);
   if (!parent) {
-    throw new PolicyConfigError(`${at}.extends`, `unknown policy "${parentName}"; presets are ${Object.keys(PRESETS).join(', ')}, or a policy defined above this one`);
+    throw new PolicyConfigError(
+      `${at}.extends`,
+      `unknown policy "${parentName}"; presets are ${Object.keys(PRESETS).join(', ')}, or a policy defined above this one`,
+    );
   }
 
   const policy: Policy = {
     name: def.name,
-    timeoutMs: def.timeout === undefined ? parent.timeoutMs : duration(def.timeout, `${at}.timeout`, { min: 1, max: 5 * MINUTE }),
-    maxConcurrency: def.maxConcurrency === undefined ? parent.maxConcurrency : integer(def.maxConcurrency, `${at}.maxConcurrency`, 1, 1000),
+    timeoutMs:
+      def.timeout === undefined
+        ? parent.timeoutMs
+        : duration(def.timeout, `${at}.timeout`, { min: 1, max: 5 * MINUTE }),
+    maxConcurrency:
+      def.maxConcurrency === undefined
+        ? parent.maxConcurrency
+        : integer(def.maxConcurrency, `${at}.maxConcurrency`, 1, 1000),
     jitter: def.jitter === undefined ? parent.jitter : jitter(def.jitter, `${at}.jitter`),
     fast: def.fast === undefined ? parent.fast : ladder(def.fast, `${at}.fast`),
-    ...optional('slow', def.slow === undefined ? parent.slow : def.slow === null ? undefined : ladder(def.slow, `${at}.slow`)),
-    clientErrors: def.clientErrors === undefined ? parent.clientErrors : oneOf(def.clientErrors, `${at}.clientErrors`, ['retry', 'fail', 'slow_for_money'] as const),
-    retryAfter: def.retryAfter === undefined ? parent.retryAfter : retryAfter(def.retryAfter, `${at}.retryAfter`, parent.retryAfter),
-    ...optional('maxAgeMs', def.maxAge === undefined ? parent.maxAgeMs : def.maxAge === null ? undefined : duration(def.maxAge, `${at}.maxAge`, { min: 1 })),
-    ...optional('breaker', def.breaker === undefined ? parent.breaker : breaker(def.breaker, `${at}.breaker`, parent.breaker)),
+    ...optional(
+      'slow',
+      def.slow === undefined ? parent.slow : def.slow === null ? undefined : ladder(def.slow, `${at}.slow`),
+    ),
+    clientErrors:
+      def.clientErrors === undefined
+        ? parent.clientErrors
+        : oneOf(def.clientErrors, `${at}.clientErrors`, ['retry', 'fail', 'slow_for_money'] as const),
+    retryAfter:
+      def.retryAfter === undefined
+        ? parent.retryAfter
+        : retryAfter(def.retryAfter, `${at}.retryAfter`, parent.retryAfter),
+    ...optional(
+      'maxAgeMs',
+      def.maxAge === undefined
+        ? parent.maxAgeMs
+        : def.maxAge === null
+          ? undefined
+          : duration(def.maxAge, `${at}.maxAge`, { min: 1 }),
+    ),
+    ...optional(
+      'breaker',
+      def.breaker === undefined ? parent.breaker : breaker(def.breaker, `${at}.breaker`, parent.breaker),
+    ),
     health: def.health === undefined ? parent.health : health(def.health, `${at}.health`, parent.health),
   };
   checkPolicy(policy, at);
@@ -120,10 +168,16 @@ export function checkPolicy(policy: Policy, at = policy.name): void {
   checkLadder(policy.fast, `${at}.fast`, policy);
   if (policy.slow) checkLadder(policy.slow, `${at}.slow`, policy);
   if (policy.fast.windowFrom === 'ladder_start') {
-    throw new PolicyConfigError(`${at}.fast.windowFrom`, '"ladder_start" applies to the slow ladder only; use "first_attempt" or "created"');
+    throw new PolicyConfigError(
+      `${at}.fast.windowFrom`,
+      '"ladder_start" applies to the slow ladder only; use "first_attempt" or "created"',
+    );
   }
   if (policy.clientErrors === 'slow_for_money' && !policy.slow) {
-    throw new PolicyConfigError(`${at}.clientErrors`, '"slow_for_money" needs a slow ladder; add "slow" or choose "retry" or "fail"');
+    throw new PolicyConfigError(
+      `${at}.clientErrors`,
+      '"slow_for_money" needs a slow ladder; add "slow" or choose "retry" or "fail"',
+    );
   }
   if (policy.breaker && policy.breaker.maxPauseMs < policy.breaker.pauseMs) {
     throw new PolicyConfigError(`${at}.breaker.maxPause`, 'must be at least breaker.pause');
@@ -133,11 +187,21 @@ export function checkPolicy(policy: Policy, at = policy.name): void {
 function checkLadder(spec: LadderSpec, at: string, policy: Policy): void {
   if (spec.delaysMs.length === 0) throw new PolicyConfigError(`${at}.delays`, 'must list at least one delay');
   if (spec.maxFailures !== undefined && !spec.repeatLast && spec.maxFailures > spec.delaysMs.length + 1) {
-    throw new PolicyConfigError(`${at}.maxFailures`,
-      `${spec.maxFailures} failures need at least ${spec.maxFailures - 1} delays (there are ${spec.delaysMs.length}); add delays or set repeatLast`);
+    throw new PolicyConfigError(
+      `${at}.maxFailures`,
+      `${spec.maxFailures} failures need at least ${spec.maxFailures - 1} delays (there are ${spec.delaysMs.length}); add delays or set repeatLast`,
+    );
   }
-  if (spec.repeatLast && spec.maxFailures === undefined && spec.windowMs === undefined && policy.maxAgeMs === undefined) {
-    throw new PolicyConfigError(`${at}.repeatLast`, 'would retry forever; set maxFailures, a window, or the policy\'s maxAge');
+  if (
+    spec.repeatLast &&
+    spec.maxFailures === undefined &&
+    spec.windowMs === undefined &&
+    policy.maxAgeMs === undefined
+  ) {
+    throw new PolicyConfigError(
+      `${at}.repeatLast`,
+      "would retry forever; set maxFailures, a window, or the policy's maxAge",
+    );
   }
 }
 
@@ -146,14 +210,23 @@ function ladder(raw: unknown, at: string): LadderSpec {
   if (!Array.isArray(def.delays) || def.delays.length === 0) {
     throw new PolicyConfigError(`${at}.delays`, 'is required: a non-empty array of durations like ["30s", "5m", "1h"]');
   }
-  if (def.delays.length > 100) throw new PolicyConfigError(`${at}.delays`, 'must list at most 100 delays; use repeatLast for a long tail');
+  if (def.delays.length > 100)
+    throw new PolicyConfigError(`${at}.delays`, 'must list at most 100 delays; use repeatLast for a long tail');
   const delays = def.delays;
   return {
     delaysMs: delays.map((d, i) => duration(d, `${at}.delays[${i}]`, { min: 1, max: 30 * DAY })),
-    ...optional('maxFailures', def.maxFailures === undefined ? undefined : integer(def.maxFailures, `${at}.maxFailures`, 1, 1000)),
+    ...optional(
+      'maxFailures',
+      def.maxFailures === undefined ? undefined : integer(def.maxFailures, `${at}.maxFailures`, 1, 1000),
+    ),
     ...optional('repeatLast', def.repeatLast === undefined ? undefined : boolean(def.repeatLast, `${at}.repeatLast`)),
     ...optional('windowMs', def.window === undefined ? undefined : duration(def.window, `${at}.window`, { min: 1 })),
-    ...optional('windowFrom', def.windowFrom === undefined ? undefined : oneOf(def.windowFrom, `${at}.windowFrom`, ['created', 'first_attempt', 'ladder_start'] as const)),
+    ...optional(
+      'windowFrom',
+      def.windowFrom === undefined
+        ? undefined
+        : oneOf(def.windowFrom, `${at}.windowFrom`, ['created', 'first_attempt', 'ladder_start'] as const),
+    ),
   };
 }
 
@@ -172,8 +245,12 @@ function breaker(raw: unknown, at: string, inherited: BreakerRule | undefined): 
   const base = inherited ?? DEFAULT_BREAKER;
   return {
     scope: def.scope === undefined ? base.scope : oneOf(def.scope, `${at}.scope`, ['tenant', 'endpoint'] as const),
-    windowMs: def.window === undefined ? base.windowMs : duration(def.window, `${at}.window`, { min: 1_000, max: MAX_BREAKER_WINDOW_MS }),
-    minAttempts: def.minAttempts === undefined ? base.minAttempts : integer(def.minAttempts, `${at}.minAttempts`, 1, 1_000_000),
+    windowMs:
+      def.window === undefined
+        ? base.windowMs
+        : duration(def.window, `${at}.window`, { min: 1_000, max: MAX_BREAKER_WINDOW_MS }),
+    minAttempts:
+      def.minAttempts === undefined ? base.minAttempts : integer(def.minAttempts, `${at}.minAttempts`, 1, 1_000_000),
     failureRatio: def.failureRatio === undefined ? base.failureRatio : ratio(def.failureRatio, `${at}.failureRatio`),
     pauseMs: def.pause === undefined ? base.pauseMs : duration(def.pause, `${at}.pause`, { min: 1_000 }),
     maxPauseMs: def.maxPause === undefined ? base.maxPauseMs : duration(def.maxPause, `${at}.maxPause`, { min: 1_000 }),
@@ -183,14 +260,18 @@ function breaker(raw: unknown, at: string, inherited: BreakerRule | undefined): 
 
 function health(raw: unknown, at: string, inherited: HealthRule): HealthRule {
   const def = object(raw, at, HEALTH_KEYS);
-  const pauseAfter = def.pauseAfterFailing === undefined
-    ? inherited.pauseAfterFailingMs
-    : def.pauseAfterFailing === null ? undefined : duration(def.pauseAfterFailing, `${at}.pauseAfterFailing`, { min: 1 });
-  const suspendAfter = def.suspendAfterConsecutiveFailedEvents === undefined
-    ? inherited.suspendAfterConsecutiveFailedEvents
-    : def.suspendAfterConsecutiveFailedEvents === null
-      ? undefined
-      : integer(def.suspendAfterConsecutiveFailedEvents, `${at}.suspendAfterConsecutiveFailedEvents`, 1, 1_000_000);
+  const pauseAfter =
+    def.pauseAfterFailing === undefined
+      ? inherited.pauseAfterFailingMs
+      : def.pauseAfterFailing === null
+        ? undefined
+        : duration(def.pauseAfterFailing, `${at}.pauseAfterFailing`, { min: 1 });
+  const suspendAfter =
+    def.suspendAfterConsecutiveFailedEvents === undefined
+      ? inherited.suspendAfterConsecutiveFailedEvents
+      : def.suspendAfterConsecutiveFailedEvents === null
+        ? undefined
+        : integer(def.suspendAfterConsecutiveFailedEvents, `${at}.suspendAfterConsecutiveFailedEvents`, 1, 1_000_000);
   return {
     ...optional('pauseAfterFailingMs', pauseAfter),
     ...optional('suspendAfterConsecutiveFailedEvents', suspendAfter),
@@ -201,9 +282,11 @@ function health(raw: unknown, at: string, inherited: HealthRule): HealthRule {
 // ---- field readers: each names the path and says what would have been valid ----
 
 function object(raw: unknown, at: string, keys: readonly string[]): Record<string, unknown> {
-  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) throw new PolicyConfigError(at, 'must be an object');
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw))
+    throw new PolicyConfigError(at, 'must be an object');
   for (const key of Object.keys(raw)) {
-    if (!keys.includes(key)) throw new PolicyConfigError(`${at}.${key}`, `unknown key; expected one of ${keys.join(', ')}`);
+    if (!keys.includes(key))
+      throw new PolicyConfigError(`${at}.${key}`, `unknown key; expected one of ${keys.join(', ')}`);
   }
   return raw as Record<string, unknown>;
 }
@@ -216,8 +299,13 @@ function duration(raw: unknown, at: string, range: { min: number; max?: number }
     if (err instanceof InvalidDurationError) throw new PolicyConfigError(at, err.message);
     throw err;
   }
-  if (ms < range.min) throw new PolicyConfigError(at, range.min === 1 ? 'must be more than zero' : `must be at least ${formatDuration(range.min)}`);
-  if (range.max !== undefined && ms > range.max) throw new PolicyConfigError(at, `must be at most ${formatDuration(range.max)}`);
+  if (ms < range.min)
+    throw new PolicyConfigError(
+      at,
+      range.min === 1 ? 'must be more than zero' : `must be at least ${formatDuration(range.min)}`,
+    );
+  if (range.max !== undefined && ms > range.max)
+    throw new PolicyConfigError(at, `must be at most ${formatDuration(range.max)}`);
   return ms;
 }
 

@@ -8,7 +8,12 @@ export type ScriptStep =
   | number
   | 'timeout'
   | 'connection'
-  | { readonly status?: number; readonly outcome?: AttemptOutcome['outcome']; readonly retryAfterMs?: number; readonly durationMs?: number };
+  | {
+      readonly status?: number;
+      readonly outcome?: AttemptOutcome['outcome'];
+      readonly retryAfterMs?: number;
+      readonly durationMs?: number;
+    };
 
 export interface TimelineOptions {
   /** When the delivery was created; the first attempt starts at `firstAttemptAt` (default: the same instant). */
@@ -34,7 +39,9 @@ export interface TimelineAttempt {
 export interface Timeline {
   readonly attempts: readonly TimelineAttempt[];
   /** How the delivery ended: succeeded, failed, or cut off by maxAttempts while still retrying. */
-  readonly end: Exclude<NextStep, { kind: 'retry' }> | { readonly kind: 'cut_off'; readonly at: number; readonly ladder: Ladder };
+  readonly end:
+    | Exclude<NextStep, { kind: 'retry' }>
+    | { readonly kind: 'cut_off'; readonly at: number; readonly ladder: Ladder };
 }
 
 /** The script's last step repeats once it runs out, so `[500, 500, 404]` reads "500, 500, 404, 404, …". */
@@ -49,9 +56,12 @@ export function planTimeline(policy: Policy, script: readonly ScriptStep[], opti
   for (let n = 1; ; n++) {
     const raw = script[Math.min(n, script.length) - 1];
     const outcome = toOutcome(raw);
-    const durationMs = typeof raw === 'object' && raw.durationMs !== undefined
-      ? raw.durationMs
-      : raw === 'timeout' ? policy.timeoutMs : options.durationMs ?? 0;
+    const durationMs =
+      typeof raw === 'object' && raw.durationMs !== undefined
+        ? raw.durationMs
+        : raw === 'timeout'
+          ? policy.timeoutMs
+          : (options.durationMs ?? 0);
     // The dispatcher records the first attempt's start before deciding, so windows count from it exactly.
     if (progress.firstAttemptAt === null) progress = { ...progress, firstAttemptAt: startedAt };
     const endedAt = startedAt + durationMs;
@@ -68,5 +78,9 @@ function toOutcome(step: ScriptStep): AttemptOutcome {
   if (typeof step === 'number') return { outcome: classifyStatus(step), status: step };
   if (step === 'timeout' || step === 'connection') return { outcome: 'delivery_failure' };
   const outcome = step.outcome ?? (step.status === undefined ? 'delivery_failure' : classifyStatus(step.status));
-  return { outcome, ...(step.status === undefined ? {} : { status: step.status }), ...(step.retryAfterMs === undefined ? {} : { retryAfterMs: step.retryAfterMs }) };
+  return {
+    outcome,
+    ...(step.status === undefined ? {} : { status: step.status }),
+    ...(step.retryAfterMs === undefined ? {} : { retryAfterMs: step.retryAfterMs }),
+  };
 }

@@ -80,7 +80,12 @@ export interface AttemptOutcome {
 export type NextStep =
   | { readonly kind: 'succeed' }
   | { readonly kind: 'retry'; readonly at: number; readonly ladder: Ladder; readonly progress: DeliveryProgress }
-  | { readonly kind: 'fail'; readonly reason: string; readonly code?: FailureCode; readonly progress: DeliveryProgress };
+  | {
+      readonly kind: 'fail';
+      readonly reason: string;
+      readonly code?: FailureCode;
+      readonly progress: DeliveryProgress;
+    };
 
 /** Why a delivery failed, machine-readable; `reason` is the same in plain English. */
 export type FailureCode =

@@ -20,8 +20,13 @@ function decodeSecretKey(secret: string): KeyObject {
   if (!BASE64.test(encoded)) throw new Error('ed25519 secret key is not valid base64 after the whsk_ prefix');
   const bytes = Buffer.from(encoded, 'base64');
   // 64 bytes is seed || public key (libsodium's layout, as Standard Webhooks senders store it); 32 is the seed alone.
-  if (bytes.length !== 64 && bytes.length !== 32) throw new Error(`ed25519 secret key must be 32 or 64 bytes, got ${bytes.length}`);
-  const key = createPrivateKey({ key: Buffer.concat([PKCS8_PREFIX, bytes.subarray(0, 32)]), format: 'der', type: 'pkcs8' });
+  if (bytes.length !== 64 && bytes.length !== 32)
+    throw new Error(`ed25519 secret key must be 32 or 64 bytes, got ${bytes.length}`);
+  const key = createPrivateKey({
+    key: Buffer.concat([PKCS8_PREFIX, bytes.subarray(0, 32)]),
+    format: 'der',
+    type: 'pkcs8',
+  });
   if (bytes.length === 64 && !rawPublicKey(key).equals(bytes.subarray(32))) {
     throw new Error('ed25519 secret key: its last 32 bytes are not the public key of its seed');
   }

@@ -50,7 +50,7 @@ export function signHeaders(input: SignInput): Record<string, string> {
   const t = String(timestampSec);
 
   if (scheme === 'standard') {
-    const prefix = eventId + '.' + t + '.';
+    const prefix = `${eventId}.${t}.`;
     let signature = '';
     let signed: Buffer | undefined;
     for (let i = 0; i < secrets.length; i++) {
@@ -59,9 +59,9 @@ export function signHeaders(input: SignInput): Record<string, string> {
       if (isEd25519Secret(secret)) {
         // Ed25519 signs the whole message at once (no streaming API); built once per attempt, shared by every key.
         signed ??= Buffer.concat([Buffer.from(prefix, 'utf8'), body]);
-        item = 'v1a,' + sign(null, signed, ed25519PrivateKey(secret)).toString('base64');
+        item = `v1a,${sign(null, signed, ed25519PrivateKey(secret)).toString('base64')}`;
       } else {
-        item = 'v1,' + createHmac('sha256', signingKey('standard', secret)).update(prefix).update(body).digest('base64');
+        item = `v1,${createHmac('sha256', signingKey('standard', secret)).update(prefix).update(body).digest('base64')}`;
       }
       signature += (i === 0 ? '' : ' ') + item;
     }
@@ -73,13 +73,14 @@ export function signHeaders(input: SignInput): Record<string, string> {
     };
   }
 
-  const prefix = t + '.';
-  let signature = 't=' + t;
+  const prefix = `${t}.`;
+  let signature = `t=${t}`;
   for (const { kid, secret } of secrets) {
     if (isEd25519Secret(secret)) throw new Error('ed25519 keys sign only the standard scheme (v1a)');
-    if (kid.length === 0 || /[,=\s]/.test(kid)) throw new Error(`kid ${JSON.stringify(kid)} cannot appear in a signature header`);
+    if (kid.length === 0 || /[,=\s]/.test(kid))
+      throw new Error(`kid ${JSON.stringify(kid)} cannot appear in a signature header`);
     const mac = createHmac('sha256', signingKey('hookline', secret)).update(prefix).update(body).digest('hex');
-    signature += ',v1=' + mac + ',kid=' + kid;
+    signature += `,v1=${mac},kid=${kid}`;
   }
   return {
     [HOOKLINE_HEADERS.id]: eventId,

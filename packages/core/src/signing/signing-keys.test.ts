@@ -1,5 +1,5 @@
-import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { test } from 'node:test';
 import { signingKey } from './signing-keys.ts';
 
 test('standard secrets must be base64 throughout: junk before or after valid characters is refused', () => {

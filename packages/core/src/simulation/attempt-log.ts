@@ -49,7 +49,12 @@ export class AttemptLog {
   readonly transitions: SimTransition[] = [];
   readonly ended: SimEnded[] = [];
   /** Each time a due delivery was put back to wait on an open breaker (no attempt spent). */
-  readonly held: Array<{ readonly seq: number; readonly deliveryId: string; readonly atMs: number; readonly untilMs: number }> = [];
+  readonly held: Array<{
+    readonly seq: number;
+    readonly deliveryId: string;
+    readonly atMs: number;
+    readonly untilMs: number;
+  }> = [];
   #seq = 0;
   #start = 0;
   readonly #now: () => number;
@@ -80,23 +85,49 @@ export class AttemptLog {
         trigger: attempt.trigger,
         response: labelOfAttempt(attempt),
         outcome: attempt.outcome,
-        next: next.status === 'pending'
-          ? { status: 'pending', atMs: this.rel(next.nextAttemptAt), ladder: next.ladder }
-          : next.status === 'failed' ? { status: 'failed', reason: next.reason } : { status: 'succeeded' },
+        next:
+          next.status === 'pending'
+            ? { status: 'pending', atMs: this.rel(next.nextAttemptAt), ladder: next.ladder }
+            : next.status === 'failed'
+              ? { status: 'failed', reason: next.reason }
+              : { status: 'succeeded' },
       });
     },
     health: (t: HealthTransition) => {
-      this.transitions.push({ seq: this.#seq++, atMs: this.rel(t.at), scope: 'endpoint', kind: 'health', subject: t.endpointId, from: t.from, to: t.to, reason: t.reason });
+      this.transitions.push({
+        seq: this.#seq++,
+        atMs: this.rel(t.at),
+        scope: 'endpoint',
+        kind: 'health',
+        subject: t.endpointId,
+        from: t.from,
+        to: t.to,
+        reason: t.reason,
+      });
     },
     held: (claimed, until) => {
-      this.held.push({ seq: this.#seq++, deliveryId: claimed.delivery.id, atMs: this.rel(this.#now()), untilMs: this.rel(until) });
+      this.held.push({
+        seq: this.#seq++,
+        deliveryId: claimed.delivery.id,
+        atMs: this.rel(this.#now()),
+        untilMs: this.rel(until),
+      });
     },
     ended: (claimed, status, reason) => {
       this.ended.push({ deliveryId: claimed.delivery.id, atMs: this.rel(this.#now()), status, reason });
     },
     breaker: (t: BreakerTransition) => {
       const subject = t.scopeKey.slice(t.scopeKey.indexOf(':') + 1) || t.tenantId;
-      this.transitions.push({ seq: this.#seq++, atMs: this.rel(t.at), scope: t.scope, kind: 'breaker', subject, from: t.from, to: t.to, reason: t.reason });
+      this.transitions.push({
+        seq: this.#seq++,
+        atMs: this.rel(t.at),
+        scope: t.scope,
+        kind: 'breaker',
+        subject,
+        from: t.from,
+        to: t.to,
+        reason: t.reason,
+      });
     },
   };
 }

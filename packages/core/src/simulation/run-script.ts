@@ -3,11 +3,13 @@ import { VirtualClock } from '../clock.ts';
 import { runUntilIdle } from '../dispatch/run-until-idle.ts';
 import type { PolicyRegistry } from '../policy/registry.ts';
 import { AttemptLog, type SimAttempt, type SimTransition } from './attempt-log.ts';
-import { createScriptedSender, scriptPicker } from './scripted-sender.ts';
 import type { ScriptedResponse } from './scripted-response.ts';
-import { openSimEngine } from './sim-engine.ts';
+import { createScriptedSender, scriptPicker } from './scripted-sender.ts';
+import { openSimEngine, type SimEngineOptions } from './sim-engine.ts';
 
 export interface ScriptRun {
+  /** `createHookline` (see SimEngineOptions.createEngine). */
+  readonly createEngine: SimEngineOptions['createEngine'];
   readonly policy: string;
   readonly type: string;
   readonly data: unknown;
@@ -30,6 +32,7 @@ export async function runScript(run: ScriptRun): Promise<ScriptResult> {
   const log = new AttemptLog(() => clock.now());
   const pick = scriptPicker(run.responses);
   const sim = await openSimEngine({
+    createEngine: run.createEngine,
     policy: run.policy,
     policies: run.policies,
     seed: run.seed,
@@ -39,7 +42,11 @@ export async function runScript(run: ScriptRun): Promise<ScriptResult> {
   });
   try {
     log.setStart(sim.clock.now());
-    const accepted = await sim.engine.events.accept(sim.tenantId, { ...(run.eventId ? { event_id: run.eventId } : {}), type: run.type, data: run.data });
+    const accepted = await sim.engine.events.accept(sim.tenantId, {
+      ...(run.eventId ? { event_id: run.eventId } : {}),
+      type: run.type,
+      data: run.data,
+    });
     const delivery = accepted.deliveries[0];
     await runUntilIdle(sim.engine, sim.clock, { onStep: sim.step });
     sim.assertClean();

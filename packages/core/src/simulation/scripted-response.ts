@@ -2,7 +2,10 @@
 import type { DeliverySender } from '../dispatch/dispatcher.ts';
 import { classifyStatus } from '../policy/classify.ts';
 
-export type ScriptedResponse = { readonly kind: 'status'; readonly status: number } | { readonly kind: 'timeout' } | { readonly kind: 'reset' };
+export type ScriptedResponse =
+  | { readonly kind: 'status'; readonly status: number }
+  | { readonly kind: 'timeout' }
+  | { readonly kind: 'reset' };
 
 type SimulatedResult = Awaited<ReturnType<DeliverySender['send']>>;
 
@@ -11,7 +14,8 @@ export function parseResponse(raw: string | number): ScriptedResponse | string {
   const text = String(raw).trim().toLowerCase();
   if (text === 'timeout') return { kind: 'timeout' };
   if (text === 'reset') return { kind: 'reset' };
-  if (/^\d{3}$/.test(text) && Number(text) >= 100 && Number(text) <= 599) return { kind: 'status', status: Number(text) };
+  if (/^\d{3}$/.test(text) && Number(text) >= 100 && Number(text) <= 599)
+    return { kind: 'status', status: Number(text) };
   return `'${raw}' is not a response: use an HTTP status (100-599), timeout or reset`;
 }
 
@@ -25,12 +29,33 @@ export function responseLabel(r: ScriptedResponse): string {
  * counts from the end of the previous attempt); every other answer is instant.
  */
 export function sendResultFor(r: ScriptedResponse, timeoutMs: number, now: number): SimulatedResult {
-  const base = { responseHeaders: null, bodyExcerpt: null, retryAfterMs: undefined, startedAt: now, durationMs: 0, simulatedDurationMs: 0 };
+  const base = {
+    responseHeaders: null,
+    bodyExcerpt: null,
+    retryAfterMs: undefined,
+    startedAt: now,
+    durationMs: 0,
+    simulatedDurationMs: 0,
+  };
   if (r.kind === 'timeout') {
-    return { ...base, outcome: 'delivery_failure', status: null, errorClass: 'timeout', errorMessage: `no full response within ${timeoutMs} ms`, durationMs: timeoutMs, simulatedDurationMs: timeoutMs };
+    return {
+      ...base,
+      outcome: 'delivery_failure',
+      status: null,
+      errorClass: 'timeout',
+      errorMessage: `no full response within ${timeoutMs} ms`,
+      durationMs: timeoutMs,
+      simulatedDurationMs: timeoutMs,
+    };
   }
   if (r.kind === 'reset') {
-    return { ...base, outcome: 'delivery_failure', status: null, errorClass: 'connection', errorMessage: 'ECONNRESET: connection reset by the receiver' };
+    return {
+      ...base,
+      outcome: 'delivery_failure',
+      status: null,
+      errorClass: 'connection',
+      errorMessage: 'ECONNRESET: connection reset by the receiver',
+    };
   }
   const outcome = classifyStatus(r.status);
   return {

@@ -1,10 +1,13 @@
 // An in-process receiver for `hookline simulate`: a DeliverySender that answers from a script, no sockets.
 import type { Clock } from '../clock.ts';
 import type { DeliverySender } from '../dispatch/dispatcher.ts';
-import { sendResultFor, type ScriptedResponse } from './scripted-response.ts';
+import { type ScriptedResponse, sendResultFor } from './scripted-response.ts';
 
 /** `pick(n, now)` chooses the answer to the n-th request (1-based) sent at virtual time `now`. */
-export function createScriptedSender(clock: Clock, pick: (n: number, now: number) => ScriptedResponse): DeliverySender & { readonly requests: number } {
+export function createScriptedSender(
+  clock: Clock,
+  pick: (n: number, now: number) => ScriptedResponse,
+): DeliverySender & { readonly requests: number } {
   let requests = 0;
   return {
     get requests() {

@@ -6,10 +6,10 @@ import type { VirtualClock } from '../clock.ts';
 import type { DeliverySender } from '../dispatch/dispatcher.ts';
 import type { DispatchObserver } from '../dispatch/observers.ts';
 import { fail } from '../errors.ts';
-import { createHookline, type Hookline } from '../hookline.ts';
+import type { Hookline, HooklineOptions } from '../hookline.ts';
 import type { Logger } from '../logger.ts';
-import type { PolicyRegistry } from '../policy/registry.ts';
 import { seededRandom } from '../policy/random.ts';
+import type { PolicyRegistry } from '../policy/registry.ts';
 import { generateMasterKey } from '../secret-box.ts';
 import { openSqliteStore } from '../store/sqlite/sqlite-store.ts';
 
@@ -35,6 +35,8 @@ export interface SimEngine {
 }
 
 export interface SimEngineOptions {
+  /** `createHookline`, passed in by the caller: the engine's own module wires the simulations, so this one cannot import it. */
+  readonly createEngine: (options: HooklineOptions) => Hookline;
   readonly policy: string;
   readonly policies: PolicyRegistry;
   readonly seed: number;
@@ -51,7 +53,7 @@ export async function openSimEngine(o: SimEngineOptions): Promise<SimEngine> {
   if (!o.policies.has(o.policy)) throw fail('unknown_policy', { name: o.policy });
   const dir = mkdtempSync(join(tmpdir(), 'hookline-simulate-'));
   const cleanup = () => rmSync(dir, { recursive: true, force: true });
-  let store;
+  let store: Awaited<ReturnType<typeof openSqliteStore>>;
   try {
     store = await openSqliteStore(join(dir, 'simulate.db'));
   } catch (err) {
@@ -65,7 +67,7 @@ export async function openSimEngine(o: SimEngineOptions): Promise<SimEngine> {
       if (level === 'error') errors.push(`${msg}${fields?.error ? `: ${String(fields.error)}` : ''}`);
     },
   };
-  const engine = createHookline({
+  const engine = o.createEngine({
     store,
     clock,
     sender: o.sender,
@@ -93,10 +95,17 @@ export async function openSimEngine(o: SimEngineOptions): Promise<SimEngine> {
   try {
     const now = clock.now();
     await engine.tenants.create({ id: SIM_TENANT_ID, name: 'Simulation', notify_email: false });
-    const { endpoint } = await engine.endpoints.create(SIM_TENANT_ID, { url: SIM_ENDPOINT_URL, policy: o.policy, description: 'hookline simulate', ...(o.ordering ? { ordering: 'key' as const, on_failure: o.ordering.onFailure } : {}),
-      rate_limit_per_s: o.limits?.rateLimitPerS ?? null, max_concurrency: o.limits?.maxConcurrency ?? null });
+    const { endpoint } = await engine.endpoints.create(SIM_TENANT_ID, {
+      url: SIM_ENDPOINT_URL,
+      policy: o.policy,
+      description: 'hookline simulate',
+      ...(o.ordering ? { ordering: 'key' as const, on_failure: o.ordering.onFailure } : {}),
+      rate_limit_per_s: o.limits?.rateLimitPerS ?? null,
+      max_concurrency: o.limits?.maxConcurrency ?? null,
+    });
     const assertClean = () => {
-      if (errors.length) throw new Error(`the engine reported ${errors.length} error(s) during the simulation; first: ${errors[0]}`);
+      if (errors.length)
+        throw new Error(`the engine reported ${errors.length} error(s) during the simulation; first: ${errors[0]}`);
     };
     return { engine, clock, tenantId: SIM_TENANT_ID, endpointId: endpoint.id, start: now, step, assertClean, close };
   } catch (err) {

@@ -38,14 +38,16 @@ export class HealthBatch {
       failure: a.outcome !== 'success' && h.countsFailure,
       // brief counts failed events, not attempts: a delivery counts again only if it was last tried before the last success.
       // With no success ever, only a delivery's first failure counts (else every retry would count as an event).
-      newFailedEvent: previousAttemptAt === null || (ep.lastSuccessAt !== null && previousAttemptAt <= ep.lastSuccessAt),
+      newFailedEvent:
+        previousAttemptAt === null || (ep.lastSuccessAt !== null && previousAttemptAt <= ep.lastSuccessAt),
       responseStatus: a.responseStatus,
       now: a.startedAt + a.durationMs,
     });
     if (!change.changed) return;
     Object.assign(ep, change.state);
     entry.dirty = true;
-    if (change.transition) this.#transitions.push({ tenantId: ep.tenantId, endpointId: ep.id, ...change.transition, at: this.now });
+    if (change.transition)
+      this.#transitions.push({ tenantId: ep.tenantId, endpointId: ep.id, ...change.transition, at: this.now });
   }
 
   async flush(): Promise<HealthTransition[]> {

@@ -1,6 +1,6 @@
 // Outbox writes made inside another statement's transaction (docs/rules.md#notifications): a transition's notification,
 // and deliveries that failed for good added to their endpoint's failure summary.
-import { addFailures, emptySummaryState, takeSummary, type FailedDelivery } from '../outbox/failure-summary.ts';
+import { addFailures, emptySummaryState, type FailedDelivery, takeSummary } from '../outbox/failure-summary.ts';
 import { summaryEntry } from '../outbox/outbox-entries.ts';
 import * as rows from './rows.ts';
 import type { SqlExecutor } from './sql-driver.ts';
@@ -16,7 +16,11 @@ export async function insertOutbox(tx: SqlExecutor, entry: OutboxEntry): Promise
  * Adds deliveries that just failed for good to their endpoints' summaries, one endpoint at a time in id order (the
  * lock order every writer uses). Only on terminal failures, never per attempt: the hot path does not come here.
  */
-export async function addToFailureSummaries(tx: SqlExecutor, deliveryIds: readonly string[], now: number): Promise<void> {
+export async function addToFailureSummaries(
+  tx: SqlExecutor,
+  deliveryIds: readonly string[],
+  now: number,
+): Promise<void> {
   if (deliveryIds.length === 0) return;
   const byEndpoint = new Map<string, { tenantId: string; failed: FailedDelivery[] }>();
   for (const r of await tx.all('failed-briefs', { ids: [...deliveryIds] })) {
@@ -34,7 +38,12 @@ export async function addToFailureSummaries(tx: SqlExecutor, deliveryIds: readon
 }
 
 /** Every endpoint whose summary is due at `now` gets its `deliveries.failed` row; the count. */
-export async function flushDueSummaries(tx: SqlExecutor, now: number, windowMs: number, limit: number): Promise<number> {
+export async function flushDueSummaries(
+  tx: SqlExecutor,
+  now: number,
+  windowMs: number,
+  limit: number,
+): Promise<number> {
   let n = 0;
   for (const r of await tx.all('due-failure-summaries', { cutoff: now - windowMs, limit })) {
     const taken = takeSummary(rows.failureSummaryFromRow(r), now, windowMs);

@@ -39,8 +39,16 @@ export async function applyRateLimits(tx: SqlExecutor, claimed: Row[], worker: s
     const back = list.slice(grant.granted).map((r) => r.id as string);
     const slots = deferSlots(back.length, rate, now, grant.blockedUntil, Number(b.scheduled_until));
     await tx.run('defer-rate-limited', { ids: back, dues: slots.dues, worker, now });
-    const moved = await tx.run('defer-rate-backlog', { endpoint_id: endpointId, now, start: slots.scheduledUntil, rate });
-    const scheduledUntil = moved === 0 ? slots.scheduledUntil : deferSlots(moved, rate, now, slots.scheduledUntil, slots.scheduledUntil).scheduledUntil;
+    const moved = await tx.run('defer-rate-backlog', {
+      endpoint_id: endpointId,
+      now,
+      start: slots.scheduledUntil,
+      rate,
+    });
+    const scheduledUntil =
+      moved === 0
+        ? slots.scheduledUntil
+        : deferSlots(moved, rate, now, slots.scheduledUntil, slots.scheduledUntil).scheduledUntil;
     await tx.run('put-rate-bucket', { ...bucket, scheduled_until: scheduledUntil });
     for (const id of back) deferred.add(id);
   }

@@ -1,7 +1,24 @@
 // Row ↔ record mapping shared by every SQL store: both dialects use the same column names.
-import { DEFAULT_ENVIRONMENT, type Attempt, type Delivery, type Endpoint, type EventRecord, type Tenant } from '../domain.ts';
+import {
+  type Attempt,
+  DEFAULT_ENVIRONMENT,
+  type Delivery,
+  type Endpoint,
+  type EventRecord,
+  type Tenant,
+} from '../domain.ts';
 import type { FailureSummaryState } from '../outbox/failure-summary.ts';
-import type { ApiKeyRecord, BreakerRow, NewTenant, Notice, OutboxEntry, OutboxRow, ReplayRow, SealedSecret, EventTypeRow } from './store.ts';
+import type {
+  ApiKeyRecord,
+  BreakerRow,
+  EventTypeRow,
+  NewTenant,
+  Notice,
+  OutboxEntry,
+  OutboxRow,
+  ReplayRow,
+  SealedSecret,
+} from './store.ts';
 
 type Row = Record<string, any>;
 
@@ -98,7 +115,11 @@ export function endpointFromRow(r: Row, prefix = ''): Endpoint & { version: numb
 
 /** The columns of set-endpoint-options.sql (migration 010's filter and headers). */
 export function endpointOptionsToRow(e: Endpoint): Row {
-  return { id: e.id, payload_filter: e.payloadFilter ? JSON.stringify(e.payloadFilter) : null, custom_headers: JSON.stringify(e.customHeaders ?? {}) };
+  return {
+    id: e.id,
+    payload_filter: e.payloadFilter ? JSON.stringify(e.payloadFilter) : null,
+    custom_headers: JSON.stringify(e.customHeaders ?? {}),
+  };
 }
 
 export function endpointToRow(e: Endpoint): Row {
@@ -127,7 +148,13 @@ export function endpointToRow(e: Endpoint): Row {
 }
 
 export function secretFromRow(r: Row): SealedSecret {
-  return { kid: r.kid, endpointId: r.endpoint_id, sealed: r.sealed, createdAt: num(r.created_at), expiresAt: numOrNull(r.expires_at) };
+  return {
+    kid: r.kid,
+    endpointId: r.endpoint_id,
+    sealed: r.sealed,
+    createdAt: num(r.created_at),
+    expiresAt: numOrNull(r.expires_at),
+  };
 }
 
 export function eventFromRow(r: Row): EventRecord {
@@ -318,7 +345,16 @@ export function eventTypeFromRow(r: Row): EventTypeRow {
 }
 
 export function outboxToRow(e: OutboxEntry, dueAt = e.createdAt): Row {
-  return { id: e.id, tenant_id: e.tenantId, kind: e.kind, subject_id: e.subjectId, endpoint_id: e.endpointId, data: JSON.stringify(e.data), due_at: dueAt, now: e.createdAt };
+  return {
+    id: e.id,
+    tenant_id: e.tenantId,
+    kind: e.kind,
+    subject_id: e.subjectId,
+    endpoint_id: e.endpointId,
+    data: JSON.stringify(e.data),
+    due_at: dueAt,
+    now: e.createdAt,
+  };
 }
 
 export function outboxFromRow(r: Row): OutboxRow {
@@ -350,5 +386,13 @@ export function failureSummaryFromRow(r: Row): FailureSummaryState {
 }
 
 export function failureSummaryToRow(endpointId: string, s: FailureSummaryState): Row {
-  return { endpoint_id: endpointId, count: s.count, money: s.money, first_failures: JSON.stringify(s.first), first_at: s.firstAt, last_at: s.lastAt, last_sent_at: s.lastSentAt };
+  return {
+    endpoint_id: endpointId,
+    count: s.count,
+    money: s.money,
+    first_failures: JSON.stringify(s.first),
+    first_at: s.firstAt,
+    last_at: s.lastAt,
+    last_sent_at: s.lastSentAt,
+  };
 }

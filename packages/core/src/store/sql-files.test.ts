@@ -1,9 +1,10 @@
 // Every statement the store code names resolves for both dialects, and no dialect file repeats the shared one.
-import { test } from 'node:test';
+
 import assert from 'node:assert/strict';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
+import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { loadSqlFolder, loadStatements, SHARED_SQL_DIR } from './sql-files.ts';
 
@@ -40,18 +41,29 @@ function statementNamesInCode(): Map<string, string> {
 
 test('the store code names statements, and every one resolves for SQLite and PostgreSQL', () => {
   const used = statementNamesInCode();
-  assert.ok(used.size >= 50, `found only ${used.size} statement names: the call-site pattern no longer matches the code`);
+  assert.ok(
+    used.size >= 50,
+    `found only ${used.size} statement names: the call-site pattern no longer matches the code`,
+  );
   for (const [dialect, dir] of Object.entries(DIALECT_DIRS)) {
     const statements = loadStatements(dir);
     for (const [name, file] of used) {
-      assert.equal(typeof statements[name], 'string', `${file} uses ${name}, which ${dialect} does not have (no ${name}.sql in store/sql or store/${dialect}/sql)`);
+      assert.equal(
+        typeof statements[name],
+        'string',
+        `${file} uses ${name}, which ${dialect} does not have (no ${name}.sql in store/sql or store/${dialect}/sql)`,
+      );
     }
   }
 });
 
 test('every statement file is used by the store code', () => {
   const used = statementNamesInCode();
-  const files = new Set([...Object.keys(loadSqlFolder(SHARED_SQL_DIR)), ...Object.keys(loadSqlFolder(DIALECT_DIRS.sqlite)), ...Object.keys(loadSqlFolder(DIALECT_DIRS.postgres))]);
+  const files = new Set([
+    ...Object.keys(loadSqlFolder(SHARED_SQL_DIR)),
+    ...Object.keys(loadSqlFolder(DIALECT_DIRS.sqlite)),
+    ...Object.keys(loadSqlFolder(DIALECT_DIRS.postgres)),
+  ]);
   const unused = [...files].filter((name) => !used.has(name)).sort();
   assert.deepEqual(unused, [], 'statement files no code runs');
 });
@@ -61,7 +73,11 @@ test('a dialect file differs from the shared one it replaces (identical statemen
   assert.ok(Object.keys(shared).length > 0, 'store/sql holds the shared statements');
   for (const [dialect, dir] of Object.entries(DIALECT_DIRS)) {
     for (const [name, sql] of Object.entries(loadSqlFolder(dir))) {
-      assert.notEqual(sql, shared[name], `store/${dialect}/sql/${name}.sql is byte-identical to store/sql/${name}.sql: delete the dialect copy`);
+      assert.notEqual(
+        sql,
+        shared[name],
+        `store/${dialect}/sql/${name}.sql is byte-identical to store/sql/${name}.sql: delete the dialect copy`,
+      );
     }
   }
   // Two dialect files with the same text are the same statement too: it belongs in store/sql.

@@ -1,22 +1,33 @@
 // The Store over any SqlDriver: the logic is written once, each dialect supplies only its SQL files and driver.
-import type { Attempt, Delivery, DeliveryStatus, Endpoint, EndpointStatus, Environment, EventRecord, Tenant } from '../domain.ts';
-import type { SqlDriver, SqlExecutor } from './sql-driver.ts';
-import type { StoreProblem } from './storage-fault.ts';
-import * as rows from './rows.ts';
-import { HealthBatch } from './health-batch.ts';
+import type {
+  Attempt,
+  Delivery,
+  DeliveryStatus,
+  Endpoint,
+  EndpointStatus,
+  Environment,
+  EventRecord,
+  Tenant,
+} from '../domain.ts';
 import { healthEntry } from '../outbox/outbox-entries.ts';
+import { HealthBatch } from './health-batch.ts';
 import { addToFailureSummaries, flushDueSummaries, insertOutbox } from './outbox-writes.ts';
 import { applyRateLimits } from './rate-limited-claim.ts';
+import * as rows from './rows.ts';
+import type { SqlDriver, SqlExecutor } from './sql-driver.ts';
+import type { StoreProblem } from './storage-fault.ts';
 import type {
   AcceptResult,
   ApiKeyRecord,
   AttemptRecord,
   BreakerRow,
   BreakerWindow,
-  ClaimOptions,
+  CatchUpResult,
   ClaimedDelivery,
+  ClaimOptions,
   DeliveryFilter,
   EndpointPatch,
+  EndpointStats,
   EventTypeRow,
   HealthTransition,
   NewEvent,
@@ -25,14 +36,12 @@ import type {
   OutboxEntry,
   OutboxRow,
   Page,
-  EndpointStats,
   ReplayQuota,
   ReplayRow,
-  WindowReplayResult,
-  CatchUpResult,
   SealedSecret,
   Store,
   TenantPatch,
+  WindowReplayResult,
 } from './store.ts';
 
 const cmp = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
@@ -86,8 +95,16 @@ export class SqlStore implements Store {
     const [r] = await this.driver.all('get-tenant', { id });
     return r ? rows.tenantFromRow(r) : null;
   }
-  async listTenants(cursor: string | null, limit: number, filter: { environment?: Environment } = {}): Promise<Page<Tenant>> {
-    const rs = await this.driver.all('list-tenants', { after: cursor ?? '', environment: filter.environment ?? null, limit: limit + 1 });
+  async listTenants(
+    cursor: string | null,
+    limit: number,
+    filter: { environment?: Environment } = {},
+  ): Promise<Page<Tenant>> {
+    const rs = await this.driver.all('list-tenants', {
+      after: cursor ?? '',
+      environment: filter.environment ?? null,
+      limit: limit + 1,
+    });
     return page(rs.map(rows.tenantFromRow), limit);
   }
   async updateTenant(id: string, patch: TenantPatch, now: number): Promise<Tenant | null> {
@@ -122,10 +139,18 @@ export class SqlStore implements Store {
   }
 
   // console portal links
-  async createPortalLink(link: { hash: string; tenantId: string; createdAt: number; expiresAt: number }, now: number): Promise<void> {
+  async createPortalLink(
+    link: { hash: string; tenantId: string; createdAt: number; expiresAt: number },
+    now: number,
+  ): Promise<void> {
     await this.driver.transaction(async (tx) => {
       await tx.run('purge-portal-links', { before: now });
-      await tx.run('insert-portal-link', { hash: link.hash, tenant_id: link.tenantId, created_at: link.createdAt, expires_at: link.expiresAt });
+      await tx.run('insert-portal-link', {
+        hash: link.hash,
+        tenant_id: link.tenantId,
+        created_at: link.createdAt,
+        expires_at: link.expiresAt,
+      });
     });
   }
   async consumePortalLink(hash: string, now: number): Promise<string | null> {
@@ -138,7 +163,13 @@ export class SqlStore implements Store {
     await this.driver.transaction(async (tx) => {
       await tx.run('insert-endpoint', rows.endpointToRow(endpoint));
       await tx.run('set-endpoint-options', rows.endpointOptionsToRow(endpoint));
-      await tx.run('insert-secret', { kid: secret.kid, endpoint_id: endpoint.id, sealed: secret.sealed, created_at: secret.createdAt, expires_at: secret.expiresAt });
+      await tx.run('insert-secret', {
+        kid: secret.kid,
+        endpoint_id: endpoint.id,
+        sealed: secret.sealed,
+        created_at: secret.createdAt,
+        expires_at: secret.expiresAt,
+      });
     });
   }
   async getEndpoint(tenantId: string, id: string) {
@@ -147,10 +178,15 @@ export class SqlStore implements Store {
   }
   async listEndpoints(tenantId: string, cursor: string | null, limit: number): Promise<Page<Endpoint>> {
     const rs = await this.driver.all('list-endpoints', { tenant_id: tenantId, after: cursor ?? '', limit: limit + 1 });
-    return page(rs.map((r) => rows.endpointFromRow(r)), limit);
+    return page(
+      rs.map((r) => rows.endpointFromRow(r)),
+      limit,
+    );
   }
   async listTenantEndpoints(tenantId: string): Promise<Endpoint[]> {
-    return (await this.driver.all('list-tenant-endpoints', { tenant_id: tenantId })).map((r) => rows.endpointFromRow(r));
+    return (await this.driver.all('list-tenant-endpoints', { tenant_id: tenantId })).map((r) =>
+      rows.endpointFromRow(r),
+    );
   }
   /** `inTx`: write inside the caller's transaction (reactivateWithCatchUp). */
   async updateEndpoint(tenantId: string, id: string, patch: EndpointPatch, now: number, inTx?: SqlExecutor) {
@@ -187,21 +223,36 @@ export class SqlStore implements Store {
     };
     return inTx ? write(inTx) : this.driver.transaction(write);
   }
-  async reactivateWithCatchUp(tenantId: string, id: string, patch: EndpointPatch, replay: ReplayRow, limit: number, now: number, quota?: ReplayQuota): Promise<CatchUpResult> {
-    return this.driver.transaction(async (tx): Promise<CatchUpResult> => {
-      const [r] = await tx.all('get-endpoint', { tenant_id: tenantId, id });
-      if (!r) return { kind: 'not_found' };
-      const cur = rows.endpointFromRow(r);
-      if (cur.status !== 'paused') return { kind: 'not_paused', status: cur.status };
-      const endpoint = (await this.updateEndpoint(tenantId, id, patch, now, tx))!;
-      // Everything that failed or was skipped since the pause began, by when it last changed (docs/rules.md#catch-up).
-      const scheduled: ReplayRow = { ...replay, sinceMs: cur.pausedAt ?? cur.updatedAt, untilMs: now, includeSkipped: true };
-      scheduled.selected = await this.#scheduleWindow(tx, scheduled, limit, now, quota, 'catch-up');
-      return { kind: 'scheduled', endpoint, replay: scheduled };
-    }).catch((err) => {
-      if (err instanceof QuotaExceeded) return { kind: 'quota_exceeded', used: err.used } as const;
-      throw err;
-    });
+  async reactivateWithCatchUp(
+    tenantId: string,
+    id: string,
+    patch: EndpointPatch,
+    replay: ReplayRow,
+    limit: number,
+    now: number,
+    quota?: ReplayQuota,
+  ): Promise<CatchUpResult> {
+    return this.driver
+      .transaction(async (tx): Promise<CatchUpResult> => {
+        const [r] = await tx.all('get-endpoint', { tenant_id: tenantId, id });
+        if (!r) return { kind: 'not_found' };
+        const cur = rows.endpointFromRow(r);
+        if (cur.status !== 'paused') return { kind: 'not_paused', status: cur.status };
+        const endpoint = (await this.updateEndpoint(tenantId, id, patch, now, tx))!;
+        // Everything that failed or was skipped since the pause began, by when it last changed (docs/rules.md#catch-up).
+        const scheduled: ReplayRow = {
+          ...replay,
+          sinceMs: cur.pausedAt ?? cur.updatedAt,
+          untilMs: now,
+          includeSkipped: true,
+        };
+        scheduled.selected = await this.#scheduleWindow(tx, scheduled, limit, now, quota, 'catch-up');
+        return { kind: 'scheduled', endpoint, replay: scheduled };
+      })
+      .catch((err) => {
+        if (err instanceof QuotaExceeded) return { kind: 'quota_exceeded', used: err.used } as const;
+        throw err;
+      });
   }
   async deleteEndpoint(tenantId: string, id: string): Promise<boolean> {
     return (await this.driver.run('delete-endpoint', { tenant_id: tenantId, id })) > 0;
@@ -212,7 +263,13 @@ export class SqlStore implements Store {
   async rotateSecret(endpointId: string, secret: SealedSecret, retireAt: number, now: number): Promise<void> {
     await this.driver.transaction(async (tx) => {
       await tx.run('retire-secrets', { endpoint_id: endpointId, retire_at: retireAt });
-      await tx.run('insert-secret', { kid: secret.kid, endpoint_id: endpointId, sealed: secret.sealed, created_at: secret.createdAt, expires_at: null });
+      await tx.run('insert-secret', {
+        kid: secret.kid,
+        endpoint_id: endpointId,
+        sealed: secret.sealed,
+        created_at: secret.createdAt,
+        expires_at: null,
+      });
       await tx.run('bump-endpoint-version', { id: endpointId, now });
     });
   }
@@ -223,7 +280,9 @@ export class SqlStore implements Store {
       // Ordering keys are numbered under their lock (PostgreSQL: commit order across API processes), every key of the
       // batch first and in one sorted order, so concurrent batches never deadlock (docs/rules.md#ordering-sequence).
       const keys = new Set<string>();
-      for (const ne of events) for (const d of ne.deliveries) if (d.orderingKey !== undefined) keys.add(`${d.endpointId}\u0000${d.orderingKey}`);
+      for (const ne of events)
+        for (const d of ne.deliveries)
+          if (d.orderingKey !== undefined) keys.add(`${d.endpointId}\u0000${d.orderingKey}`);
       if (this.capsAcrossWorkers) for (const k of [...keys].sort(cmp)) await lockKey(tx, k);
       const out: AcceptResult[] = [];
       for (const ne of events) out.push(await this.#acceptOne(tx, ne));
@@ -258,18 +317,19 @@ export class SqlStore implements Store {
         });
         orderingSeq = Number(r.ordering_seq);
         nextAttemptAt = r.next_attempt_at == null ? null : Number(r.next_attempt_at);
-      } else await tx.run('insert-delivery', {
-        id: d.id,
-        tenant_id: ev.tenantId,
-        event_pk: ev.id,
-        endpoint_id: d.endpointId,
-        status: d.lease ? 'delivering' : d.status,
-        is_money: ev.isMoney ? 1 : 0,
-        next_attempt_at: d.nextAttemptAt,
-        lease_until: d.lease?.until ?? null,
-        leased_by: d.lease?.workerId ?? null,
-        now: ev.createdAt,
-      });
+      } else
+        await tx.run('insert-delivery', {
+          id: d.id,
+          tenant_id: ev.tenantId,
+          event_pk: ev.id,
+          endpoint_id: d.endpointId,
+          status: d.lease ? 'delivering' : d.status,
+          is_money: ev.isMoney ? 1 : 0,
+          next_attempt_at: d.nextAttemptAt,
+          lease_until: d.lease?.until ?? null,
+          leased_by: d.lease?.workerId ?? null,
+          now: ev.createdAt,
+        });
       deliveries.push({
         id: d.id,
         tenantId: ev.tenantId,
@@ -308,34 +368,42 @@ export class SqlStore implements Store {
 
   // dispatch
   async claimDue(o: ClaimOptions): Promise<ClaimedDelivery[]> {
-    return this.driver.transaction(async (tx) => {
-      const claimed = await tx.all<{ id: string }>('claim-due', {
-        now: o.now,
-        lease_until: o.leaseUntil,
-        worker: o.workerId,
-        limit: o.limit,
-        saturated: [...o.saturatedEndpoints],
-        lease_factor: o.leaseFactor ?? 1,
-      });
-      if (claimed.length === 0) return [];
-      const full = await applyRateLimits(tx, await tx.all('claimed-rows', { ids: claimed.map((c) => c.id) }), o.workerId, o.now);
-      // One endpoint object per endpoint in the batch, shared by its deliveries (read-only): mapped once, and
-      // copied once when the claim crosses to another thread.
-      const endpoints = new Map<string, ClaimedDelivery['endpoint']>();
-      return full.map((r) => {
-        let endpoint = endpoints.get(r.endpoint_id);
-        if (!endpoint) endpoints.set(r.endpoint_id, (endpoint = rows.endpointFromRow(r, 'e_')));
-        return {
-          delivery: rows.deliveryFromRow(r),
-          body: Buffer.isBuffer(r.ev_body) ? r.ev_body : Buffer.from(r.ev_body),
-          endpoint,
-          environment: r.t_environment as Environment,
-          replayId: r.replay_id ?? null,
-        };
-      });
-      // A lease needs no fsync of its own: losing it in an OS crash only means the delivery is claimed again,
-      // and the attempt's durable commit syncs it anyway. Halves the fsyncs of a busy dispatcher.
-    }, { durable: false });
+    return this.driver.transaction(
+      async (tx) => {
+        const claimed = await tx.all<{ id: string }>('claim-due', {
+          now: o.now,
+          lease_until: o.leaseUntil,
+          worker: o.workerId,
+          limit: o.limit,
+          saturated: [...o.saturatedEndpoints],
+          lease_factor: o.leaseFactor ?? 1,
+        });
+        if (claimed.length === 0) return [];
+        const full = await applyRateLimits(
+          tx,
+          await tx.all('claimed-rows', { ids: claimed.map((c) => c.id) }),
+          o.workerId,
+          o.now,
+        );
+        // One endpoint object per endpoint in the batch, shared by its deliveries (read-only): mapped once, and
+        // copied once when the claim crosses to another thread.
+        const endpoints = new Map<string, ClaimedDelivery['endpoint']>();
+        return full.map((r) => {
+          let endpoint = endpoints.get(r.endpoint_id);
+          if (!endpoint) endpoints.set(r.endpoint_id, (endpoint = rows.endpointFromRow(r, 'e_')));
+          return {
+            delivery: rows.deliveryFromRow(r),
+            body: Buffer.isBuffer(r.ev_body) ? r.ev_body : Buffer.from(r.ev_body),
+            endpoint,
+            environment: r.t_environment as Environment,
+            replayId: r.replay_id ?? null,
+          };
+        });
+        // A lease needs no fsync of its own: losing it in an OS crash only means the delivery is claimed again,
+        // and the attempt's durable commit syncs it anyway. Halves the fsyncs of a busy dispatcher.
+      },
+      { durable: false },
+    );
   }
 
   async recordAttempts(records: AttemptRecord[], now: number): Promise<HealthTransition[]> {
@@ -343,14 +411,22 @@ export class SqlStore implements Store {
     return this.driver.transaction(async (tx) => {
       // Keys first (before any endpoint or delivery row, in the accept's sorted order): an accept numbering a key's next
       // delivery and this commit ending its head never interleave, so a waiting delivery is never left unpromoted.
-      const keys = [...new Set(records.filter((r) => r.ordering && r.next.status !== 'pending').map((r) => `${r.ordering!.endpointId}\u0000${r.ordering!.key}`))];
+      const keys = [
+        ...new Set(
+          records
+            .filter((r) => r.ordering && r.next.status !== 'pending')
+            .map((r) => `${r.ordering!.endpointId}\u0000${r.ordering!.key}`),
+        ),
+      ];
       if (this.capsAcrossWorkers) for (const k of keys.sort(cmp)) await lockKey(tx, k);
       const health = new HealthBatch(tx, now);
       // Breaker window rows, keyed scope|delivery: the latest attempt of each delivery in this batch.
       const window = new Map<string, { scopeKey: string; deliveryId: string; at: number; failed: number }>();
       // One lock order for every process (endpoint rows, then delivery rows, then window rows): concurrent commits of
       // several workers on a shared database wait for each other instead of deadlocking.
-      const ordered = [...records].sort((x, y) => cmp(x.attempt.endpointId, y.attempt.endpointId) || cmp(x.attempt.deliveryId, y.attempt.deliveryId));
+      const ordered = [...records].sort(
+        (x, y) => cmp(x.attempt.endpointId, y.attempt.endpointId) || cmp(x.attempt.deliveryId, y.attempt.deliveryId),
+      );
       // Deliveries that end failed by this batch (not replays: a failed replay is no news), for their endpoints' summaries.
       const failed: string[] = [];
       for (const rec of ordered) if (rec.health) await health.load(rec.attempt.endpointId);
@@ -381,15 +457,29 @@ export class SqlStore implements Store {
         }
         if (next.status === 'failed' && !rec.replayId) failed.push(a.deliveryId);
         if (rec.replayId) {
-          await tx.run('bump-replay', { id: rec.replayId, succeeded: a.outcome === 'success' ? 1 : 0, failed: a.outcome === 'success' ? 0 : 1 });
+          await tx.run('bump-replay', {
+            id: rec.replayId,
+            succeeded: a.outcome === 'success' ? 1 : 0,
+            failed: a.outcome === 'success' ? 0 : 1,
+          });
         }
         if (rec.health) await health.apply(a, rec.health, rec.previousAttemptAt ?? null);
         if (rec.breakerScope) {
-          window.set(`${rec.breakerScope}|${a.deliveryId}`, { scopeKey: rec.breakerScope, deliveryId: a.deliveryId, at: a.startedAt, failed: a.outcome === 'delivery_failure' ? 1 : 0 });
+          window.set(`${rec.breakerScope}|${a.deliveryId}`, {
+            scopeKey: rec.breakerScope,
+            deliveryId: a.deliveryId,
+            at: a.startedAt,
+            failed: a.outcome === 'delivery_failure' ? 1 : 0,
+          });
         }
       }
       for (const [, w] of [...window].sort(([x], [y]) => cmp(x, y))) {
-        await tx.run('put-breaker-delivery', { scope_key: w.scopeKey, delivery_id: w.deliveryId, attempted_at: w.at, failed: w.failed });
+        await tx.run('put-breaker-delivery', {
+          scope_key: w.scopeKey,
+          delivery_id: w.deliveryId,
+          attempted_at: w.at,
+          failed: w.failed,
+        });
       }
       const transitions = await health.flush();
       await addToFailureSummaries(tx, failed, now);
@@ -400,7 +490,14 @@ export class SqlStore implements Store {
   async holdDeliveries(ids: string[], workerId: string, until: number, now: number): Promise<void> {
     if (ids.length) await this.driver.run('hold-deliveries', { ids, worker: workerId, until, now });
   }
-  async endDeliveries(ids: string[], workerId: string | null, status: 'failed' | 'skipped', reason: string, now: number, options: { summarise?: boolean } = {}): Promise<void> {
+  async endDeliveries(
+    ids: string[],
+    workerId: string | null,
+    status: 'failed' | 'skipped',
+    reason: string,
+    now: number,
+    options: { summarise?: boolean } = {},
+  ): Promise<void> {
     if (ids.length === 0) return;
     await this.driver.transaction(async (tx) => {
       // Ending a key's head makes the next of its key due (docs/rules.md#ordered-claim); keys locked first, as above.
@@ -412,7 +509,12 @@ export class SqlStore implements Store {
         const cut = k.indexOf('\u0000');
         await tx.run('promote-next-of-key', { endpoint_id: k.slice(0, cut), ordering_key: k.slice(cut + 1), now });
       }
-      if (status === 'failed' && options.summarise !== false) await addToFailureSummaries(tx, ended.map((r) => r.id), now);
+      if (status === 'failed' && options.summarise !== false)
+        await addToFailureSummaries(
+          tx,
+          ended.map((r) => r.id),
+          now,
+        );
     });
   }
   async releaseLeases(ids: string[], workerId: string, now: number): Promise<number> {
@@ -474,7 +576,8 @@ export class SqlStore implements Store {
   }
   async countBreakers(): Promise<{ open: number; probing: number }> {
     const out = { open: 0, probing: 0 };
-    for (const r of await this.driver.all('count-breakers')) if (r.state === 'open' || r.state === 'probing') out[r.state as 'open' | 'probing'] = Number(r.n);
+    for (const r of await this.driver.all('count-breakers'))
+      if (r.state === 'open' || r.state === 'probing') out[r.state as 'open' | 'probing'] = Number(r.n);
     return out;
   }
   async oldestDueAt(now: number): Promise<number | null> {
@@ -491,7 +594,10 @@ export class SqlStore implements Store {
       failed: Number(r.failed),
     }));
   }
-  async deliveriesPerMinute(tenantId: string, since: number): Promise<Array<{ minute: number; succeeded: number; retrying: number; failed: number }>> {
+  async deliveriesPerMinute(
+    tenantId: string,
+    since: number,
+  ): Promise<Array<{ minute: number; succeeded: number; retrying: number; failed: number }>> {
     const byMinute = new Map<number, { minute: number; succeeded: number; retrying: number; failed: number }>();
     for (const r of await this.driver.all('deliveries-per-minute', { tenant_id: tenantId, since })) {
       const minute = Number(r.minute);
@@ -501,14 +607,21 @@ export class SqlStore implements Store {
     }
     return [...byMinute.values()].sort((x, y) => x.minute - y.minute);
   }
-  async recordTestAttempt(attempt: Attempt, health: AttemptRecord['health'], now: number, workerId?: string): Promise<HealthTransition[]> {
+  async recordTestAttempt(
+    attempt: Attempt,
+    health: AttemptRecord['health'],
+    now: number,
+    workerId?: string,
+  ): Promise<HealthTransition[]> {
     return this.driver.transaction(async (tx) => {
       const ok = attempt.outcome === 'success';
       const finished = await tx.run('finish-test-delivery', {
         id: attempt.deliveryId,
         worker: workerId ?? null,
         status: ok ? 'succeeded' : 'failed',
-        reason: ok ? null : `test delivery failed: ${attempt.errorMessage ?? attempt.errorClass ?? attempt.responseStatus}`,
+        reason: ok
+          ? null
+          : `test delivery failed: ${attempt.errorMessage ?? attempt.errorClass ?? attempt.responseStatus}`,
         started_at: attempt.startedAt,
         now,
       });
@@ -528,16 +641,30 @@ export class SqlStore implements Store {
     const [r] = await this.driver.all('get-replay', { tenant_id: tenantId, id });
     return r ? rows.replayFromRow(r) : null;
   }
-  async scheduleWindowReplay(replay: ReplayRow, limit: number, now: number, quota?: ReplayQuota): Promise<WindowReplayResult> {
-    return this.driver.transaction(async (tx): Promise<WindowReplayResult> => {
-      return { kind: 'scheduled', selected: await this.#scheduleWindow(tx, replay, limit, now, quota, 'window') };
-    }).catch((err) => {
-      if (err instanceof QuotaExceeded) return { kind: 'quota_exceeded', used: err.used } as const;
-      throw err;
-    });
+  async scheduleWindowReplay(
+    replay: ReplayRow,
+    limit: number,
+    now: number,
+    quota?: ReplayQuota,
+  ): Promise<WindowReplayResult> {
+    return this.driver
+      .transaction(async (tx): Promise<WindowReplayResult> => {
+        return { kind: 'scheduled', selected: await this.#scheduleWindow(tx, replay, limit, now, quota, 'window') };
+      })
+      .catch((err) => {
+        if (err instanceof QuotaExceeded) return { kind: 'quota_exceeded', used: err.used } as const;
+        throw err;
+      });
   }
   /** Inserts the replay and selects its deliveries (a catch-up's by last change); throws QuotaExceeded (rolling back) over quota. */
-  async #scheduleWindow(tx: SqlExecutor, replay: ReplayRow, limit: number, now: number, quota: ReplayQuota | undefined, selection: 'window' | 'catch-up'): Promise<number> {
+  async #scheduleWindow(
+    tx: SqlExecutor,
+    replay: ReplayRow,
+    limit: number,
+    now: number,
+    quota: ReplayQuota | undefined,
+    selection: 'window' | 'catch-up',
+  ): Promise<number> {
     let used = 0;
     if (quota) {
       // Serialises the tenant's window replays until commit, so the count below cannot go stale.
@@ -546,8 +673,19 @@ export class SqlStore implements Store {
       used = Number(r?.n ?? 0);
     }
     await tx.run('insert-replay', rows.replayToRow(replay));
-    const params = { replay_id: replay.id, endpoint_id: replay.endpointId, since: replay.sinceMs, until: replay.untilMs, include_skipped: replay.includeSkipped ? 1 : 0, limit, now };
-    const n = selection === 'catch-up' ? await tx.run('schedule-catch-up-replay', params) : await tx.run('schedule-window-replay', params);
+    const params = {
+      replay_id: replay.id,
+      endpoint_id: replay.endpointId,
+      since: replay.sinceMs,
+      until: replay.untilMs,
+      include_skipped: replay.includeSkipped ? 1 : 0,
+      limit,
+      now,
+    };
+    const n =
+      selection === 'catch-up'
+        ? await tx.run('schedule-catch-up-replay', params)
+        : await tx.run('schedule-window-replay', params);
     if (quota && n > 0 && used >= quota.max) throw new QuotaExceeded(used);
     await tx.run('set-replay-selected', { id: replay.id, selected: n });
     return n;
@@ -556,15 +694,17 @@ export class SqlStore implements Store {
     return (await this.driver.run('dismiss-delivery', { tenant_id: tenantId, id, now })) > 0;
   }
   async scheduleSingleReplay(replay: ReplayRow, deliveryId: string, now: number): Promise<boolean> {
-    return this.driver.transaction(async (tx) => {
-      await tx.run('insert-replay', rows.replayToRow({ ...replay, selected: 1 }));
-      const n = await tx.run('schedule-single-replay', { replay_id: replay.id, id: deliveryId, now });
-      if (n === 0) throw new ReplayNotScheduled();
-      return true;
-    }).catch((err) => {
-      if (err instanceof ReplayNotScheduled) return false;
-      throw err;
-    });
+    return this.driver
+      .transaction(async (tx) => {
+        await tx.run('insert-replay', rows.replayToRow({ ...replay, selected: 1 }));
+        const n = await tx.run('schedule-single-replay', { replay_id: replay.id, id: deliveryId, now });
+        if (n === 0) throw new ReplayNotScheduled();
+        return true;
+      })
+      .catch((err) => {
+        if (err instanceof ReplayNotScheduled) return false;
+        throw err;
+      });
   }
 
   // breaker
@@ -574,7 +714,10 @@ export class SqlStore implements Store {
   }
   async saveBreaker(row: BreakerRow, expectedUpdatedAt: number | null, notify?: OutboxEntry | null): Promise<boolean> {
     const params = rows.breakerToRow(row);
-    const save = (tx: SqlExecutor) => (expectedUpdatedAt === null ? tx.run('insert-breaker', params) : tx.run('update-breaker', { ...params, expected: expectedUpdatedAt }));
+    const save = (tx: SqlExecutor) =>
+      expectedUpdatedAt === null
+        ? tx.run('insert-breaker', params)
+        : tx.run('update-breaker', { ...params, expected: expectedUpdatedAt });
     if (!notify) return (await save(this.driver)) > 0;
     return this.driver.transaction(async (tx) => {
       if ((await save(tx)) === 0) return false;
@@ -599,14 +742,20 @@ export class SqlStore implements Store {
   }
 
   async listEndpointsFailingSince(failingBefore: number): Promise<Endpoint[]> {
-    return (await this.driver.all('list-endpoints-failing-since', { before: failingBefore })).map((r) => rows.endpointFromRow(r));
+    return (await this.driver.all('list-endpoints-failing-since', { before: failingBefore })).map((r) =>
+      rows.endpointFromRow(r),
+    );
   }
   async pauseFailingEndpoint(endpointId: string, failingSince: number, now: number): Promise<boolean> {
     return this.driver.transaction(async (tx) => {
       const [r] = await tx.all('get-endpoint-by-id', { id: endpointId });
-      if (!r || (await tx.run('pause-failing-endpoint', { id: endpointId, failing_since: failingSince, now })) === 0) return false;
+      if (!r || (await tx.run('pause-failing-endpoint', { id: endpointId, failing_since: failingSince, now })) === 0)
+        return false;
       const ep = rows.endpointFromRow(r);
-      const entry = healthEntry({ tenantId: ep.tenantId, endpointId, from: 'degraded', to: 'paused', reason: 'failing', at: now }, ep);
+      const entry = healthEntry(
+        { tenantId: ep.tenantId, endpointId, from: 'degraded', to: 'paused', reason: 'failing', at: now },
+        ep,
+      );
       if (entry) await insertOutbox(tx, entry);
       return true;
     });
@@ -623,15 +772,28 @@ export class SqlStore implements Store {
 
   // the notification outbox
   async claimOutbox(now: number, limit: number, leaseUntil: number): Promise<OutboxRow[]> {
-    const rs = await this.driver.transaction((tx) => tx.all('claim-outbox', { now, limit, lease_until: leaseUntil }), { durable: false });
+    const rs = await this.driver.transaction((tx) => tx.all('claim-outbox', { now, limit, lease_until: leaseUntil }), {
+      durable: false,
+    });
     return rs.map(rows.outboxFromRow).sort((a, b) => a.dueAt - b.dueAt || cmp(a.id, b.id));
   }
   async finishOutbox(id: string, now: number): Promise<boolean> {
     return (await this.driver.run('finish-outbox', { id, now })) > 0;
   }
-  async retryOutbox(id: string, outcome: { dueAt: number } | { abandon: true }, error: string, now: number): Promise<void> {
+  async retryOutbox(
+    id: string,
+    outcome: { dueAt: number } | { abandon: true },
+    error: string,
+    now: number,
+  ): Promise<void> {
     const abandon = 'abandon' in outcome;
-    await this.driver.run('retry-outbox', { id, status: abandon ? 'abandoned' : 'pending', due_at: abandon ? now : outcome.dueAt, error: error.slice(0, 1000), now });
+    await this.driver.run('retry-outbox', {
+      id,
+      status: abandon ? 'abandoned' : 'pending',
+      due_at: abandon ? now : outcome.dueAt,
+      error: error.slice(0, 1000),
+      now,
+    });
   }
   releaseOutboxLeases(): Promise<number> {
     return this.driver.run('release-outbox-leases');
@@ -645,7 +807,12 @@ export class SqlStore implements Store {
 
   // event types
   async putEventType(row: EventTypeRow): Promise<void> {
-    await this.driver.run('put-event-type', { name: row.name, description: row.description, definition: JSON.stringify(row.definition), updated_at: row.updatedAt });
+    await this.driver.run('put-event-type', {
+      name: row.name,
+      description: row.description,
+      definition: JSON.stringify(row.definition),
+      updated_at: row.updatedAt,
+    });
   }
   async getEventType(name: string): Promise<EventTypeRow | null> {
     const [r] = await this.driver.all('get-event-type', { name });

@@ -14,9 +14,10 @@ import type {
   Scheme,
   Tenant,
 } from '../domain.ts';
-import type { HealthRule, Ladder } from '../policy/types.ts';
 import type { PayloadFilter } from '../filters/payload-filter.ts';
+import type { HealthRule, Ladder } from '../policy/types.ts';
 import type { StoreProblem } from './storage-fault.ts';
+
 export type { StoreProblem } from './storage-fault.ts';
 
 export interface Page<T> {
@@ -205,7 +206,13 @@ export interface Notice {
 }
 
 /** What the owners are told about (docs/rules.md#notifications); `deliveries.failed` is a per-endpoint summary. */
-export type OutboxKind = 'endpoint.degraded' | 'endpoint.paused' | 'endpoint.recovered' | 'breaker.opened' | 'breaker.closed' | 'deliveries.failed';
+export type OutboxKind =
+  | 'endpoint.degraded'
+  | 'endpoint.paused'
+  | 'endpoint.recovered'
+  | 'breaker.opened'
+  | 'breaker.closed'
+  | 'deliveries.failed';
 
 /** A notification written in the transaction of the transition that causes it; its id is the notice's and the operational event's. */
 export interface OutboxEntry {
@@ -311,7 +318,10 @@ export interface Store {
 
   // console portal links (single-use sign-in links; only the token's sha256 is stored)
   /** Records a link and forgets the ones that expired before `now`. */
-  createPortalLink(link: { hash: string; tenantId: string; createdAt: number; expiresAt: number }, now: number): Promise<void>;
+  createPortalLink(
+    link: { hash: string; tenantId: string; createdAt: number; expiresAt: number },
+    now: number,
+  ): Promise<void>;
   /** Marks the link used and returns its tenant, if it was unused and unexpired at `now`; else null. Atomic: one use wins. */
   consumePortalLink(hash: string, now: number): Promise<string | null>;
 
@@ -321,7 +331,12 @@ export interface Store {
   listEndpoints(tenantId: string, cursor: string | null, limit: number): Promise<Page<Endpoint>>;
   /** Every endpoint of a tenant that is not deleted; used for fan-out. */
   listTenantEndpoints(tenantId: string): Promise<Endpoint[]>;
-  updateEndpoint(tenantId: string, id: string, patch: EndpointPatch, now: number): Promise<(Endpoint & { version: number }) | null>;
+  updateEndpoint(
+    tenantId: string,
+    id: string,
+    patch: EndpointPatch,
+    now: number,
+  ): Promise<(Endpoint & { version: number }) | null>;
   deleteEndpoint(tenantId: string, id: string): Promise<boolean>;
   listSecrets(endpointId: string): Promise<SealedSecret[]>;
   /** Adds a new current secret and retires the current ones at `retireAt`. */
@@ -350,7 +365,14 @@ export interface Store {
    * Ends deliveries without an attempt: `failed` (age limit while held; endpoint paused while in progress, docs/rules.md#paused-endpoint).
    * Failed ones join their endpoint's failure summary in the same transaction unless `summarise` is false (a test delivery).
    */
-  endDeliveries(ids: string[], workerId: string | null, status: 'failed' | 'skipped', reason: string, now: number, options?: { summarise?: boolean }): Promise<void>;
+  endDeliveries(
+    ids: string[],
+    workerId: string | null,
+    status: 'failed' | 'skipped',
+    reason: string,
+    now: number,
+    options?: { summarise?: boolean },
+  ): Promise<void>;
   /** Hands leased deliveries this worker never started back (`pending`, due as before): a stopping worker's queue. */
   releaseLeases(ids: string[], workerId: string, now: number): Promise<number>;
   /** Returns deliveries whose lease expired to `pending`; the count. */
@@ -383,12 +405,20 @@ export interface Store {
   /** Per endpoint of the tenant, oldest id first: its queue, its oldest due delivery, and what ended since `since`. */
   endpointStats(tenantId: string, since: number, now: number): Promise<EndpointStats[]>;
   /** The tenant's deliveries by the epoch minute of their last attempt since `since`: succeeded, failed, retrying (pending after an attempt). */
-  deliveriesPerMinute(tenantId: string, since: number): Promise<Array<{ minute: number; succeeded: number; retrying: number; failed: number }>>;
+  deliveriesPerMinute(
+    tenantId: string,
+    since: number,
+  ): Promise<Array<{ minute: number; succeeded: number; retrying: number; failed: number }>>;
   /**
    * Records a test delivery's one attempt and ends its delivery (succeeded/failed); health as in AttemptRecord.
    * With `workerId`, only while that worker still holds the delivery's lease (else the attempt is kept, the state not).
    */
-  recordTestAttempt(attempt: Attempt, health: AttemptRecord['health'], now: number, workerId?: string): Promise<HealthTransition[]>;
+  recordTestAttempt(
+    attempt: Attempt,
+    health: AttemptRecord['health'],
+    now: number,
+    workerId?: string,
+  ): Promise<HealthTransition[]>;
 
   // replays
   createReplay(replay: ReplayRow): Promise<void>;
@@ -408,7 +438,15 @@ export interface Store {
    * changed: the deliveries failed as endpoint_paused at their next claim are among them (docs/rules.md#catch-up).
    * Over the quota nothing changes: the endpoint stays paused.
    */
-  reactivateWithCatchUp(tenantId: string, id: string, patch: EndpointPatch, replay: ReplayRow, limit: number, now: number, quota?: ReplayQuota): Promise<CatchUpResult>;
+  reactivateWithCatchUp(
+    tenantId: string,
+    id: string,
+    patch: EndpointPatch,
+    replay: ReplayRow,
+    limit: number,
+    now: number,
+    quota?: ReplayQuota,
+  ): Promise<CatchUpResult>;
   /**
    * Marks a failed delivery of an ordering key dismissed, so it no longer holds its key (docs/rules.md#ordered-dismiss);
    * it stays failed. False when it is not failed, has no key, or is dismissed already.

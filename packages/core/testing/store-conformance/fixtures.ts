@@ -10,9 +10,18 @@ export type WithStore = (title: string, fn: (store: Store, t: TestContext) => Pr
 export const T0 = Date.UTC(2026, 0, 5, 12);
 
 // The shared time constants, re-exported for the tests that import them from here.
-export { S, MIN, H, DAY };
+export { DAY, H, MIN, S };
 
-export const tenant = (id: string, at = T0, environment: Tenant['environment'] = 'live'): Tenant => ({ id, name: `Tenant ${id}`, environment, ownerEmails: ['o@example.test'], operationsEndpointId: null, notifyEmail: true, createdAt: at, updatedAt: at });
+export const tenant = (id: string, at = T0, environment: Tenant['environment'] = 'live'): Tenant => ({
+  id,
+  name: `Tenant ${id}`,
+  environment,
+  ownerEmails: ['o@example.test'],
+  operationsEndpointId: null,
+  notifyEmail: true,
+  createdAt: at,
+  updatedAt: at,
+});
 
 export const endpoint = (id: string, tenantId: string, over: Partial<Endpoint> = {}): Endpoint => ({
   id,
@@ -42,9 +51,20 @@ export const endpoint = (id: string, tenantId: string, over: Partial<Endpoint> =
   ...over,
 });
 
-export const secret = (kid: string, endpointId: string, at = T0) => ({ kid, endpointId, sealed: `sealed-${kid}`, createdAt: at, expiresAt: null });
+export const secret = (kid: string, endpointId: string, at = T0) => ({
+  kid,
+  endpointId,
+  sealed: `sealed-${kid}`,
+  createdAt: at,
+  expiresAt: null,
+});
 
-export function newEvent(tenantId: string, n: number, endpointIds: string[], over: { at?: number; body?: Buffer; hash?: string; eventId?: string; isMoney?: boolean; skipped?: string[] } = {}): NewEvent {
+export function newEvent(
+  tenantId: string,
+  n: number,
+  endpointIds: string[],
+  over: { at?: number; body?: Buffer; hash?: string; eventId?: string; isMoney?: boolean; skipped?: string[] } = {},
+): NewEvent {
   const at = over.at ?? T0;
   const id = `evt_${String(n).padStart(6, '0')}`;
   const event: EventRecord = {
@@ -63,12 +83,25 @@ export function newEvent(tenantId: string, n: number, endpointIds: string[], ove
     bodyHash: over.hash ?? `h-${n}`,
     deliveries: endpointIds.map((ep, i) => {
       const skipped = over.skipped?.includes(ep) ?? false;
-      return { id: `dlv_${String(n).padStart(6, '0')}_${i}`, endpointId: ep, status: skipped ? ('skipped' as const) : ('pending' as const), nextAttemptAt: skipped ? null : at };
+      return {
+        id: `dlv_${String(n).padStart(6, '0')}_${i}`,
+        endpointId: ep,
+        status: skipped ? ('skipped' as const) : ('pending' as const),
+        nextAttemptAt: skipped ? null : at,
+      };
     }),
   };
 }
 
-export function attemptOf(deliveryId: string, tenantId: string, endpointId: string, n: number, at: number, outcome: Attempt['outcome'], status: number | null = outcome === 'success' ? 200 : 500): Attempt {
+export function attemptOf(
+  deliveryId: string,
+  tenantId: string,
+  endpointId: string,
+  n: number,
+  at: number,
+  outcome: Attempt['outcome'],
+  status: number | null = outcome === 'success' ? 200 : 500,
+): Attempt {
   return {
     id: `att_${deliveryId}_${n}_${at}`,
     deliveryId,
@@ -89,12 +122,22 @@ export function attemptOf(deliveryId: string, tenantId: string, endpointId: stri
   };
 }
 
-export function record(a: Attempt, workerId: string, next: AttemptRecord['next'], over: Partial<AttemptRecord> = {}): AttemptRecord {
+export function record(
+  a: Attempt,
+  workerId: string,
+  next: AttemptRecord['next'],
+  over: Partial<AttemptRecord> = {},
+): AttemptRecord {
   return {
     attempt: a,
     workerId,
     next,
-    progress: { fastFailures: a.outcome === 'success' ? 0 : 1, slowFailures: 0, slowStartedAt: null, firstAttemptAt: a.startedAt },
+    progress: {
+      fastFailures: a.outcome === 'success' ? 0 : 1,
+      slowFailures: 0,
+      slowStartedAt: null,
+      firstAttemptAt: a.startedAt,
+    },
     replayId: null,
     previousAttemptAt: null,
     health: { rule: { pauseOnGone: false }, countsFailure: true, countsSuccess: true },
@@ -114,12 +157,25 @@ export const setup = async (store: Store, maxConcurrency = 20) => {
 export const failedSetup = async (store: Store) => {
   await store.createTenant(tenant('ten_A'));
   await store.createEndpoint(endpoint('ep_1', 'ten_A'), secret('sec_1', 'ep_1'));
-  await store.acceptEvents(Array.from({ length: 4 }, (_, i) => newEvent('ten_A', i + 1, ['ep_1'], { at: T0 + i * MIN, skipped: i === 3 ? ['ep_1'] : [] })));
+  await store.acceptEvents(
+    Array.from({ length: 4 }, (_, i) =>
+      newEvent('ten_A', i + 1, ['ep_1'], { at: T0 + i * MIN, skipped: i === 3 ? ['ep_1'] : [] }),
+    ),
+  );
   let now = T0;
   for (let i = 0; i < 3; i++) {
     now = T0 + i * MIN;
     const [c] = await store.claimDue({ now, limit: 1, leaseUntil: now + MIN, workerId: 'w', saturatedEndpoints: [] });
     const ok = i === 1;
-    await store.recordAttempts([record(attemptOf(c.delivery.id, 'ten_A', 'ep_1', 1, now, ok ? 'success' : 'client_error', ok ? 200 : 400), 'w', ok ? { status: 'succeeded' } : { status: 'failed', reason: 'HTTP 400' })], now);
+    await store.recordAttempts(
+      [
+        record(
+          attemptOf(c.delivery.id, 'ten_A', 'ep_1', 1, now, ok ? 'success' : 'client_error', ok ? 200 : 400),
+          'w',
+          ok ? { status: 'succeeded' } : { status: 'failed', reason: 'HTTP 400' },
+        ),
+      ],
+      now,
+    );
   }
 };

@@ -11,10 +11,10 @@ import { engineRulesConformance } from './engine-rules.ts';
 import { eventsDeliveriesConformance } from './events-deliveries.ts';
 import type { WithStore } from './fixtures.ts';
 import { healthRetentionConformance } from './health-retention.ts';
+import { rateLimitsConformance } from './rate-limits.ts';
 import { recordsConformance } from './records.ts';
 import { replaysConformance } from './replays.ts';
 import { statsConformance } from './stats.ts';
-import { rateLimitsConformance } from './rate-limits.ts';
 
 export interface StoreUnderTest {
   store: Store;

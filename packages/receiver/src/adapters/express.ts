@@ -14,7 +14,10 @@ type ExpressRequest = IncomingMessage & { body?: unknown };
  * @example
  * app.post('/webhooks', expressWebhook(createWebhookHandler({ secrets, store, events })));
  */
-export function expressWebhook(handler: WebhookHandler, limits: BodyLimits = {}): (req: ExpressRequest, res: ServerResponse, next: (error?: unknown) => void) => void {
+export function expressWebhook(
+  handler: WebhookHandler,
+  limits: BodyLimits = {},
+): (req: ExpressRequest, res: ServerResponse, next: (error?: unknown) => void) => void {
   return (req, res, next) => {
     receiveNode(handler, req, req.body, limits).then((answer) => writeNodeResponse(res, answer), next);
   };

@@ -1,7 +1,7 @@
 // Adapter for Hono: a route handler reading the raw bytes from the fetch Request.
 import { ReceiverError } from '../errors.ts';
 import type { WebhookHandler, WebhookResponse } from '../handler.ts';
-import { DEFAULT_MAX_BODY_BYTES, readWebBody, type BodyLimits } from './read-body.ts';
+import { type BodyLimits, DEFAULT_MAX_BODY_BYTES, readWebBody } from './read-body.ts';
 
 /** The part of Hono's Context we touch; no type dependency on hono. */
 interface HonoContextLike {
@@ -14,7 +14,10 @@ interface HonoContextLike {
  * @example
  * app.post('/webhooks', honoWebhook(createWebhookHandler({ secrets, store, events })));
  */
-export function honoWebhook(handler: WebhookHandler, limits: BodyLimits = {}): (c: HonoContextLike) => Promise<Response> {
+export function honoWebhook(
+  handler: WebhookHandler,
+  limits: BodyLimits = {},
+): (c: HonoContextLike) => Promise<Response> {
   return async (c) => {
     const request = c.req.raw;
     let rawBody: Buffer;

@@ -2,7 +2,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ReceiverError } from '../errors.ts';
 import { answerFor, type WebhookHandler, type WebhookResponse } from '../handler.ts';
-import { readNodeBody, type BodyLimits } from './read-body.ts';
+import { type BodyLimits, readNodeBody } from './read-body.ts';
 
 /**
  * A `(req, res)` listener: reads the raw body (bounded), runs the handler, writes its answer.
@@ -10,13 +10,23 @@ import { readNodeBody, type BodyLimits } from './read-body.ts';
  * @example
  * http.createServer(nodeHttpWebhook(createWebhookHandler({ secrets, store, events }))).listen(3000);
  */
-export function nodeHttpWebhook(handler: WebhookHandler, limits: BodyLimits = {}): (req: IncomingMessage, res: ServerResponse) => void {
+export function nodeHttpWebhook(
+  handler: WebhookHandler,
+  limits: BodyLimits = {},
+): (req: IncomingMessage, res: ServerResponse) => void {
   return (req, res) => {
     receiveNode(handler, req, undefined, limits).then(
       (answer) => writeNodeResponse(res, answer),
       (error: unknown) => {
         // Only a misconfiguration gets here; the handler itself never rejects.
-        process.stderr.write(JSON.stringify({ level: 'error', msg: 'webhook adapter failed', code: 'internal_error', reason: String(error) }) + '\n');
+        process.stderr.write(
+          `${JSON.stringify({
+            level: 'error',
+            msg: 'webhook adapter failed',
+            code: 'internal_error',
+            reason: String(error),
+          })}\n`,
+        );
         writeNodeResponse(res, answerFor(new ReceiverError('internal_error')));
       },
     );
@@ -29,14 +39,21 @@ export function nodeHttpWebhook(handler: WebhookHandler, limits: BodyLimits = {}
  * @example
  * const answer = await receiveNode(handler, req, req.body, limits);
  */
-export async function receiveNode(handler: WebhookHandler, req: IncomingMessage, body: unknown, limits: BodyLimits): Promise<WebhookResponse> {
+export async function receiveNode(
+  handler: WebhookHandler,
+  req: IncomingMessage,
+  body: unknown,
+  limits: BodyLimits,
+): Promise<WebhookResponse> {
   if (req.method !== 'POST') return handler.refuse(new ReceiverError('method_not_allowed'), req.headers);
   let rawBody: Buffer | string;
   if (Buffer.isBuffer(body) || typeof body === 'string') {
     rawBody = body;
   } else if (body !== undefined && body !== null && req.readableEnded) {
     // A JSON parser ran first: the signed bytes are gone and cannot be rebuilt faithfully.
-    throw new TypeError('webhook body was already parsed; mount the webhook route before any JSON body parser, or use express.raw()');
+    throw new TypeError(
+      'webhook body was already parsed; mount the webhook route before any JSON body parser, or use express.raw()',
+    );
   } else {
     try {
       rawBody = await readNodeBody(req, req.headers, limits);

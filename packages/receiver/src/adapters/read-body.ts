@@ -55,7 +55,11 @@ export function readNodeBody(stream: Readable, headers: IncomingHttpHeaders, lim
  * @example
  * const rawBody = await readWebBody(request.body, request.headers.get('content-length'));
  */
-export async function readWebBody(stream: ReadableStream<Uint8Array> | null, contentLength: string | null, limits: BodyLimits = {}): Promise<Buffer> {
+export async function readWebBody(
+  stream: ReadableStream<Uint8Array> | null,
+  contentLength: string | null,
+  limits: BodyLimits = {},
+): Promise<Buffer> {
   const max = limits.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const timeoutMs = limits.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS;
   if (Number(contentLength ?? 0) > max) throw new ReceiverError('payload_too_large');

@@ -1,5 +1,5 @@
-import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
 import { createWebhookHandler, type LogLine, type WebhookEvent } from '../handler.ts';
 import { signWebhook } from '../sign.ts';
 import { createInbox, type InboxOptions } from './inbox.ts';
@@ -7,11 +7,24 @@ import { memoryInbox } from './memory-inbox.ts';
 
 const T = 1_750_000_000;
 const secret = { kid: 'k1', secret: 'inbox test secret' };
-const schema = { type: 'object', required: ['data'], properties: { data: { type: 'object', required: ['order_id'] } } } as const;
+const schema = {
+  type: 'object',
+  required: ['data'],
+  properties: { data: { type: 'object', required: ['order_id'] } },
+} as const;
 
 function signed(id: string, data: Record<string, unknown> = { order_id: 'ord_1' }) {
-  const body = JSON.stringify({ event_id: id, type: 'order.shipped', version: 1, occurred_at: '2025-06-15T12:00:00Z', data });
-  return { headers: signWebhook({ secrets: secret, id, deliveryId: `dlv_${id}`, timestamp: T, body }), rawBody: Buffer.from(body) };
+  const body = JSON.stringify({
+    event_id: id,
+    type: 'order.shipped',
+    version: 1,
+    occurred_at: '2025-06-15T12:00:00Z',
+    data,
+  });
+  return {
+    headers: signWebhook({ secrets: secret, id, deliveryId: `dlv_${id}`, timestamp: T, body }),
+    rawBody: Buffer.from(body),
+  };
 }
 
 function setup(handle: (event: WebhookEvent) => unknown = () => {}, overrides: Partial<InboxOptions> = {}) {
@@ -34,7 +47,12 @@ function setup(handle: (event: WebhookEvent) => unknown = () => {}, overrides: P
     },
     ...overrides,
   });
-  const receive = createWebhookHandler({ secrets: [secret], inbox, now: () => clock.ms, logger: (line) => logs.push(line) });
+  const receive = createWebhookHandler({
+    secrets: [secret],
+    inbox,
+    now: () => clock.ms,
+    logger: (line) => logs.push(line),
+  });
   return { inbox, store, receive, clock, logs, runs };
 }
 
@@ -47,7 +65,9 @@ function deferred<T = void>() {
 /** Fails instead of hanging when what a test waits for never happens. */
 function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms waiting for ${what}`)), ms)));
+  const deadline = new Promise<never>(
+    (_, reject) => (timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms waiting for ${what}`)), ms)),
+  );
   return Promise.race([promise, deadline]).finally(() => clearTimeout(timer));
 }
 
@@ -66,7 +86,10 @@ describe('inbox through the handler', () => {
     assert.equal(runs.length, 0, 'nothing runs in the request');
     request.rawBody.fill(0x20); // the caller's buffer may be reused: the stored copy is what runs
     assert.equal(await inbox.runOnce(), 1);
-    assert.deepEqual([runs[0]!.id, runs[0]!.deliveryId, runs[0]!.attempt, runs[0]!.payload.data.order_id], ['evt_1', 'dlv_evt_1', 1, 'ord_1']);
+    assert.deepEqual(
+      [runs[0]!.id, runs[0]!.deliveryId, runs[0]!.attempt, runs[0]!.payload.data.order_id],
+      ['evt_1', 'dlv_evt_1', 1, 'ord_1'],
+    );
     assert.equal((await inbox.get('evt_1'))?.state, 'done');
   });
 
@@ -79,15 +102,24 @@ describe('inbox through the handler', () => {
     assert.equal(await inbox.runOnce(), 0);
     assert.equal(runs.length, 1);
     for (const again of [queued, done]) assert.deepEqual([again.status, again.body], [first.status, first.body]);
-    assert.deepEqual(logs.filter((l) => l.code === 'event_already_seen').map((l) => l.state), ['pending', 'done']);
+    assert.deepEqual(
+      logs.filter((l) => l.code === 'event_already_seen').map((l) => l.state),
+      ['pending', 'done'],
+    );
   });
 
   test('bad input is refused with its 4xx and stored nowhere; an unknown type is acknowledged, not stored', async () => {
     const { receive, inbox } = setup();
     const missing = await receive(signed('evt_bad', { nope: 1 }));
-    assert.deepEqual([missing.status, JSON.parse(missing.body).code, JSON.parse(missing.body).message], [400, 'missing_required_field', 'missing required field data.order_id']);
+    assert.deepEqual(
+      [missing.status, JSON.parse(missing.body).code, JSON.parse(missing.body).message],
+      [400, 'missing_required_field', 'missing required field data.order_id'],
+    );
     const body = '{"event_id":"evt_unk","type":"refund.created"}';
-    const unknown = await receive({ headers: signWebhook({ secrets: secret, id: 'evt_unk', timestamp: T, body }), rawBody: body });
+    const unknown = await receive({
+      headers: signWebhook({ secrets: secret, id: 'evt_unk', timestamp: T, body }),
+      rawBody: body,
+    });
     assert.equal(unknown.status, 202);
     const forged = await receive({ ...signed('evt_forged'), rawBody: Buffer.from('{"event_id":"evt_forged"}') });
     assert.equal(forged.status, 401);
@@ -99,7 +131,10 @@ describe('inbox through the handler', () => {
     const { receive, store, inbox, runs } = setup();
     store.setUnavailable(true);
     const down = await receive(signed('evt_down'));
-    assert.deepEqual([down.status, down.headers['retry-after'], JSON.parse(down.body).code], [503, '10', 'storage_unavailable']);
+    assert.deepEqual(
+      [down.status, down.headers['retry-after'], JSON.parse(down.body).code],
+      [503, '10', 'storage_unavailable'],
+    );
     store.setUnavailable(false);
     assert.equal(await inbox.get('evt_down'), undefined, 'nothing was acknowledged, nothing stored');
     assert.equal((await receive(signed('evt_down'))).status, 202);
@@ -109,8 +144,18 @@ describe('inbox through the handler', () => {
 
   test('a store slower than storeTimeoutMs is a 503, never a hang', async () => {
     const store = memoryInbox();
-    const inbox = createInbox({ store: { ...store, accept: () => new Promise(() => {}) }, events: { 'order.shipped': { handle: () => {} } }, logger: () => {} });
-    const receive = createWebhookHandler({ secrets: [secret], inbox, now: () => T * 1000, storeTimeoutMs: 50, logger: () => {} });
+    const inbox = createInbox({
+      store: { ...store, accept: () => new Promise(() => {}) },
+      events: { 'order.shipped': { handle: () => {} } },
+      logger: () => {},
+    });
+    const receive = createWebhookHandler({
+      secrets: [secret],
+      inbox,
+      now: () => T * 1000,
+      storeTimeoutMs: 50,
+      logger: () => {},
+    });
     assert.equal((await receive(signed('evt_slow'))).status, 503);
   });
 
@@ -119,7 +164,10 @@ describe('inbox through the handler', () => {
     assert.throws(() => createWebhookHandler({ secrets: [secret], inbox, events: {} }), /give `events` to createInbox/);
     assert.throws(() => createWebhookHandler({ secrets: [secret], inbox, ackMode: 'after-handler' }), /after-handler/);
     assert.throws(() => createWebhookHandler({ secrets: [secret] }), /exactly one of `inbox`/);
-    assert.throws(() => createInbox({ store: memoryInbox(), events: {}, leaseMs: 0 }), /leaseMs must be a positive number/);
+    assert.throws(
+      () => createInbox({ store: memoryInbox(), events: {}, leaseMs: 0 }),
+      /leaseMs must be a positive number/,
+    );
     assert.throws(() => createInbox({ store: memoryInbox(), events: {}, retry: { factor: 0 } }), /retry\.factor/);
   });
 });
@@ -133,7 +181,10 @@ describe('inbox worker', () => {
     await receive(signed('evt_retry'));
     assert.equal(await inbox.runOnce(), 1);
     let entry = await inbox.get('evt_retry');
-    assert.deepEqual([entry?.state, entry?.failures, entry?.error, entry?.availableAt], ['pending', 1, 'smtp down', clock.ms + 1000]);
+    assert.deepEqual(
+      [entry?.state, entry?.failures, entry?.error, entry?.availableAt],
+      ['pending', 1, 'smtp down', clock.ms + 1000],
+    );
     clock.ms += 999;
     assert.equal(await inbox.runOnce(), 0, 'not before its backoff');
     clock.ms += 1;
@@ -143,8 +194,14 @@ describe('inbox worker', () => {
     clock.ms += 2000;
     await inbox.runOnce();
     assert.equal((await inbox.get('evt_retry'))?.state, 'done');
-    assert.deepEqual(runs.map((r) => r.attempt), [1, 2, 3]);
-    assert.deepEqual(logs.filter((l) => l.msg === 'inbox handler failed, retry scheduled').map((l) => l.retry_in_ms), [1000, 2000]);
+    assert.deepEqual(
+      runs.map((r) => r.attempt),
+      [1, 2, 3],
+    );
+    assert.deepEqual(
+      logs.filter((l) => l.msg === 'inbox handler failed, retry scheduled').map((l) => l.retry_in_ms),
+      [1000, 2000],
+    );
   });
 
   test('one that keeps failing goes to the dead letter with its error; retry(id) runs it again', async () => {
@@ -163,7 +220,10 @@ describe('inbox worker', () => {
     assert.equal(runs.length, 3);
     assert.equal(await inbox.runOnce(), 0, 'dead letters are not retried by themselves');
     const [dead, ...rest] = await inbox.deadLetters();
-    assert.deepEqual([dead?.eventId, dead?.state, dead?.error, dead?.failures, rest.length], ['evt_dead', 'dead', 'template missing', 3, 0]);
+    assert.deepEqual(
+      [dead?.eventId, dead?.state, dead?.error, dead?.failures, rest.length],
+      ['evt_dead', 'dead', 'template missing', 3, 0],
+    );
     assert.equal(await inbox.retry('evt_nope'), false);
     broken = false;
     assert.equal(await inbox.retry('evt_dead'), true);
@@ -175,20 +235,41 @@ describe('inbox worker', () => {
 
   test('a stored event whose type lost its handler goes to the dead letter, not into a loop', async () => {
     const store = memoryInbox();
-    await store.accept({ eventId: 'evt_orphan', type: 'gone.type', deliveryId: undefined, scheme: 'hookline', headers: {}, body: Buffer.from('{}'), receivedAt: 0 });
+    await store.accept({
+      eventId: 'evt_orphan',
+      type: 'gone.type',
+      deliveryId: undefined,
+      scheme: 'hookline',
+      headers: {},
+      body: Buffer.from('{}'),
+      receivedAt: 0,
+    });
     const inbox = createInbox({ store, events: {}, now: () => 1, logger: () => {} });
     assert.equal(await inbox.runOnce(), 1);
     assert.equal((await inbox.deadLetters())[0]?.error, 'no handler for event type gone.type');
   });
 
-  test('a dead worker\'s claim is taken over by another worker after the lease; its late completion is fenced out', async () => {
+  test("a dead worker's claim is taken over by another worker after the lease; its late completion is fenced out", async () => {
     const store = memoryInbox();
     const clock = { ms: T * 1000 };
     const stuck = deferred();
     const started = deferred();
     const runsByWorker: string[] = [];
     const worker = (name: string, handle: () => Promise<void> | void) =>
-      createInbox({ store, now: () => clock.ms, leaseMs: 60_000, logger: () => {}, events: { 'order.shipped': { handle: async () => { runsByWorker.push(name); await handle(); } } } });
+      createInbox({
+        store,
+        now: () => clock.ms,
+        leaseMs: 60_000,
+        logger: () => {},
+        events: {
+          'order.shipped': {
+            handle: async () => {
+              runsByWorker.push(name);
+              await handle();
+            },
+          },
+        },
+      });
     const a = worker('a', async () => {
       started.resolve();
       await stuck.promise; // a process that hangs or died mid-run
@@ -210,9 +291,12 @@ describe('inbox worker', () => {
   });
 
   test('retention: done events are pruned by the worker after retentionMs, not before; dead letters stay', async () => {
-    const { receive, inbox, clock } = setup((event) => {
-      if (event.payload.data.order_id === 'fail') throw new Error('no');
-    }, { retentionMs: 1000, pruneIntervalMs: 1, retry: { maxAttempts: 1 } });
+    const { receive, inbox, clock } = setup(
+      (event) => {
+        if (event.payload.data.order_id === 'fail') throw new Error('no');
+      },
+      { retentionMs: 1000, pruneIntervalMs: 1, retry: { maxAttempts: 1 } },
+    );
     await receive(signed('evt_old'));
     await receive(signed('evt_failing', { order_id: 'fail' }));
     await inbox.runOnce();
@@ -239,14 +323,21 @@ describe('inbox worker', () => {
   test('start(): an accepted event wakes the worker; stop() waits for the running handler', async () => {
     const ran = deferred<string>();
     const release = deferred();
-    const { receive, inbox } = setup(async (event) => {
-      ran.resolve(event.id);
-      await release.promise;
-    }, { pollIntervalMs: 60_000 });
+    const { receive, inbox } = setup(
+      async (event) => {
+        ran.resolve(event.id);
+        await release.promise;
+      },
+      { pollIntervalMs: 60_000 },
+    );
     inbox.start();
     try {
       assert.equal((await receive(signed('evt_live'))).status, 202);
-      assert.equal(await within(ran.promise, 5000, 'the worker to run the event'), 'evt_live', 'woken at once, not after the 60 s poll');
+      assert.equal(
+        await within(ran.promise, 5000, 'the worker to run the event'),
+        'evt_live',
+        'woken at once, not after the 60 s poll',
+      );
       const stopped = inbox.stop();
       let done = false;
       void stopped.then(() => (done = true));
@@ -264,12 +355,21 @@ describe('inbox worker', () => {
   test('the worker loop survives its storage going down and picks up once it is back', async () => {
     const ran = deferred<string>();
     const { inbox, store, logs } = setup((event) => ran.resolve(event.id), { pollIntervalMs: 5 });
-    await store.accept({ eventId: 'evt_outage', type: 'order.shipped', deliveryId: undefined, scheme: 'hookline', headers: {}, body: Buffer.from('{"data":{}}'), receivedAt: 0 });
+    await store.accept({
+      eventId: 'evt_outage',
+      type: 'order.shipped',
+      deliveryId: undefined,
+      scheme: 'hookline',
+      headers: {},
+      body: Buffer.from('{"data":{}}'),
+      receivedAt: 0,
+    });
     store.setUnavailable(true);
     inbox.start();
     try {
       const sawOutage = (async () => {
-        while (!logs.some((l) => l.msg === 'could not claim inbox events')) await new Promise((resolve) => setImmediate(resolve));
+        while (!logs.some((l) => l.msg === 'could not claim inbox events'))
+          await new Promise((resolve) => setImmediate(resolve));
       })();
       await within(sawOutage, 5000, 'a logged claim failure');
       store.setUnavailable(false);

@@ -2,7 +2,7 @@
 import { StorageUnavailable } from '../errors.ts';
 import { defaultLogger, type EventContract, type LogLine, type WebhookEvent } from '../handler.ts';
 import type { AcceptResult, InboxEntry, InboxEvent, InboxStore } from './inbox-store.ts';
-import { nextRetryStep, resolveRetryPolicy, type RetryPolicy } from './retry-policy.ts';
+import { nextRetryStep, type RetryPolicy, resolveRetryPolicy } from './retry-policy.ts';
 
 export interface InboxOptions {
   store: InboxStore;
@@ -96,9 +96,23 @@ export function createInbox(options: InboxOptions): Inbox {
     });
   };
 
-  const base = (entry: InboxEntry) => ({ event_id: entry.eventId, delivery_id: entry.deliveryId, signature: 'valid' as const, type: entry.type, attempt: entry.attempt });
+  const base = (entry: InboxEntry) => ({
+    event_id: entry.eventId,
+    delivery_id: entry.deliveryId,
+    signature: 'valid' as const,
+    type: entry.type,
+    attempt: entry.attempt,
+  });
   const storageTrouble = (msg: string, error: unknown, entry?: InboxEntry) =>
-    log({ level: 'error', msg, event_id: entry?.eventId, delivery_id: entry?.deliveryId, signature: entry === undefined ? 'unchecked' : 'valid', code: 'storage_unavailable', reason: describe(error) });
+    log({
+      level: 'error',
+      msg,
+      event_id: entry?.eventId,
+      delivery_id: entry?.deliveryId,
+      signature: entry === undefined ? 'unchecked' : 'valid',
+      code: 'storage_unavailable',
+      reason: describe(error),
+    });
 
   async function fail(entry: InboxEntry, reason: string, final: boolean): Promise<void> {
     const at = now();
@@ -106,10 +120,24 @@ export function createInbox(options: InboxOptions): Inbox {
     try {
       if (step.kind === 'retry') {
         await store.reschedule(entry.eventId, entry.attempt, reason, step.at, at);
-        log({ level: 'warn', msg: 'inbox handler failed, retry scheduled', ...base(entry), code: 'handler_failed', reason, retry_in_ms: step.delayMs });
+        log({
+          level: 'warn',
+          msg: 'inbox handler failed, retry scheduled',
+          ...base(entry),
+          code: 'handler_failed',
+          reason,
+          retry_in_ms: step.delayMs,
+        });
       } else {
         await store.bury(entry.eventId, entry.attempt, reason, at);
-        log({ level: 'error', msg: 'inbox handler moved to the dead letter', ...base(entry), code: 'handler_failed', reason, failures: entry.failures + 1 });
+        log({
+          level: 'error',
+          msg: 'inbox handler moved to the dead letter',
+          ...base(entry),
+          code: 'handler_failed',
+          reason,
+          failures: entry.failures + 1,
+        });
       }
     } catch (error) {
       // The lease runs out and the event is claimed again: the failure repeats, nothing is lost.
@@ -122,7 +150,9 @@ export function createInbox(options: InboxOptions): Inbox {
     if (contract === undefined) return fail(entry, `no handler for event type ${entry.type}`, true);
     let payload: unknown;
     try {
-      payload = JSON.parse(Buffer.from(entry.body.buffer, entry.body.byteOffset, entry.body.byteLength).toString('utf8'));
+      payload = JSON.parse(
+        Buffer.from(entry.body.buffer, entry.body.byteOffset, entry.body.byteLength).toString('utf8'),
+      );
     } catch {
       return fail(entry, 'stored body is not JSON', true);
     }
@@ -144,7 +174,11 @@ export function createInbox(options: InboxOptions): Inbox {
     }
     try {
       if (!(await store.complete(entry.eventId, entry.attempt, now()))) {
-        log({ level: 'warn', msg: 'inbox lease lost before completion; the event ran again elsewhere', ...base(entry) });
+        log({
+          level: 'warn',
+          msg: 'inbox lease lost before completion; the event ran again elsewhere',
+          ...base(entry),
+        });
       }
     } catch (error) {
       storageTrouble('could not record inbox completion', error, entry);
@@ -176,7 +210,15 @@ export function createInbox(options: InboxOptions): Inbox {
     lastPrune = now();
     try {
       const removed = await prune();
-      if (removed > 0) log({ level: 'info', msg: 'inbox pruned done events', event_id: undefined, delivery_id: undefined, signature: 'unchecked', removed });
+      if (removed > 0)
+        log({
+          level: 'info',
+          msg: 'inbox pruned done events',
+          event_id: undefined,
+          delivery_id: undefined,
+          signature: 'unchecked',
+          removed,
+        });
     } catch (error) {
       storageTrouble('could not prune the inbox', error);
     }
@@ -241,11 +283,13 @@ export function createInbox(options: InboxOptions): Inbox {
 }
 
 function positive(name: string, value: number): number {
-  if (!Number.isFinite(value) || value <= 0) throw new RangeError(`inbox ${name} must be a positive number, got ${String(value)}`);
+  if (!Number.isFinite(value) || value <= 0)
+    throw new RangeError(`inbox ${name} must be a positive number, got ${String(value)}`);
   return value;
 }
 
 function describe(error: unknown): string {
-  if (error instanceof StorageUnavailable && error.cause !== undefined) return `${error.message}: ${describe(error.cause)}`;
+  if (error instanceof StorageUnavailable && error.cause !== undefined)
+    return `${error.message}: ${describe(error.cause)}`;
   return error instanceof Error ? error.message : String(error);
 }

@@ -1,6 +1,6 @@
 // In-memory inbox store, for tests only: a restart forgets every event.
 import { StorageUnavailable } from '../errors.ts';
-import { MAX_ERROR_LENGTH, type InboxEntry, type InboxStore } from './inbox-store.ts';
+import { type InboxEntry, type InboxStore, MAX_ERROR_LENGTH } from './inbox-store.ts';
 
 export interface MemoryInbox extends InboxStore {
   /** Simulates the backend going down (every call throws `StorageUnavailable`) or coming back. */
@@ -21,7 +21,11 @@ export function memoryInbox(): MemoryInbox {
     await Promise.resolve();
     if (down) throw new StorageUnavailable(new Error('memory inbox set unavailable'));
   };
-  const fromRunning = (eventId: string, attempt: number, patch: (entry: InboxEntry) => Partial<InboxEntry>): boolean => {
+  const fromRunning = (
+    eventId: string,
+    attempt: number,
+    patch: (entry: InboxEntry) => Partial<InboxEntry>,
+  ): boolean => {
     const entry = entries.get(eventId);
     if (entry === undefined || entry.attempt !== attempt || entry.state !== 'running') return false;
     entries.set(eventId, { ...entry, ...patch(entry) });
@@ -37,29 +41,67 @@ export function memoryInbox(): MemoryInbox {
       const existing = entries.get(event.eventId);
       if (existing !== undefined) return { kind: 'duplicate', state: existing.state };
       const body = Uint8Array.prototype.slice.call(event.body); // a copy: the caller's buffer may be reused
-      entries.set(event.eventId, { ...event, headers: { ...event.headers }, body, state: 'pending', attempt: 0, failures: 0, availableAt: event.receivedAt, updatedAt: event.receivedAt, error: undefined });
+      entries.set(event.eventId, {
+        ...event,
+        headers: { ...event.headers },
+        body,
+        state: 'pending',
+        attempt: 0,
+        failures: 0,
+        availableAt: event.receivedAt,
+        updatedAt: event.receivedAt,
+        error: undefined,
+      });
       return { kind: 'accepted' };
     },
     async claim(now, leaseMs, limit) {
       await check();
-      const due = [...entries.values()].filter((e) => (e.state === 'pending' || e.state === 'running') && e.availableAt <= now).sort(oldestFirst).slice(0, limit);
-      return due.map((entry) => {
-        const claimed: InboxEntry = { ...entry, state: 'running', attempt: entry.attempt + 1, availableAt: now + leaseMs, updatedAt: now };
-        entries.set(entry.eventId, claimed);
-        return claimed;
-      }).sort((a, b) => a.receivedAt - b.receivedAt);
+      const due = [...entries.values()]
+        .filter((e) => (e.state === 'pending' || e.state === 'running') && e.availableAt <= now)
+        .sort(oldestFirst)
+        .slice(0, limit);
+      return due
+        .map((entry) => {
+          const claimed: InboxEntry = {
+            ...entry,
+            state: 'running',
+            attempt: entry.attempt + 1,
+            availableAt: now + leaseMs,
+            updatedAt: now,
+          };
+          entries.set(entry.eventId, claimed);
+          return claimed;
+        })
+        .sort((a, b) => a.receivedAt - b.receivedAt);
     },
     async complete(eventId, attempt, now) {
       await check();
-      return fromRunning(eventId, attempt, () => ({ state: 'done', availableAt: now, updatedAt: now, error: undefined }));
+      return fromRunning(eventId, attempt, () => ({
+        state: 'done',
+        availableAt: now,
+        updatedAt: now,
+        error: undefined,
+      }));
     },
     async reschedule(eventId, attempt, error, at, now) {
       await check();
-      return fromRunning(eventId, attempt, (e) => ({ state: 'pending', failures: e.failures + 1, error: error.slice(0, MAX_ERROR_LENGTH), availableAt: at, updatedAt: now }));
+      return fromRunning(eventId, attempt, (e) => ({
+        state: 'pending',
+        failures: e.failures + 1,
+        error: error.slice(0, MAX_ERROR_LENGTH),
+        availableAt: at,
+        updatedAt: now,
+      }));
     },
     async bury(eventId, attempt, error, now) {
       await check();
-      return fromRunning(eventId, attempt, (e) => ({ state: 'dead', failures: e.failures + 1, error: error.slice(0, MAX_ERROR_LENGTH), availableAt: now, updatedAt: now }));
+      return fromRunning(eventId, attempt, (e) => ({
+        state: 'dead',
+        failures: e.failures + 1,
+        error: error.slice(0, MAX_ERROR_LENGTH),
+        availableAt: now,
+        updatedAt: now,
+      }));
     },
     async revive(eventId, now) {
       await check();
@@ -70,7 +112,10 @@ export function memoryInbox(): MemoryInbox {
     },
     async deadLetters(limit) {
       await check();
-      return [...entries.values()].filter((e) => e.state === 'dead').sort(oldestFirst).slice(0, limit);
+      return [...entries.values()]
+        .filter((e) => e.state === 'dead')
+        .sort(oldestFirst)
+        .slice(0, limit);
     },
     async get(eventId) {
       await check();
@@ -78,7 +123,10 @@ export function memoryInbox(): MemoryInbox {
     },
     async prune(before, limit) {
       await check();
-      const old = [...entries.values()].filter((e) => e.state === 'done' && e.availableAt < before).sort(oldestFirst).slice(0, limit);
+      const old = [...entries.values()]
+        .filter((e) => e.state === 'done' && e.availableAt < before)
+        .sort(oldestFirst)
+        .slice(0, limit);
       for (const entry of old) entries.delete(entry.eventId);
       return old.length;
     },

@@ -1,7 +1,7 @@
 // Inbox store on Redis through an ioredis client the caller creates: a hash per event, sorted sets as queues.
 import { StorageUnavailable } from '../errors.ts';
 import type { RedisClient } from '../stores/redis-store.ts';
-import { MAX_ERROR_LENGTH, type InboxEntry, type InboxState, type InboxStore } from './inbox-store.ts';
+import { type InboxEntry, type InboxState, type InboxStore, MAX_ERROR_LENGTH } from './inbox-store.ts';
 
 export interface RedisInboxOptions {
   /**
@@ -117,8 +117,28 @@ export function redisInbox(client: RedisClient, options: RedisInboxOptions = {})
       throw new StorageUnavailable(error);
     }
   };
-  const finish = async (eventId: string, attempt: number, state: InboxState, at: number, now: number, error: string, failures: number): Promise<boolean> =>
-    Number(await call(FINISH, [entryKey(eventId), queue, state === 'dead' ? deadSet : doneSet], eventId, attempt, state, at, now, error.slice(0, MAX_ERROR_LENGTH), failures)) === 1;
+  const finish = async (
+    eventId: string,
+    attempt: number,
+    state: InboxState,
+    at: number,
+    now: number,
+    error: string,
+    failures: number,
+  ): Promise<boolean> =>
+    Number(
+      await call(
+        FINISH,
+        [entryKey(eventId), queue, state === 'dead' ? deadSet : doneSet],
+        eventId,
+        attempt,
+        state,
+        at,
+        now,
+        error.slice(0, MAX_ERROR_LENGTH),
+        failures,
+      ),
+    ) === 1;
   const entries = (reply: unknown): InboxEntry[] => {
     const flat = reply as Array<string | string[]>;
     const out: InboxEntry[] = [];
@@ -128,11 +148,25 @@ export function redisInbox(client: RedisClient, options: RedisInboxOptions = {})
   return {
     async accept(event) {
       const body = Buffer.from(event.body.buffer, event.body.byteOffset, event.body.byteLength).toString('base64');
-      const reply = String(await call(ACCEPT, [entryKey(event.eventId), queue], event.eventId, event.type, event.deliveryId ?? '', event.scheme, JSON.stringify(event.headers), body, event.receivedAt));
+      const reply = String(
+        await call(
+          ACCEPT,
+          [entryKey(event.eventId), queue],
+          event.eventId,
+          event.type,
+          event.deliveryId ?? '',
+          event.scheme,
+          JSON.stringify(event.headers),
+          body,
+          event.receivedAt,
+        ),
+      );
       return reply === 'accepted' ? { kind: 'accepted' } : { kind: 'duplicate', state: reply as InboxState };
     },
     async claim(now, leaseMs, limit) {
-      return entries(await call(CLAIM, [queue], now, leaseMs, limit, prefix)).sort((a, b) => a.receivedAt - b.receivedAt);
+      return entries(await call(CLAIM, [queue], now, leaseMs, limit, prefix)).sort(
+        (a, b) => a.receivedAt - b.receivedAt,
+      );
     },
     complete: (eventId, attempt, now) => finish(eventId, attempt, 'done', now, now, '', 0),
     reschedule: (eventId, attempt, error, at, now) => finish(eventId, attempt, 'pending', at, now, error, 1),

@@ -1,5 +1,5 @@
-import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { test } from 'node:test';
 import { defaultRetryPolicy, nextRetryStep, resolveRetryPolicy } from './retry-policy.ts';
 
 test('default inbox retry: 1 s doubling, capped at 10 min, dead after the 10th run', () => {
@@ -24,5 +24,9 @@ test('inbox retry policy: overrides are checked once, with a plain message', () 
   assert.throws(() => resolveRetryPolicy({ maxAttempts: 0 }), /retry\.maxAttempts/);
   assert.throws(() => resolveRetryPolicy({ maxAttempts: 2.5 }), /must be an integer/);
   assert.throws(() => resolveRetryPolicy({ initialDelayMs: 5000, maxDelayMs: 1000 }), /maxDelayMs/);
-  assert.equal(nextRetryStep(resolveRetryPolicy({ maxAttempts: 1 }), 1, 0).kind, 'dead', 'one try: the first failure is final');
+  assert.equal(
+    nextRetryStep(resolveRetryPolicy({ maxAttempts: 1 }), 1, 0).kind,
+    'dead',
+    'one try: the first failure is final',
+  );
 });

@@ -12,9 +12,16 @@ export interface RetryPolicy {
 }
 
 /** 1 s doubling up to 10 min, 10 runs in all (about 36 minutes from the first failure to the dead letter). */
-export const defaultRetryPolicy: RetryPolicy = Object.freeze({ initialDelayMs: 1000, factor: 2, maxDelayMs: 10 * 60_000, maxAttempts: 10 });
+export const defaultRetryPolicy: RetryPolicy = Object.freeze({
+  initialDelayMs: 1000,
+  factor: 2,
+  maxDelayMs: 10 * 60_000,
+  maxAttempts: 10,
+});
 
-export type RetryStep = { readonly kind: 'retry'; readonly at: number; readonly delayMs: number } | { readonly kind: 'dead'; readonly reason: string };
+export type RetryStep =
+  | { readonly kind: 'retry'; readonly at: number; readonly delayMs: number }
+  | { readonly kind: 'dead'; readonly reason: string };
 
 /**
  * The next step after a handler failed for the `failures`-th time (1 = its first failure).
@@ -39,12 +46,14 @@ export function resolveRetryPolicy(overrides: Partial<RetryPolicy> = {}): RetryP
   const policy = { ...defaultRetryPolicy, ...overrides };
   const positive = (name: keyof RetryPolicy, min: number) => {
     const value = policy[name];
-    if (!Number.isFinite(value) || value < min) throw new RangeError(`inbox retry.${name} must be a number ≥ ${min}, got ${String(value)}`);
+    if (!Number.isFinite(value) || value < min)
+      throw new RangeError(`inbox retry.${name} must be a number ≥ ${min}, got ${String(value)}`);
   };
   positive('initialDelayMs', 0);
   positive('factor', 1);
   positive('maxDelayMs', policy.initialDelayMs);
   positive('maxAttempts', 1);
-  if (!Number.isInteger(policy.maxAttempts)) throw new RangeError(`inbox retry.maxAttempts must be an integer, got ${policy.maxAttempts}`);
+  if (!Number.isInteger(policy.maxAttempts))
+    throw new RangeError(`inbox retry.maxAttempts must be an integer, got ${policy.maxAttempts}`);
   return Object.freeze(policy);
 }

@@ -1,7 +1,7 @@
 // The inbox logic both SQL stores share; SQLite and PostgreSQL differ only in schema, claim and how a statement runs.
 import { StorageUnavailable } from '../errors.ts';
 import { sqlFile } from '../sql-files.generated.ts';
-import { MAX_ERROR_LENGTH, type InboxEntry, type InboxState, type InboxStore } from './inbox-store.ts';
+import { type InboxEntry, type InboxState, type InboxStore, MAX_ERROR_LENGTH } from './inbox-store.ts';
 
 const load = (name: string): string => sqlFile(`inbox/sql/${name}.sql`);
 
@@ -20,13 +20,18 @@ const shared = {
 export type InboxStatementName = keyof typeof shared | 'claim';
 
 /** The statements for one dialect. */
-export function inboxStatements(dialect: 'sqlite' | 'postgres'): Readonly<Record<InboxStatementName | 'schema', string>> {
+export function inboxStatements(
+  dialect: 'sqlite' | 'postgres',
+): Readonly<Record<InboxStatementName | 'schema', string>> {
   return Object.freeze({ ...shared, claim: load(`claim-${dialect}`), schema: load(`schema-${dialect}`) });
 }
 
 /** Runs one named statement with `$n` parameters; returns rows and the affected-row count. */
 export interface SqlInboxRunner {
-  run(name: InboxStatementName, params: readonly unknown[]): Promise<{ rows: Array<Record<string, unknown>>; changes: number }>;
+  run(
+    name: InboxStatementName,
+    params: readonly unknown[],
+  ): Promise<{ rows: Array<Record<string, unknown>>; changes: number }>;
 }
 
 /**
@@ -47,11 +52,20 @@ export function sqlInboxStore(runner: SqlInboxRunner): InboxStore {
     const { rows } = await run('select', [eventId]);
     return rows[0] === undefined ? undefined : toEntry(rows[0]);
   };
-  const changed = async (name: InboxStatementName, params: readonly unknown[]) => (await run(name, params)).changes === 1;
+  const changed = async (name: InboxStatementName, params: readonly unknown[]) =>
+    (await run(name, params)).changes === 1;
   return {
     async accept(event) {
       const body = Buffer.from(event.body.buffer, event.body.byteOffset, event.body.byteLength);
-      const params = [event.eventId, event.type, event.deliveryId ?? null, event.scheme, JSON.stringify(event.headers), body, event.receivedAt];
+      const params = [
+        event.eventId,
+        event.type,
+        event.deliveryId ?? null,
+        event.scheme,
+        JSON.stringify(event.headers),
+        body,
+        event.receivedAt,
+      ];
       // Two tries cover a duplicate pruned between our insert and our read.
       for (let tries = 0; tries < 2; tries++) {
         const { rows } = await run('accept', params);
@@ -66,7 +80,8 @@ export function sqlInboxStore(runner: SqlInboxRunner): InboxStore {
       return rows.map(toEntry).sort((a, b) => a.receivedAt - b.receivedAt);
     },
     complete: (eventId, attempt, now) => changed('complete', [eventId, attempt, now]),
-    reschedule: (eventId, attempt, error, at, now) => changed('reschedule', [eventId, attempt, error.slice(0, MAX_ERROR_LENGTH), at, now]),
+    reschedule: (eventId, attempt, error, at, now) =>
+      changed('reschedule', [eventId, attempt, error.slice(0, MAX_ERROR_LENGTH), at, now]),
     bury: (eventId, attempt, error, now) => changed('bury', [eventId, attempt, error.slice(0, MAX_ERROR_LENGTH), now]),
     revive: (eventId, now) => changed('revive', [eventId, now]),
     async deadLetters(limit) {

@@ -1,7 +1,7 @@
 // Inbox store on SQLite through a better-sqlite3 `Database` the caller opens; accepts are group-committed.
 import { prepareSqlite, type SqliteDatabase } from '../stores/sqlite-store.ts';
 import type { InboxStore } from './inbox-store.ts';
-import { inboxStatements, sqlInboxStore, type InboxStatementName } from './sql-inbox-store.ts';
+import { type InboxStatementName, inboxStatements, sqlInboxStore } from './sql-inbox-store.ts';
 
 const statements = inboxStatements('sqlite');
 
@@ -36,7 +36,8 @@ export function sqliteInbox(db: SqliteInboxDatabase): InboxStore {
   };
 
   // Group commit: every accept queued during one turn is written in one transaction.
-  let batch: Array<{ params: readonly unknown[]; resolve: (rows: Rows) => void; reject: (error: unknown) => void }> = [];
+  let batch: Array<{ params: readonly unknown[]; resolve: (rows: Rows) => void; reject: (error: unknown) => void }> =
+    [];
   const flush = (): void => {
     const pending = batch;
     batch = [];
@@ -50,7 +51,7 @@ export function sqliteInbox(db: SqliteInboxDatabase): InboxStore {
       for (const item of pending) item.reject(error);
       return;
     }
-    pending.forEach((item, i) => item.resolve(results[i]!));
+    for (const [i, item] of pending.entries()) item.resolve(results[i]!);
   };
 
   return sqlInboxStore({

@@ -1,5 +1,5 @@
-import { memoryStore } from './memory-store.ts';
 import { runStoreConformance } from '../../testing/store-conformance.ts';
+import { memoryStore } from './memory-store.ts';
 
 runStoreConformance(
   'memory',

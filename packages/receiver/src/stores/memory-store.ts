@@ -1,5 +1,5 @@
 // In-memory dedup store, for tests only: a restart forgets every id.
-import { claimOutcome, isReclaimable, type DedupRecord, type DedupState, type DedupStore } from '../dedup-store.ts';
+import { claimOutcome, type DedupRecord, type DedupState, type DedupStore, isReclaimable } from '../dedup-store.ts';
 import { StorageUnavailable } from '../errors.ts';
 
 export interface MemoryStore extends DedupStore {
@@ -22,7 +22,12 @@ export function memoryStore(): MemoryStore {
     await Promise.resolve();
     if (down) throw new StorageUnavailable(new Error('memory store set unavailable'));
   };
-  const transition = (eventId: string, attempt: number, from: readonly DedupState[], patch: Partial<DedupRecord>): boolean => {
+  const transition = (
+    eventId: string,
+    attempt: number,
+    from: readonly DedupState[],
+    patch: Partial<DedupRecord>,
+  ): boolean => {
     const record = records.get(eventId);
     if (record === undefined || record.attempt !== attempt || !from.includes(record.state)) return false;
     records.set(eventId, { ...record, ...patch });
@@ -37,7 +42,14 @@ export function memoryStore(): MemoryStore {
       const record = records.get(eventId);
       if (record === undefined || isReclaimable(record, now, staleAfterMs)) {
         const attempt = (record?.attempt ?? 0) + 1;
-        records.set(eventId, { eventId, state: 'received', attempt, answer: record?.answer, error: undefined, updatedAt: now });
+        records.set(eventId, {
+          eventId,
+          state: 'received',
+          attempt,
+          answer: record?.answer,
+          error: undefined,
+          updatedAt: now,
+        });
         return { kind: 'claimed', attempt };
       }
       return claimOutcome(record);
@@ -48,7 +60,8 @@ export function memoryStore(): MemoryStore {
     },
     async markDone(eventId, attempt, now, answer) {
       await check();
-      const patch: Partial<DedupRecord> = answer === undefined ? { state: 'done', updatedAt: now } : { state: 'done', answer, updatedAt: now };
+      const patch: Partial<DedupRecord> =
+        answer === undefined ? { state: 'done', updatedAt: now } : { state: 'done', answer, updatedAt: now };
       return transition(eventId, attempt, ['received', 'processing'], patch);
     },
     async markFailed(eventId, attempt, error, now) {
@@ -58,7 +71,11 @@ export function memoryStore(): MemoryStore {
     async release(eventId, attempt) {
       await check();
       const record = records.get(eventId);
-      if (record !== undefined && record.attempt === attempt && (record.state === 'received' || record.state === 'processing')) {
+      if (
+        record !== undefined &&
+        record.attempt === attempt &&
+        (record.state === 'received' || record.state === 'processing')
+      ) {
         records.delete(eventId);
       }
     },

@@ -71,12 +71,26 @@ export function redisStore(client: RedisClient, options: RedisStoreOptions = {})
     }
   };
   const transition = (eventId: string, attempt: number, from: string, patch: Record<string, unknown> | undefined) =>
-    call(async () => Number(await client.eval(TRANSITION, 1, key(eventId), attempt, from, patch === undefined ? '' : JSON.stringify(patch))) === 1);
+    call(
+      async () =>
+        Number(
+          await client.eval(
+            TRANSITION,
+            1,
+            key(eventId),
+            attempt,
+            from,
+            patch === undefined ? '' : JSON.stringify(patch),
+          ),
+        ) === 1,
+    );
 
   return {
     async claim(eventId, now, staleAfterMs) {
       const initial = JSON.stringify({ eventId, state: 'received', attempt: 1, createdAt: now, updatedAt: now });
-      const reply = (await call(() => client.eval(CLAIM, 1, key(eventId), initial, now, now - staleAfterMs, ttlMs))) as [string, number | string];
+      const reply = (await call(() =>
+        client.eval(CLAIM, 1, key(eventId), initial, now, now - staleAfterMs, ttlMs),
+      )) as [string, number | string];
       if (reply[0] === 'claimed') return { kind: 'claimed', attempt: Number(reply[1]) };
       return claimOutcome(toRecord(String(reply[1])));
     },
@@ -84,7 +98,12 @@ export function redisStore(client: RedisClient, options: RedisStoreOptions = {})
       return transition(eventId, attempt, ',received,', { state: 'processing', answer, updatedAt: now });
     },
     markDone(eventId, attempt, now, answer) {
-      return transition(eventId, attempt, UNFINISHED, answer === undefined ? { state: 'done', updatedAt: now } : { state: 'done', answer, updatedAt: now });
+      return transition(
+        eventId,
+        attempt,
+        UNFINISHED,
+        answer === undefined ? { state: 'done', updatedAt: now } : { state: 'done', answer, updatedAt: now },
+      );
     },
     markFailed(eventId, attempt, error, now) {
       return transition(eventId, attempt, UNFINISHED, { state: 'failed', error: error.slice(0, 1000), updatedAt: now });
@@ -103,6 +122,20 @@ export function redisStore(client: RedisClient, options: RedisStoreOptions = {})
 }
 
 function toRecord(raw: string): DedupRecord {
-  const rec = JSON.parse(raw) as { eventId: string; state: DedupState; attempt: number; answer?: { status: number; body: string }; error?: string; updatedAt: number };
-  return { eventId: rec.eventId, state: rec.state, attempt: rec.attempt, answer: rec.answer, error: rec.error, updatedAt: rec.updatedAt };
+  const rec = JSON.parse(raw) as {
+    eventId: string;
+    state: DedupState;
+    attempt: number;
+    answer?: { status: number; body: string };
+    error?: string;
+    updatedAt: number;
+  };
+  return {
+    eventId: rec.eventId,
+    state: rec.state,
+    attempt: rec.attempt,
+    answer: rec.answer,
+    error: rec.error,
+    updatedAt: rec.updatedAt,
+  };
 }

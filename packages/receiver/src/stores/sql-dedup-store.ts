@@ -19,7 +19,10 @@ export type SqlStatementName = Exclude<keyof typeof sqlStatements, 'schema'>;
 
 /** Runs one named statement with `$n` parameters; returns rows and the affected-row count. */
 export interface SqlRunner {
-  run(name: SqlStatementName, params: readonly unknown[]): Promise<{ rows: Array<Record<string, unknown>>; changes: number }>;
+  run(
+    name: SqlStatementName,
+    params: readonly unknown[],
+  ): Promise<{ rows: Array<Record<string, unknown>>; changes: number }>;
 }
 
 function load(name: string): string {
@@ -59,7 +62,9 @@ export function sqlDedupStore(runner: SqlRunner): DedupStore {
       return (await run('markProcessing', [eventId, attempt, answer.status, answer.body, now])).changes === 1;
     },
     async markDone(eventId, attempt, now, answer) {
-      return (await run('markDone', [eventId, attempt, now, answer?.status ?? null, answer?.body ?? null])).changes === 1;
+      return (
+        (await run('markDone', [eventId, attempt, now, answer?.status ?? null, answer?.body ?? null])).changes === 1
+      );
     },
     async markFailed(eventId, attempt, error, now) {
       return (await run('markFailed', [eventId, attempt, error.slice(0, 1000), now])).changes === 1;
@@ -81,7 +86,10 @@ function toRecord(row: Record<string, unknown>): DedupRecord {
     state: row.state as DedupState,
     attempt: Number(row.attempt),
     // PostgreSQL hands BIGINT back as a string, SQLite as a number.
-    answer: status === null || status === undefined ? undefined : { status: Number(status), body: String(row.answer_body ?? '') },
+    answer:
+      status === null || status === undefined
+        ? undefined
+        : { status: Number(status), body: String(row.answer_body ?? '') },
     error: row.error === null || row.error === undefined ? undefined : String(row.error),
     updatedAt: Number(row.updated_at),
   };

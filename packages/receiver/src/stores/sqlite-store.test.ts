@@ -1,11 +1,11 @@
+import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import assert from 'node:assert/strict';
 import Database from 'better-sqlite3';
-import { sqliteStore } from './sqlite-store.ts';
 import { runStoreConformance } from '../../testing/store-conformance.ts';
+import { sqliteStore } from './sqlite-store.ts';
 
 runStoreConformance(
   'sqlite',
@@ -35,7 +35,10 @@ test('sqlite store: records survive reopening the file, in WAL mode', async () =
     first.close();
     const second = new Database(path);
     assert.equal(second.pragma('journal_mode', { simple: true }), 'wal');
-    assert.deepEqual(await sqliteStore(second).claim('evt_persist', 3, 1000), { kind: 'done', answer: { status: 202, body: '{}' } });
+    assert.deepEqual(await sqliteStore(second).claim('evt_persist', 3, 1000), {
+      kind: 'done',
+      answer: { status: 202, body: '{}' },
+    });
     second.close();
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -1,7 +1,7 @@
 // Dedup store on SQLite through a better-sqlite3 `Database` the caller opens.
 import type { DedupStore } from '../dedup-store.ts';
 import { StorageUnavailable } from '../errors.ts';
-import { sqlDedupStore, sqlStatements, type SqlStatementName } from './sql-dedup-store.ts';
+import { type SqlStatementName, sqlDedupStore, sqlStatements } from './sql-dedup-store.ts';
 
 /** The slice of better-sqlite3's `Database` we use; the driver itself is never imported here. */
 export interface SqliteDatabase {
@@ -43,7 +43,10 @@ export type PreparedSqlite = { statement: ReturnType<SqliteDatabase['prepare']>;
  * (several processes may share the file; wait for a writer instead of failing at once), `statements.schema` run, and
  * every other statement prepared. Any failure is StorageUnavailable.
  */
-export function prepareSqlite<N extends string>(db: SqliteDatabase, statements: Record<N | 'schema', string>): Map<N, PreparedSqlite> {
+export function prepareSqlite<N extends string>(
+  db: SqliteDatabase,
+  statements: Record<N | 'schema', string>,
+): Map<N, PreparedSqlite> {
   try {
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = FULL');

@@ -15,8 +15,17 @@ export type Query = Record<string, string | number | boolean | undefined>;
 
 /** Connection-level failures: the server is not there (exit 5), as opposed to the server saying no. */
 const UNREACHABLE_CODES = new Set([
-  'ECONNREFUSED', 'ECONNRESET', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'ETIMEDOUT',
-  'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED',
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ETIMEDOUT',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'UND_ERR_HEADERS_TIMEOUT',
+  'UND_ERR_SOCKET',
+  'UND_ERR_CLOSED',
 ]);
 
 export class ApiClient {
@@ -30,7 +39,8 @@ export class ApiClient {
     } catch {
       throw usageError(`--url '${o.url}' is not an absolute URL (e.g. http://127.0.0.1:8080)`);
     }
-    if (base.protocol !== 'http:' && base.protocol !== 'https:') throw usageError(`--url must be http:// or https://, got '${o.url}'`);
+    if (base.protocol !== 'http:' && base.protocol !== 'https:')
+      throw usageError(`--url must be http:// or https://, got '${o.url}'`);
     this.baseUrl = base;
     this.#o = o;
   }
@@ -64,12 +74,13 @@ export class ApiClient {
 
   async call<T>(method: 'GET' | 'POST' | 'PATCH' | 'DELETE', path: string, body?: unknown, query?: Query): Promise<T> {
     const url = new URL(this.baseUrl.pathname.replace(/\/$/, '') + path, this.baseUrl);
-    for (const [k, v] of Object.entries(query ?? {})) if (v !== undefined && v !== '') url.searchParams.set(k, String(v));
+    for (const [k, v] of Object.entries(query ?? {}))
+      if (v !== undefined && v !== '') url.searchParams.set(k, String(v));
     const headers: Record<string, string> = { accept: 'application/json' };
     if (this.#o.token) headers.authorization = `Bearer ${this.#o.token}`;
     if (body !== undefined) headers['content-type'] = 'application/json';
     const timeout = this.#o.timeoutMs ?? 30_000;
-    let res;
+    let res: Awaited<ReturnType<typeof request>>;
     try {
       res = await request(url, {
         method,
@@ -81,12 +92,15 @@ export class ApiClient {
     } catch (err) {
       const code = errorCode(err);
       if (code !== undefined && UNREACHABLE_CODES.has(code)) {
-        throw new CliError(EXIT.unreachable, `cannot reach the Hookline API at ${this.baseUrl.origin} (${code}); is 'hookline serve' running? (--url, HOOKLINE_URL)`);
+        throw new CliError(
+          EXIT.unreachable,
+          `cannot reach the Hookline API at ${this.baseUrl.origin} (${code}); is 'hookline serve' running? (--url, HOOKLINE_URL)`,
+        );
       }
       throw new CliError(EXIT.failure, `${method} ${url.pathname} failed: ${(err as Error).message}`);
     }
     const text = await res.body.text();
-    let parsed: unknown = undefined;
+    let parsed: unknown;
     if (text !== '') {
       try {
         parsed = JSON.parse(text);
@@ -95,7 +109,11 @@ export class ApiClient {
       }
     }
     if (res.statusCode >= 400) throw apiError(res.statusCode, parsed, text);
-    if (text !== '' && parsed === undefined) throw new CliError(EXIT.failure, `${method} ${url.pathname}: the server answered ${res.statusCode} with a body that is not JSON`);
+    if (text !== '' && parsed === undefined)
+      throw new CliError(
+        EXIT.failure,
+        `${method} ${url.pathname}: the server answered ${res.statusCode} with a body that is not JSON`,
+      );
     return parsed as T;
   }
 }

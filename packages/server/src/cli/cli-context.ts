@@ -20,16 +20,16 @@ export interface CliContext {
 
 /** Writes a line to stdout. */
 export function out(ctx: CliContext, line = ''): void {
-  ctx.stdout.write(line + '\n');
+  ctx.stdout.write(`${line}\n`);
 }
 
 /** Writes a line to stderr (progress, notices): stdout stays clean for pipes. */
 export function note(ctx: CliContext, line: string): void {
-  ctx.stderr.write(line + '\n');
+  ctx.stderr.write(`${line}\n`);
 }
 
 export function printJson(ctx: CliContext, value: unknown): void {
-  ctx.stdout.write(JSON.stringify(value, null, 2) + '\n');
+  ctx.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
 }
 
 /** Resolves with the signal's name once the command is interrupted. */

@@ -1,17 +1,24 @@
 // node:util parseArgs with one-line usage errors, plus readers for the values commands take (numbers, JSON, times).
-import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { type ParseArgsConfig, parseArgs } from 'node:util';
 import { InvalidDurationError, parseDuration } from '@hookline/core/duration.ts';
 import { usageError } from './cli-error.ts';
 
 type Options = NonNullable<ParseArgsConfig['options']>;
 /** parseArgs' result for these options, named so that the build's declarations can spell it. */
-type Parsed<O extends Options> = ReturnType<typeof parseArgs<{ args: string[]; options: O; allowPositionals: boolean; strict: true }>>;
+type Parsed<O extends Options> = ReturnType<
+  typeof parseArgs<{ args: string[]; options: O; allowPositionals: boolean; strict: true }>
+>;
 
 /**
  * Strict parsing: unknown options, missing values and unexpected positionals are usage errors (exit 2).
  * `positionals` is the most positionals the command takes.
  */
-export function parseCommandArgs<const O extends Options>(command: string, args: string[], options: O, positionals = 0): Parsed<O> {
+export function parseCommandArgs<const O extends Options>(
+  command: string,
+  args: string[],
+  options: O,
+  positionals = 0,
+): Parsed<O> {
   let parsed: Parsed<O>;
   try {
     parsed = parseArgs({ args, options, allowPositionals: positionals > 0, strict: true });
@@ -19,7 +26,9 @@ export function parseCommandArgs<const O extends Options>(command: string, args:
     throw usageError(`${command}: ${firstSentence(err)}; see 'hookline ${command} --help'`);
   }
   if (parsed.positionals.length > positionals) {
-    throw usageError(`${command}: unexpected argument '${parsed.positionals[positionals]}'; see 'hookline ${command} --help'`);
+    throw usageError(
+      `${command}: unexpected argument '${parsed.positionals[positionals]}'; see 'hookline ${command} --help'`,
+    );
   }
   return parsed;
 }
@@ -32,16 +41,23 @@ function firstSentence(err: unknown): string {
 }
 
 export function requireValue(command: string, name: string, value: string | undefined): string {
-  if (value === undefined || value === '') throw usageError(`${command}: --${name} is required; see 'hookline ${command} --help'`);
+  if (value === undefined || value === '')
+    throw usageError(`${command}: --${name} is required; see 'hookline ${command} --help'`);
   return value;
 }
 
 export function requirePositional(command: string, what: string, value: string | undefined): string {
-  if (value === undefined || value === '') throw usageError(`${command}: missing <${what}>; see 'hookline ${command} --help'`);
+  if (value === undefined || value === '')
+    throw usageError(`${command}: missing <${what}>; see 'hookline ${command} --help'`);
   return value;
 }
 
-export function intValue(command: string, name: string, raw: string, range: { min?: number; max?: number } = {}): number {
+export function intValue(
+  command: string,
+  name: string,
+  raw: string,
+  range: { min?: number; max?: number } = {},
+): number {
   const n = Number(raw);
   const min = range.min ?? Number.MIN_SAFE_INTEGER;
   const max = range.max ?? Number.MAX_SAFE_INTEGER;
@@ -68,6 +84,9 @@ export function timeValue(command: string, name: string, raw: string, now: numbe
     if (!(err instanceof InvalidDurationError)) throw err;
   }
   const ms = /^\d{4}-\d{2}-\d{2}/.test(raw) ? Date.parse(raw) : Number.NaN;
-  if (!Number.isFinite(ms)) throw usageError(`${command}: --${name} must be an ISO-8601 time (2026-01-05T12:00:00Z) or a duration ago (2h), got '${raw}'`);
+  if (!Number.isFinite(ms))
+    throw usageError(
+      `${command}: --${name} must be an ISO-8601 time (2026-01-05T12:00:00Z) or a duration ago (2h), got '${raw}'`,
+    );
   return new Date(ms).toISOString();
 }

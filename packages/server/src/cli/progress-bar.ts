@@ -16,14 +16,14 @@ export function createProgressBar(stream: OutputStream, label: string, width = 3
       const ratio = total > 0 ? Math.min(1, done / total) : 1;
       const filled = Math.round(ratio * width);
       const text = tty
-        ? `${label} [${'#'.repeat(filled)}${'-'.repeat(width - filled)}] ${done}/${total}${detail ? ' ' + detail : ''}`
-        : `${label} ${done}/${total}${detail ? ' ' + detail : ''}`;
+        ? `${label} [${'#'.repeat(filled)}${'-'.repeat(width - filled)}] ${done}/${total}${detail ? ` ${detail}` : ''}`
+        : `${label} ${done}/${total}${detail ? ` ${detail}` : ''}`;
       if (text === last) return; // plain output gets one line per change, not one per poll
       last = text;
       if (tty) {
         stream.write(`\r\x1b[2K${text}`);
         drawn = true;
-      } else stream.write(text + '\n');
+      } else stream.write(`${text}\n`);
     },
     finish() {
       if (tty && drawn) stream.write('\n');

@@ -1,9 +1,13 @@
-import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { test } from 'node:test';
 import { formatRecord, formatTable } from './table.ts';
 
 test('formatTable pads columns, right-aligns numbers, cuts long cells, shows null as -', () => {
-  const rows = [{ id: 'a', n: 1, note: 'short' }, { id: 'bbbb', n: 120, note: null }, { id: 'c', n: 7, note: 'a rather long note' }];
+  const rows = [
+    { id: 'a', n: 1, note: 'short' },
+    { id: 'bbbb', n: 120, note: null },
+    { id: 'c', n: 7, note: 'a rather long note' },
+  ];
   const text = formatTable(rows, [
     { header: 'id', value: (r) => r.id },
     { header: 'n', value: (r) => r.n, align: 'right' },
@@ -13,5 +17,12 @@ test('formatTable pads columns, right-aligns numbers, cuts long cells, shows nul
 });
 
 test('formatRecord aligns keys', () => {
-  assert.equal(formatRecord([['id', 'x'], ['status', null], ['events', ['a']]]), 'id:     x\nstatus: -\nevents: ["a"]');
+  assert.equal(
+    formatRecord([
+      ['id', 'x'],
+      ['status', null],
+      ['events', ['a']],
+    ]),
+    'id:     x\nstatus: -\nevents: ["a"]',
+  );
 });

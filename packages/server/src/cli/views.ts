@@ -24,10 +24,17 @@ export const TENANT_COLUMNS: Column<Json>[] = [
 
 export const ENDPOINT_COLUMNS: Column<Json>[] = [
   { header: 'id', value: (e) => e.id as string },
-  { header: 'status', value: (e) => (e.pause_reason ? `${e.status as string} (${e.pause_reason as string})` : (e.status as string)) },
+  {
+    header: 'status',
+    value: (e) => (e.pause_reason ? `${e.status as string} (${e.pause_reason as string})` : (e.status as string)),
+  },
   { header: 'policy', value: (e) => e.policy as string },
   { header: 'url', value: (e) => e.url as string, max: 60 },
-  { header: 'events', value: (e) => ((e.event_types as string[] | undefined)?.length ? (e.event_types as string[]).join(',') : '*'), max: 30 },
+  {
+    header: 'events',
+    value: (e) => ((e.event_types as string[] | undefined)?.length ? (e.event_types as string[]).join(',') : '*'),
+    max: 30,
+  },
 ];
 
 export const DELIVERY_COLUMNS: Column<Json>[] = [
@@ -38,12 +45,20 @@ export const DELIVERY_COLUMNS: Column<Json>[] = [
   { header: 'endpoint', value: (d) => d.endpoint_id as string },
   { header: 'attempts', value: (d) => d.attempt_count as number, align: 'right' },
   { header: 'last attempt', value: (d) => shortTime(d.last_attempt_at) },
-  { header: 'next / reason', value: (d) => (d.status === 'pending' || d.status === 'held' ? shortTime(d.next_attempt_at) : (d.terminal_reason as string | null)), max: 60 },
+  {
+    header: 'next / reason',
+    value: (d) =>
+      d.status === 'pending' || d.status === 'held'
+        ? shortTime(d.next_attempt_at)
+        : (d.terminal_reason as string | null),
+    max: 60,
+  },
 ];
 
 /** What came back: `503`, `timeout`, `connection` … */
 export function attemptResponse(a: Json): string {
-  if (a.response_status !== null && a.response_status !== undefined && a.error_class !== 'timeout') return String(a.response_status);
+  if (a.response_status !== null && a.response_status !== undefined && a.error_class !== 'timeout')
+    return String(a.response_status);
   return (a.error_class as string | null) ?? '-';
 }
 

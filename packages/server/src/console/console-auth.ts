@@ -1,7 +1,7 @@
 // Console sessions on the API: a request without Authorization may carry the console's sealed session cookie;
 // it then acts as the session's principal, and anything but GET/HEAD needs the session's CSRF token.
 import { createHash } from 'node:crypto';
-import { ConsoleSessionOperations, fail, type ConsoleGrant, type ConsoleSession } from '@hookline/core';
+import { type ConsoleGrant, type ConsoleSession, ConsoleSessionOperations, fail } from '@hookline/core';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Principal } from '../http/auth.ts';
 import type { Runtime } from '../runtime.ts';
@@ -50,19 +50,37 @@ export async function cookiePrincipal(rt: Runtime, req: FastifyRequest): Promise
   if (!principal) return null;
   if (!SAFE_METHODS.has(req.method)) {
     const presented = req.headers[CSRF_HEADER];
-    if (!ConsoleSessionOperations.csrfMatches(session, typeof presented === 'string' ? presented : undefined)) throw fail('csrf_token_invalid');
+    if (!ConsoleSessionOperations.csrfMatches(session, typeof presented === 'string' ? presented : undefined))
+      throw fail('csrf_token_invalid');
   }
   return principal;
 }
 
 /** Sets the session cookie: HttpOnly, Secure unless --allow-http, SameSite=Strict; a portal session (shown in the provider's iframe) is SameSite=None; Partitioned when Secure. */
-export function setSessionCookie(rt: Runtime, reply: FastifyReply, grant: ConsoleGrant, cookie: string, expiresAt: number): void {
+export function setSessionCookie(
+  rt: Runtime,
+  reply: FastifyReply,
+  grant: ConsoleGrant,
+  cookie: string,
+  expiresAt: number,
+): void {
   const secure = !rt.config.allowHttp;
   const maxAge = Math.max(0, Math.floor((expiresAt - rt.clock.now()) / 1000));
-  const sameSite = grant.kind === 'portal' && secure ? 'SameSite=None; Partitioned' : grant.kind === 'portal' ? 'SameSite=Lax' : 'SameSite=Strict';
-  reply.header('set-cookie', `${SESSION_COOKIE}=${encodeURIComponent(cookie)}; Path=/; Max-Age=${maxAge}; HttpOnly; ${secure ? 'Secure; ' : ''}${sameSite}`);
+  const sameSite =
+    grant.kind === 'portal' && secure
+      ? 'SameSite=None; Partitioned'
+      : grant.kind === 'portal'
+        ? 'SameSite=Lax'
+        : 'SameSite=Strict';
+  reply.header(
+    'set-cookie',
+    `${SESSION_COOKIE}=${encodeURIComponent(cookie)}; Path=/; Max-Age=${maxAge}; HttpOnly; ${secure ? 'Secure; ' : ''}${sameSite}`,
+  );
 }
 
 export function clearSessionCookie(rt: Runtime, reply: FastifyReply): void {
-  reply.header('set-cookie', `${SESSION_COOKIE}=; Path=/; Max-Age=0; HttpOnly; ${rt.config.allowHttp ? '' : 'Secure; '}SameSite=Strict`);
+  reply.header(
+    'set-cookie',
+    `${SESSION_COOKIE}=; Path=/; Max-Age=0; HttpOnly; ${rt.config.allowHttp ? '' : 'Secure; '}SameSite=Strict`,
+  );
 }

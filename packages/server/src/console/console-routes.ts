@@ -3,12 +3,19 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, extname, join, relative, sep } from 'node:path';
-import { ConsoleSessionOperations, fail, HooklineError, type ConsoleGrant } from '@hookline/core';
+import { type ConsoleGrant, ConsoleSessionOperations, fail, HooklineError } from '@hookline/core';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { authenticate, hashApiKey } from '../http/auth.ts';
 import { addRoute, paramsSchema } from '../http/route.ts';
 import type { Runtime } from '../runtime.ts';
-import { adminTag, clearSessionCookie, CSRF_HEADER, sessionOf, sessionPrincipal, setSessionCookie } from './console-auth.ts';
+import {
+  adminTag,
+  CSRF_HEADER,
+  clearSessionCookie,
+  sessionOf,
+  sessionPrincipal,
+  setSessionCookie,
+} from './console-auth.ts';
 
 const CONTENT_TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -46,28 +53,51 @@ function loadFiles(dir: string): Map<string, Buffer> {
 export function consoleRoutes(app: FastifyInstance, rt: Runtime): void {
   const dir = consoleDir();
   const csp = [
-    "default-src 'none'", "script-src 'self'", "style-src 'self'", "img-src 'self' data:", "connect-src 'self'",
-    "font-src 'self'", "base-uri 'none'", "form-action 'self'", `frame-ancestors ${rt.config.consoleFrameAncestors}`,
+    "default-src 'none'",
+    "script-src 'self'",
+    "style-src 'self'",
+    "img-src 'self' data:",
+    "connect-src 'self'",
+    "font-src 'self'",
+    "base-uri 'none'",
+    "form-action 'self'",
+    `frame-ancestors ${rt.config.consoleFrameAncestors}`,
   ].join('; ');
   const secure = (reply: FastifyReply) =>
-    reply.header('content-security-policy', csp).header('x-content-type-options', 'nosniff').header('referrer-policy', 'no-referrer')
+    reply
+      .header('content-security-policy', csp)
+      .header('x-content-type-options', 'nosniff')
+      .header('referrer-policy', 'no-referrer')
       .header('cross-origin-opener-policy', 'same-origin');
 
   // Portal links: part of the API (admin or the tenant's own key).
   addRoute<{ tenant: string }>(app, {
-    method: 'POST', url: '/v1/tenants/:tenant/portal-links', operationId: 'createPortalLink', tag: 'console', auth: 'tenant',
+    method: 'POST',
+    url: '/v1/tenants/:tenant/portal-links',
+    operationId: 'createPortalLink',
+    tag: 'console',
+    auth: 'tenant',
     summary: 'Create a single-use console sign-in link for a tenant',
-    description: 'The URL signs its first visitor into the console restricted to this tenant (a session of at most 12 hours); it works once, within 15 minutes. Show it to your customer, e.g. in an iframe (docs/console.md#portal-links).',
+    description:
+      'The URL signs its first visitor into the console restricted to this tenant (a session of at most 12 hours); it works once, within 15 minutes. Show it to your customer, e.g. in an iframe (docs/console.md#portal-links).',
     params: paramsSchema('tenant'),
     response: {
       201: {
-        type: 'object', required: ['url', 'expires_at'], additionalProperties: false,
+        type: 'object',
+        required: ['url', 'expires_at'],
+        additionalProperties: false,
         properties: { url: { type: 'string' }, expires_at: { type: 'string', format: 'date-time' } },
       },
     },
     handler: async (req, reply) => {
       const link = await rt.engine.console.createPortalLink(req.params.tenant);
-      return reply.code(201).header('cache-control', 'no-store').send({ url: `${req.protocol}://${req.host}/console/portal/${link.token}`, expires_at: new Date(link.expiresAt).toISOString() });
+      return reply
+        .code(201)
+        .header('cache-control', 'no-store')
+        .send({
+          url: `${req.protocol}://${req.host}/console/portal/${link.token}`,
+          expires_at: new Date(link.expiresAt).toISOString(),
+        });
     },
   });
 
@@ -81,13 +111,23 @@ export function consoleRoutes(app: FastifyInstance, rt: Runtime): void {
   // Sign in: a JSON body (a cross-site form cannot send one) with the admin token or a tenant API key.
   app.post<{ Body: { token?: unknown } }>('/console/session', { config: { auth: 'public' } }, async (req, reply) => {
     const token = req.body?.token;
-    if (typeof token !== 'string' || token.length === 0 || token.length > 512) throw fail('invalid_request', { detail: 'body must be {"token": "<admin token or API key>"}' });
+    if (typeof token !== 'string' || token.length === 0 || token.length > 512)
+      throw fail('invalid_request', { detail: 'body must be {"token": "<admin token or API key>"}' });
     const principal = await authenticate(rt.authLookups, rt.adminTokenHash, `Bearer ${token}`);
     if (!principal) throw fail('unauthorized');
-    const grant: ConsoleGrant = principal.kind === 'admin' ? { kind: 'admin' } : { kind: 'key', tenantId: principal.tenantId, keyHash: hashApiKey(token) };
-    const { cookie, session } = rt.engine.console.openSession(grant, grant.kind === 'admin' ? { adminTag: adminTag(rt) } : {});
+    const grant: ConsoleGrant =
+      principal.kind === 'admin'
+        ? { kind: 'admin' }
+        : { kind: 'key', tenantId: principal.tenantId, keyHash: hashApiKey(token) };
+    const { cookie, session } = rt.engine.console.openSession(
+      grant,
+      grant.kind === 'admin' ? { adminTag: adminTag(rt) } : {},
+    );
     setSessionCookie(rt, reply, grant, cookie, session.expiresAt);
-    return reply.code(201).header('cache-control', 'no-store').send(sessionView(grant, session.csrf, session.expiresAt));
+    return reply
+      .code(201)
+      .header('cache-control', 'no-store')
+      .send(sessionView(grant, session.csrf, session.expiresAt));
   });
 
   app.get('/console/session', { config: { auth: 'public' } }, async (req, reply) => {
@@ -100,27 +140,35 @@ export function consoleRoutes(app: FastifyInstance, rt: Runtime): void {
     const session = sessionOf(rt, req);
     if (session) {
       const presented = req.headers[CSRF_HEADER];
-      if (!ConsoleSessionOperations.csrfMatches(session, typeof presented === 'string' ? presented : undefined)) throw fail('csrf_token_invalid');
+      if (!ConsoleSessionOperations.csrfMatches(session, typeof presented === 'string' ? presented : undefined))
+        throw fail('csrf_token_invalid');
     }
     clearSessionCookie(rt, reply);
     return reply.code(204).send();
   });
 
   // A portal link: used once, it opens a session restricted to its tenant and goes to the console.
-  app.get<{ Params: { token: string } }>('/console/portal/:token', { config: { auth: 'public' } }, async (req, reply) => {
-    secure(reply).header('cache-control', 'no-store');
-    let tenantId: string;
-    try {
-      tenantId = await rt.engine.console.consumePortalLink(req.params.token);
-    } catch (err) {
-      if (!(err instanceof HooklineError)) throw err;
-      return reply.code(err.status).type('text/html; charset=utf-8').send(refusedPage(err.code, err.message));
-    }
-    const grant: ConsoleGrant = { kind: 'portal', tenantId };
-    const { cookie, session } = rt.engine.console.openSession(grant);
-    setSessionCookie(rt, reply, grant, cookie, session.expiresAt);
-    return reply.code(303).header('location', `/console/#/t/${encodeURIComponent(tenantId)}`).send();
-  });
+  app.get<{ Params: { token: string } }>(
+    '/console/portal/:token',
+    { config: { auth: 'public' } },
+    async (req, reply) => {
+      secure(reply).header('cache-control', 'no-store');
+      let tenantId: string;
+      try {
+        tenantId = await rt.engine.console.consumePortalLink(req.params.token);
+      } catch (err) {
+        if (!(err instanceof HooklineError)) throw err;
+        return reply.code(err.status).type('text/html; charset=utf-8').send(refusedPage(err.code, err.message));
+      }
+      const grant: ConsoleGrant = { kind: 'portal', tenantId };
+      const { cookie, session } = rt.engine.console.openSession(grant);
+      setSessionCookie(rt, reply, grant, cookie, session.expiresAt);
+      return reply
+        .code(303)
+        .header('location', `/console/#/t/${encodeURIComponent(tenantId)}`)
+        .send();
+    },
+  );
 
   if (!dir) {
     rt.logger.log('warn', 'the console is not installed (@hookline/console not found): /console answers 404', {});
@@ -131,16 +179,27 @@ export function consoleRoutes(app: FastifyInstance, rt: Runtime): void {
     const body = files.get(path);
     if (!body) throw new HooklineError('not_found');
     // Vite names what it emits under assets/ by content hash: such a file never changes, index.html always may.
-    const cache = path === 'index.html' ? 'no-cache' : path.startsWith('assets/') ? 'public, max-age=31536000, immutable' : 'public, max-age=300';
+    const cache =
+      path === 'index.html'
+        ? 'no-cache'
+        : path.startsWith('assets/')
+          ? 'public, max-age=31536000, immutable'
+          : 'public, max-age=300';
     return secure(reply).header('cache-control', cache).type(CONTENT_TYPES[extname(path)]).send(body);
   };
-  app.get('/console', { config: { auth: 'public' } }, async (_req, reply) => reply.code(308).header('location', '/console/').send());
+  app.get('/console', { config: { auth: 'public' } }, async (_req, reply) =>
+    reply.code(308).header('location', '/console/').send(),
+  );
   app.get('/console/', { config: { auth: 'public' } }, async (_req, reply) => serve('index.html', reply));
-  app.get<{ Params: { '*': string } }>('/console/*', { config: { auth: 'public' } }, async (req, reply) => serve(req.params['*'], reply));
+  app.get<{ Params: { '*': string } }>('/console/*', { config: { auth: 'public' } }, async (req, reply) =>
+    serve(req.params['*'], reply),
+  );
 }
 
 function refusedPage(code: string, message: string): string {
   const esc = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Link refused · Hookline</title></head>` +
-    `<body><main><h1>This link cannot sign you in</h1><p id="refusal">${esc(message)}</p><p><code>${esc(code)}</code></p></main></body></html>`;
+  return (
+    `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Link refused · Hookline</title></head>` +
+    `<body><main><h1>This link cannot sign you in</h1><p id="refusal">${esc(message)}</p><p><code>${esc(code)}</code></p></main></body></html>`
+  );
 }

@@ -1,12 +1,13 @@
 // The event-type registry: definitions (description, versioned JSON Schemas, examples, money rule) and data validation.
 import { createHash } from 'node:crypto';
+import { type EventTypeRow, HooklineError, isMoneyEvent } from '@hookline/core';
 import { Ajv, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
-import { HooklineError, isMoneyEvent, type EventTypeRow } from '@hookline/core';
 import { fieldError, pointerToken } from '../http/validation.ts';
 
 // ajv-formats is CommonJS; under NodeNext its default import is the module object.
-const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule) as unknown as (ajv: Ajv) => Ajv;
+const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ??
+  addFormatsModule) as unknown as (ajv: Ajv) => Ajv;
 
 export interface EventTypeVersion {
   schema: Record<string, unknown> | boolean;
@@ -49,13 +50,25 @@ export class EventTypeRegistry {
     const hit = this.#cache.get(name);
     if (hit && Date.now() - hit.at < CACHE_MS) return hit.view;
     const row = await this.rows.get(name);
-    const view = row ? { name: row.name, updatedAt: row.updatedAt, ...(row.definition as EventTypeDefinition), description: row.description } : null;
+    const view = row
+      ? {
+          name: row.name,
+          updatedAt: row.updatedAt,
+          ...(row.definition as EventTypeDefinition),
+          description: row.description,
+        }
+      : null;
     this.#cache.set(name, { at: Date.now(), view });
     return view;
   }
 
   async list(): Promise<EventTypeView[]> {
-    return (await this.rows.list()).map((row) => ({ name: row.name, updatedAt: row.updatedAt, ...(row.definition as EventTypeDefinition), description: row.description }));
+    return (await this.rows.list()).map((row) => ({
+      name: row.name,
+      updatedAt: row.updatedAt,
+      ...(row.definition as EventTypeDefinition),
+      description: row.description,
+    }));
   }
 
   /** Checks a definition (every schema compiles, every example matches) and stores it. */
@@ -67,14 +80,26 @@ export class EventTypeRegistry {
       try {
         validate = this.#compile(v.schema);
       } catch (err) {
-        throw fieldError('body', `/versions/${pointerToken(version)}/schema`, `is not a valid JSON Schema: ${(err as Error).message}`);
+        throw fieldError(
+          'body',
+          `/versions/${pointerToken(version)}/schema`,
+          `is not a valid JSON Schema: ${(err as Error).message}`,
+        );
       }
       if (v.example !== undefined && !validate(v.example)) {
         const e = validate.errors?.[0];
-        throw fieldError('body', `/versions/${pointerToken(version)}/example${e?.instancePath ?? ''}`, `does not match its schema: ${e?.message ?? 'invalid'}`);
+        throw fieldError(
+          'body',
+          `/versions/${pointerToken(version)}/example${e?.instancePath ?? ''}`,
+          `does not match its schema: ${e?.message ?? 'invalid'}`,
+        );
       }
     }
-    const definition: EventTypeDefinition = { description: def.description, versions: def.versions, ...(def.money !== undefined ? { money: def.money } : {}) };
+    const definition: EventTypeDefinition = {
+      description: def.description,
+      versions: def.versions,
+      ...(def.money !== undefined ? { money: def.money } : {}),
+    };
     await this.rows.put({ name, description: def.description, definition, updatedAt: now });
     const view: EventTypeView = { name, updatedAt: now, ...definition };
     this.#cache.set(name, { at: Date.now(), view });
@@ -97,7 +122,12 @@ export class EventTypeRegistry {
     if (!validate(data)) {
       const e = validate.errors?.[0];
       const path = e ? `/data${e.instancePath}` : '/data';
-      const detail = e?.keyword === 'required' ? `missing required property ${String((e.params as { missingProperty?: string }).missingProperty)}` : e?.keyword === 'additionalProperties' ? `unexpected property ${String((e.params as { additionalProperty?: string }).additionalProperty)}` : (e?.message ?? 'invalid');
+      const detail =
+        e?.keyword === 'required'
+          ? `missing required property ${String((e.params as { missingProperty?: string }).missingProperty)}`
+          : e?.keyword === 'additionalProperties'
+            ? `unexpected property ${String((e.params as { additionalProperty?: string }).additionalProperty)}`
+            : (e?.message ?? 'invalid');
       throw new HooklineError('schema_validation_failed', { path, detail });
     }
   }
@@ -107,7 +137,17 @@ export class EventTypeRegistry {
     const money = this.#cache.get(type)?.view?.money;
     if (money === undefined) return undefined;
     if (typeof money === 'boolean') return money;
-    return isMoneyEvent([{ type, ...(money.field !== undefined ? { field: money.field } : {}), ...(money.in !== undefined ? { in: money.in } : {}) }], type, data);
+    return isMoneyEvent(
+      [
+        {
+          type,
+          ...(money.field !== undefined ? { field: money.field } : {}),
+          ...(money.in !== undefined ? { in: money.in } : {}),
+        },
+      ],
+      type,
+      data,
+    );
   };
 
   #compile(schema: EventTypeVersion['schema']): ValidateFunction {

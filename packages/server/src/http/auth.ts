@@ -1,10 +1,12 @@
 // Who is asking: the admin token or a tenant API key (`Authorization: Bearer …`), and what each may reach.
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
-import { fail, type ApiKeyRecord, type Environment, type Store } from '@hookline/core';
+import { type ApiKeyRecord, type Environment, fail, type Store } from '@hookline/core';
 import type { FastifyRequest } from 'fastify';
 
-export type Principal = { kind: 'admin' } | { kind: 'tenant'; tenantId: string; keyId: string; environment: Environment };
+export type Principal =
+  | { kind: 'admin' }
+  | { kind: 'tenant'; tenantId: string; keyId: string; environment: Environment };
 
 /** Per route: `public` needs nothing, `tenant` admits the admin and the key of the route's tenant, `admin` only the admin. */
 export type AuthRule = 'public' | 'tenant' | 'admin';
@@ -63,7 +65,8 @@ export class AuthLookups {
     if (hit && hit.until > this.now()) return hit.key;
     const generation = this.#generation;
     const key = await this.store.findApiKeyByHash(hash);
-    if (key && key.revokedAt === null && generation === this.#generation) this.#remember(this.#keys, hash, { until: this.now() + this.ttlMs, key });
+    if (key && key.revokedAt === null && generation === this.#generation)
+      this.#remember(this.#keys, hash, { until: this.now() + this.ttlMs, key });
     return key;
   }
 
@@ -73,7 +76,8 @@ export class AuthLookups {
     if (hit && hit.until > this.now()) return hit.environment;
     const generation = this.#generation;
     const tenant = await this.store.getTenant(id);
-    if (tenant && generation === this.#generation) this.#remember(this.#tenants, id, { until: this.now() + this.ttlMs, environment: tenant.environment });
+    if (tenant && generation === this.#generation)
+      this.#remember(this.#tenants, id, { until: this.now() + this.ttlMs, environment: tenant.environment });
     return tenant ? tenant.environment : null;
   }
 
@@ -101,12 +105,17 @@ export class AuthLookups {
   }
 }
 
-export async function authenticate(lookups: AuthLookups, adminTokenHash: Buffer, header: string | undefined): Promise<Principal | null> {
+export async function authenticate(
+  lookups: AuthLookups,
+  adminTokenHash: Buffer,
+  header: string | undefined,
+): Promise<Principal | null> {
   const token = bearer(header);
   if (!token) return null;
   // Hash both sides so the comparison is constant-time and of equal length whatever was sent.
   const presented = createHash('sha256').update(token, 'utf8').digest();
-  if (presented.length === adminTokenHash.length && timingSafeEqual(presented, adminTokenHash)) return { kind: 'admin' };
+  if (presented.length === adminTokenHash.length && timingSafeEqual(presented, adminTokenHash))
+    return { kind: 'admin' };
   const environment = apiKeyEnvironment(token);
   if (environment === null) return null;
   // Lookup by hash: the index compares digests, so the time taken reveals nothing about the key.
@@ -122,7 +131,12 @@ export async function authenticate(lookups: AuthLookups, adminTokenHash: Buffer,
  * Checks the principal against the route's rule and its `:tenant` param. Another tenant's id answers exactly like
  * an unknown one (404 tenant_not_found), before any admin-only check, so a key learns nothing about other tenants.
  */
-export async function authorize(lookups: AuthLookups, principal: Principal, rule: AuthRule, req: FastifyRequest): Promise<void> {
+export async function authorize(
+  lookups: AuthLookups,
+  principal: Principal,
+  rule: AuthRule,
+  req: FastifyRequest,
+): Promise<void> {
   const tenant = (req.params as Record<string, string> | undefined)?.tenant;
   if (tenant !== undefined) {
     if (principal.kind === 'tenant' && principal.tenantId !== tenant) throw fail('tenant_not_found');

@@ -10,7 +10,11 @@ export function doctorView(r: DoctorReport) {
     started_at: iso(r.startedAt),
     duration_ms: r.durationMs,
     requests_sent: r.requestsSent,
-    limits: { max_requests: r.limits.maxRequests, max_duration_ms: r.limits.maxDurationMs, timeout_ms: r.limits.timeoutMs },
+    limits: {
+      max_requests: r.limits.maxRequests,
+      max_duration_ms: r.limits.maxDurationMs,
+      timeout_ms: r.limits.timeoutMs,
+    },
     stopped_by: r.stoppedBy,
     score: r.score,
     cases: r.cases.map((c) => ({
@@ -21,7 +25,12 @@ export function doctorView(r: DoctorReport) {
       explanation: c.explanation,
       applicable: c.applicable,
       advice: c.advice,
-      requests: c.requests.map((q) => ({ event_id: q.eventId, status: q.status, duration_ms: q.durationMs, error: q.error })),
+      requests: c.requests.map((q) => ({
+        event_id: q.eventId,
+        status: q.status,
+        duration_ms: q.durationMs,
+        error: q.error,
+      })),
     })),
     fixes: r.fixes,
   };
@@ -31,7 +40,19 @@ const nullable = (type: string) => ({ type: [type, 'null'] });
 
 export const DoctorReportSchema = {
   type: 'object',
-  required: ['url', 'scheme', 'event_type', 'started_at', 'duration_ms', 'requests_sent', 'limits', 'stopped_by', 'score', 'cases', 'fixes'],
+  required: [
+    'url',
+    'scheme',
+    'event_type',
+    'started_at',
+    'duration_ms',
+    'requests_sent',
+    'limits',
+    'stopped_by',
+    'score',
+    'cases',
+    'fixes',
+  ],
   properties: {
     url: { type: 'string' },
     scheme: { type: 'string', enum: ['hookline', 'standard'] },
@@ -42,14 +63,29 @@ export const DoctorReportSchema = {
     limits: {
       type: 'object',
       required: ['max_requests', 'max_duration_ms', 'timeout_ms'],
-      properties: { max_requests: { type: 'integer' }, max_duration_ms: { type: 'integer' }, timeout_ms: { type: 'integer' } },
+      properties: {
+        max_requests: { type: 'integer' },
+        max_duration_ms: { type: 'integer' },
+        timeout_ms: { type: 'integer' },
+      },
     },
-    stopped_by: { type: ['string', 'null'], enum: ['max_requests', 'max_duration', 'refused_address', null], description: 'why the run ended before every case ran' },
+    stopped_by: {
+      type: ['string', 'null'],
+      enum: ['max_requests', 'max_duration', 'refused_address', null],
+      description: 'why the run ended before every case ran',
+    },
     score: {
       type: 'object',
       required: ['passed', 'applicable', 'warned', 'failed', 'skipped'],
-      description: 'passed of applicable cases (cases 6 and 9 are not applicable without a schema or a previous secret)',
-      properties: { passed: { type: 'integer' }, applicable: { type: 'integer' }, warned: { type: 'integer' }, failed: { type: 'integer' }, skipped: { type: 'integer' } },
+      description:
+        'passed of applicable cases (cases 6 and 9 are not applicable without a schema or a previous secret)',
+      properties: {
+        passed: { type: 'integer' },
+        applicable: { type: 'integer' },
+        warned: { type: 'integer' },
+        failed: { type: 'integer' },
+        skipped: { type: 'integer' },
+      },
     },
     cases: {
       type: 'array',
@@ -69,7 +105,12 @@ export const DoctorReportSchema = {
             items: {
               type: 'object',
               required: ['event_id', 'status', 'duration_ms', 'error'],
-              properties: { event_id: { type: 'string' }, status: nullable('integer'), duration_ms: { type: 'integer' }, error: nullable('string') },
+              properties: {
+                event_id: { type: 'string' },
+                status: nullable('integer'),
+                duration_ms: { type: 'integer' },
+                error: nullable('string'),
+              },
             },
           },
         },
@@ -80,7 +121,12 @@ export const DoctorReportSchema = {
       items: {
         type: 'object',
         required: ['number', 'title', 'grade', 'advice'],
-        properties: { number: { type: 'string' }, title: { type: 'string' }, grade: { type: 'string', enum: ['fail', 'warn'] }, advice: { type: 'string' } },
+        properties: {
+          number: { type: 'string' },
+          title: { type: 'string' },
+          grade: { type: 'string', enum: ['fail', 'warn'] },
+          advice: { type: 'string' },
+        },
       },
     },
   },

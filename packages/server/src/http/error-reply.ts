@@ -6,18 +6,45 @@ import { detailsOf, validationError } from './validation.ts';
 
 /** sqlite/pg failures that mean "the database is not reachable right now", not a bug: answered 503. */
 const STORAGE_CODES = new Set([
-  'SQLITE_BUSY', 'SQLITE_LOCKED', 'SQLITE_CANTOPEN', 'SQLITE_FULL', 'SQLITE_READONLY', 'SQLITE_PROTOCOL', 'SQLITE_NOTADB', 'SQLITE_CORRUPT',
-  'EIO', 'ENOSPC', 'EDQUOT', 'EROFS', // the file system under a SQLite store
-  'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'ENOTFOUND', 'EPIPE', 'EHOSTUNREACH',
-  '57P01', '57P02', '57P03', '53300', // pg: admin shutdown, crash shutdown, cannot connect now, too many connections
+  'SQLITE_BUSY',
+  'SQLITE_LOCKED',
+  'SQLITE_CANTOPEN',
+  'SQLITE_FULL',
+  'SQLITE_READONLY',
+  'SQLITE_PROTOCOL',
+  'SQLITE_NOTADB',
+  'SQLITE_CORRUPT',
+  'EIO',
+  'ENOSPC',
+  'EDQUOT',
+  'EROFS', // the file system under a SQLite store
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'ENOTFOUND',
+  'EPIPE',
+  'EHOSTUNREACH',
+  '57P01',
+  '57P02',
+  '57P03',
+  '53300', // pg: admin shutdown, crash shutdown, cannot connect now, too many connections
 ]);
 
 export function isStorageUnavailable(err: unknown): boolean {
-  for (let e = err as { code?: unknown; message?: unknown; cause?: unknown } | undefined, depth = 0; e && depth < 4; e = e.cause as typeof e, depth++) {
+  for (
+    let e = err as { code?: unknown; message?: unknown; cause?: unknown } | undefined, depth = 0;
+    e && depth < 4;
+    e = e.cause as typeof e, depth++
+  ) {
     const code = typeof e.code === 'string' ? e.code : '';
     if (STORAGE_CODES.has(code) || code.startsWith('SQLITE_IOERR') || code.startsWith('08')) return true;
     const msg = typeof e.message === 'string' ? e.message : '';
-    if (/database connection is not open|Connection terminated|connection.*(closed|ended)|Client has encountered a connection error/i.test(msg)) return true;
+    if (
+      /database connection is not open|Connection terminated|connection.*(closed|ended)|Client has encountered a connection error/i.test(
+        msg,
+      )
+    )
+      return true;
   }
   return false;
 }
@@ -34,9 +61,17 @@ function fromFastify(err: FastifyError, req: FastifyRequest): HooklineError | nu
   }
   switch (err.code) {
     case 'FST_ERR_BAD_URL':
-      return new HooklineError('invalid_request', { detail: 'the path is not a valid URL (bad percent-encoding)' }, { details: [{ in: 'path', path: '', message: 'is not a valid URL' }] });
+      return new HooklineError(
+        'invalid_request',
+        { detail: 'the path is not a valid URL (bad percent-encoding)' },
+        { details: [{ in: 'path', path: '', message: 'is not a valid URL' }] },
+      );
     case 'FST_ERR_MAX_PARAM_LENGTH':
-      return new HooklineError('invalid_request', { detail: `a path segment is longer than ${MAX_PARAM_LENGTH} characters` }, { details: [{ in: 'path', path: '', message: `has a segment longer than ${MAX_PARAM_LENGTH} characters` }] });
+      return new HooklineError(
+        'invalid_request',
+        { detail: `a path segment is longer than ${MAX_PARAM_LENGTH} characters` },
+        { details: [{ in: 'path', path: '', message: `has a segment longer than ${MAX_PARAM_LENGTH} characters` }] },
+      );
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return new HooklineError('body_too_large', { max: req.routeOptions.bodyLimit ?? 0 });
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
@@ -59,14 +94,32 @@ export function toHooklineError(err: unknown, req: FastifyRequest, logger: Logge
   const known = err && typeof err === 'object' ? fromFastify(err as FastifyError, req) : null;
   if (known) return known;
   if (isStorageUnavailable(err)) {
-    logger.log('error', 'storage unavailable', { request_id: req.id, method: req.method, url: req.url, error: (err as Error)?.message });
+    logger.log('error', 'storage unavailable', {
+      request_id: req.id,
+      method: req.method,
+      url: req.url,
+      error: (err as Error)?.message,
+    });
     return new HooklineError('storage_unavailable', {}, { cause: err });
   }
   // Opaque to the client, complete in the log.
-  logger.log('error', 'internal error', { request_id: req.id, method: req.method, url: req.url, error: (err as Error)?.message, stack: (err as Error)?.stack });
+  logger.log('error', 'internal error', {
+    request_id: req.id,
+    method: req.method,
+    url: req.url,
+    error: (err as Error)?.message,
+    stack: (err as Error)?.stack,
+  });
   return new HooklineError('internal_error', {}, { cause: err });
 }
 
 export function errorBody(err: HooklineError, requestId: string) {
-  return { error: { code: err.code, message: err.message, request_id: requestId, ...(err.details ? { details: err.details } : {}) } };
+  return {
+    error: {
+      code: err.code,
+      message: err.message,
+      request_id: requestId,
+      ...(err.details ? { details: err.details } : {}),
+    },
+  };
 }

@@ -21,7 +21,7 @@ function pointer(frame: Frame | null, last?: string | number): string {
   const tokens: string[] = last === undefined ? [] : [pointerToken(last)];
   for (let f = frame; f && f.key !== null; f = f.parent) tokens.push(pointerToken(f.key));
   // The path itself may hold the surrogate (in a key); the message shows U+FFFD instead.
-  return tokens.length ? ('/' + tokens.reverse().join('/')).replace(/\p{Cs}/gu, '\ufffd') : '';
+  return tokens.length ? `/${tokens.reverse().join('/')}`.replace(/\p{Cs}/gu, '\ufffd') : '';
 }
 
 /** Walks `root` without recursion (a hostile body may nest 500,000 levels); throws json_too_deep or json_invalid_unicode. */
@@ -35,9 +35,12 @@ export function checkJsonValue(root: unknown, maxDepth = MAX_JSON_DEPTH): void {
   while (stack.length) {
     const frame = stack.pop()!;
     if (frame.depth > maxDepth) throw new HooklineError('json_too_deep', { max: maxDepth });
-    const entries: Iterable<[string | number, unknown]> = Array.isArray(frame.value) ? frame.value.entries() : Object.entries(frame.value);
+    const entries: Iterable<[string | number, unknown]> = Array.isArray(frame.value)
+      ? frame.value.entries()
+      : Object.entries(frame.value);
     for (const [key, v] of entries) {
-      if (typeof key === 'string' && !wellFormed(key)) throw new HooklineError('json_invalid_unicode', { path: pointer(frame, key) || '/' });
+      if (typeof key === 'string' && !wellFormed(key))
+        throw new HooklineError('json_invalid_unicode', { path: pointer(frame, key) || '/' });
       if (typeof v === 'string') {
         if (!wellFormed(v)) throw new HooklineError('json_invalid_unicode', { path: pointer(frame, key) });
       } else if (v !== null && typeof v === 'object') {

@@ -1,5 +1,5 @@
 // Reads query and body values that JSON Schema cannot fully check: ISO-8601 times and cursors.
-import { HooklineError, type ErrorDetail } from '@hookline/core';
+import { type ErrorDetail, HooklineError } from '@hookline/core';
 import { fieldError } from './validation.ts';
 
 // Date-only or date-time with an optional zone; Date.parse alone would accept "5" or "June".
@@ -10,7 +10,8 @@ export function parseTime(value: unknown, where: ErrorDetail['in'], path: string
   if (value === undefined || value === null || value === '') return undefined;
   const ms = typeof value === 'string' && ISO.test(value) ? Date.parse(value) : NaN;
   // Date.parse also rolls 2026-02-31 over to March 3; a date that does not exist is refused.
-  if (!Number.isFinite(ms) || !dateExists(value as string)) throw fieldError(where, path, 'must be an ISO-8601 time like 2026-01-05T12:00:00Z');
+  if (!Number.isFinite(ms) || !dateExists(value as string))
+    throw fieldError(where, path, 'must be an ISO-8601 time like 2026-01-05T12:00:00Z');
   return ms;
 }
 

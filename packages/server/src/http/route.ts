@@ -28,7 +28,10 @@ declare module 'fastify' {
   }
 }
 
-export function addRoute<P = Record<string, string>, Q = Record<string, unknown>, B = unknown>(app: FastifyInstance, spec: RouteSpec<P, Q, B>): void {
+export function addRoute<P = Record<string, string>, Q = Record<string, unknown>, B = unknown>(
+  app: FastifyInstance,
+  spec: RouteSpec<P, Q, B>,
+): void {
   app.route({
     method: spec.method,
     url: spec.url,

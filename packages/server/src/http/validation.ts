@@ -1,10 +1,12 @@
 // Request validation: Ajv without coercion for bodies (coercing only path and query strings), every error as a detail.
+
+import { type ErrorDetail, HooklineError } from '@hookline/core';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
-import { HooklineError, type ErrorDetail } from '@hookline/core';
 
 // ajv-formats is CommonJS; under NodeNext its default import is the module object.
-const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule) as unknown as (ajv: Ajv) => Ajv;
+const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ??
+  addFormatsModule) as unknown as (ajv: Ajv) => Ajv;
 
 /** At most this many details in one reply; the message says how many there were. */
 export const MAX_DETAILS = 100;
@@ -12,7 +14,14 @@ export const MAX_DETAILS = 100;
 function ajv(coerceTypes: false | 'array'): Ajv {
   // allErrors: the caller fixes everything in one round trip. Bounded by the body limit (each error is a few bytes of
   // input) and by MAX_DETAILS in the reply.
-  const a = new Ajv({ coerceTypes, allErrors: true, useDefaults: true, removeAdditional: false, allowUnionTypes: true, strict: false });
+  const a = new Ajv({
+    coerceTypes,
+    allErrors: true,
+    useDefaults: true,
+    removeAdditional: false,
+    allowUnionTypes: true,
+    strict: false,
+  });
   addFormats(a);
   return a;
 }
@@ -38,7 +47,7 @@ const PART: Record<string, ErrorDetail['in']> = { body: 'body', querystring: 'qu
 export function detailsOf(errors: readonly ErrorObject[], part: string, prefix = ''): ErrorDetail[] {
   const where = PART[part] ?? 'body';
   // A failed anyOf/oneOf reports each branch too; only the summary is useful to the caller.
-  const unions = errors.filter((e) => e.keyword === 'anyOf' || e.keyword === 'oneOf').map((e) => e.schemaPath + '/');
+  const unions = errors.filter((e) => e.keyword === 'anyOf' || e.keyword === 'oneOf').map((e) => `${e.schemaPath}/`);
   const seen = new Set<string>();
   const out: ErrorDetail[] = [];
   for (const e of errors) {
@@ -48,15 +57,15 @@ export function detailsOf(errors: readonly ErrorObject[], part: string, prefix =
     let message: string;
     switch (e.keyword) {
       case 'required':
-        path += '/' + pointerToken(String(p.missingProperty));
+        path += `/${pointerToken(String(p.missingProperty))}`;
         message = 'is required';
         break;
       case 'additionalProperties':
-        path += '/' + pointerToken(String(p.additionalProperty));
+        path += `/${pointerToken(String(p.additionalProperty))}`;
         message = 'is not a known field';
         break;
       case 'propertyNames':
-        path += '/' + pointerToken(String(p.propertyName));
+        path += `/${pointerToken(String(p.propertyName))}`;
         message = 'is not an allowed name';
         break;
       case 'type':
@@ -72,7 +81,7 @@ export function detailsOf(errors: readonly ErrorObject[], part: string, prefix =
       default:
         message = e.message ?? 'is invalid';
     }
-    const key = path + '\0' + message;
+    const key = `${path}\0${message}`;
     if (seen.has(key)) continue;
     seen.add(key);
     out.push({ in: where, path, message });
@@ -82,13 +91,19 @@ export function detailsOf(errors: readonly ErrorObject[], part: string, prefix =
 
 /** `/name must be string; /url is required (+3 more)`: the one-line summary in `message`. */
 export function summarise(details: readonly ErrorDetail[]): string {
-  const shown = details.slice(0, 3).map((d) => `${d.in === 'body' ? '' : d.in + ' '}${d.path || '(whole ' + d.in + ')'} ${d.message}`);
+  const shown = details
+    .slice(0, 3)
+    .map((d) => `${d.in === 'body' ? '' : `${d.in} `}${d.path || `(whole ${d.in})`} ${d.message}`);
   return shown.join('; ') + (details.length > 3 ? ` (+${details.length - 3} more, see details)` : '');
 }
 
 /** The 400 for a failed validation: summary in the message, every problem (up to MAX_DETAILS) in `details`. */
 export function validationError(details: readonly ErrorDetail[]): HooklineError {
-  return new HooklineError('invalid_request', { detail: summarise(details) }, { details: details.slice(0, MAX_DETAILS) });
+  return new HooklineError(
+    'invalid_request',
+    { detail: summarise(details) },
+    { details: details.slice(0, MAX_DETAILS) },
+  );
 }
 
 /** A single field refused by a handler (a time, a reference): the same shape as a schema error. */

@@ -1,8 +1,8 @@
 // Hookline's Prometheus metrics on prom-client: attempts by outcome, attempt duration, accept-to-success latency, queue
 // depth, breakers, and prom-client's process and event-loop metrics.
 import { performance } from 'node:perf_hooks';
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
-import { fail, type DispatchObserver, type Store } from '@hookline/core';
+import { type DispatchObserver, fail, type Store } from '@hookline/core';
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 
 const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300, 900, 3600, 14400, 86400];
 
@@ -34,25 +34,72 @@ function processMetrics(): Registry {
 export class ServerMetrics {
   /** This server's own metrics; a registry per instance, so servers in one process (tests) do not share counts. */
   readonly registry = new Registry();
-  readonly attempts = new Counter({ name: 'hookline_attempts_total', help: 'Delivery attempts by outcome (success, delivery_failure, client_error) and trigger.', labelNames: ['outcome', 'trigger'], registers: [this.registry] });
+  readonly attempts = new Counter({
+    name: 'hookline_attempts_total',
+    help: 'Delivery attempts by outcome (success, delivery_failure, client_error) and trigger.',
+    labelNames: ['outcome', 'trigger'],
+    registers: [this.registry],
+  });
   /** One attempt's HTTP request, from send to response (or failure). */
-  readonly attemptDuration = new Histogram({ name: 'hookline_attempt_duration_seconds', help: 'Duration of one delivery attempt (the HTTP request).', buckets: LATENCY_BUCKETS, registers: [this.registry] });
+  readonly attemptDuration = new Histogram({
+    name: 'hookline_attempt_duration_seconds',
+    help: 'Duration of one delivery attempt (the HTTP request).',
+    buckets: LATENCY_BUCKETS,
+    registers: [this.registry],
+  });
   /** From the event's acceptance to the end of the attempt that succeeded: what the receiver experiences. */
-  readonly deliveryLatency = new Histogram({ name: 'hookline_delivery_latency_seconds', help: 'Time from accepting an event to the end of its delivery\'s successful attempt.', buckets: LATENCY_BUCKETS, registers: [this.registry] });
-  readonly held = new Counter({ name: 'hookline_deliveries_held_total', help: 'Times a due delivery was held by an open circuit breaker.', registers: [this.registry] });
-  readonly ended = new Counter({ name: 'hookline_deliveries_ended_without_attempt_total', help: 'Deliveries ended without an attempt (age limit while held, endpoint paused).', labelNames: ['status'], registers: [this.registry] });
+  readonly deliveryLatency = new Histogram({
+    name: 'hookline_delivery_latency_seconds',
+    help: "Time from accepting an event to the end of its delivery's successful attempt.",
+    buckets: LATENCY_BUCKETS,
+    registers: [this.registry],
+  });
+  readonly held = new Counter({
+    name: 'hookline_deliveries_held_total',
+    help: 'Times a due delivery was held by an open circuit breaker.',
+    registers: [this.registry],
+  });
+  readonly ended = new Counter({
+    name: 'hookline_deliveries_ended_without_attempt_total',
+    help: 'Deliveries ended without an attempt (age limit while held, endpoint paused).',
+    labelNames: ['status'],
+    registers: [this.registry],
+  });
   /** docs/rules.md#adaptive-concurrency: set by this process's dispatcher when an endpoint's learned concurrency changes. */
-  readonly effectiveConcurrency = new Gauge({ name: 'hookline_endpoint_effective_concurrency', help: 'Sends this worker allows an endpoint at once, learned from its 429/503 answers and latency (1 … max_concurrency).', labelNames: ['endpoint_id'], registers: [this.registry] });
-  readonly httpRequests = new Counter({ name: 'hookline_http_requests_total', help: 'API requests by method, route and status class.', labelNames: ['method', 'route', 'status'], registers: [this.registry] });
+  readonly effectiveConcurrency = new Gauge({
+    name: 'hookline_endpoint_effective_concurrency',
+    help: 'Sends this worker allows an endpoint at once, learned from its 429/503 answers and latency (1 … max_concurrency).',
+    labelNames: ['endpoint_id'],
+    registers: [this.registry],
+  });
+  readonly httpRequests = new Counter({
+    name: 'hookline_http_requests_total',
+    help: 'API requests by method, route and status class.',
+    labelNames: ['method', 'route', 'status'],
+    registers: [this.registry],
+  });
   /** Set from the shared store read just before each render. */
-  readonly #queueDepth = new Gauge({ name: 'hookline_queue_depth', help: 'Deliveries not yet terminal, by status (pending, delivering, held), read at most once per refresh interval.', labelNames: ['status'], registers: [this.registry] });
-  readonly #breakerOpen = new Gauge({ name: 'hookline_breaker_open', help: 'Circuit breakers currently open (state=open) or probing (state=probing).', labelNames: ['state'], registers: [this.registry] });
+  readonly #queueDepth = new Gauge({
+    name: 'hookline_queue_depth',
+    help: 'Deliveries not yet terminal, by status (pending, delivering, held), read at most once per refresh interval.',
+    labelNames: ['status'],
+    registers: [this.registry],
+  });
+  readonly #breakerOpen = new Gauge({
+    name: 'hookline_breaker_open',
+    help: 'Circuit breakers currently open (state=open) or probing (state=probing).',
+    labelNames: ['state'],
+    registers: [this.registry],
+  });
   readonly #refreshMs: number;
   #gauges: StoreGauges | null = null;
   #readAt = -Infinity;
   #reading: Promise<StoreGauges> | null = null;
 
-  constructor(private readonly store: Store, options: ServerMetricsOptions = {}) {
+  constructor(
+    private readonly store: Store,
+    options: ServerMetricsOptions = {},
+  ) {
     this.#refreshMs = options.refreshMs ?? 5000;
     processMetrics();
   }

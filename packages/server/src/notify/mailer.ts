@@ -52,7 +52,13 @@ export function smtpMailer(o: SmtpOptions): Mailer {
       for (let i = 0; i < tries; i++) {
         if (i > 0) await new Promise((r) => setTimeout(r, delay * 2 ** (i - 1)));
         try {
-          await transport.sendMail({ from: o.from, to: m.to, subject: m.subject, text: m.text, ...(m.messageId ? { messageId: m.messageId } : {}) });
+          await transport.sendMail({
+            from: o.from,
+            to: m.to,
+            subject: m.subject,
+            text: m.text,
+            ...(m.messageId ? { messageId: m.messageId } : {}),
+          });
           return;
         } catch (err) {
           last = err;

@@ -32,7 +32,10 @@ const TITLES: Record<NoticeKind, string> = {
 function messageOf(row: OutboxRow): string {
   const d = row.data as Record<string, any>;
   const url = d.url ?? row.subjectId;
-  const what = d.scope === 'tenant' ? 'the account' : `endpoint ${String(d.scope_key ?? '').slice(String(d.scope_key ?? '').indexOf(':') + 1)}`;
+  const what =
+    d.scope === 'tenant'
+      ? 'the account'
+      : `endpoint ${String(d.scope_key ?? '').slice(String(d.scope_key ?? '').indexOf(':') + 1)}`;
   switch (row.kind) {
     case 'endpoint.degraded':
       return `Endpoint ${url} is failing; deliveries keep retrying. You are told once until it recovers.`;
@@ -58,5 +61,11 @@ export function noticeOf(row: OutboxRow, environment: Environment): NoticeDraft 
   const message = messageOf(row);
   const money = row.kind === 'deliveries.failed' && Number(row.data.money) > 0;
   const title = money ? 'MONEY EVENTS failed' : TITLES[row.kind];
-  return { kind: row.kind, message, money, data: { notice_id: row.id, environment, message, ...row.data }, subject: `[Hookline ${environment}] ${title}: ${row.subjectId ?? row.tenantId}` };
+  return {
+    kind: row.kind,
+    message,
+    money,
+    data: { notice_id: row.id, environment, message, ...row.data },
+    subject: `[Hookline ${environment}] ${title}: ${row.subjectId ?? row.tenantId}`,
+  };
 }

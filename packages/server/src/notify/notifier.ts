@@ -1,8 +1,8 @@
 // Sends what the engine's outbox holds (docs/rules.md#notifications): a notice, an operational webhook, an e-mail.
 // Each step is idempotent by the outbox id, so a row sent again after a crash is listed, delivered and mailed as one.
-import { isHooklineError, silentLogger, type Hookline, type Logger, type OutboxRow } from '@hookline/core';
+import { type Hookline, isHooklineError, type Logger, type OutboxRow, silentLogger } from '@hookline/core';
 import type { Mailer } from './mailer.ts';
-import { noticeOf, type NoticeDraft } from './notice-text.ts';
+import { type NoticeDraft, noticeOf } from './notice-text.ts';
 
 export interface NotifierOptions {
   engine: Hookline;
@@ -37,17 +37,34 @@ export class Notifier {
     if (!tenant) return; // deleted since: nobody left to tell
     // Every channel names the tenant's environment (docs/rules.md#environments); the notice reads it from the tenant.
     const n = noticeOf(row, tenant.environment);
-    await engine.notices.add({ id: row.id, tenantId: row.tenantId, kind: row.kind, subjectId: row.subjectId, message: n.message, data: row.data, createdAt: row.createdAt });
+    await engine.notices.add({
+      id: row.id,
+      tenantId: row.tenantId,
+      kind: row.kind,
+      subjectId: row.subjectId,
+      message: n.message,
+      data: row.data,
+      createdAt: row.createdAt,
+    });
     const ops = tenant.operationsEndpointId;
     // Never report the operations endpoint's own trouble through itself: that would feed on itself.
     if (ops && ops !== row.endpointId) {
       try {
         // The outbox id is the event id: sent again, it is the same event (the receiver dedupes; the store answers `existing`).
-        await engine.events.acceptFor(row.tenantId, ops, { event_id: row.id, type: row.kind, occurred_at: new Date(row.createdAt).toISOString(), data: n.data });
+        await engine.events.acceptFor(row.tenantId, ops, {
+          event_id: row.id,
+          type: row.kind,
+          occurred_at: new Date(row.createdAt).toISOString(),
+          data: n.data,
+        });
       } catch (err) {
         // An operations endpoint deleted meanwhile is the tenant's choice, not a reason to retry for ever.
         if (!(isHooklineError(err) && err.code === 'endpoint_not_found')) throw err;
-        this.#logger.log('warn', 'operations endpoint gone; operational webhook not sent', { tenant_id: row.tenantId, kind: row.kind, outbox_id: row.id });
+        this.#logger.log('warn', 'operations endpoint gone; operational webhook not sent', {
+          tenant_id: row.tenantId,
+          kind: row.kind,
+          outbox_id: row.id,
+        });
       }
     }
     if (this.#o.mailer && tenant.notifyEmail && tenant.ownerEmails.length && this.#mails(n)) {

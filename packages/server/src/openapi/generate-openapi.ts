@@ -14,13 +14,16 @@ export const OPENAPI_PATH = fileURLToPath(new URL('../../openapi.json', import.m
 export async function generateOpenApi(): Promise<string> {
   const dir = mkdtempSync(join(tmpdir(), 'hookline-openapi-'));
   try {
-    const config = resolveConfig({ env: {}, argv: { db: join(dir, 'openapi.db'), dataDir: dir, adminToken: 'openapi-generation-token' } });
+    const config = resolveConfig({
+      env: {},
+      argv: { db: join(dir, 'openapi.db'), dataDir: dir, adminToken: 'openapi-generation-token' },
+    });
     const runtime = await openRuntime(config, { logger: silentLogger });
     try {
       const app = await buildApp(runtime);
       const res = await app.inject({ method: 'GET', url: '/openapi.json' });
       await app.close();
-      return JSON.stringify(JSON.parse(res.body), null, 2) + '\n';
+      return `${JSON.stringify(JSON.parse(res.body), null, 2)}\n`;
     } finally {
       await runtime.close();
     }

@@ -4,16 +4,23 @@ import { schemaName } from '../http/schema-names.ts';
 
 type Schema = Record<string, unknown>;
 
-export const GENERATED_NOTE = 'Generated from the route schemas by `npm run openapi -w @hookline/server`; do not edit packages/server/openapi.json by hand.';
+export const GENERATED_NOTE =
+  'Generated from the route schemas by `npm run openapi -w @hookline/server`; do not edit packages/server/openapi.json by hand.';
 
 const STATUS_TEXT: Record<string, string> = {
-  '200': 'OK', '201': 'Created', '202': 'Accepted', '204': 'No Content', '4XX': 'Client error (see docs/errors.md)', '5XX': 'Server error (see docs/errors.md)',
+  '200': 'OK',
+  '201': 'Created',
+  '202': 'Accepted',
+  '204': 'No Content',
+  '4XX': 'Client error (see docs/errors.md)',
+  '5XX': 'Server error (see docs/errors.md)',
 };
 
 /** Fastify route options as seen by an onRoute hook; only those with a schema are documented. */
 export function collectRoutes(target: RouteOptions[]): (route: RouteOptions) => void {
   return (route) => {
-    if (route.schema && !(route.method === 'HEAD' || (Array.isArray(route.method) && route.method.includes('HEAD')))) target.push(route);
+    if (route.schema && !(route.method === 'HEAD' || (Array.isArray(route.method) && route.method.includes('HEAD'))))
+      target.push(route);
   };
 }
 
@@ -23,7 +30,13 @@ function parameters(where: 'path' | 'query', schema: Schema | undefined): Schema
   const required = new Set((schema.required ?? []) as string[]);
   return Object.entries(props).map(([name, s]) => {
     const { description, ...rest } = s;
-    return { name, in: where, required: where === 'path' || required.has(name), ...(description ? { description } : {}), schema: rest };
+    return {
+      name,
+      in: where,
+      required: where === 'path' || required.has(name),
+      ...(description ? { description } : {}),
+      schema: rest,
+    };
   });
 }
 
@@ -49,7 +62,8 @@ class Components {
   /** Lists `schema` as `name` (once) and returns the `$ref` to it. */
   define(name: string, schema: Schema): Schema {
     const owner = this.#owners.get(name);
-    if (owner !== undefined && owner !== schema) throw new Error(`two different schemas are both named ${name} in the OpenAPI document`);
+    if (owner !== undefined && owner !== schema)
+      throw new Error(`two different schemas are both named ${name} in the OpenAPI document`);
     if (owner === undefined) {
       this.#owners.set(name, schema);
       this.schemas[name] = this.#inner(schema);
@@ -67,7 +81,11 @@ class Components {
   }
 
   sorted(): Record<string, Schema> {
-    return Object.fromEntries(Object.keys(this.schemas).sort().map((k) => [k, this.schemas[k]]));
+    return Object.fromEntries(
+      Object.keys(this.schemas)
+        .sort()
+        .map((k) => [k, this.schemas[k]]),
+    );
   }
 }
 
@@ -86,10 +104,15 @@ export function buildOpenApi(routes: readonly RouteOptions[], version: string): 
       const { description, ...body } = schema;
       const text = body.type === 'string';
       // A named schema keeps its description in its component; an operation's own body lends it to the response.
-      const json = () => (schemaName(schema) !== undefined ? components.refer(schema) : components.body(body, `${pascal(s.operationId as string)}Response${successes > 1 ? code : ''}`));
+      const json = () =>
+        schemaName(schema) !== undefined
+          ? components.refer(schema)
+          : components.body(body, `${pascal(s.operationId as string)}Response${successes > 1 ? code : ''}`);
       responses[key] = {
         description: (description as string | undefined) ?? STATUS_TEXT[key] ?? 'Response',
-        ...(body.type === 'null' ? {} : { content: { [text ? 'text/plain' : 'application/json']: { schema: text ? body : json() } } }),
+        ...(body.type === 'null'
+          ? {}
+          : { content: { [text ? 'text/plain' : 'application/json']: { schema: text ? body : json() } } }),
       };
     }
     const op: Schema = {
@@ -98,16 +121,35 @@ export function buildOpenApi(routes: readonly RouteOptions[], version: string): 
       ...(s.description ? { description: s.description } : {}),
       tags: s.tags,
       security: auth === 'public' ? [] : [{ bearer: [] }],
-      ...(auth === 'admin' ? { 'x-hookline-auth': 'admin token only' } : auth === 'tenant' ? { 'x-hookline-auth': 'admin token or an API key of the tenant in the path' } : {}),
+      ...(auth === 'admin'
+        ? { 'x-hookline-auth': 'admin token only' }
+        : auth === 'tenant'
+          ? { 'x-hookline-auth': 'admin token or an API key of the tenant in the path' }
+          : {}),
     };
-    const params = [...parameters('path', s.params as Schema | undefined), ...parameters('query', s.querystring as Schema | undefined)];
+    const params = [
+      ...parameters('path', s.params as Schema | undefined),
+      ...parameters('query', s.querystring as Schema | undefined),
+    ];
     if (params.length) op.parameters = params;
-    if (s.body) op.requestBody = { required: !(Array.isArray((s.body as Schema).type) && ((s.body as Schema).type as string[]).includes('null')), content: { 'application/json': { schema: components.body(s.body as Schema, `${pascal(s.operationId as string)}Request`) } } };
+    if (s.body)
+      op.requestBody = {
+        required: !(Array.isArray((s.body as Schema).type) && ((s.body as Schema).type as string[]).includes('null')),
+        content: {
+          'application/json': {
+            schema: components.body(s.body as Schema, `${pascal(s.operationId as string)}Request`),
+          },
+        },
+      };
     op.responses = responses;
     const methods = Array.isArray(r.method) ? r.method : [r.method];
     for (const m of methods) (paths[url] ??= {})[m.toLowerCase()] = op;
   }
-  const sorted = Object.fromEntries(Object.keys(paths).sort().map((k) => [k, paths[k]]));
+  const sorted = Object.fromEntries(
+    Object.keys(paths)
+      .sort()
+      .map((k) => [k, paths[k]]),
+  );
   return {
     openapi: '3.1.0',
     info: {
@@ -120,7 +162,12 @@ export function buildOpenApi(routes: readonly RouteOptions[], version: string): 
     components: {
       schemas: components.sorted(),
       securitySchemes: {
-        bearer: { type: 'http', scheme: 'bearer', description: 'The admin token, or a tenant API key (hk_test_… for a test tenant, hk_live_… for a live one) that reaches only its own tenant.' },
+        bearer: {
+          type: 'http',
+          scheme: 'bearer',
+          description:
+            'The admin token, or a tenant API key (hk_test_… for a test tenant, hk_live_… for a live one) that reaches only its own tenant.',
+        },
       },
     },
     paths: sorted,

@@ -11,14 +11,22 @@ export function apiKeyRoutes(app: FastifyInstance, rt: Runtime): void {
   const { engine } = rt;
 
   addRoute<{ tenant: string }, unknown, { name?: string }>(app, {
-    method: 'POST', url: '/v1/tenants/:tenant/api-keys', operationId: 'createApiKey', summary: 'Create an API key (the key is shown only in this response)', tag, auth: 'tenant',
+    method: 'POST',
+    url: '/v1/tenants/:tenant/api-keys',
+    operationId: 'createApiKey',
+    summary: 'Create an API key (the key is shown only in this response)',
+    tag,
+    auth: 'tenant',
     params: paramsSchema('tenant'),
     body: { type: 'object', additionalProperties: false, properties: { name: { type: 'string', maxLength: 200 } } },
     response: {
       201: {
         ...ApiKeySchema,
         required: [...(ApiKeySchema.required as string[]), 'key'],
-        properties: { ...(ApiKeySchema.properties as object), key: { type: 'string', description: 'The secret key; store it now, it is never shown again.' } },
+        properties: {
+          ...(ApiKeySchema.properties as object),
+          key: { type: 'string', description: 'The secret key; store it now, it is never shown again.' },
+        },
       },
     },
     handler: async (req, reply) => {
@@ -29,14 +37,26 @@ export function apiKeyRoutes(app: FastifyInstance, rt: Runtime): void {
   });
 
   addRoute<{ tenant: string }>(app, {
-    method: 'GET', url: '/v1/tenants/:tenant/api-keys', operationId: 'listApiKeys', summary: 'List API keys (never the keys themselves)', tag, auth: 'tenant',
+    method: 'GET',
+    url: '/v1/tenants/:tenant/api-keys',
+    operationId: 'listApiKeys',
+    summary: 'List API keys (never the keys themselves)',
+    tag,
+    auth: 'tenant',
     params: paramsSchema('tenant'),
-    response: { 200: { type: 'object', required: ['items'], properties: { items: { type: 'array', items: ApiKeySchema } } } },
+    response: {
+      200: { type: 'object', required: ['items'], properties: { items: { type: 'array', items: ApiKeySchema } } },
+    },
     handler: async (req) => ({ items: (await engine.apiKeys.list(req.params.tenant)).map(apiKeyView) }),
   });
 
   addRoute<{ tenant: string; key: string }>(app, {
-    method: 'DELETE', url: '/v1/tenants/:tenant/api-keys/:key', operationId: 'revokeApiKey', summary: 'Revoke an API key', tag, auth: 'tenant',
+    method: 'DELETE',
+    url: '/v1/tenants/:tenant/api-keys/:key',
+    operationId: 'revokeApiKey',
+    summary: 'Revoke an API key',
+    tag,
+    auth: 'tenant',
     params: paramsSchema('tenant', 'key'),
     response: { 204: { type: 'null', description: 'Revoked' } },
     handler: async (req, reply) => {

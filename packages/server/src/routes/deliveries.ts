@@ -23,8 +23,13 @@ export function deliveryRoutes(app: FastifyInstance, rt: Runtime): void {
   const { engine } = rt;
 
   addRoute<{ tenant: string }, ListQuery>(app, {
-    method: 'GET', url: '/v1/tenants/:tenant/deliveries', operationId: 'listDeliveries', summary: 'List deliveries, newest first', tag, auth: 'tenant',
-    description: 'since/until (ISO-8601, inclusive) bound the delivery\'s creation time.',
+    method: 'GET',
+    url: '/v1/tenants/:tenant/deliveries',
+    operationId: 'listDeliveries',
+    summary: 'List deliveries, newest first',
+    tag,
+    auth: 'tenant',
+    description: "since/until (ISO-8601, inclusive) bound the delivery's creation time.",
     params: paramsSchema('tenant'),
     querystring: {
       type: 'object',
@@ -33,7 +38,12 @@ export function deliveryRoutes(app: FastifyInstance, rt: Runtime): void {
         status: { type: 'string', enum: ['pending', 'delivering', 'held', 'succeeded', 'failed', 'skipped'] },
         endpoint_id: { type: 'string', maxLength: 64 },
         event_type: { type: 'string', maxLength: 200 },
-        event_id: { type: 'string', minLength: 1, maxLength: 255, description: 'Your event_id: only that event\'s deliveries' },
+        event_id: {
+          type: 'string',
+          minLength: 1,
+          maxLength: 255,
+          description: "Your event_id: only that event's deliveries",
+        },
         since: { type: 'string', description: 'ISO-8601, inclusive' },
         until: { type: 'string', description: 'ISO-8601, inclusive' },
         ...pagingQuery,
@@ -63,7 +73,12 @@ export function deliveryRoutes(app: FastifyInstance, rt: Runtime): void {
   });
 
   addRoute<{ tenant: string; delivery: string }>(app, {
-    method: 'GET', url: '/v1/tenants/:tenant/deliveries/:delivery', operationId: 'getDelivery', summary: 'Get a delivery with its payload and every attempt', tag, auth: 'tenant',
+    method: 'GET',
+    url: '/v1/tenants/:tenant/deliveries/:delivery',
+    operationId: 'getDelivery',
+    summary: 'Get a delivery with its payload and every attempt',
+    tag,
+    auth: 'tenant',
     params: paramsSchema('tenant', 'delivery'),
     response: { 200: DeliveryDetailSchema },
     handler: async (req) => {

@@ -8,13 +8,25 @@ import { iso } from '../http/views.ts';
 import type { Runtime } from '../runtime.ts';
 
 const tag = 'event-types';
-const TYPE_PARAM = { type: 'object', required: ['type'], properties: { type: { type: 'string', pattern: '^[A-Za-z0-9_-]+(\\.[A-Za-z0-9_-]+)*$', maxLength: 200 } } };
+const TYPE_PARAM = {
+  type: 'object',
+  required: ['type'],
+  properties: { type: { type: 'string', pattern: '^[A-Za-z0-9_-]+(\\.[A-Za-z0-9_-]+)*$', maxLength: 200 } },
+};
 
 const MoneySchema = {
-  description: 'true/false: every event of the type is (not) money; {field, in}: money when data.<field> is one of in. Overrides the configured money rules.',
+  description:
+    'true/false: every event of the type is (not) money; {field, in}: money when data.<field> is one of in. Overrides the configured money rules.',
   anyOf: [
     { type: 'boolean' },
-    { type: 'object', additionalProperties: false, properties: { field: { type: 'string', pattern: '^[A-Za-z0-9_-]+(\\.[A-Za-z0-9_-]+)*$' }, in: { type: 'array', minItems: 1, items: { type: 'string' } } } },
+    {
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        field: { type: 'string', pattern: '^[A-Za-z0-9_-]+(\\.[A-Za-z0-9_-]+)*$' },
+        in: { type: 'array', minItems: 1, items: { type: 'string' } },
+      },
+    },
   ],
 };
 
@@ -34,23 +46,53 @@ const VersionsSchema = {
 const EventTypeSchema = named('EventType', {
   type: 'object',
   required: ['name', 'description', 'versions', 'money', 'updated_at'],
-  properties: { name: { type: 'string' }, description: { type: 'string' }, versions: { type: 'object', additionalProperties: true }, money: {}, updated_at: { type: 'string', format: 'date-time' } },
+  properties: {
+    name: { type: 'string' },
+    description: { type: 'string' },
+    versions: { type: 'object', additionalProperties: true },
+    money: {},
+    updated_at: { type: 'string', format: 'date-time' },
+  },
 });
 
-const view = (t: EventTypeView) => ({ name: t.name, description: t.description, versions: t.versions, money: t.money ?? null, updated_at: iso(t.updatedAt) });
+const view = (t: EventTypeView) => ({
+  name: t.name,
+  description: t.description,
+  versions: t.versions,
+  money: t.money ?? null,
+  updated_at: iso(t.updatedAt),
+});
 
 export function eventTypeRoutes(app: FastifyInstance, rt: Runtime): void {
   addRoute<{ type: string }, unknown, EventTypeDefinition>(app, {
-    method: 'PUT', url: '/v1/event-types/:type', operationId: 'putEventType', tag, auth: 'admin',
+    method: 'PUT',
+    url: '/v1/event-types/:type',
+    operationId: 'putEventType',
+    tag,
+    auth: 'admin',
     summary: 'Define or replace an event type',
     params: TYPE_PARAM,
-    body: { type: 'object', required: ['versions'], additionalProperties: false, properties: { description: { type: 'string', maxLength: 2000, default: '' }, versions: VersionsSchema, money: MoneySchema } },
+    body: {
+      type: 'object',
+      required: ['versions'],
+      additionalProperties: false,
+      properties: {
+        description: { type: 'string', maxLength: 2000, default: '' },
+        versions: VersionsSchema,
+        money: MoneySchema,
+      },
+    },
     response: { 200: EventTypeSchema },
     handler: async (req) => view(await rt.eventTypes.put(req.params.type, req.body, rt.clock.now())),
   });
 
   addRoute<{ type: string }>(app, {
-    method: 'GET', url: '/v1/event-types/:type', operationId: 'getEventType', summary: 'Get an event type', tag, auth: 'tenant',
+    method: 'GET',
+    url: '/v1/event-types/:type',
+    operationId: 'getEventType',
+    summary: 'Get an event type',
+    tag,
+    auth: 'tenant',
     params: TYPE_PARAM,
     response: { 200: EventTypeSchema },
     handler: async (req) => {
@@ -61,8 +103,15 @@ export function eventTypeRoutes(app: FastifyInstance, rt: Runtime): void {
   });
 
   addRoute(app, {
-    method: 'GET', url: '/v1/event-types', operationId: 'listEventTypes', summary: 'List event types', tag, auth: 'tenant',
-    response: { 200: { type: 'object', required: ['items'], properties: { items: { type: 'array', items: EventTypeSchema } } } },
+    method: 'GET',
+    url: '/v1/event-types',
+    operationId: 'listEventTypes',
+    summary: 'List event types',
+    tag,
+    auth: 'tenant',
+    response: {
+      200: { type: 'object', required: ['items'], properties: { items: { type: 'array', items: EventTypeSchema } } },
+    },
     handler: async () => ({ items: (await rt.eventTypes.list()).map(view) }),
   });
 }

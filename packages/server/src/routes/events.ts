@@ -1,12 +1,20 @@
 // Events: accept one (202, idempotent on event_id) or up to 1,000 at once, and read one back with its deliveries.
-import { fail, HooklineError, type AcceptResult, type Environment, type EventInput } from '@hookline/core';
+import { type AcceptResult, type Environment, type EventInput, fail, HooklineError } from '@hookline/core';
 import type { FastifyInstance } from 'fastify';
 import { isStorageUnavailable } from '../http/error-reply.ts';
 import { parseTime } from '../http/query.ts';
 import { addRoute, paramsSchema } from '../http/route.ts';
 import { named } from '../http/schema-names.ts';
 import { bodyAjv, detailsOf, fieldError, validationError } from '../http/validation.ts';
-import { AcceptedEventSchema, acceptedEventView, DeliverySchema, deliveryView, ErrorSchema, EventSchema, eventView } from '../http/views.ts';
+import {
+  AcceptedEventSchema,
+  acceptedEventView,
+  DeliverySchema,
+  deliveryView,
+  ErrorSchema,
+  EventSchema,
+  eventView,
+} from '../http/views.ts';
 import type { Runtime } from '../runtime.ts';
 
 const tag = 'events';
@@ -17,12 +25,24 @@ const EventInputSchema = named('EventInput', {
   required: ['type', 'data'],
   additionalProperties: false,
   properties: {
-    event_id: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7e]+$', description: 'Your id; the same id with the same body is accepted once. Default: a generated evt_ id.' },
+    event_id: {
+      type: 'string',
+      minLength: 1,
+      maxLength: 255,
+      pattern: '^[\\x21-\\x7e]+$',
+      description: 'Your id; the same id with the same body is accepted once. Default: a generated evt_ id.',
+    },
     type: { type: 'string', minLength: 1, maxLength: 200, pattern: '^[A-Za-z0-9_-]+(\\.[A-Za-z0-9_-]+)*$' },
     version: { type: 'string', minLength: 1, maxLength: 32, pattern: '^[A-Za-z0-9_.-]+$', description: 'Default "1".' },
     occurred_at: { type: 'string', maxLength: 64, description: 'ISO-8601; default: the time of acceptance.' },
-    data: { description: 'Any JSON value; validated against the event type\'s schema when the type is registered.' },
-    ordering_key: { type: 'string', minLength: 1, pattern: '^[^\\x00-\\x1f\\x7f]+$', description: 'At most 256 bytes of UTF-8, no control characters (e.g. a payment id). On endpoints with ordering key, deliveries of one key are attempted one at a time in accept order; not part of the envelope. 400 ordering_key_too_long above 256 bytes.' },
+    data: { description: "Any JSON value; validated against the event type's schema when the type is registered." },
+    ordering_key: {
+      type: 'string',
+      minLength: 1,
+      pattern: '^[^\\x00-\\x1f\\x7f]+$',
+      description:
+        'At most 256 bytes of UTF-8, no control characters (e.g. a payment id). On endpoints with ordering key, deliveries of one key are attempted one at a time in accept order; not part of the envelope. 400 ordering_key_too_long above 256 bytes.',
+    },
   },
 } as const);
 
@@ -32,7 +52,10 @@ const AcceptedSchema = named('EventAccepted', {
   properties: {
     event: AcceptedEventSchema,
     deliveries: { type: 'array', items: DeliverySchema },
-    duplicate: { type: 'boolean', description: 'true: this event_id was already accepted with the same body; nothing new was created.' },
+    duplicate: {
+      type: 'boolean',
+      description: 'true: this event_id was already accepted with the same body; nothing new was created.',
+    },
   },
 });
 
@@ -48,13 +71,21 @@ const BatchItemSchema = named('EventBatchItem', {
     error: {
       type: 'object',
       required: ['code', 'message'],
-      properties: { code: { type: 'string' }, message: { type: 'string' }, details: (ErrorSchema.properties as { error: { properties: { details: object } } }).error.properties.details },
+      properties: {
+        code: { type: 'string' },
+        message: { type: 'string' },
+        details: (ErrorSchema.properties as { error: { properties: { details: object } } }).error.properties.details,
+      },
     },
   },
 });
 
 function accepted(r: Exclude<AcceptResult, { kind: 'conflict' }>, environment: Environment) {
-  return { event: acceptedEventView(r.event), deliveries: r.deliveries.map((d) => deliveryView(d, environment)), duplicate: r.kind === 'existing' };
+  return {
+    event: acceptedEventView(r.event),
+    deliveries: r.deliveries.map((d) => deliveryView(d, environment)),
+    duplicate: r.kind === 'existing',
+  };
 }
 
 export function eventRoutes(app: FastifyInstance, rt: Runtime): void {
@@ -70,9 +101,14 @@ export function eventRoutes(app: FastifyInstance, rt: Runtime): void {
   }
 
   addRoute<{ tenant: string }, unknown, EventInput>(app, {
-    method: 'POST', url: '/v1/tenants/:tenant/events', operationId: 'sendEvent', tag, auth: 'tenant',
+    method: 'POST',
+    url: '/v1/tenants/:tenant/events',
+    operationId: 'sendEvent',
+    tag,
+    auth: 'tenant',
     summary: 'Accept an event: answered 202 once it and its deliveries are on disk',
-    description: 'Idempotent on event_id: the same id and body returns the existing event (duplicate: true); a different body is 409 event_conflict.',
+    description:
+      'Idempotent on event_id: the same id and body returns the existing event (duplicate: true); a different body is 409 event_conflict.',
     params: paramsSchema('tenant'),
     body: EventInputSchema,
     bodyLimit: config.bodyLimitBytes,
@@ -88,17 +124,31 @@ export function eventRoutes(app: FastifyInstance, rt: Runtime): void {
   });
 
   addRoute<{ tenant: string }, unknown, { events: unknown[] }>(app, {
-    method: 'POST', url: '/v1/tenants/:tenant/events/batch', operationId: 'sendEvents', tag, auth: 'tenant',
+    method: 'POST',
+    url: '/v1/tenants/:tenant/events/batch',
+    operationId: 'sendEvents',
+    tag,
+    auth: 'tenant',
     summary: `Accept up to ${MAX_BATCH} events at once; each gets its own result`,
-    description: 'Valid items are committed together; an invalid or conflicting item gets an error object and does not affect the others. When storage fails and no item was stored, the answer is 503 storage_unavailable, not a 202.',
+    description:
+      'Valid items are committed together; an invalid or conflicting item gets an error object and does not affect the others. When storage fails and no item was stored, the answer is 503 storage_unavailable, not a 202.',
     params: paramsSchema('tenant'),
-    body: { type: 'object', required: ['events'], additionalProperties: false, properties: { events: { type: 'array', items: { type: 'object' } } } },
+    body: {
+      type: 'object',
+      required: ['events'],
+      additionalProperties: false,
+      properties: { events: { type: 'array', items: { type: 'object' } } },
+    },
     bodyLimit: config.batchBodyLimitBytes,
     response: {
       202: {
         type: 'object',
         required: ['accepted', 'failed', 'results'],
-        properties: { accepted: { type: 'integer' }, failed: { type: 'integer' }, results: { type: 'array', items: BatchItemSchema } },
+        properties: {
+          accepted: { type: 'integer' },
+          failed: { type: 'integer' },
+          results: { type: 'array', items: BatchItemSchema },
+        },
       },
     },
     handler: async (req, reply) => {
@@ -111,9 +161,19 @@ export function eventRoutes(app: FastifyInstance, rt: Runtime): void {
       const errorOf = (index: number, err: unknown) => {
         const storage = !(err instanceof HooklineError) && isStorageUnavailable(err);
         if (storage) storageFailed ??= err;
-        const e = err instanceof HooklineError ? err : new HooklineError(storage ? 'storage_unavailable' : 'internal_error');
-        if (!(err instanceof HooklineError)) rt.logger.log('error', storage ? 'batch item not stored: storage unavailable' : 'batch item failed', { request_id: req.id, index, error: (err as Error)?.message });
-        results[index] = { index, ok: false, error: { code: e.code, message: e.message, ...(e.details ? { details: e.details } : {}) } };
+        const e =
+          err instanceof HooklineError ? err : new HooklineError(storage ? 'storage_unavailable' : 'internal_error');
+        if (!(err instanceof HooklineError))
+          rt.logger.log('error', storage ? 'batch item not stored: storage unavailable' : 'batch item failed', {
+            request_id: req.id,
+            index,
+            error: (err as Error)?.message,
+          });
+        results[index] = {
+          index,
+          ok: false,
+          error: { code: e.code, message: e.message, ...(e.details ? { details: e.details } : {}) },
+        };
       };
       for (let i = 0; i < items.length; i++) {
         const input = items[i] as EventInput;
@@ -130,12 +190,15 @@ export function eventRoutes(app: FastifyInstance, rt: Runtime): void {
       }
       const environment = await rt.authLookups.environmentOf(req.params.tenant);
       // Submitted together, the items share the ingest's group commits; each settles on its own.
-      const outcomes = await engine.events.acceptMany(req.params.tenant, valid.map((v) => v.input));
-      outcomes.forEach((r, k) => {
+      const outcomes = await engine.events.acceptMany(
+        req.params.tenant,
+        valid.map((v) => v.input),
+      );
+      for (const [k, r] of outcomes.entries()) {
         const { index } = valid[k];
-        if (r instanceof Error) return errorOf(index, r);
-        results[index] = { index, ok: true, ...accepted(r, environment) };
-      });
+        if (r instanceof Error) errorOf(index, r);
+        else results[index] = { index, ok: true, ...accepted(r, environment) };
+      }
       const ok = results.filter((r) => r.ok).length;
       // Nothing stored because the storage failed: the whole request failed, and says so (a 202 would read as taken).
       if (ok === 0 && storageFailed !== null) throw storageFailed;
@@ -144,11 +207,25 @@ export function eventRoutes(app: FastifyInstance, rt: Runtime): void {
   });
 
   addRoute<{ tenant: string; event_id: string }>(app, {
-    method: 'GET', url: '/v1/tenants/:tenant/events/:event_id', operationId: 'getEvent', summary: 'Get an event (by your event_id) with its deliveries', tag, auth: 'tenant',
+    method: 'GET',
+    url: '/v1/tenants/:tenant/events/:event_id',
+    operationId: 'getEvent',
+    summary: 'Get an event (by your event_id) with its deliveries',
+    tag,
+    auth: 'tenant',
     params: paramsSchema('tenant', 'event_id'),
-    response: { 200: { type: 'object', required: ['event', 'deliveries'], properties: { event: EventSchema, deliveries: { type: 'array', items: DeliverySchema } } } },
+    response: {
+      200: {
+        type: 'object',
+        required: ['event', 'deliveries'],
+        properties: { event: EventSchema, deliveries: { type: 'array', items: DeliverySchema } },
+      },
+    },
     handler: async (req) => {
-      const [found, environment] = await Promise.all([engine.events.get(req.params.tenant, req.params.event_id), rt.authLookups.environmentOf(req.params.tenant)]);
+      const [found, environment] = await Promise.all([
+        engine.events.get(req.params.tenant, req.params.event_id),
+        rt.authLookups.environmentOf(req.params.tenant),
+      ]);
       return { event: eventView(found.event), deliveries: found.deliveries.map((d) => deliveryView(d, environment)) };
     },
   });

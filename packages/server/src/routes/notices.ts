@@ -7,7 +7,12 @@ import type { Runtime } from '../runtime.ts';
 
 export function noticeRoutes(app: FastifyInstance, rt: Runtime): void {
   addRoute<{ tenant: string }, { limit: number; cursor?: string }>(app, {
-    method: 'GET', url: '/v1/tenants/:tenant/notices', operationId: 'listNotices', summary: 'List notices, newest first', tag: 'notices', auth: 'tenant',
+    method: 'GET',
+    url: '/v1/tenants/:tenant/notices',
+    operationId: 'listNotices',
+    summary: 'List notices, newest first',
+    tag: 'notices',
+    auth: 'tenant',
     params: paramsSchema('tenant'),
     querystring: { type: 'object', additionalProperties: false, properties: pagingQuery },
     response: { 200: pageSchema(NoticeSchema) },

@@ -4,18 +4,27 @@ import { fail } from '@hookline/core';
 import type { FastifyInstance } from 'fastify';
 import { addRoute } from '../http/route.ts';
 import { named } from '../http/schema-names.ts';
-import { sha256, type Runtime } from '../runtime.ts';
+import { type Runtime, sha256 } from '../runtime.ts';
 
 const tag = 'operations';
-const Status = named('ServiceStatus', { type: 'object', required: ['status'], properties: { status: { type: 'string' }, role: { type: 'string' } } });
+const Status = named('ServiceStatus', {
+  type: 'object',
+  required: ['status'],
+  properties: { status: { type: 'string' }, role: { type: 'string' } },
+});
 
 export function operationRoutes(app: FastifyInstance, rt: Runtime, openapi: () => Record<string, unknown>): void {
   let lastReason: string | null = null;
   // Compared as sha256 digests in constant time, like the admin token.
   const metricsTokenHash = rt.config.metricsToken === null ? null : sha256(rt.config.metricsToken);
   addRoute(app, {
-    method: 'GET', url: '/healthz', operationId: 'healthz', tag, auth: 'public',
-    summary: 'Liveness: the process answers and its store has not failed for good (a failed fsync, a dead store thread: 503 storage_unavailable, and the process exits)',
+    method: 'GET',
+    url: '/healthz',
+    operationId: 'healthz',
+    tag,
+    auth: 'public',
+    summary:
+      'Liveness: the process answers and its store has not failed for good (a failed fsync, a dead store thread: 503 storage_unavailable, and the process exits)',
     response: { 200: Status },
     handler: async () => {
       if (rt.fatal) throw fail('storage_unavailable');
@@ -24,8 +33,13 @@ export function operationRoutes(app: FastifyInstance, rt: Runtime, openapi: () =
   });
 
   addRoute(app, {
-    method: 'GET', url: '/readyz', operationId: 'readyz', tag, auth: 'public',
-    summary: 'Readiness: the store answers and can take writes (503 storage_unavailable while the disk is full, writes or checkpoints fail, or after a fatal store failure)',
+    method: 'GET',
+    url: '/readyz',
+    operationId: 'readyz',
+    tag,
+    auth: 'public',
+    summary:
+      'Readiness: the store answers and can take writes (503 storage_unavailable while the disk is full, writes or checkpoints fail, or after a fatal store failure)',
     response: { 200: Status },
     handler: async (req) => {
       const reason = await rt.engine.maintenance.notReadyReason();
@@ -42,8 +56,13 @@ export function operationRoutes(app: FastifyInstance, rt: Runtime, openapi: () =
   });
 
   addRoute(app, {
-    method: 'GET', url: '/metrics', operationId: 'metrics', tag, auth: 'public',
-    summary: 'Prometheus metrics: hookline_attempts_total, hookline_attempt_duration_seconds, hookline_delivery_latency_seconds (accept → successful attempt), hookline_queue_depth, hookline_breaker_open',
+    method: 'GET',
+    url: '/metrics',
+    operationId: 'metrics',
+    tag,
+    auth: 'public',
+    summary:
+      'Prometheus metrics: hookline_attempts_total, hookline_attempt_duration_seconds, hookline_delivery_latency_seconds (accept → successful attempt), hookline_queue_depth, hookline_breaker_open',
     response: { 200: { type: 'string', description: 'Prometheus text exposition format 0.0.4' } },
     handler: async (req, reply) => {
       if (metricsTokenHash !== null) {
@@ -56,7 +75,12 @@ export function operationRoutes(app: FastifyInstance, rt: Runtime, openapi: () =
   });
 
   addRoute(app, {
-    method: 'GET', url: '/openapi.json', operationId: 'openapi', summary: 'This API\'s OpenAPI 3.1 document', tag, auth: 'public',
+    method: 'GET',
+    url: '/openapi.json',
+    operationId: 'openapi',
+    summary: "This API's OpenAPI 3.1 document",
+    tag,
+    auth: 'public',
     response: { 200: { type: 'object', additionalProperties: true, description: 'OpenAPI 3.1 document' } },
     handler: async () => openapi(),
   });

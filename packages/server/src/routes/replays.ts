@@ -1,6 +1,3 @@
-// Replays (docs/rules.md#replay): one failed or skipped delivery, or an endpoint's window; progress readable by id.
-// Dismiss sits here too: like a replay, it is what unblocks a key held by a failed delivery (docs/rules.md#ordered-dismiss).
-import { fail } from '@hookline/core';
 import type { FastifyInstance } from 'fastify';
 import { parseTime } from '../http/query.ts';
 import { addRoute, paramsSchema } from '../http/route.ts';
@@ -13,7 +10,11 @@ export function replayRoutes(app: FastifyInstance, rt: Runtime): void {
   const { engine } = rt;
 
   addRoute<{ tenant: string; delivery: string }>(app, {
-    method: 'POST', url: '/v1/tenants/:tenant/deliveries/:delivery/replay', operationId: 'replayDelivery', tag, auth: 'tenant',
+    method: 'POST',
+    url: '/v1/tenants/:tenant/deliveries/:delivery/replay',
+    operationId: 'replayDelivery',
+    tag,
+    auth: 'tenant',
     summary: 'Replay one failed or skipped delivery: a single attempt now, same ids',
     params: paramsSchema('tenant', 'delivery'),
     response: { 202: ReplayAcceptedSchema },
@@ -24,26 +25,48 @@ export function replayRoutes(app: FastifyInstance, rt: Runtime): void {
   });
 
   addRoute<{ tenant: string; delivery: string }>(app, {
-    method: 'POST', url: '/v1/tenants/:tenant/deliveries/:delivery/dismiss', operationId: 'dismissDelivery', tag, auth: 'tenant',
-    summary: 'Dismiss a failed delivery that holds its ordering key, so the key\'s later deliveries go on',
-    description: 'Only for a failed delivery of an ordering key on an endpoint with on_failure block (docs/rules.md#ordered-dismiss); '
-      + 'it stays failed and replayable. 409 delivery_not_dismissable otherwise.',
+    method: 'POST',
+    url: '/v1/tenants/:tenant/deliveries/:delivery/dismiss',
+    operationId: 'dismissDelivery',
+    tag,
+    auth: 'tenant',
+    summary: "Dismiss a failed delivery that holds its ordering key, so the key's later deliveries go on",
+    description:
+      'Only for a failed delivery of an ordering key on an endpoint with on_failure block (docs/rules.md#ordered-dismiss); ' +
+      'it stays failed and replayable. 409 delivery_not_dismissable otherwise.',
     params: paramsSchema('tenant', 'delivery'),
     response: { 200: DeliverySchema },
-    handler: async (req) => deliveryView(await engine.deliveries.dismiss(req.params.tenant, req.params.delivery), await rt.authLookups.environmentOf(req.params.tenant)),
+    handler: async (req) =>
+      deliveryView(
+        await engine.deliveries.dismiss(req.params.tenant, req.params.delivery),
+        await rt.authLookups.environmentOf(req.params.tenant),
+      ),
   });
 
-  addRoute<{ tenant: string; endpoint: string }, unknown, { since?: string; until?: string; include_skipped?: boolean } | undefined>(app, {
-    method: 'POST', url: '/v1/tenants/:tenant/endpoints/:endpoint/replays', operationId: 'replayWindow', tag, auth: 'tenant',
-    summary: 'Replay the endpoint\'s failed (and optionally skipped) deliveries attempted within [since, until]',
-    description: 'Defaults: since = 24 h ago, until = now; both inclusive, compared with the attempt time. At most the 10,000 oldest; '
-      + 'a limited number per tenant per UTC day (429 replay_quota_exceeded, Retry-After until the next UTC midnight; a replay '
-      + 'that selects nothing does not count); 409 endpoint_paused on a paused endpoint.',
+  addRoute<
+    { tenant: string; endpoint: string },
+    unknown,
+    { since?: string; until?: string; include_skipped?: boolean } | undefined
+  >(app, {
+    method: 'POST',
+    url: '/v1/tenants/:tenant/endpoints/:endpoint/replays',
+    operationId: 'replayWindow',
+    tag,
+    auth: 'tenant',
+    summary: "Replay the endpoint's failed (and optionally skipped) deliveries attempted within [since, until]",
+    description:
+      'Defaults: since = 24 h ago, until = now; both inclusive, compared with the attempt time. At most the 10,000 oldest; ' +
+      'a limited number per tenant per UTC day (429 replay_quota_exceeded, Retry-After until the next UTC midnight; a replay ' +
+      'that selects nothing does not count); 409 endpoint_paused on a paused endpoint.',
     params: paramsSchema('tenant', 'endpoint'),
     body: {
       type: ['object', 'null'],
       additionalProperties: false,
-      properties: { since: { type: 'string', description: 'ISO-8601' }, until: { type: 'string', description: 'ISO-8601' }, include_skipped: { type: 'boolean' } },
+      properties: {
+        since: { type: 'string', description: 'ISO-8601' },
+        until: { type: 'string', description: 'ISO-8601' },
+        include_skipped: { type: 'boolean' },
+      },
     },
     response: { 202: ReplayAcceptedSchema },
     handler: async (req, reply) => {
@@ -60,7 +83,12 @@ export function replayRoutes(app: FastifyInstance, rt: Runtime): void {
   });
 
   addRoute<{ tenant: string; replay: string }>(app, {
-    method: 'GET', url: '/v1/tenants/:tenant/replays/:replay', operationId: 'getReplay', summary: 'A replay\'s progress: selected, attempted, succeeded, failed', tag, auth: 'tenant',
+    method: 'GET',
+    url: '/v1/tenants/:tenant/replays/:replay',
+    operationId: 'getReplay',
+    summary: "A replay's progress: selected, attempted, succeeded, failed",
+    tag,
+    auth: 'tenant',
     params: paramsSchema('tenant', 'replay'),
     response: { 200: ReplaySchema },
     handler: async (req) => replayView(await engine.replays.get(req.params.tenant, req.params.replay)),

@@ -9,22 +9,39 @@ import type { Runtime } from '../runtime.ts';
 const tag = 'operations';
 const iso = (ms: number) => new Date(ms).toISOString();
 const count = { type: 'integer', minimum: 0 };
-const Queue = named('QueueDepth', { type: 'object', required: ['pending', 'delivering', 'held'], properties: { pending: count, delivering: count, held: count }, description: 'Deliveries not yet terminal, by status.' });
-const age = { type: ['integer', 'null'], description: 'Milliseconds the oldest due pending delivery has waited past its next_attempt_at; null when nothing due waits.' };
+const Queue = named('QueueDepth', {
+  type: 'object',
+  required: ['pending', 'delivering', 'held'],
+  properties: { pending: count, delivering: count, held: count },
+  description: 'Deliveries not yet terminal, by status.',
+});
+const age = {
+  type: ['integer', 'null'],
+  description:
+    'Milliseconds the oldest due pending delivery has waited past its next_attempt_at; null when nothing due waits.',
+};
 const QueueStatsSchema = named('QueueStats', {
-  type: 'object', required: ['at', 'queue', 'oldest_due_age_ms'],
+  type: 'object',
+  required: ['at', 'queue', 'oldest_due_age_ms'],
   properties: { at: { type: 'string', format: 'date-time' }, queue: Queue, oldest_due_age_ms: age },
 });
 const EndpointStatsSchema = named('EndpointStats', {
-  type: 'object', required: ['endpoint_id', 'endpoint_status', 'queue', 'oldest_due_age_ms', 'succeeded', 'failed', 'success_rate'],
+  type: 'object',
+  required: ['endpoint_id', 'endpoint_status', 'queue', 'oldest_due_age_ms', 'succeeded', 'failed', 'success_rate'],
   properties: {
     endpoint_id: { type: 'string' },
     endpoint_status: { type: 'string', enum: ['active', 'degraded', 'paused'] },
     queue: Queue,
     oldest_due_age_ms: age,
     succeeded: { ...count, description: 'Deliveries that ended succeeded with their last attempt in the window.' },
-    failed: { ...count, description: 'Deliveries that ended failed (dead letter) with their last attempt in the window.' },
-    success_rate: { type: ['number', 'null'], description: 'succeeded / (succeeded + failed); null when none ended in the window.' },
+    failed: {
+      ...count,
+      description: 'Deliveries that ended failed (dead letter) with their last attempt in the window.',
+    },
+    success_rate: {
+      type: ['number', 'null'],
+      description: 'succeeded / (succeeded + failed); null when none ended in the window.',
+    },
   },
 });
 
@@ -46,18 +63,42 @@ const tenantView = (s: TenantStats) => ({
 
 export function statsRoutes(app: FastifyInstance, rt: Runtime): void {
   addRoute(app, {
-    method: 'GET', url: '/v1/stats', operationId: 'getStats', tag, auth: 'admin',
-    summary: 'Every tenant\'s queue depth by status and how long the oldest due delivery has waited (workers falling behind)',
+    method: 'GET',
+    url: '/v1/stats',
+    operationId: 'getStats',
+    tag,
+    auth: 'admin',
+    summary:
+      "Every tenant's queue depth by status and how long the oldest due delivery has waited (workers falling behind)",
     response: { 200: QueueStatsSchema },
     handler: async () => queueView(await rt.engine.stats.queue()),
   });
 
   addRoute<{ tenant: string }, { since?: string }>(app, {
-    method: 'GET', url: '/v1/tenants/:tenant/stats', operationId: 'getTenantStats', tag, auth: 'tenant',
-    summary: 'The tenant\'s queue and, per endpoint, its queue, oldest due delivery and success rate over deliveries that ended since `since` (default 24 h ago)',
+    method: 'GET',
+    url: '/v1/tenants/:tenant/stats',
+    operationId: 'getTenantStats',
+    tag,
+    auth: 'tenant',
+    summary:
+      "The tenant's queue and, per endpoint, its queue, oldest due delivery and success rate over deliveries that ended since `since` (default 24 h ago)",
     params: paramsSchema('tenant'),
-    querystring: { type: 'object', additionalProperties: false, properties: { since: { type: 'string', description: 'ISO-8601; default 24 h ago' } } },
-    response: { 200: { ...QueueStatsSchema, required: [...QueueStatsSchema.required, 'since', 'endpoints'], properties: { ...QueueStatsSchema.properties, since: { type: 'string', format: 'date-time' }, endpoints: { type: 'array', items: EndpointStatsSchema } } } },
+    querystring: {
+      type: 'object',
+      additionalProperties: false,
+      properties: { since: { type: 'string', description: 'ISO-8601; default 24 h ago' } },
+    },
+    response: {
+      200: {
+        ...QueueStatsSchema,
+        required: [...QueueStatsSchema.required, 'since', 'endpoints'],
+        properties: {
+          ...QueueStatsSchema.properties,
+          since: { type: 'string', format: 'date-time' },
+          endpoints: { type: 'array', items: EndpointStatsSchema },
+        },
+      },
+    },
     handler: async (req) => {
       const since = parseTime(req.query.since, 'query', '/since');
       return tenantView(await rt.engine.stats.tenant(req.params.tenant, since === undefined ? {} : { since }));
@@ -65,26 +106,53 @@ export function statsRoutes(app: FastifyInstance, rt: Runtime): void {
   });
 
   addRoute<{ tenant: string }>(app, {
-    method: 'GET', url: '/v1/tenants/:tenant/stats/minutes', operationId: 'getTenantMinuteStats', tag, auth: 'tenant',
-    summary: 'The tenant\'s deliveries per minute over the last 24 h, by the minute of their last attempt: succeeded, retrying (pending after an attempt), failed',
-    description: 'Minutes without deliveries are left out. A delivery counts once, in the minute of its latest attempt, in its current state.',
+    method: 'GET',
+    url: '/v1/tenants/:tenant/stats/minutes',
+    operationId: 'getTenantMinuteStats',
+    tag,
+    auth: 'tenant',
+    summary:
+      "The tenant's deliveries per minute over the last 24 h, by the minute of their last attempt: succeeded, retrying (pending after an attempt), failed",
+    description:
+      'Minutes without deliveries are left out. A delivery counts once, in the minute of its latest attempt, in its current state.',
     params: paramsSchema('tenant'),
     response: {
       200: {
-        type: 'object', required: ['since', 'until', 'minutes'], additionalProperties: false,
+        type: 'object',
+        required: ['since', 'until', 'minutes'],
+        additionalProperties: false,
         properties: {
           since: { type: 'string', format: 'date-time' },
           until: { type: 'string', format: 'date-time' },
           minutes: {
             type: 'array',
-            items: { type: 'object', required: ['at', 'succeeded', 'retrying', 'failed'], additionalProperties: false, properties: { at: { type: 'string', format: 'date-time' }, succeeded: count, retrying: count, failed: count } },
+            items: {
+              type: 'object',
+              required: ['at', 'succeeded', 'retrying', 'failed'],
+              additionalProperties: false,
+              properties: {
+                at: { type: 'string', format: 'date-time' },
+                succeeded: count,
+                retrying: count,
+                failed: count,
+              },
+            },
           },
         },
       },
     },
     handler: async (req) => {
       const r = await rt.engine.stats.perMinute(req.params.tenant);
-      return { since: iso(r.since), until: iso(r.until), minutes: r.minutes.map((m) => ({ at: iso(m.at), succeeded: m.succeeded, retrying: m.retrying, failed: m.failed })) };
+      return {
+        since: iso(r.since),
+        until: iso(r.until),
+        minutes: r.minutes.map((m) => ({
+          at: iso(m.at),
+          succeeded: m.succeeded,
+          retrying: m.retrying,
+          failed: m.failed,
+        })),
+      };
     },
   });
 }

@@ -1,8 +1,8 @@
 // Tenants: the provider's customers; created and deleted by the admin, read and edited by their own keys.
 import { ENVIRONMENTS, type Environment } from '@hookline/core';
 import type { FastifyInstance } from 'fastify';
-import { addRoute, pagingQuery, paramsSchema } from '../http/route.ts';
 import { parseCursor } from '../http/query.ts';
+import { addRoute, pagingQuery, paramsSchema } from '../http/route.ts';
 import { pageSchema, TenantSchema, tenantView } from '../http/views.ts';
 import type { Runtime } from '../runtime.ts';
 
@@ -22,12 +22,23 @@ export function tenantRoutes(app: FastifyInstance, rt: Runtime): void {
   const { engine } = rt;
 
   addRoute<Record<string, never>, unknown, TenantBody>(app, {
-    method: 'POST', url: '/v1/tenants', operationId: 'createTenant', summary: 'Create a tenant', tag, auth: 'admin',
+    method: 'POST',
+    url: '/v1/tenants',
+    operationId: 'createTenant',
+    summary: 'Create a tenant',
+    tag,
+    auth: 'admin',
     body: {
-      type: 'object', required: ['name'], additionalProperties: false,
+      type: 'object',
+      required: ['name'],
+      additionalProperties: false,
       properties: {
         name: { type: 'string', minLength: 1, maxLength: 200 },
-        environment: { ...environment, description: 'test or live (default live; docs/rules.md#environments); fixed at creation. Its API keys are hk_test_… or hk_live_….' },
+        environment: {
+          ...environment,
+          description:
+            'test or live (default live; docs/rules.md#environments); fixed at creation. Its API keys are hk_test_… or hk_live_….',
+        },
         owner_emails: emails,
         notify_email: { type: 'boolean' },
       },
@@ -41,33 +52,68 @@ export function tenantRoutes(app: FastifyInstance, rt: Runtime): void {
   });
 
   addRoute<Record<string, never>, { limit: number; cursor?: string; environment?: Environment }>(app, {
-    method: 'GET', url: '/v1/tenants', operationId: 'listTenants', summary: 'List tenants (oldest first)', tag, auth: 'admin',
-    querystring: { type: 'object', additionalProperties: false, properties: { environment: { ...environment, description: 'Only the tenants of this environment.' }, ...pagingQuery } },
+    method: 'GET',
+    url: '/v1/tenants',
+    operationId: 'listTenants',
+    summary: 'List tenants (oldest first)',
+    tag,
+    auth: 'admin',
+    querystring: {
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        environment: { ...environment, description: 'Only the tenants of this environment.' },
+        ...pagingQuery,
+      },
+    },
     response: { 200: pageSchema(TenantSchema) },
     handler: async (req) => {
-      const page = await engine.tenants.list(parseCursor(req.query.cursor), req.query.limit, req.query.environment ? { environment: req.query.environment } : {});
+      const page = await engine.tenants.list(
+        parseCursor(req.query.cursor),
+        req.query.limit,
+        req.query.environment ? { environment: req.query.environment } : {},
+      );
       return { items: page.items.map(tenantView), next_cursor: page.nextCursor };
     },
   });
 
   addRoute<{ tenant: string }>(app, {
-    method: 'GET', url: '/v1/tenants/:tenant', operationId: 'getTenant', summary: 'Get a tenant', tag, auth: 'tenant',
+    method: 'GET',
+    url: '/v1/tenants/:tenant',
+    operationId: 'getTenant',
+    summary: 'Get a tenant',
+    tag,
+    auth: 'tenant',
     params: paramsSchema('tenant'),
     response: { 200: TenantSchema },
     handler: async (req) => tenantView(await engine.tenants.get(req.params.tenant)),
   });
 
   addRoute<{ tenant: string }, unknown, TenantBody>(app, {
-    method: 'PATCH', url: '/v1/tenants/:tenant', operationId: 'updateTenant', summary: 'Edit a tenant', tag, auth: 'tenant',
+    method: 'PATCH',
+    url: '/v1/tenants/:tenant',
+    operationId: 'updateTenant',
+    summary: 'Edit a tenant',
+    tag,
+    auth: 'tenant',
     params: paramsSchema('tenant'),
     body: {
-      type: 'object', additionalProperties: false, minProperties: 1,
+      type: 'object',
+      additionalProperties: false,
+      minProperties: 1,
       properties: {
         name: { type: 'string', minLength: 1, maxLength: 200 },
-        environment: { ...environment, description: 'Fixed at creation: accepted only when it is the tenant\'s own (409 environment_immutable otherwise).' },
+        environment: {
+          ...environment,
+          description:
+            "Fixed at creation: accepted only when it is the tenant's own (409 environment_immutable otherwise).",
+        },
         owner_emails: emails,
         notify_email: { type: 'boolean' },
-        operations_endpoint_id: { type: ['string', 'null'], description: 'An endpoint of this tenant that receives operational events (endpoint.degraded, …).' },
+        operations_endpoint_id: {
+          type: ['string', 'null'],
+          description: 'An endpoint of this tenant that receives operational events (endpoint.degraded, …).',
+        },
       },
     },
     response: { 200: TenantSchema },
@@ -75,7 +121,12 @@ export function tenantRoutes(app: FastifyInstance, rt: Runtime): void {
   });
 
   addRoute<{ tenant: string }>(app, {
-    method: 'DELETE', url: '/v1/tenants/:tenant', operationId: 'deleteTenant', summary: 'Delete a tenant and everything it owns', tag, auth: 'admin',
+    method: 'DELETE',
+    url: '/v1/tenants/:tenant',
+    operationId: 'deleteTenant',
+    summary: 'Delete a tenant and everything it owns',
+    tag,
+    auth: 'admin',
     params: paramsSchema('tenant'),
     response: { 204: { type: 'null', description: 'Deleted' } },
     handler: async (req, reply) => {

@@ -1,5 +1,5 @@
-import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { test } from 'node:test';
 import { toPositional } from './named-params.ts';
 
 test('names become numbered parameters, one number per distinct name', () => {
@@ -16,7 +16,7 @@ test('casts stay casts, also right after a parameter', () => {
 
 test('literals, quoted identifiers, comments and dollar quotes are left alone', () => {
   const sql = [
-    "-- header :not_a_param",
+    '-- header :not_a_param',
     "SELECT 'it''s :lit', \"col:x\", /* :block */ $$ :body $$, $fn$ :tagged $fn$, :real",
     'FROM t -- trailing :c',
   ].join('\n');

@@ -1,11 +1,12 @@
 // PostgreSQL for SqlStore: a pg Pool, statements from ../sql and ./sql converted to `$n` once, advisory-locked migrations,
 // transactions that retry on deadlocks and lost connections, and LISTEN/NOTIFY to wake idle workers at once.
-import pg from 'pg';
-import { fileURLToPath } from 'node:url';
+
 import { dirname, join } from 'node:path';
-import { loadMigrations, loadStatements } from '../sql-files.ts';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
 import type { SqlDriver, SqlExecutor, SqlParams } from '../sql-driver.ts';
-import { toPositional, type PositionalStatement } from './named-params.ts';
+import { loadMigrations, loadStatements } from '../sql-files.ts';
+import { type PositionalStatement, toPositional } from './named-params.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const STATEMENTS: Record<string, PositionalStatement> = Object.fromEntries(
@@ -28,7 +29,7 @@ const MAKES_DUE = new Set([
 ]);
 
 /** One key for every Hookline process on a database: migrations run once even when several start together. */
-const MIGRATION_LOCK = 'hashtext(\'hookline.migrate\')';
+const MIGRATION_LOCK = "hashtext('hookline.migrate')";
 
 export interface PostgresOptions {
   /** Connections in this process's pool (default 10). */
@@ -57,7 +58,9 @@ export function isConnectionError(err: unknown): boolean {
   // 57P01 admin_shutdown (pg_terminate_backend), 57P02 crash_shutdown, 57P03 cannot_connect_now, class 08 connection.
   if (code === '57P01' || code === '57P02' || code === '57P03' || code.startsWith('08')) return true;
   if (['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENOTCONN'].includes(code)) return true;
-  return /Connection terminated|connection is closed|Client has encountered a connection error|timeout exceeded when trying to connect|Client was closed/i.test(e.message ?? '');
+  return /Connection terminated|connection is closed|Client has encountered a connection error|timeout exceeded when trying to connect|Client was closed/i.test(
+    e.message ?? '',
+  );
 }
 
 /** Deadlock or serialization failure: the transaction did nothing and can run again. */
@@ -98,7 +101,8 @@ export class PostgresDriver implements SqlDriver {
 
   constructor(url: string, options: PostgresOptions = {}) {
     this.#o = options;
-    if (options.schema !== undefined && !/^[a-z_][a-z0-9_]{0,62}$/.test(options.schema)) throw new Error(`invalid schema name ${options.schema}`);
+    if (options.schema !== undefined && !/^[a-z_][a-z0-9_]{0,62}$/.test(options.schema))
+      throw new Error(`invalid schema name ${options.schema}`);
     this.#clientConfig = {
       connectionString: url,
       application_name: options.applicationName ?? 'hookline',
@@ -109,7 +113,9 @@ export class PostgresDriver implements SqlDriver {
       // BIGINT millisecond times and counts as numbers, for this pool only (not pg.types globally).
       types: {
         getTypeParser: ((oid: number, format?: string) =>
-          oid === INT8_OID && format !== 'binary' ? (v: string) => Number(v) : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
+          oid === INT8_OID && format !== 'binary'
+            ? (v: string) => Number(v)
+            : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
       },
     };
     this.pool = new pg.Pool({ ...this.#clientConfig, max: options.poolMax ?? 10, idleTimeoutMillis: 30_000 });
@@ -240,14 +246,22 @@ export class PostgresDriver implements SqlDriver {
       await client.query(`SELECT pg_advisory_lock(${MIGRATION_LOCK})`);
       try {
         if (this.#o.schema) await client.query(`CREATE SCHEMA IF NOT EXISTS ${this.#o.schema}`);
-        await client.query('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at BIGINT NOT NULL)');
-        const done = new Set((await client.query('SELECT version FROM schema_migrations')).rows.map((r) => Number(r.version)));
+        await client.query(
+          'CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at BIGINT NOT NULL)',
+        );
+        const done = new Set(
+          (await client.query('SELECT version FROM schema_migrations')).rows.map((r) => Number(r.version)),
+        );
         for (const m of MIGRATIONS) {
           if (done.has(m.version)) continue;
           await client.query('BEGIN');
           try {
             await client.query(m.sql);
-            await client.query('INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, $3)', [m.version, m.name, Date.now()]);
+            await client.query('INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, $3)', [
+              m.version,
+              m.name,
+              Date.now(),
+            ]);
             await client.query('COMMIT');
           } catch (err) {
             await client.query('ROLLBACK').catch(() => {});

@@ -5,13 +5,18 @@
 // restart it, and a busy server would keep it from ever finishing. It is written under a temporary name, checked,
 // fsynced, and only then linked into place: a crash or a failure never leaves a partial file under the name asked for,
 // and an existing file is never overwritten.
-import Database from 'better-sqlite3';
+
 import { randomBytes } from 'node:crypto';
 import { chmodSync, closeSync, fsyncSync, linkSync, lstatSync, openSync, statSync, unlinkSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
+import Database from 'better-sqlite3';
 
 /** Why a backup was refused before anything was copied; anything else (a full disk, an I/O error) is thrown as is. */
-export type SqliteBackupRefusal = 'source_missing' | 'source_unreadable' | 'destination_exists' | 'destination_directory_missing';
+export type SqliteBackupRefusal =
+  | 'source_missing'
+  | 'source_unreadable'
+  | 'destination_exists'
+  | 'destination_directory_missing';
 
 export class SqliteBackupError extends Error {
   readonly reason: SqliteBackupRefusal;
@@ -75,14 +80,20 @@ export async function backupSqliteFile(source: string, destination: string): Pro
     // missing or unreadable: refused below
   }
   if (!dirIsDirectory) throw new SqliteBackupError('destination_directory_missing', `directory ${dir} does not exist`);
-  if (exists(target)) throw new SqliteBackupError('destination_exists', `${destination} already exists; a backup never overwrites a file: choose a new name`);
+  if (exists(target))
+    throw new SqliteBackupError(
+      'destination_exists',
+      `${destination} already exists; a backup never overwrites a file: choose a new name`,
+    );
   if (!exists(source)) throw new SqliteBackupError('source_missing', `no database at ${source}`);
 
   let db: Database.Database;
   try {
     db = new Database(source, { readonly: true, fileMustExist: true });
   } catch (err) {
-    throw new SqliteBackupError('source_unreadable', `cannot open ${source}: ${(err as Error).message}`, { cause: err });
+    throw new SqliteBackupError('source_unreadable', `cannot open ${source}: ${(err as Error).message}`, {
+      cause: err,
+    });
   }
   const temp = join(dir, `.${basename(target)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
   try {
@@ -91,7 +102,11 @@ export async function backupSqliteFile(source: string, destination: string): Pro
       // Reads the header: a file that is not a SQLite database fails here, before anything is written.
       db.pragma('schema_version', { simple: true });
     } catch (err) {
-      throw new SqliteBackupError('source_unreadable', `cannot read ${source} as a SQLite database: ${(err as Error).message}`, { cause: err });
+      throw new SqliteBackupError(
+        'source_unreadable',
+        `cannot read ${source} as a SQLite database: ${(err as Error).message}`,
+        { cause: err },
+      );
     }
     const progress = await db.backup(temp, { progress: () => ALL_PAGES });
     db.close();
@@ -103,7 +118,11 @@ export async function backupSqliteFile(source: string, destination: string): Pro
       linkSync(temp, target);
     } catch (err) {
       // Someone created the name while we copied: theirs stands.
-      if ((err as NodeJS.ErrnoException).code === 'EEXIST') throw new SqliteBackupError('destination_exists', `${destination} already exists; a backup never overwrites a file: choose a new name`);
+      if ((err as NodeJS.ErrnoException).code === 'EEXIST')
+        throw new SqliteBackupError(
+          'destination_exists',
+          `${destination} already exists; a backup never overwrites a file: choose a new name`,
+        );
       throw err;
     }
     unlinkSync(temp);

@@ -8,9 +8,10 @@
 // them in logs and readiness, and a failed fsync here ends the store like WalSync's own.
 // Plain JavaScript on purpose: a thread that loads TypeScript registers tsx, whose loader runs on a thread (and heap)
 // of its own; this one needs none of it.
-import Database from 'better-sqlite3';
+
 import { statSync } from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
+import Database from 'better-sqlite3';
 
 const port = parentPort;
 const db = new Database(workerData.path);
@@ -18,7 +19,7 @@ const busyTimeoutMs = workerData.busyTimeoutMs ?? 5000;
 const walLimitBytes = workerData.walLimitBytes ?? 16 * 1024 * 1024;
 db.pragma(`busy_timeout = ${busyTimeoutMs}`);
 db.pragma(`journal_size_limit = ${walLimitBytes}`);
-const walPath = db.name + '-wal';
+const walPath = `${db.name}-wal`;
 
 let busy = false;
 let failing = false;

@@ -1,14 +1,18 @@
-import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { fstatSync, mkdtempSync, realpathSync, rmSync, statSync, symlinkSync, mkdirSync } from 'node:fs';
+import { fstatSync, mkdirSync, mkdtempSync, realpathSync, rmSync, statSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { SqliteDriver, type SqliteOptions } from './sqlite-driver.ts';
-import { SqlStore } from '../sql-store.ts';
+import { test } from 'node:test';
 import { endpoint, newEvent, secret, T0, tenant } from '../../../testing/store-conformance/fixtures.ts';
 import { MIN } from '../../../testing/time.ts';
+import { SqlStore } from '../sql-store.ts';
+import { SqliteDriver, type SqliteOptions } from './sqlite-driver.ts';
 
-async function withDriver(options: SqliteOptions, fn: (d: SqliteDriver, dir: string) => Promise<void>, path?: (dir: string) => string) {
+async function withDriver(
+  options: SqliteOptions,
+  fn: (d: SqliteDriver, dir: string) => Promise<void>,
+  path?: (dir: string) => string,
+) {
   const dir = mkdtempSync(join(tmpdir(), 'hookline-driver-'));
   const d = new SqliteDriver(path ? path(dir) : join(dir, 'h.db'), options);
   try {
@@ -70,7 +74,10 @@ test('no durable write resolves before the fsync of its WAL has completed (state
     gate.close();
     for (const [what, write] of [
       ['a statement', () => store.setSetting('k', 'v1')],
-      ['a transaction', () => d.transaction(async (tx) => void (await tx.run('set-setting', { key: 'k', value: 'v2' })))],
+      [
+        'a transaction',
+        () => d.transaction(async (tx) => void (await tx.run('set-setting', { key: 'k', value: 'v2' }))),
+      ],
     ] as const) {
       const entered = gate.waiting();
       let settled = false;
@@ -109,10 +116,12 @@ test('a claim never returns a delivery whose accepting commit is still being fsy
     await entered; // the accepting commit is in the WAL, its fsync is held at the gate: no 202 yet
     try {
       let claimedRows: Awaited<ReturnType<SqlStore['claimDue']>> | null = null;
-      const claim = store.claimDue({ now: T0, limit: 10, leaseUntil: T0 + MIN, workerId: 'w', saturatedEndpoints: [] }).then((c) => {
-        claimedRows = c;
-        gate.log.push('claimed');
-      });
+      const claim = store
+        .claimDue({ now: T0, limit: 10, leaseUntil: T0 + MIN, workerId: 'w', saturatedEndpoints: [] })
+        .then((c) => {
+          claimedRows = c;
+          gate.log.push('claimed');
+        });
       await turns();
       assert.equal(accepted, false, 'the accept resolved while its fsync was still running');
       assert.equal(claimedRows, null, 'the claim returned a delivery whose accepting commit was not yet on disk');
@@ -147,7 +156,11 @@ test('a failed fsync latches the driver: every later call is refused, reads incl
     // The next fsync would succeed (failNext is off again): the driver must not try it.
     await assert.rejects(store.setSetting('after', '1'), (e: any) => e.code === 'SQLITE_IOERR_FSYNC');
     await assert.rejects(store.getSetting('before'), (e: any) => e.code === 'SQLITE_IOERR_FSYNC', 'a read');
-    await assert.rejects(d.transaction(async () => 1), (e: any) => e.code === 'SQLITE_IOERR_FSYNC', 'a transaction');
+    await assert.rejects(
+      d.transaction(async () => 1),
+      (e: any) => e.code === 'SQLITE_IOERR_FSYNC',
+      'a transaction',
+    );
     assert.equal(fatal.length, 1);
     assert.equal(await store.ping(), false);
     const p = await store.problem();
@@ -156,7 +169,7 @@ test('a failed fsync latches the driver: every later call is refused, reads incl
   });
 });
 
-test('a symlinked database path: the WAL synced is the real file\'s, the one SQLite writes', async () => {
+test("a symlinked database path: the WAL synced is the real file's, the one SQLite writes", async () => {
   const inodes: number[] = [];
   const fsync = async (fd: number) => void inodes.push(fstatSync(fd).ino);
   await withDriver(

@@ -1,14 +1,21 @@
 // SQLite for SqlStore: one better-sqlite3 connection in WAL mode, statements from ../sql and ./sql. Commits are made durable
 // by an fsync of the WAL off the event loop (./wal-sync.ts) before a durable write's promise resolves. A failed fsync
 // ends the driver for good (every later call rejects); a full disk only fails writes until space returns.
-import Database from 'better-sqlite3';
-import { fileURLToPath } from 'node:url';
-import { dirname, join } from 'node:path';
+
 import { mkdirSync, realpathSync } from 'node:fs';
 import { statfs } from 'node:fs/promises';
-import { isDiskFull, isFsyncFailure, isStorageWriteError, StorageFatalError, type StoreProblem } from '../storage-fault.ts';
-import { loadMigrations, loadStatements } from '../sql-files.ts';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import Database from 'better-sqlite3';
 import type { SqlDriver, SqlExecutor, SqlParams } from '../sql-driver.ts';
+import { loadMigrations, loadStatements } from '../sql-files.ts';
+import {
+  isDiskFull,
+  isFsyncFailure,
+  isStorageWriteError,
+  StorageFatalError,
+  type StoreProblem,
+} from '../storage-fault.ts';
 import { WalSync } from './wal-sync.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -100,13 +107,19 @@ export class SqliteDriver implements SqlDriver {
     // and the writes that promised durability await WalSync, an fsync in libuv's thread pool shared by every commit
     // made meanwhile. synchronous=NORMAL keeps SQLite's syncs around checkpoints.
     this.db.pragma('synchronous = NORMAL');
-    this.#wal = real === null ? null : new WalSync(`${real}-wal`, { fsync: options.walFsync, onFailure: (err) => this.#latch(err) });
+    this.#wal =
+      real === null
+        ? null
+        : new WalSync(`${real}-wal`, { fsync: options.walFsync, onFailure: (err) => this.#latch(err) });
     this.db.pragma('foreign_keys = ON');
     this.db.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 5000}`);
     this.db.pragma(`cache_size = -${(options.cacheMb ?? 16) * 1024}`);
     // On a store thread a checkpointer thread of its own copies the WAL into the database (sqlite-checkpointer.mjs),
     // so this connection's commits never stop for one; its own automatic checkpoint stays as a far safety valve.
-    if (options.externalCheckpoints) this.db.pragma(`wal_autocheckpoint = ${Math.max(1000, Math.ceil((2 * (options.walLimitBytes ?? DEFAULT_WAL_LIMIT_BYTES)) / 4096))}`);
+    if (options.externalCheckpoints)
+      this.db.pragma(
+        `wal_autocheckpoint = ${Math.max(1000, Math.ceil((2 * (options.walLimitBytes ?? DEFAULT_WAL_LIMIT_BYTES)) / 4096))}`,
+      );
     this.db.pragma('temp_store = MEMORY');
     this.#direct = { all: async (n, p) => this.#all(n, p), run: async (n, p) => this.#run(n, p) };
   }
@@ -124,7 +137,12 @@ export class SqliteDriver implements SqlDriver {
 
   #latch(err: unknown): StorageFatalError {
     if (this.#fatal) return this.#fatal;
-    this.#fatal = err instanceof StorageFatalError ? err : new StorageFatalError(`SQLite could not sync the database (${(err as Error).message}); restart to recover`, { cause: err });
+    this.#fatal =
+      err instanceof StorageFatalError
+        ? err
+        : new StorageFatalError(`SQLite could not sync the database (${(err as Error).message}); restart to recover`, {
+            cause: err,
+          });
     for (const l of this.#fatalListeners.splice(0)) l(this.#fatal);
     return this.#fatal;
   }
@@ -236,8 +254,7 @@ export class SqliteDriver implements SqlDriver {
     if (options.durable !== false) {
       await this.#wal.syncTo(changed ? this.#wal.wrote() : seen);
       if (changed) this.#writeProblem = null;
-    }
-    else {
+    } else {
       // A non-durable commit (a claim's lease) is not itself waited for: a process crash loses nothing (the WAL is
       // written), an OS crash may lose the lease, never a promise; the next fsync covers it anyway. But what it
       // read must be durable before it is acted on: a claimed event whose accepting commit is still syncing would
@@ -251,14 +268,23 @@ export class SqliteDriver implements SqlDriver {
   async migrate(): Promise<void> {
     const release = await this.#mutex.lock();
     try {
-      this.db.exec('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)');
-      const done = new Set(this.db.prepare('SELECT version FROM schema_migrations').all().map((r: any) => r.version as number));
+      this.db.exec(
+        'CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)',
+      );
+      const done = new Set(
+        this.db
+          .prepare('SELECT version FROM schema_migrations')
+          .all()
+          .map((r: any) => r.version as number),
+      );
       for (const m of MIGRATIONS) {
         if (done.has(m.version)) continue;
         this.db.exec('BEGIN IMMEDIATE');
         try {
           this.db.exec(m.sql);
-          this.db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)').run(m.version, m.name, Date.now());
+          this.db
+            .prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)')
+            .run(m.version, m.name, Date.now());
           this.db.exec('COMMIT');
         } catch (err) {
           this.db.exec('ROLLBACK');
@@ -291,7 +317,8 @@ export class SqliteDriver implements SqlDriver {
     if (this.#dir !== null) {
       const fs = await statfs(this.#dir).catch(() => null);
       const free = fs ? fs.bavail * fs.bsize : Number.POSITIVE_INFINITY;
-      if (free < this.#minFreeBytes) return { fatal: false, reason: `disk full: ${free} bytes free where the database lives (${this.#dir})` };
+      if (free < this.#minFreeBytes)
+        return { fatal: false, reason: `disk full: ${free} bytes free where the database lives (${this.#dir})` };
     }
     if (this.#writeProblem) {
       try {

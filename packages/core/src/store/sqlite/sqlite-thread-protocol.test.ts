@@ -1,5 +1,5 @@
-import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { test } from 'node:test';
 import { exactBytes, reviveBuffers } from './sqlite-thread-protocol.ts';
 
 test('a pooled Buffer is sent as an exact copy; an exact one as is', () => {

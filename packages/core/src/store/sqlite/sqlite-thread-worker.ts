@@ -9,7 +9,11 @@ import { reviveBuffers, type ThreadAnswer, type ThreadCall, type ThreadFatal } f
 const port = parentPort!;
 const store = new SqlStore(new SqliteDriver(workerData.path, workerData.options));
 // Told before the failing call's own answer, so the caller learns the store is gone before any later answer.
-store.onFatal((err) => port.postMessage({ fatal: { message: err.message, code: (err as { code?: string }).code ?? 'SQLITE_IOERR_FSYNC' } } satisfies ThreadFatal));
+store.onFatal((err) =>
+  port.postMessage({
+    fatal: { message: err.message, code: (err as { code?: string }).code ?? 'SQLITE_IOERR_FSYNC' },
+  } satisfies ThreadFatal),
+);
 
 /** The caller has every event it just created (SqliteThreadStore puts them back): answer without their bodies. */
 function withoutCreatedEvents(results: AcceptResult[]): unknown[] {
@@ -25,9 +29,22 @@ port.on('message', async (m: ThreadCall) => {
     const fn = (store as unknown as Record<string, (...a: unknown[]) => Promise<unknown>>)[m.method];
     if (typeof fn !== 'function') throw new Error(`the store has no method ${m.method}`);
     const value = await fn.apply(store, reviveBuffers(m.args));
-    reply({ id: m.id, ok: true, value: m.method === 'acceptEvents' ? withoutCreatedEvents(value as AcceptResult[]) : value });
+    reply({
+      id: m.id,
+      ok: true,
+      value: m.method === 'acceptEvents' ? withoutCreatedEvents(value as AcceptResult[]) : value,
+    });
   } catch (err) {
     const e = err as { name?: string; message?: string; code?: unknown; stack?: string };
-    reply({ id: m.id, ok: false, error: { name: e?.name ?? 'Error', message: e?.message ?? String(err), code: typeof e?.code === 'string' ? e.code : undefined, stack: e?.stack } });
+    reply({
+      id: m.id,
+      ok: false,
+      error: {
+        name: e?.name ?? 'Error',
+        message: e?.message ?? String(err),
+        code: typeof e?.code === 'string' ? e.code : undefined,
+        stack: e?.stack,
+      },
+    });
   }
 });

@@ -1,11 +1,19 @@
-import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { test } from 'node:test';
 import { openSqliteThreadStore } from './sqlite-thread.ts';
 
-const tenant = (id: string) => ({ id, name: id, ownerEmails: ['o@example.test'], operationsEndpointId: null, notifyEmail: false, createdAt: 1, updatedAt: 1 });
+const tenant = (id: string) => ({
+  id,
+  name: id,
+  ownerEmails: ['o@example.test'],
+  operationsEndpointId: null,
+  notifyEmail: false,
+  createdAt: 1,
+  updatedAt: 1,
+});
 
 async function withStore(fn: (s: Awaited<ReturnType<typeof openSqliteThreadStore>>, path: string) => Promise<void>) {
   const dir = mkdtempSync(join(tmpdir(), 'hookline-thread-'));
@@ -23,7 +31,10 @@ test('errors from the store thread keep their SQLite code; a closed store reads 
   const dir = mkdtempSync(join(tmpdir(), 'hookline-thread-'));
   const store = await openSqliteThreadStore(join(dir, 'h.db'));
   await store.createTenant(tenant('ten_a'));
-  await assert.rejects(store.createTenant(tenant('ten_a')), (err: any) => err instanceof Error && (err as { code?: string }).code === 'SQLITE_CONSTRAINT_PRIMARYKEY');
+  await assert.rejects(
+    store.createTenant(tenant('ten_a')),
+    (err: any) => err instanceof Error && (err as { code?: string }).code === 'SQLITE_CONSTRAINT_PRIMARYKEY',
+  );
   assert.equal((await store.getTenant('ten_a'))?.name, 'ten_a');
   await store.close();
   await assert.rejects(store.getTenant('ten_a'), (err: any) => /database connection is not open/.test(err.message));
@@ -36,7 +47,8 @@ test('the checkpointer thread copies the WAL into the database while the store t
     for (let i = 0; i < 40; i++) await store.setSetting(`k${i}`, 'x'.repeat(20_000));
     // The store thread's own automatic checkpoint waits for 16,384 pages: only the checkpointer moves pages now.
     const deadline = Date.now() + 5000;
-    while (statSync(path).size <= before + 400_000 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    while (statSync(path).size <= before + 400_000 && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 50));
     assert.ok(statSync(path).size > before + 400_000, `database file grew from ${before} to ${statSync(path).size}`);
     assert.equal(await store.getSetting('k39'), 'x'.repeat(20_000));
   });

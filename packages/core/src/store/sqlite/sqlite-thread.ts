@@ -2,31 +2,98 @@
 // checkpoint stops the sends, timers and HTTP answers around it. Here a worker thread owns the connection (and the
 // SqlStore logic over it) and the event loop only posts calls and reads answers, so the store's work runs on the
 // other core. Same Store contract: every method is forwarded as is; the conformance suite runs against both.
-import { Worker } from 'node:worker_threads';
+
 import type { EventLoopUtilization } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
-import type { Store } from '../store.ts';
-import type { SqliteOptions } from './sqlite-driver.ts';
-import { exactBytes, reviveBuffers, type ThreadAnswer, type ThreadCall, type ThreadFatal } from './sqlite-thread-protocol.ts';
+import { Worker } from 'node:worker_threads';
 import { isFsyncFailure, StorageFatalError, type StoreProblem } from '../storage-fault.ts';
-import type { AcceptResult, NewEvent } from '../store.ts';
+import type { AcceptResult, NewEvent, Store } from '../store.ts';
+import type { SqliteOptions } from './sqlite-driver.ts';
+import {
+  exactBytes,
+  reviveBuffers,
+  type ThreadAnswer,
+  type ThreadCall,
+  type ThreadFatal,
+} from './sqlite-thread-protocol.ts';
 
 /** Every Store method, forwarded to the thread. */
 const METHODS = [
-  'migrate', 'ping', 'problem', 'getSetting', 'setSetting',
-  'createTenant', 'getTenant', 'listTenants', 'updateTenant', 'deleteTenant',
-  'createApiKey', 'listApiKeys', 'revokeApiKey', 'findApiKeyByHash', 'createPortalLink', 'consumePortalLink',
-  'createEndpoint', 'getEndpoint', 'listEndpoints', 'listTenantEndpoints', 'updateEndpoint', 'deleteEndpoint', 'listSecrets', 'rotateSecret',
-  'acceptEvents', 'getEvent',
-  'claimDue', 'recordAttempts', 'holdDeliveries', 'endDeliveries', 'releaseLeases', 'releaseExpiredLeases', 'releaseAllLeases', 'existingEndpoints', 'nextDueAt', 'countInFlight', 'setEffectiveConcurrency',
-  'getDelivery', 'listDeliveries', 'listAttempts', 'countByStatus', 'countQueued', 'countBreakers', 'oldestDueAt', 'endpointStats', 'deliveriesPerMinute', 'recordTestAttempt',
-  'createReplay', 'getReplay', 'scheduleWindowReplay', 'scheduleSingleReplay', 'dismissDelivery', 'reactivateWithCatchUp',
-  'getBreaker', 'saveBreaker', 'breakerWindow', 'resetBreakerWindow', 'releaseHeld', 'listBreakers',
-  'listEndpointsFailingSince', 'pauseFailingEndpoint',
-  'addNotice', 'listNotices',
-  'claimOutbox', 'finishOutbox', 'retryOutbox', 'releaseOutboxLeases', 'flushFailureSummaries', 'purgeOutbox',
-  'putEventType', 'getEventType', 'listEventTypes',
-  'purgeDeliveries', 'purgeEvents', 'purgeBreakerWindow',
+  'migrate',
+  'ping',
+  'problem',
+  'getSetting',
+  'setSetting',
+  'createTenant',
+  'getTenant',
+  'listTenants',
+  'updateTenant',
+  'deleteTenant',
+  'createApiKey',
+  'listApiKeys',
+  'revokeApiKey',
+  'findApiKeyByHash',
+  'createPortalLink',
+  'consumePortalLink',
+  'createEndpoint',
+  'getEndpoint',
+  'listEndpoints',
+  'listTenantEndpoints',
+  'updateEndpoint',
+  'deleteEndpoint',
+  'listSecrets',
+  'rotateSecret',
+  'acceptEvents',
+  'getEvent',
+  'claimDue',
+  'recordAttempts',
+  'holdDeliveries',
+  'endDeliveries',
+  'releaseLeases',
+  'releaseExpiredLeases',
+  'releaseAllLeases',
+  'existingEndpoints',
+  'nextDueAt',
+  'countInFlight',
+  'setEffectiveConcurrency',
+  'getDelivery',
+  'listDeliveries',
+  'listAttempts',
+  'countByStatus',
+  'countQueued',
+  'countBreakers',
+  'oldestDueAt',
+  'endpointStats',
+  'deliveriesPerMinute',
+  'recordTestAttempt',
+  'createReplay',
+  'getReplay',
+  'scheduleWindowReplay',
+  'scheduleSingleReplay',
+  'dismissDelivery',
+  'reactivateWithCatchUp',
+  'getBreaker',
+  'saveBreaker',
+  'breakerWindow',
+  'resetBreakerWindow',
+  'releaseHeld',
+  'listBreakers',
+  'listEndpointsFailingSince',
+  'pauseFailingEndpoint',
+  'addNotice',
+  'listNotices',
+  'claimOutbox',
+  'finishOutbox',
+  'retryOutbox',
+  'releaseOutboxLeases',
+  'flushFailureSummaries',
+  'purgeOutbox',
+  'putEventType',
+  'getEventType',
+  'listEventTypes',
+  'purgeDeliveries',
+  'purgeEvents',
+  'purgeBreakerWindow',
 ] as const satisfies ReadonlyArray<keyof Store>;
 
 type Forwarded = (typeof METHODS)[number];
@@ -47,6 +114,7 @@ function closedError(why: string): Error {
 
 export interface SqliteThreadStore extends Store {}
 
+// biome-ignore lint/suspicious/noUnsafeDeclarationMerging: the Store methods are forwarded to the thread at runtime (METHODS); the interface types them.
 export class SqliteThreadStore {
   readonly dialect = 'sqlite' as const;
   readonly capsAcrossWorkers = false;
@@ -67,9 +135,13 @@ export class SqliteThreadStore {
   constructor(path: string, options: SqliteOptions = {}) {
     this.#path = path;
     this.#options = options;
-    this.#worker = new Worker(ENTRY, { workerData: { module: THREAD_MODULE, path, options: { ...options, externalCheckpoints: true } } });
+    this.#worker = new Worker(ENTRY, {
+      workerData: { module: THREAD_MODULE, path, options: { ...options, externalCheckpoints: true } },
+    });
     this.#worker.unref(); // like a plain database handle, an idle store does not keep the process alive
-    this.#worker.on('message', (m: ThreadAnswer | ThreadFatal) => ('fatal' in m ? this.#failForGood(m.fatal.message) : this.#answer(m)));
+    this.#worker.on('message', (m: ThreadAnswer | ThreadFatal) =>
+      'fatal' in m ? this.#failForGood(m.fatal.message) : this.#answer(m),
+    );
     this.#worker.on('error', (err) => {
       this.#failForGood(`the store thread crashed: ${err.message}`);
       this.#fail(err);
@@ -122,7 +194,10 @@ export class SqliteThreadStore {
     const p = this.#settled(m.id);
     if (!p) return;
     if (m.ok) p.resolve(reviveBuffers(m.value));
-    else p.reject(Object.assign(new Error(m.error.message), { name: m.error.name, code: m.error.code, stack: m.error.stack }));
+    else
+      p.reject(
+        Object.assign(new Error(m.error.message), { name: m.error.name, code: m.error.code, stack: m.error.stack }),
+      );
   }
 
   /** `listener` is called once if the store fails for good (see Store.onFatal). */
@@ -165,7 +240,12 @@ export class SqliteThreadStore {
   startCheckpointer(intervalMs = 200): void {
     if (this.#checkpointer || this.#dead) return;
     const w = new Worker(CHECKPOINTER, {
-      workerData: { path: this.#path, busyTimeoutMs: this.#options.busyTimeoutMs, walLimitBytes: this.#options.walLimitBytes, intervalMs },
+      workerData: {
+        path: this.#path,
+        busyTimeoutMs: this.#options.busyTimeoutMs,
+        walLimitBytes: this.#options.walLimitBytes,
+        intervalMs,
+      },
     });
     w.unref();
     // A failing checkpointer leaves the store correct (the store thread's own automatic checkpoint is the safety
@@ -176,7 +256,10 @@ export class SqliteThreadStore {
       if (m.ok) this.#checkpointError = null;
       else if (m.error !== undefined) {
         this.#checkpointError = m.error;
-        if (isFsyncFailure({ code: m.code })) this.#failForGood(`the checkpointer's fsync failed (${m.error}): nothing written since the last good fsync can be trusted; restart to recover`);
+        if (isFsyncFailure({ code: m.code }))
+          this.#failForGood(
+            `the checkpointer's fsync failed (${m.error}): nothing written since the last good fsync can be trusted; restart to recover`,
+          );
       }
     });
     w.on('error', (err) => (this.#checkpointError = `the checkpointer thread crashed: ${err.message}`));

@@ -1,8 +1,8 @@
-import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { fstatSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { test } from 'node:test';
 import { WalSync } from './wal-sync.ts';
 
 function walFile() {
@@ -109,7 +109,11 @@ test('one WAL descriptor for the syncer’s life: the directory is fsynced once 
 test('the latched failure carries the fsync error as its cause and names the WAL file', async () => {
   const f = walFile();
   const eio = Object.assign(new Error('EIO: i/o error, fsync'), { code: 'EIO' });
-  const w = new WalSync(f.path, { fsync: async () => { throw eio; } });
+  const w = new WalSync(f.path, {
+    fsync: async () => {
+      throw eio;
+    },
+  });
   try {
     await assert.rejects(w.syncTo(w.wrote()), (e: any) => e.cause === eio && e.message.includes(f.path));
     assert.equal(w.failed?.cause, eio);

@@ -36,7 +36,10 @@ export class WalSync {
   /** fsyncs done, for tests and metrics. */
   syncs = 0;
 
-  constructor(readonly walPath: string, options: WalSyncOptions = {}) {
+  constructor(
+    readonly walPath: string,
+    options: WalSyncOptions = {},
+  ) {
     this.#fsync = options.fsync ?? fsyncAsync;
     this.#onFailure = options.onFailure;
   }
@@ -86,7 +89,10 @@ export class WalSync {
       if (covers > this.#durable) this.#durable = covers;
     } catch (err) {
       if (!this.#failed) {
-        this.#failed = new StorageFatalError(`fsync of ${this.walPath} failed (${(err as Error).message}): nothing written since the last good fsync can be trusted; restart to recover`, { cause: err });
+        this.#failed = new StorageFatalError(
+          `fsync of ${this.walPath} failed (${(err as Error).message}): nothing written since the last good fsync can be trusted; restart to recover`,
+          { cause: err },
+        );
         this.#onFailure?.(this.#failed);
       }
       throw this.#failed;

@@ -1,10 +1,11 @@
 // `hookline backup <file>`: an online copy of the SQLite database, taken while `hookline serve` runs on it.
-import { CliError, EXIT, usageError } from '../cli-error.ts';
+
+import { isPostgresUrl } from '../../config.ts';
 import { note, out } from '../cli-context.ts';
+import { CliError, EXIT, usageError } from '../cli-error.ts';
 import type { Command } from '../command.ts';
 import { parseCommandArgs, requirePositional } from '../parse-args.ts';
-import { redactDb, serverConfig, SERVER_OPTIONS, SERVER_OPTIONS_HELP } from '../server-options.ts';
-import { isPostgresUrl } from '../../config.ts';
+import { redactDb, SERVER_OPTIONS, SERVER_OPTIONS_HELP, serverConfig } from '../server-options.ts';
 
 export const backup: Command = {
   name: 'backup',
@@ -31,18 +32,33 @@ Example:
     const { values, positionals } = parseCommandArgs('backup', args, SERVER_OPTIONS, 1);
     const file = requirePositional('backup', 'file', positionals[0]);
     const config = await serverConfig(ctx, values.config, { db: values.db });
-    if (isPostgresUrl(config.db)) throw usageError(`backup: ${redactDb(config.db)} is PostgreSQL; back it up with pg_dump or your provider's snapshots (docs/deploy.md)`);
+    if (isPostgresUrl(config.db))
+      throw usageError(
+        `backup: ${redactDb(config.db)} is PostgreSQL; back it up with pg_dump or your provider's snapshots (docs/deploy.md)`,
+      );
     const { backupSqliteFile, SqliteBackupError } = await import('@hookline/core/store/sqlite/sqlite-backup.ts');
-    let result;
+    let result: Awaited<ReturnType<typeof backupSqliteFile>>;
     try {
       result = await backupSqliteFile(config.db, file);
     } catch (err) {
-      if (!(err instanceof SqliteBackupError)) throw new CliError(EXIT.failure, `backup of ${config.db} failed, nothing was written: ${(err as Error).message}`);
-      const code = { source_missing: EXIT.notFound, source_unreadable: EXIT.unreachable, destination_exists: EXIT.refused, destination_directory_missing: EXIT.usage }[err.reason];
+      if (!(err instanceof SqliteBackupError))
+        throw new CliError(
+          EXIT.failure,
+          `backup of ${config.db} failed, nothing was written: ${(err as Error).message}`,
+        );
+      const code = {
+        source_missing: EXIT.notFound,
+        source_unreadable: EXIT.unreachable,
+        destination_exists: EXIT.refused,
+        destination_directory_missing: EXIT.usage,
+      }[err.reason];
       throw new CliError(code, `backup: ${err.message}`);
     }
     out(ctx, `backup of ${config.db} written to ${result.path} (${result.pages} pages, ${result.bytes} bytes)`);
-    note(ctx, 'the master key is not in the backup: keep HOOKLINE_MASTER_KEY or the data directory\'s master.key with it');
+    note(
+      ctx,
+      "the master key is not in the backup: keep HOOKLINE_MASTER_KEY or the data directory's master.key with it",
+    );
     return EXIT.ok;
   },
 };

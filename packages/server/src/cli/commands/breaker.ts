@@ -1,12 +1,13 @@
 // `hookline breaker status|reset`: reads a circuit breaker, or closes it at once (docs/rules.md#breaker-reset); held deliveries become due.
-import { usageError } from '../cli-error.ts';
+
+import { formatDuration } from '@hookline/core/duration.ts';
 import { out, printJson } from '../cli-context.ts';
+import { usageError } from '../cli-error.ts';
 import { CLIENT_OPTIONS, CLIENT_OPTIONS_HELP, clientFrom } from '../client-options.ts';
 import type { Command } from '../command.ts';
 import { parseCommandArgs } from '../parse-args.ts';
-import { formatDuration } from '@hookline/core/duration.ts';
 import { formatTable } from '../table.ts';
-import { shortTime, type Json } from '../views.ts';
+import { type Json, shortTime } from '../views.ts';
 
 const OPTIONS = { ...CLIENT_OPTIONS, endpoint: { type: 'string' } } as const;
 
@@ -28,27 +29,45 @@ Example:
   async run(args, ctx) {
     const { values, positionals } = parseCommandArgs('breaker', args, OPTIONS, 1);
     const [sub] = positionals;
-    if (sub !== 'reset' && sub !== 'status') throw usageError(sub === undefined ? `breaker: missing subcommand (status, reset); see 'hookline breaker --help'` : `breaker: unknown subcommand '${sub}' (status, reset)`);
+    if (sub !== 'reset' && sub !== 'status')
+      throw usageError(
+        sub === undefined
+          ? `breaker: missing subcommand (status, reset); see 'hookline breaker --help'`
+          : `breaker: unknown subcommand '${sub}' (status, reset)`,
+      );
     const api = clientFrom(ctx, values);
     if (sub === 'status') {
-      const res = await api.get<Json>(values.endpoint ? api.tenantPath(`/endpoints/${encodeURIComponent(values.endpoint)}/breaker`) : api.tenantPath('/breaker'));
+      const res = await api.get<Json>(
+        values.endpoint
+          ? api.tenantPath(`/endpoints/${encodeURIComponent(values.endpoint)}/breaker`)
+          : api.tenantPath('/breaker'),
+      );
       if (values.json) printJson(ctx, res);
       else {
         const rows = res.breaker ? [res.breaker as Json, ...((res.endpoints as Json[] | undefined) ?? [])] : [res];
-        out(ctx, formatTable(rows, [
-          { header: 'scope', value: (b) => b.scope_key as string },
-          { header: 'state', value: (b) => b.state as string },
-          { header: 'pause', value: (b) => (Number(b.pause_ms) ? formatDuration(Number(b.pause_ms)) : '-') },
-          { header: 'opened', value: (b) => shortTime(b.opened_at) },
-          { header: 'next probe', value: (b) => shortTime(b.next_probe_at) },
-        ]));
+        out(
+          ctx,
+          formatTable(rows, [
+            { header: 'scope', value: (b) => b.scope_key as string },
+            { header: 'state', value: (b) => b.state as string },
+            { header: 'pause', value: (b) => (Number(b.pause_ms) ? formatDuration(Number(b.pause_ms)) : '-') },
+            { header: 'opened', value: (b) => shortTime(b.opened_at) },
+            { header: 'next probe', value: (b) => shortTime(b.next_probe_at) },
+          ]),
+        );
       }
       return 0;
     }
-    const path = values.endpoint ? api.tenantPath(`/endpoints/${encodeURIComponent(values.endpoint)}/breaker/reset`) : api.tenantPath('/breaker/reset');
+    const path = values.endpoint
+      ? api.tenantPath(`/endpoints/${encodeURIComponent(values.endpoint)}/breaker/reset`)
+      : api.tenantPath('/breaker/reset');
     const res = (await api.post<Json | undefined>(path)) ?? {};
     if (values.json) printJson(ctx, res);
-    else out(ctx, `breaker ${(res.scope_key as string | undefined) ?? values.endpoint ?? api.tenant} is ${(res.state as string | undefined) ?? 'closed'}; its held deliveries are due now`);
+    else
+      out(
+        ctx,
+        `breaker ${(res.scope_key as string | undefined) ?? values.endpoint ?? api.tenant} is ${(res.state as string | undefined) ?? 'closed'}; its held deliveries are due now`,
+      );
     return 0;
   },
 };

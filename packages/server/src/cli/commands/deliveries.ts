@@ -1,13 +1,14 @@
 // `hookline deliveries list|show|dismiss`: the delivery log and dead letters, filtered; one delivery with every attempt;
 // dismissing a failed delivery that holds its ordering key.
-import { usageError } from '../cli-error.ts';
+
+import { MAX_PAGE_LIMIT } from '../../http/route.ts';
 import { out, printJson } from '../cli-context.ts';
+import { usageError } from '../cli-error.ts';
 import { CLIENT_OPTIONS, CLIENT_OPTIONS_HELP, clientFrom } from '../client-options.ts';
 import type { Command } from '../command.ts';
 import { intValue, parseCommandArgs, requirePositional, timeValue } from '../parse-args.ts';
 import { formatRecord, formatTable } from '../table.ts';
-import { ATTEMPT_COLUMNS, DELIVERY_COLUMNS, shortTime, type Json, type Page } from '../views.ts';
-import { MAX_PAGE_LIMIT } from '../../http/route.ts';
+import { ATTEMPT_COLUMNS, DELIVERY_COLUMNS, type Json, type Page, shortTime } from '../views.ts';
 
 const STATUSES = ['pending', 'delivering', 'held', 'succeeded', 'failed', 'skipped'];
 
@@ -46,7 +47,8 @@ Examples:
     const [sub, id] = positionals;
     const api = clientFrom(ctx, values);
     if (sub === 'list') {
-      if (values.status && !STATUSES.includes(values.status)) throw usageError(`deliveries list: --status must be one of ${STATUSES.join(', ')}, got '${values.status}'`);
+      if (values.status && !STATUSES.includes(values.status))
+        throw usageError(`deliveries list: --status must be one of ${STATUSES.join(', ')}, got '${values.status}'`);
       const now = Date.now();
       const page = await api.get<Page>(api.tenantPath('/deliveries'), {
         status: values.status,
@@ -65,31 +67,64 @@ Examples:
       return 0;
     }
     if (sub === 'show') {
-      const d = await api.get<Json>(api.tenantPath(`/deliveries/${encodeURIComponent(requirePositional('deliveries show', 'delivery', id))}`));
+      const d = await api.get<Json>(
+        api.tenantPath(`/deliveries/${encodeURIComponent(requirePositional('deliveries show', 'delivery', id))}`),
+      );
       if (values.json) {
         printJson(ctx, d);
         return 0;
       }
-      out(ctx, formatRecord([
-        ['id', d.id], ['environment', d.environment], ['status', d.status], ['event', `${d.event_id as string} (${d.event_type as string}${d.is_money ? ', money' : ''})`],
-        ['endpoint', d.endpoint_id], ['ladder', d.ladder], ['attempts', d.attempt_count], ['created', shortTime(d.created_at)],
-        ['next attempt', shortTime(d.next_attempt_at)], ['reason', d.terminal_reason],
-        ...(d.ordering_key != null ? [['ordering key', `${d.ordering_key as string} (#${d.ordering_seq as number})${d.dismissed_at ? `, dismissed ${shortTime(d.dismissed_at)}` : ''}`] as [string, unknown]] : []),
-      ]));
+      out(
+        ctx,
+        formatRecord([
+          ['id', d.id],
+          ['environment', d.environment],
+          ['status', d.status],
+          ['event', `${d.event_id as string} (${d.event_type as string}${d.is_money ? ', money' : ''})`],
+          ['endpoint', d.endpoint_id],
+          ['ladder', d.ladder],
+          ['attempts', d.attempt_count],
+          ['created', shortTime(d.created_at)],
+          ['next attempt', shortTime(d.next_attempt_at)],
+          ['reason', d.terminal_reason],
+          ...(d.ordering_key != null
+            ? [
+                [
+                  'ordering key',
+                  `${d.ordering_key as string} (#${d.ordering_seq as number})${d.dismissed_at ? `, dismissed ${shortTime(d.dismissed_at)}` : ''}`,
+                ] as [string, unknown],
+              ]
+            : []),
+        ]),
+      );
       const attempts = (d.attempts as Json[] | undefined) ?? [];
       out(ctx);
       out(ctx, attempts.length ? formatTable(attempts, ATTEMPT_COLUMNS) : 'no attempts yet');
       const last = attempts.at(-1);
-      if (last?.response_body_excerpt) out(ctx, `\nlast response body: ${String(last.response_body_excerpt).slice(0, 500)}`);
+      if (last?.response_body_excerpt)
+        out(ctx, `\nlast response body: ${String(last.response_body_excerpt).slice(0, 500)}`);
       if (d.payload !== undefined) out(ctx, `\npayload: ${JSON.stringify(d.payload)}`);
       return 0;
     }
     if (sub === 'dismiss') {
-      const d = await api.post<Json>(api.tenantPath(`/deliveries/${encodeURIComponent(requirePositional('deliveries dismiss', 'delivery', id))}/dismiss`), {});
+      const d = await api.post<Json>(
+        api.tenantPath(
+          `/deliveries/${encodeURIComponent(requirePositional('deliveries dismiss', 'delivery', id))}/dismiss`,
+        ),
+        {},
+      );
       if (values.json) printJson(ctx, d);
-      else out(ctx, `dismissed ${d.id as string}: it stays failed; later deliveries of key ${d.ordering_key as string} go on`);
+      else
+        out(
+          ctx,
+          `dismissed ${d.id as string}: it stays failed; later deliveries of key ${d.ordering_key as string} go on`,
+        );
       return 0;
     }
-    throw usageError(sub === undefined ? `deliveries: missing subcommand (list, show, dismiss); see 'hookline deliveries --help'` : `deliveries: unknown subcommand '${sub}' (list, show, dismiss)`);
+    throw usageError(
+      sub === undefined
+        ? `deliveries: missing subcommand (list, show, dismiss); see 'hookline deliveries --help'`
+        : `deliveries: unknown subcommand '${sub}' (list, show, dismiss)`,
+    );
   },
 };

@@ -1,10 +1,20 @@
 // `hookline doctor <url>`: runs the receiver doctor's signed ugly cases against a receiver from this machine, graded.
 import { readFileSync } from 'node:fs';
-import { checkEndpointUrl, createSender, InvalidDurationError, isEd25519Secret, parseDuration, publicKeyOf, runDoctor, type DoctorReport, type Scheme } from '@hookline/core';
+import {
+  checkEndpointUrl,
+  createSender,
+  type DoctorReport,
+  InvalidDurationError,
+  isEd25519Secret,
+  parseDuration,
+  publicKeyOf,
+  runDoctor,
+  type Scheme,
+} from '@hookline/core';
 import { signingKey } from '@hookline/core/signing/signing-keys.ts';
 import { doctorView } from '../../http/doctor-view.ts';
+import { type CliContext, out, printJson } from '../cli-context.ts';
 import { CliError, EXIT, usageError } from '../cli-error.ts';
-import { out, printJson, type CliContext } from '../cli-context.ts';
 import type { Command } from '../command.ts';
 import { parseCommandArgs, requirePositional, requireValue } from '../parse-args.ts';
 import { formatTable } from '../table.ts';
@@ -70,12 +80,26 @@ Examples:
     const allowPrivateTargets = values['allow-private-targets'] === true;
     const check = checkEndpointUrl(url, { allowHttp, allowPrivateTargets });
     if (!check.ok) {
-      const hint = check.code === 'url_must_be_https' ? ' (--allow-http for development)' : check.code === 'url_private_address' ? ' (--allow-private-targets for development)' : '';
-      throw new CliError(check.code === 'url_invalid' ? EXIT.usage : EXIT.refused, `doctor: ${url}: ${check.message}${hint}; nothing was sent`);
+      const hint =
+        check.code === 'url_must_be_https'
+          ? ' (--allow-http for development)'
+          : check.code === 'url_private_address'
+            ? ' (--allow-private-targets for development)'
+            : '';
+      throw new CliError(
+        check.code === 'url_invalid' ? EXIT.usage : EXIT.refused,
+        `doctor: ${url}: ${check.message}${hint}; nothing was sent`,
+      );
     }
     const secrets = [{ kid: kidValue('kid', values.kid ?? 'doctor'), secret: secretValue('secret', secret, scheme) }];
     const previous = values['previous-secret'];
-    const previousSecret = previous === undefined ? null : { kid: kidValue('previous-kid', values['previous-kid'] ?? 'doctor-previous'), secret: secretValue('previous-secret', previous, scheme) };
+    const previousSecret =
+      previous === undefined
+        ? null
+        : {
+            kid: kidValue('previous-kid', values['previous-kid'] ?? 'doctor-previous'),
+            secret: secretValue('previous-secret', previous, scheme),
+          };
     const example = values.example === undefined ? undefined : readJsonFile(values.example, 'example');
     const envelope = isEnvelope(example) ? example : null;
     const schema = values.schema === undefined ? undefined : readJsonFile(values.schema, 'schema');
@@ -115,7 +139,8 @@ function schemeValue(raw: string | undefined): Scheme {
 
 function secretValue(flag: string, secret: string, scheme: Scheme): string {
   // An ed25519 secret key (whsk_) signs v1a, which only the standard scheme carries (docs/rules.md#signing-ed25519).
-  if (isEd25519Secret(secret) && scheme !== 'standard') throw usageError(`doctor: --${flag}: an ed25519 secret key (whsk_) needs --scheme standard`);
+  if (isEd25519Secret(secret) && scheme !== 'standard')
+    throw usageError(`doctor: --${flag}: an ed25519 secret key (whsk_) needs --scheme standard`);
   try {
     if (isEd25519Secret(secret)) publicKeyOf(secret);
     else signingKey(scheme, secret);
@@ -126,7 +151,8 @@ function secretValue(flag: string, secret: string, scheme: Scheme): string {
 }
 
 function kidValue(flag: string, kid: string): string {
-  if (kid === '' || /[,=\s]/.test(kid)) throw usageError(`doctor: --${flag} must be non-empty without commas, '=' or spaces, got '${kid}'`);
+  if (kid === '' || /[,=\s]/.test(kid))
+    throw usageError(`doctor: --${flag} must be non-empty without commas, '=' or spaces, got '${kid}'`);
   return kid;
 }
 
@@ -145,7 +171,9 @@ function readJsonFile(path: string, what: string): unknown {
   try {
     text = readFileSync(path, 'utf8');
   } catch (err) {
-    throw usageError(`doctor: cannot read ${what} file ${path} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+    throw usageError(
+      `doctor: cannot read ${what} file ${path} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`,
+    );
   }
   try {
     return JSON.parse(text);
@@ -156,24 +184,43 @@ function readJsonFile(path: string, what: string): unknown {
 
 /** A whole event (`{"type": …, "data": …}`) rather than just its data. */
 function isEnvelope(v: unknown): v is { type: string; data: unknown } {
-  return typeof v === 'object' && v !== null && !Array.isArray(v) && typeof (v as { type?: unknown }).type === 'string' && Object.hasOwn(v, 'data');
+  return (
+    typeof v === 'object' &&
+    v !== null &&
+    !Array.isArray(v) &&
+    typeof (v as { type?: unknown }).type === 'string' &&
+    Object.hasOwn(v, 'data')
+  );
 }
 
 const MARK = { pass: 'pass', warn: 'WARN', fail: 'FAIL', skip: 'skip' } as const;
 
 function printReport(ctx: CliContext, r: DoctorReport): void {
-  out(ctx, `doctor ${r.url} · scheme ${r.scheme} · type ${r.eventType} · ${r.requestsSent} requests in ${(r.durationMs / 1000).toFixed(1)} s`);
+  out(
+    ctx,
+    `doctor ${r.url} · scheme ${r.scheme} · type ${r.eventType} · ${r.requestsSent} requests in ${(r.durationMs / 1000).toFixed(1)} s`,
+  );
   out(ctx);
-  out(ctx, formatTable(r.cases, [
-    { header: '#', value: (c) => c.number, align: 'right' },
-    { header: 'case', value: (c) => c.title },
-    { header: 'grade', value: (c) => MARK[c.grade] },
-    { header: 'result', value: (c) => c.explanation },
-  ]));
+  out(
+    ctx,
+    formatTable(r.cases, [
+      { header: '#', value: (c) => c.number, align: 'right' },
+      { header: 'case', value: (c) => c.title },
+      { header: 'grade', value: (c) => MARK[c.grade] },
+      { header: 'result', value: (c) => c.explanation },
+    ]),
+  );
   out(ctx);
   const { passed, applicable, warned, failed, skipped } = r.score;
-  out(ctx, `score ${passed}/${applicable} passed · ${warned} warning${warned === 1 ? '' : 's'} · ${failed} failed${skipped ? ` · ${skipped} skipped` : ''}`);
-  if (r.stoppedBy !== null) out(ctx, `stopped early: ${r.stoppedBy === 'max_requests' ? `the ${r.limits.maxRequests}-request cap` : r.stoppedBy === 'max_duration' ? `the ${r.limits.maxDurationMs / 1000} s budget` : 'the address is refused by the SSRF rules'}`);
+  out(
+    ctx,
+    `score ${passed}/${applicable} passed · ${warned} warning${warned === 1 ? '' : 's'} · ${failed} failed${skipped ? ` · ${skipped} skipped` : ''}`,
+  );
+  if (r.stoppedBy !== null)
+    out(
+      ctx,
+      `stopped early: ${r.stoppedBy === 'max_requests' ? `the ${r.limits.maxRequests}-request cap` : r.stoppedBy === 'max_duration' ? `the ${r.limits.maxDurationMs / 1000} s budget` : 'the address is refused by the SSRF rules'}`,
+    );
   if (r.fixes.length === 0) return;
   out(ctx);
   out(ctx, 'fixes:');

@@ -1,13 +1,13 @@
 // `hookline endpoints add|list|show|pause|resume|rotate|secret|test|delete`: a tenant's webhook subscriptions.
 import { InvalidDurationError, parseDuration } from '@hookline/core/duration.ts';
-import { usageError } from '../cli-error.ts';
+import { MAX_PAGE_LIMIT } from '../../http/route.ts';
 import { out, printJson } from '../cli-context.ts';
+import { usageError } from '../cli-error.ts';
 import { CLIENT_OPTIONS, CLIENT_OPTIONS_HELP, clientFrom } from '../client-options.ts';
 import type { Command } from '../command.ts';
 import { intValue, parseCommandArgs, requirePositional } from '../parse-args.ts';
 import { formatRecord, formatTable } from '../table.ts';
-import { attemptResponse, ENDPOINT_COLUMNS, shortTime, type Json, type Page } from '../views.ts';
-import { MAX_PAGE_LIMIT } from '../../http/route.ts';
+import { attemptResponse, ENDPOINT_COLUMNS, type Json, type Page, shortTime } from '../views.ts';
 
 const OPTIONS = {
   ...CLIENT_OPTIONS,
@@ -80,20 +80,33 @@ Examples:
     const { values, positionals } = parseCommandArgs('endpoints', args, OPTIONS, 2);
     const [sub, id] = positionals;
     const api = clientFrom(ctx, values);
-    const path = (suffix = '') => api.tenantPath(`/endpoints/${encodeURIComponent(requirePositional(`endpoints ${sub}`, 'endpoint', id))}${suffix}`);
-    const show = (e: Json) => formatRecord([
-      ['id', e.id], ['url', e.url], ['status', e.pause_reason ? `${e.status as string} (${e.pause_reason as string})` : e.status],
-      ['policy', e.policy], ['scheme', e.scheme], ['event types', (e.event_types as string[]).length ? (e.event_types as string[]).join(', ') : '* (all)'],
-      ['description', e.description], ['timeout', e.timeout_ms === null ? 'policy default' : `${e.timeout_ms as number} ms`],
-      ['max concurrency', e.max_concurrency],
-      ['effective concurrency', e.effective_concurrency ?? e.max_concurrency], ['rate limit', e.rate_limit_per_s == null ? 'none' : `${e.rate_limit_per_s as number}/s`],
-      ['signing', e.signing ?? 'hmac'],
-      ['payload filter', e.payload_filter ? JSON.stringify(e.payload_filter) : 'none (every event)'],
-      ['headers', Object.keys((e.headers as Json | undefined) ?? {}).join(', ') || 'none'], ['paused since', shortTime(e.paused_at)],
-      ['ordering', e.ordering === 'key' ? `key (on failure: ${e.on_failure as string})` : (e.ordering ?? 'none')],
-      ['failing since', shortTime(e.failing_since)],
-      ['failed events in a row', e.consecutive_failed_events], ['last success', shortTime(e.last_success_at)], ['created', shortTime(e.created_at)],
-    ]);
+    const path = (suffix = '') =>
+      api.tenantPath(
+        `/endpoints/${encodeURIComponent(requirePositional(`endpoints ${sub}`, 'endpoint', id))}${suffix}`,
+      );
+    const show = (e: Json) =>
+      formatRecord([
+        ['id', e.id],
+        ['url', e.url],
+        ['status', e.pause_reason ? `${e.status as string} (${e.pause_reason as string})` : e.status],
+        ['policy', e.policy],
+        ['scheme', e.scheme],
+        ['event types', (e.event_types as string[]).length ? (e.event_types as string[]).join(', ') : '* (all)'],
+        ['description', e.description],
+        ['timeout', e.timeout_ms === null ? 'policy default' : `${e.timeout_ms as number} ms`],
+        ['max concurrency', e.max_concurrency],
+        ['effective concurrency', e.effective_concurrency ?? e.max_concurrency],
+        ['rate limit', e.rate_limit_per_s == null ? 'none' : `${e.rate_limit_per_s as number}/s`],
+        ['signing', e.signing ?? 'hmac'],
+        ['payload filter', e.payload_filter ? JSON.stringify(e.payload_filter) : 'none (every event)'],
+        ['headers', Object.keys((e.headers as Json | undefined) ?? {}).join(', ') || 'none'],
+        ['paused since', shortTime(e.paused_at)],
+        ['ordering', e.ordering === 'key' ? `key (on failure: ${e.on_failure as string})` : (e.ordering ?? 'none')],
+        ['failing since', shortTime(e.failing_since)],
+        ['failed events in a row', e.consecutive_failed_events],
+        ['last success', shortTime(e.last_success_at)],
+        ['created', shortTime(e.created_at)],
+      ]);
     const print = (value: Json, human: string) => (values.json ? printJson(ctx, value) : out(ctx, human));
 
     switch (sub) {
@@ -101,38 +114,62 @@ Examples:
         const body: Json = { url: requirePositional('endpoints add', 'receiver url', id) };
         if (values.policy) body.policy = values.policy;
         if (values.description !== undefined) body.description = values.description;
-        if (values['event-types']) body.event_types = values['event-types'].split(',').map((s) => s.trim()).filter(Boolean);
+        if (values['event-types'])
+          body.event_types = values['event-types']
+            .split(',')
+            .map((s) => s.trim())
+            .filter(Boolean);
         if (values.scheme) {
-          if (values.scheme !== 'hookline' && values.scheme !== 'standard') throw usageError(`endpoints add: --scheme must be hookline or standard, got '${values.scheme}'`);
+          if (values.scheme !== 'hookline' && values.scheme !== 'standard')
+            throw usageError(`endpoints add: --scheme must be hookline or standard, got '${values.scheme}'`);
           body.scheme = values.scheme;
         }
         if (values.timeout) body.timeout_ms = durationMs('endpoints add', 'timeout', values.timeout);
-        if (values['max-concurrency']) body.max_concurrency = intValue('endpoints add', 'max-concurrency', values['max-concurrency'], { min: 1, max: 1000 });
-        if (values['rate-limit'] !== undefined) body.rate_limit_per_s = rateLimit('endpoints add', values['rate-limit']);
+        if (values['max-concurrency'])
+          body.max_concurrency = intValue('endpoints add', 'max-concurrency', values['max-concurrency'], {
+            min: 1,
+            max: 1000,
+          });
+        if (values['rate-limit'] !== undefined)
+          body.rate_limit_per_s = rateLimit('endpoints add', values['rate-limit']);
         if (values.paused) body.status = 'paused';
         if (values.ordering !== undefined) {
-          if (values.ordering !== 'none' && values.ordering !== 'key') throw usageError(`endpoints add: --ordering must be none or key, got '${values.ordering}'`);
+          if (values.ordering !== 'none' && values.ordering !== 'key')
+            throw usageError(`endpoints add: --ordering must be none or key, got '${values.ordering}'`);
           body.ordering = values.ordering;
         }
         if (values['on-failure'] !== undefined) {
-          if (values['on-failure'] !== 'continue' && values['on-failure'] !== 'block') throw usageError(`endpoints add: --on-failure must be continue or block, got '${values['on-failure']}'`);
+          if (values['on-failure'] !== 'continue' && values['on-failure'] !== 'block')
+            throw usageError(`endpoints add: --on-failure must be continue or block, got '${values['on-failure']}'`);
           body.on_failure = values['on-failure'];
         }
         Object.assign(body, optionsBody('endpoints add', values));
         if (values.signing !== undefined) {
-          if (values.signing !== 'hmac' && values.signing !== 'ed25519') throw usageError(`endpoints add: --signing must be hmac or ed25519, got '${values.signing}'`);
+          if (values.signing !== 'hmac' && values.signing !== 'ed25519')
+            throw usageError(`endpoints add: --signing must be hmac or ed25519, got '${values.signing}'`);
           body.signing = values.signing;
         }
         const created = await api.post<Json>(api.tenantPath('/endpoints'), body);
         const ep = (created.endpoint as Json | undefined) ?? created;
-        const secret = typeof created.secret === 'string' ? created.secret : ((created.secret as Json | undefined)?.secret as string | undefined);
+        const secret =
+          typeof created.secret === 'string'
+            ? created.secret
+            : ((created.secret as Json | undefined)?.secret as string | undefined);
         const publicKey = typeof created.public_key === 'string' ? created.public_key : undefined;
         const also = `   (also: hookline endpoints secret ${ep.id as string})`;
-        print(created, show(ep) + (secret ? `\nsigning secret:         ${secret}${also}` : '') + (publicKey ? `\npublic key:             ${publicKey}${also}` : ''));
+        print(
+          created,
+          show(ep) +
+            (secret ? `\nsigning secret:         ${secret}${also}` : '') +
+            (publicKey ? `\npublic key:             ${publicKey}${also}` : ''),
+        );
         return 0;
       }
       case 'list': {
-        const page = await api.get<Page>(api.tenantPath('/endpoints'), { limit: values.limit && intValue('endpoints list', 'limit', values.limit, { min: 1, max: MAX_PAGE_LIMIT }), cursor: values.cursor });
+        const page = await api.get<Page>(api.tenantPath('/endpoints'), {
+          limit: values.limit && intValue('endpoints list', 'limit', values.limit, { min: 1, max: MAX_PAGE_LIMIT }),
+          cursor: values.cursor,
+        });
         if (values.json) printJson(ctx, page);
         else {
           out(ctx, page.items.length ? formatTable(page.items, ENDPOINT_COLUMNS) : 'no endpoints');
@@ -150,9 +187,14 @@ Examples:
         const command = `endpoints ${sub}`;
         const body = sub === 'set' ? optionsBody(command, values) : {};
         if (values['rate-limit'] !== undefined) body.rate_limit_per_s = rateLimit(command, values['rate-limit']);
-        if (values['max-concurrency']) body.max_concurrency = intValue(command, 'max-concurrency', values['max-concurrency'], { min: 1, max: 1000 });
+        if (values['max-concurrency'])
+          body.max_concurrency = intValue(command, 'max-concurrency', values['max-concurrency'], { min: 1, max: 1000 });
         if (Object.keys(body).length === 0) {
-          throw usageError(sub === 'set' ? 'endpoints set: give --filter, --header, --clear-headers, --rate-limit or --max-concurrency' : 'endpoints limit: give --rate-limit <n>|off and/or --max-concurrency <n>');
+          throw usageError(
+            sub === 'set'
+              ? 'endpoints set: give --filter, --header, --clear-headers, --rate-limit or --max-concurrency'
+              : 'endpoints limit: give --rate-limit <n>|off and/or --max-concurrency <n>',
+          );
         }
         const e = await api.patch<Json>(path(), body);
         print(e, show(e));
@@ -161,18 +203,28 @@ Examples:
       case 'pause':
       case 'resume': {
         if (values['catch-up'] && sub === 'pause') throw usageError('endpoints pause: --catch-up goes with resume');
-        const e = await api.patch<Json>(path(), { status: sub === 'pause' ? 'paused' : 'active', ...(values['catch-up'] ? { catch_up: true } : {}) });
+        const e = await api.patch<Json>(path(), {
+          status: sub === 'pause' ? 'paused' : 'active',
+          ...(values['catch-up'] ? { catch_up: true } : {}),
+        });
         const c = e.catch_up as Json | undefined;
-        print(e, sub === 'pause'
-          ? `paused ${e.id as string}: new events are recorded as skipped; 'hookline endpoints resume ${e.id as string} --catch-up' reactivates it and replays what it missed`
-          : c
-            ? `resumed ${e.id as string} (${e.status as string}); catch-up replay ${c.replay_id as string} selected ${(c.replay as Json).selected as number} deliveries`
-            : `resumed ${e.id as string} (${e.status as string}); replay what it missed with 'hookline replay --endpoint ${e.id as string} --include-skipped'`);
+        print(
+          e,
+          sub === 'pause'
+            ? `paused ${e.id as string}: new events are recorded as skipped; 'hookline endpoints resume ${e.id as string} --catch-up' reactivates it and replays what it missed`
+            : c
+              ? `resumed ${e.id as string} (${e.status as string}); catch-up replay ${c.replay_id as string} selected ${(c.replay as Json).selected as number} deliveries`
+              : `resumed ${e.id as string} (${e.status as string}); replay what it missed with 'hookline replay --endpoint ${e.id as string} --include-skipped'`,
+        );
         return 0;
       }
       case 'rotate': {
         const s = await api.post<Json>(path('/secret/rotate'));
-        print(s, `new ${s.public_key ? 'public key' : 'secret'} ${s.kid as string}: ${(s.public_key ?? s.secret) as string}\n` + secretsTable(s));
+        print(
+          s,
+          `new ${s.public_key ? 'public key' : 'secret'} ${s.kid as string}: ${(s.public_key ?? s.secret) as string}\n` +
+            secretsTable(s),
+        );
         return 0;
       }
       case 'secret': {
@@ -183,7 +235,10 @@ Examples:
       case 'test': {
         const r = await api.post<Json>(path('/test'));
         const a = (r.attempt as Json | undefined) ?? r;
-        print(r, `test delivery: ${attemptResponse(a)} → ${a.outcome as string} in ${a.duration_ms as number} ms${a.error_message ? ` (${a.error_message as string})` : ''}`);
+        print(
+          r,
+          `test delivery: ${attemptResponse(a)} → ${a.outcome as string} in ${a.duration_ms as number} ms${a.error_message ? ` (${a.error_message as string})` : ''}`,
+        );
         return a.outcome === 'success' ? 0 : 1;
       }
       case 'delete': {
@@ -192,7 +247,11 @@ Examples:
         return 0;
       }
       default:
-        throw usageError(sub === undefined ? `endpoints: missing subcommand (${SUBS}); see 'hookline endpoints --help'` : `endpoints: unknown subcommand '${sub}' (${SUBS})`);
+        throw usageError(
+          sub === undefined
+            ? `endpoints: missing subcommand (${SUBS}); see 'hookline endpoints --help'`
+            : `endpoints: unknown subcommand '${sub}' (${SUBS})`,
+        );
     }
   },
 };
@@ -202,7 +261,10 @@ function secretsTable(s: Json): string {
   return formatTable(list, [
     { header: 'kid', value: (x) => x.kid as string },
     // An ed25519 key shows its public key: its secret key never leaves the server.
-    { header: list.some((x) => x.public_key) ? 'public key' : 'secret', value: (x) => (x.public_key ?? x.secret) as string },
+    {
+      header: list.some((x) => x.public_key) ? 'public key' : 'secret',
+      value: (x) => (x.public_key ?? x.secret) as string,
+    },
     { header: 'created', value: (x) => shortTime(x.created_at) },
     { header: 'retires', value: (x) => (x.expires_at ? shortTime(x.expires_at) : 'current') },
   ]);
@@ -221,7 +283,8 @@ function optionsBody(command: string, values: { filter?: string; header?: string
       }
     }
   }
-  if (values['clear-headers'] && values.header?.length) throw usageError(`${command}: --clear-headers and --header do not go together`);
+  if (values['clear-headers'] && values.header?.length)
+    throw usageError(`${command}: --clear-headers and --header do not go together`);
   if (values['clear-headers']) body.headers = {};
   if (values.header?.length) {
     const headers: Record<string, string> = {};

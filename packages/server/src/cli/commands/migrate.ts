@@ -1,11 +1,11 @@
 // `hookline migrate`: brings the database schema up to date (numbered, forward-only migrations) and exits.
 import { openSqliteStore, type Store } from '@hookline/core';
-import { CliError, EXIT } from '../cli-error.ts';
+import { DatabaseInUseError, openWithOwnerLock } from '../../sqlite-owner-lock.ts';
 import { out } from '../cli-context.ts';
+import { CliError, EXIT } from '../cli-error.ts';
 import type { Command } from '../command.ts';
 import { parseCommandArgs } from '../parse-args.ts';
-import { redactDb, serverConfig, SERVER_OPTIONS, SERVER_OPTIONS_HELP } from '../server-options.ts';
-import { DatabaseInUseError, openWithOwnerLock } from '../../sqlite-owner-lock.ts';
+import { redactDb, SERVER_OPTIONS, SERVER_OPTIONS_HELP, serverConfig } from '../server-options.ts';
 
 export const migrate: Command = {
   name: 'migrate',
@@ -27,7 +27,8 @@ Example:
     const store = await openStore(config.db);
     try {
       await store.migrate();
-      if (!(await store.ping())) throw new CliError(EXIT.unreachable, `database ${redactDb(config.db)} does not answer`);
+      if (!(await store.ping()))
+        throw new CliError(EXIT.unreachable, `database ${redactDb(config.db)} does not answer`);
     } finally {
       await store.close();
     }
@@ -50,6 +51,9 @@ async function openStore(db: string): Promise<Store> {
     if (err instanceof CliError) throw err;
     if (err instanceof DatabaseInUseError) throw new CliError(EXIT.unreachable, err.message);
     // The store cannot be opened: a wrong path, a server that is down, credentials refused.
-    throw new CliError(EXIT.unreachable, `cannot open database ${redactDb(db)}: ${(err as Error).message.split('\n')[0]}`);
+    throw new CliError(
+      EXIT.unreachable,
+      `cannot open database ${redactDb(db)}: ${(err as Error).message.split('\n')[0]}`,
+    );
   }
 }

@@ -1,13 +1,14 @@
 // `hookline replay`: one delivery again (same ids), or an endpoint's failed deliveries in a time window (docs/rules.md#replay).
-import { CliError, EXIT, usageError } from '../cli-error.ts';
-import { note, out, printJson, type CliContext } from '../cli-context.ts';
+
 import type { ApiClient } from '../api-client.ts';
+import { type CliContext, note, out, printJson } from '../cli-context.ts';
+import { CliError, EXIT, usageError } from '../cli-error.ts';
 import { CLIENT_OPTIONS, CLIENT_OPTIONS_HELP, clientFrom } from '../client-options.ts';
 import type { Command } from '../command.ts';
 import { parseCommandArgs, timeValue } from '../parse-args.ts';
 import { createProgressBar } from '../progress-bar.ts';
-import { pause } from '../wait.ts';
 import type { Json } from '../views.ts';
+import { pause } from '../wait.ts';
 
 const OPTIONS = {
   ...CLIENT_OPTIONS,
@@ -22,7 +23,7 @@ const POLL_MS = 500;
 
 export const replay: Command = {
   name: 'replay',
-  summary: 'replay one delivery, or an endpoint\'s failed deliveries in a time window',
+  summary: "replay one delivery, or an endpoint's failed deliveries in a time window",
   help: `Usage:
   hookline replay <delivery> [--wait]
   hookline replay --endpoint <endpoint> [--since <iso | 24h>] [--until <iso | 0s>] [--include-skipped] [--wait]
@@ -60,16 +61,27 @@ Examples:
       }
       res = await api.post<Json>(api.tenantPath(`/deliveries/${encodeURIComponent(deliveryId)}/replay`));
     }
-    const replayId = (res.replay_id as string | undefined) ?? ((res.replay as Json | undefined)?.id as string | undefined) ?? (res.id as string | undefined);
+    const replayId =
+      (res.replay_id as string | undefined) ??
+      ((res.replay as Json | undefined)?.id as string | undefined) ??
+      (res.id as string | undefined);
     const first = (res.replay as Json | undefined) ?? res;
     if (!values.wait || !replayId) {
       if (values.json) printJson(ctx, res);
-      else out(ctx, `replay ${replayId ?? '?'} started: ${(first.selected as number | undefined) ?? 1} deliver${first.selected === 1 ? 'y' : 'ies'} selected`);
+      else
+        out(
+          ctx,
+          `replay ${replayId ?? '?'} started: ${(first.selected as number | undefined) ?? 1} deliver${first.selected === 1 ? 'y' : 'ies'} selected`,
+        );
       return 0;
     }
     const final = await follow(ctx, api, replayId);
     if (values.json) printJson(ctx, final);
-    else out(ctx, `replay ${replayId}: ${final.selected as number} selected, ${final.succeeded as number} succeeded, ${final.failed as number} failed`);
+    else
+      out(
+        ctx,
+        `replay ${replayId}: ${final.selected as number} selected, ${final.succeeded as number} succeeded, ${final.failed as number} failed`,
+      );
     return (final.failed as number) > 0 ? EXIT.failure : EXIT.ok;
   },
 };

@@ -1,7 +1,7 @@
 // `hookline send`: accept one event for the tenant; it fans out to every subscribed endpoint.
 import { readFileSync } from 'node:fs';
-import { usageError } from '../cli-error.ts';
 import { out, printJson } from '../cli-context.ts';
+import { usageError } from '../cli-error.ts';
 import { CLIENT_OPTIONS, CLIENT_OPTIONS_HELP, clientFrom } from '../client-options.ts';
 import type { Command } from '../command.ts';
 import { jsonValue, parseCommandArgs, requireValue } from '../parse-args.ts';
@@ -38,7 +38,9 @@ Example:
     const { values } = parseCommandArgs('send', args, OPTIONS);
     const type = requireValue('send', 'type', values.type);
     const raw = requireValue('send', 'data', values.data);
-    const data = raw.startsWith('@') ? jsonValue('send', 'data', readData(raw.slice(1))) : jsonValue('send', 'data', raw);
+    const data = raw.startsWith('@')
+      ? jsonValue('send', 'data', readData(raw.slice(1)))
+      : jsonValue('send', 'data', raw);
     const api = clientFrom(ctx, values);
     const body: Json = { type, data };
     if (values['event-id']) body.event_id = values['event-id'];
@@ -52,13 +54,20 @@ Example:
     }
     const event = (res.event as Json | undefined) ?? res;
     const deliveries = (res.deliveries as Json[] | undefined) ?? [];
-    out(ctx, `accepted event ${event.event_id as string} (${event.type as string})${res.existing || res.duplicate ? ' — already accepted before, nothing new sent' : ''}`);
+    out(
+      ctx,
+      `accepted event ${event.event_id as string} (${event.type as string})${res.existing || res.duplicate ? ' — already accepted before, nothing new sent' : ''}`,
+    );
     if (deliveries.length === 0) out(ctx, 'no endpoint is subscribed to this type: no deliveries');
-    else out(ctx, formatTable(deliveries, [
-      { header: 'delivery', value: (d) => d.id as string },
-      { header: 'endpoint', value: (d) => d.endpoint_id as string },
-      { header: 'status', value: (d) => d.status as string },
-    ]));
+    else
+      out(
+        ctx,
+        formatTable(deliveries, [
+          { header: 'delivery', value: (d) => d.id as string },
+          { header: 'endpoint', value: (d) => d.endpoint_id as string },
+          { header: 'status', value: (d) => d.status as string },
+        ]),
+      );
     return 0;
   },
 };
@@ -67,6 +76,8 @@ function readData(path: string): string {
   try {
     return readFileSync(path, 'utf8');
   } catch (err) {
-    throw usageError(`send: cannot read --data file ${path} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+    throw usageError(
+      `send: cannot read --data file ${path} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`,
+    );
   }
 }

@@ -1,9 +1,10 @@
 // `hookline serve`: the HTTP API and the delivery workers in one process, until SIGINT/SIGTERM.
-import { CliError, EXIT } from '../cli-error.ts';
+
 import { note, whenInterrupted } from '../cli-context.ts';
+import { CliError, EXIT } from '../cli-error.ts';
 import type { Command } from '../command.ts';
 import { parseCommandArgs } from '../parse-args.ts';
-import { serverConfig, SERVER_OPTIONS, SERVER_OPTIONS_HELP, redactDb } from '../server-options.ts';
+import { redactDb, SERVER_OPTIONS, SERVER_OPTIONS_HELP, serverConfig } from '../server-options.ts';
 
 export const serve: Command = {
   name: 'serve',
@@ -49,27 +50,43 @@ Example:
       logFormat: values['log-format'],
     });
     const { startServer } = await import('../../index.ts');
-    let server;
+    let server: Awaited<ReturnType<typeof startServer>>;
     try {
       server = await startServer(config);
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
-      if (code === 'EADDRINUSE') throw new CliError(EXIT.failure, `${config.host}:${config.port} is already in use; choose another --port`);
-      if (code === 'EACCES') throw new CliError(EXIT.failure, `not allowed to listen on ${config.host}:${config.port}; choose a port above 1023`);
+      if (code === 'EADDRINUSE')
+        throw new CliError(EXIT.failure, `${config.host}:${config.port} is already in use; choose another --port`);
+      if (code === 'EACCES')
+        throw new CliError(
+          EXIT.failure,
+          `not allowed to listen on ${config.host}:${config.port}; choose a port above 1023`,
+        );
       if ((err as Error).name === 'DatabaseInUseError') throw new CliError(EXIT.unreachable, (err as Error).message);
       throw err;
     }
-    const role = config.role === 'all' ? 'API and delivery workers' : config.role === 'api' ? 'API only (no deliveries in this process)' : 'delivery workers (the API answers too)';
+    const role =
+      config.role === 'all'
+        ? 'API and delivery workers'
+        : config.role === 'api'
+          ? 'API only (no deliveries in this process)'
+          : 'delivery workers (the API answers too)';
     note(ctx, `hookline ${role} on ${server.url}`);
     note(ctx, `database  ${redactDb(config.db)}`);
     if (config.allowHttp || config.allowPrivateTargets) {
-      note(ctx, `warning   development flags on:${config.allowHttp ? ' --allow-http' : ''}${config.allowPrivateTargets ? ' --allow-private-targets' : ''}`);
+      note(
+        ctx,
+        `warning   development flags on:${config.allowHttp ? ' --allow-http' : ''}${config.allowPrivateTargets ? ' --allow-private-targets' : ''}`,
+      );
     }
     if (server.runtime.adminTokenPlaintext) {
       note(ctx, `admin token (shown once, keep it): ${server.runtime.adminTokenPlaintext}`);
       note(ctx, `  export HOOKLINE_URL=${server.url} HOOKLINE_TOKEN=${server.runtime.adminTokenPlaintext}`);
     }
-    const ended = await Promise.race([whenInterrupted(ctx).then((signal) => ({ signal })), server.fatal.then((error) => ({ error }))]);
+    const ended = await Promise.race([
+      whenInterrupted(ctx).then((signal) => ({ signal })),
+      server.fatal.then((error) => ({ error })),
+    ]);
     if ('error' in ended) {
       // Nothing more can be acknowledged; the supervisor restarts the process and SQLite recovers from the WAL.
       await Promise.race([server.close().catch(() => undefined), new Promise((r) => setTimeout(r, 5000).unref())]);

@@ -1,12 +1,12 @@
 // `hookline tail`: follows delivery attempts live by polling the deliveries list; one line per new attempt.
 import { formatDuration, InvalidDurationError, parseDuration } from '@hookline/core/duration.ts';
-import { usageError } from '../cli-error.ts';
 import { note, out } from '../cli-context.ts';
+import { usageError } from '../cli-error.ts';
 import { CLIENT_OPTIONS, CLIENT_OPTIONS_HELP, clientFrom } from '../client-options.ts';
 import type { Command } from '../command.ts';
 import { intValue, parseCommandArgs } from '../parse-args.ts';
+import { attemptResponse, type Json, type Page, shortTime } from '../views.ts';
 import { pause } from '../wait.ts';
-import { attemptResponse, shortTime, type Json, type Page } from '../views.ts';
 
 const OPTIONS = {
   ...CLIENT_OPTIONS,
@@ -70,7 +70,10 @@ Example:
       if (!first) for (const [id, t] of tracked) if (!t.terminal && !listed.has(id)) due.push(id);
       if (first) {
         // Said once the baseline is taken: every attempt from here on is printed (scripts and tests wait for it).
-        note(ctx, `following attempts${values.endpoint ? ` of ${values.endpoint}` : ''} every ${formatDuration(intervalMs)}; Ctrl-C to stop`);
+        note(
+          ctx,
+          `following attempts${values.endpoint ? ` of ${values.endpoint}` : ''} every ${formatDuration(intervalMs)}; Ctrl-C to stop`,
+        );
         first = false;
       }
 
@@ -86,7 +89,18 @@ Example:
         const lastN = attempts.reduce((m, a) => Math.max(m, Number(a.n)), before);
         for (const a of attempts) {
           const isLast = Number(a.n) === lastN;
-          lines.push({ at: String(a.started_at), line: values.json ? JSON.stringify({ ...a, event_id: d.event_id, event_type: d.event_type, delivery_status: isLast ? d.status : undefined, next_attempt_at: isLast ? d.next_attempt_at : undefined }) : attemptLine(d, a, isLast) });
+          lines.push({
+            at: String(a.started_at),
+            line: values.json
+              ? JSON.stringify({
+                  ...a,
+                  event_id: d.event_id,
+                  event_type: d.event_type,
+                  delivery_status: isLast ? d.status : undefined,
+                  next_attempt_at: isLast ? d.next_attempt_at : undefined,
+                })
+              : attemptLine(d, a, isLast),
+          });
         }
         remember(tracked, id, Math.max(lastN, Number(d.attempt_count ?? 0)), TERMINAL.has(d.status as string));
       }
@@ -100,7 +114,12 @@ Example:
   },
 };
 
-function remember(tracked: Map<string, { count: number; terminal: boolean }>, id: string, count: number, terminal: boolean): void {
+function remember(
+  tracked: Map<string, { count: number; terminal: boolean }>,
+  id: string,
+  count: number,
+  terminal: boolean,
+): void {
   tracked.delete(id); // re-insert: Map order is then "least recently seen first"
   tracked.set(id, { count, terminal });
   if (tracked.size <= MAX_TRACKED) return;
@@ -118,7 +137,8 @@ function remember(tracked: Map<string, { count: number; terminal: boolean }>, id
 function attemptLine(d: Json, a: Json, isLast: boolean): string {
   let next = '';
   if (isLast) {
-    if (d.status === 'pending' || d.status === 'held') next = `→ ${d.status as string}, next at ${shortTime(d.next_attempt_at)}`;
+    if (d.status === 'pending' || d.status === 'held')
+      next = `→ ${d.status as string}, next at ${shortTime(d.next_attempt_at)}`;
     else if (d.status === 'failed') next = `→ failed: ${(d.terminal_reason as string | null) ?? ''}`;
     else if (d.status === 'succeeded') next = '→ succeeded';
   }
@@ -131,7 +151,9 @@ function attemptLine(d: Json, a: Json, isLast: boolean): string {
     a.outcome as string,
     `${Number(a.duration_ms ?? 0)}ms`,
     next,
-  ].join('  ').trimEnd();
+  ]
+    .join('  ')
+    .trimEnd();
 }
 
 function interval(raw: string): number {

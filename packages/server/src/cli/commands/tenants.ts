@@ -1,12 +1,13 @@
 // `hookline tenants create|list|show|delete`: the provider's customers (admin token for create, list, delete).
-import { usageError } from '../cli-error.ts';
+
+import { MAX_PAGE_LIMIT } from '../../http/route.ts';
 import { out, printJson } from '../cli-context.ts';
+import { usageError } from '../cli-error.ts';
 import { CLIENT_OPTIONS, CLIENT_OPTIONS_HELP, clientFrom } from '../client-options.ts';
 import type { Command } from '../command.ts';
 import { intValue, parseCommandArgs, requirePositional, requireValue } from '../parse-args.ts';
 import { formatRecord, formatTable } from '../table.ts';
-import { shortTime, TENANT_COLUMNS, type Json, type Page } from '../views.ts';
-import { MAX_PAGE_LIMIT } from '../../http/route.ts';
+import { type Json, type Page, shortTime, TENANT_COLUMNS } from '../views.ts';
 
 const OPTIONS = {
   ...CLIENT_OPTIONS,
@@ -22,7 +23,8 @@ const OPTIONS = {
 /** `--environment`: test or live (docs/rules.md#environments); absent stays absent (the server's default, or no filter). */
 function environmentValue(command: string, raw: string | undefined): string | undefined {
   if (raw === undefined) return undefined;
-  if (raw !== 'test' && raw !== 'live') throw usageError(`${command}: --environment must be test or live, got '${raw}'`);
+  if (raw !== 'test' && raw !== 'live')
+    throw usageError(`${command}: --environment must be test or live, got '${raw}'`);
   return raw;
 }
 
@@ -51,10 +53,16 @@ Examples:
     const { values, positionals } = parseCommandArgs('tenants', args, OPTIONS, 2);
     const [sub, id] = positionals;
     const api = clientFrom(ctx, values);
-    const show = (t: Json) => formatRecord([
-      ['id', t.id], ['name', t.name], ['environment', t.environment], ['owners', (t.owner_emails as string[]).join(', ')], ['email notices', t.notify_email],
-      ['operations endpoint', t.operations_endpoint_id], ['created', shortTime(t.created_at)],
-    ]);
+    const show = (t: Json) =>
+      formatRecord([
+        ['id', t.id],
+        ['name', t.name],
+        ['environment', t.environment],
+        ['owners', (t.owner_emails as string[]).join(', ')],
+        ['email notices', t.notify_email],
+        ['operations endpoint', t.operations_endpoint_id],
+        ['created', shortTime(t.created_at)],
+      ]);
     switch (sub) {
       case 'create': {
         const name = requireValue('tenants create', 'name', values.name);
@@ -65,20 +73,36 @@ Examples:
           ...(values['owner-email'] ? { owner_emails: values['owner-email'] } : {}),
           ...(values['no-email'] ? { notify_email: false } : {}),
         });
-        const key = values['api-key'] ? await api.post<Json>(`/v1/tenants/${encodeURIComponent(t.id as string)}/api-keys`, { name: 'created by hookline tenants create' }) : null;
+        const key = values['api-key']
+          ? await api.post<Json>(`/v1/tenants/${encodeURIComponent(t.id as string)}/api-keys`, {
+              name: 'created by hookline tenants create',
+            })
+          : null;
         if (values.json) printJson(ctx, key ? { ...t, api_key: key } : t);
         else {
           out(ctx, show(t));
-          if (key) out(ctx, `api key:             ${key.key as string}   (shown once; use as --token or HOOKLINE_TOKEN)`);
+          if (key)
+            out(ctx, `api key:             ${key.key as string}   (shown once; use as --token or HOOKLINE_TOKEN)`);
         }
         return 0;
       }
       case 'list': {
         const environment = environmentValue('tenants list', values.environment);
-        const page = await api.get<Page>('/v1/tenants', { environment, limit: values.limit && intValue('tenants list', 'limit', values.limit, { min: 1, max: MAX_PAGE_LIMIT }), cursor: values.cursor });
+        const page = await api.get<Page>('/v1/tenants', {
+          environment,
+          limit: values.limit && intValue('tenants list', 'limit', values.limit, { min: 1, max: MAX_PAGE_LIMIT }),
+          cursor: values.cursor,
+        });
         if (values.json) printJson(ctx, page);
         else {
-          out(ctx, page.items.length ? formatTable(page.items, TENANT_COLUMNS) : environment ? `no ${environment} tenants` : 'no tenants');
+          out(
+            ctx,
+            page.items.length
+              ? formatTable(page.items, TENANT_COLUMNS)
+              : environment
+                ? `no ${environment} tenants`
+                : 'no tenants',
+          );
           if (page.next_cursor) out(ctx, `more: --cursor ${page.next_cursor}`);
         }
         return 0;
@@ -98,7 +122,11 @@ Examples:
         return 0;
       }
       default:
-        throw usageError(sub === undefined ? `tenants: missing subcommand (create, list, show, delete); see 'hookline tenants --help'` : `tenants: unknown subcommand '${sub}' (create, list, show, delete)`);
+        throw usageError(
+          sub === undefined
+            ? `tenants: missing subcommand (create, list, show, delete); see 'hookline tenants --help'`
+            : `tenants: unknown subcommand '${sub}' (create, list, show, delete)`,
+        );
     }
   },
 };

@@ -1,11 +1,11 @@
 // `hookline simulate --scenario`: many events against a receiver whose behaviour changes over time, on the real
 // engine and a virtual clock; events are accepted when the clock reaches their time.
-import { isHooklineError, VirtualClock, type EventInput } from '@hookline/core';
+import { createHookline, type EventInput, isHooklineError, VirtualClock } from '@hookline/core';
 import { runUntilIdle } from '@hookline/core/dispatch/run-until-idle.ts';
 import { AttemptLog, type SimAttempt, type SimTransition } from '@hookline/core/simulation/attempt-log.ts';
-import { receiverPicker, type Scenario, type ScenarioAction } from './scenario.ts';
 import { createScriptedSender } from '@hookline/core/simulation/scripted-sender.ts';
 import { openSimEngine } from '@hookline/core/simulation/sim-engine.ts';
+import { receiverPicker, type Scenario, type ScenarioAction } from './scenario.ts';
 
 export interface ScenarioDelivery {
   readonly eventId: string;
@@ -33,7 +33,12 @@ export interface ScenarioActionResult {
   readonly do: ScenarioAction['do'];
   /** The refusal's machine code (e.g. `endpoint_paused` for a replay while paused); null when it was done. */
   readonly error: string | null;
-  readonly replay: { readonly selected: number; readonly attempted: number; readonly succeeded: number; readonly failed: number } | null;
+  readonly replay: {
+    readonly selected: number;
+    readonly attempted: number;
+    readonly succeeded: number;
+    readonly failed: number;
+  } | null;
 }
 
 export interface ScenarioResult {
@@ -53,7 +58,10 @@ export interface ScenarioResult {
   /** Attempts a second over the run and in its busiest second (docs/rules.md#rate-limit), and the limit if any. */
   readonly pacing: { readonly limitPerS: number | null; readonly perS: number; readonly busiestSecond: number };
   /** The endpoint's adaptive concurrency as it changed (docs/rules.md#adaptive-concurrency), and its cap. */
-  readonly concurrency: { readonly max: number; readonly changes: ReadonlyArray<{ readonly atMs: number; readonly effective: number }> };
+  readonly concurrency: {
+    readonly max: number;
+    readonly changes: ReadonlyArray<{ readonly atMs: number; readonly effective: number }>;
+  };
 }
 
 const ACCEPT_CHUNK = 1000;
@@ -66,12 +74,16 @@ export async function runScenario(scenario: Scenario, seed: number): Promise<Sce
   const pick = receiverPicker(scenario.receiver);
   const changes: Array<{ atMs: number; effective: number }> = [];
   const sim = await openSimEngine({
+    createEngine: createHookline,
     policy: scenario.policy,
     policies: scenario.policies,
     seed,
     clock,
     sender: createScriptedSender(clock, (_n, now) => pick(now - start)),
-    observers: [log.observer, { concurrency: (e) => void changes.push({ atMs: e.at - start, effective: e.effective }) }],
+    observers: [
+      log.observer,
+      { concurrency: (e) => void changes.push({ atMs: e.at - start, effective: e.effective }) },
+    ],
     ordering: scenario.ordering,
     limits: scenario.limits,
   });
@@ -83,12 +95,14 @@ export async function runScenario(scenario: Scenario, seed: number): Promise<Sce
     for (const [atMs, actions, group] of timeline(scenario)) {
       await runUntilIdle(sim.engine, clock, { ...step, until: start + atMs });
       if (clock.now() < start + atMs) clock.set(start + atMs);
-      for (const action of actions) done.push({ action, ...(await act(sim.engine, sim.tenantId, sim.endpointId, action)) });
+      for (const action of actions)
+        done.push({ action, ...(await act(sim.engine, sim.tenantId, sim.endpointId, action)) });
       for (let i = 0; i < group.length; i += ACCEPT_CHUNK) {
         const results = await sim.engine.events.acceptMany(sim.tenantId, group.slice(i, i + ACCEPT_CHUNK));
         for (const r of results) {
           if (r instanceof Error) throw r;
-          for (const d of r.deliveries) accepted.push({ eventId: r.event.eventId, deliveryId: d.id, acceptedAtMs: atMs });
+          for (const d of r.deliveries)
+            accepted.push({ eventId: r.event.eventId, deliveryId: d.id, acceptedAtMs: atMs });
         }
       }
     }
@@ -119,7 +133,9 @@ export async function runScenario(scenario: Scenario, seed: number): Promise<Sce
         atMs: d.action.atMs,
         do: d.action.do,
         error: d.error,
-        replay: row ? { selected: row.selected, attempted: row.attempted, succeeded: row.succeeded, failed: row.failed } : null,
+        replay: row
+          ? { selected: row.selected, attempted: row.attempted, succeeded: row.succeeded, failed: row.failed }
+          : null,
       });
     }
     const ep = await sim.engine.endpoints.find(sim.tenantId, sim.endpointId);
@@ -146,10 +162,24 @@ export async function runScenario(scenario: Scenario, seed: number): Promise<Sce
 type Engine = Awaited<ReturnType<typeof openSimEngine>>['engine'];
 
 /** Runs one operator action through the engine's own operations; a refusal is reported, not thrown. */
-async function act(engine: Engine, tenantId: string, endpointId: string, a: ScenarioAction): Promise<{ error: string | null; replayId: string | null }> {
+async function act(
+  engine: Engine,
+  tenantId: string,
+  endpointId: string,
+  a: ScenarioAction,
+): Promise<{ error: string | null; replayId: string | null }> {
   try {
-    if (a.do === 'replay') return { error: null, replayId: (await engine.replays.window(tenantId, endpointId, { includeSkipped: a.includeSkipped })).id };
-    if (a.do === 'reactivate' && a.catchUp) return { error: null, replayId: (await engine.endpoints.reactivate(tenantId, endpointId, { status: 'active', catch_up: true })).replay.id };
+    if (a.do === 'replay')
+      return {
+        error: null,
+        replayId: (await engine.replays.window(tenantId, endpointId, { includeSkipped: a.includeSkipped })).id,
+      };
+    if (a.do === 'reactivate' && a.catchUp)
+      return {
+        error: null,
+        replayId: (await engine.endpoints.reactivate(tenantId, endpointId, { status: 'active', catch_up: true })).replay
+          .id,
+      };
     await engine.endpoints.update(tenantId, endpointId, { status: a.do === 'pause' ? 'paused' : 'active' });
     return { error: null, replayId: null };
   } catch (err) {
@@ -167,7 +197,10 @@ function pace(times: number[]): { perS: number; busiestSecond: number } {
     busiest = Math.max(busiest, j - i + 1);
   }
   const span = at.length > 1 ? at[at.length - 1] - at[0] : 0;
-  return { perS: span > 0 ? Math.round(((at.length - 1) * 1000 * 100) / span) / 100 : at.length, busiestSecond: busiest };
+  return {
+    perS: span > 0 ? Math.round(((at.length - 1) * 1000 * 100) / span) / 100 : at.length,
+    busiestSecond: busiest,
+  };
 }
 
 /** Each key's delivered events in the order of their successful attempts (the attempt log is in time order). */
@@ -199,14 +232,25 @@ function timeline(scenario: Scenario): Array<[number, ScenarioAction[], EventInp
 function arrivals(scenario: Scenario): Array<[number, EventInput[]]> {
   const all: Array<{ atMs: number; type: string; data: unknown; key: string | null }> = [];
   for (const g of scenario.events) {
-    for (let i = 0; i < g.count; i++) all.push({ atMs: g.atMs + i * g.everyMs, type: g.type, data: g.data, key: g.orderingKeys ? g.orderingKeys[i % g.orderingKeys.length] : null });
+    for (let i = 0; i < g.count; i++)
+      all.push({
+        atMs: g.atMs + i * g.everyMs,
+        type: g.type,
+        data: g.data,
+        key: g.orderingKeys ? g.orderingKeys[i % g.orderingKeys.length] : null,
+      });
   }
   all.sort((a, b) => a.atMs - b.atMs); // stable: same-time events keep file order
   const width = String(all.length).length;
   const groups = new Map<number, EventInput[]>();
   all.forEach((e, i) => {
     const list = groups.get(e.atMs) ?? [];
-    list.push({ event_id: `sim-${String(i + 1).padStart(Math.max(width, 5), '0')}`, type: e.type, data: e.data, ...(e.key !== null ? { ordering_key: e.key } : {}) });
+    list.push({
+      event_id: `sim-${String(i + 1).padStart(Math.max(width, 5), '0')}`,
+      type: e.type,
+      data: e.data,
+      ...(e.key !== null ? { ordering_key: e.key } : {}),
+    });
     groups.set(e.atMs, list);
   });
   return [...groups.entries()];

@@ -1,7 +1,13 @@
 // A simulation scenario file: when events arrive and how the receiver behaves over time; validated with named paths.
-import { InvalidDurationError, MAX_ORDERING_KEY_BYTES, parseDuration, PolicyConfigError, PolicyRegistry } from '@hookline/core';
-import { usageError } from '../cli-error.ts';
+import {
+  InvalidDurationError,
+  MAX_ORDERING_KEY_BYTES,
+  PolicyConfigError,
+  PolicyRegistry,
+  parseDuration,
+} from '@hookline/core';
 import { parseResponse, type ScriptedResponse } from '@hookline/core/simulation/scripted-response.ts';
+import { usageError } from '../cli-error.ts';
 
 export interface ScenarioEvents {
   readonly atMs: number;
@@ -49,7 +55,18 @@ export interface Scenario {
 /** Bounds a scenario so a typo (count: 1e9) fails fast instead of running for hours. */
 export const MAX_SCENARIO_EVENTS = 50_000;
 
-const TOP_KEYS = ['policy', 'policies', 'seed', 'events', 'receiver', 'actions', 'on_failure', 'description', 'rate_limit_per_s', 'max_concurrency'];
+const TOP_KEYS = [
+  'policy',
+  'policies',
+  'seed',
+  'events',
+  'receiver',
+  'actions',
+  'on_failure',
+  'description',
+  'rate_limit_per_s',
+  'max_concurrency',
+];
 const ACTION_KEYS = ['at', 'do', 'include_skipped', 'catch_up'];
 const ACTIONS = ['pause', 'reactivate', 'replay'] as const;
 const EVENT_KEYS = ['at', 'count', 'every', 'type', 'data', 'ordering_key'];
@@ -68,27 +85,37 @@ export function parseScenario(json: unknown, file: string): Scenario {
     throw err;
   }
   const policy = top.policy ?? 'standard';
-  if (typeof policy !== 'string' || !policies.has(policy)) throw bad('policy', `unknown policy ${JSON.stringify(policy)}; known: ${policies.names().join(', ')}`);
+  if (typeof policy !== 'string' || !policies.has(policy))
+    throw bad('policy', `unknown policy ${JSON.stringify(policy)}; known: ${policies.names().join(', ')}`);
   let seed: number | undefined;
   if (top.seed !== undefined) {
     if (typeof top.seed !== 'number' || !Number.isSafeInteger(top.seed)) throw bad('seed', 'must be a whole number');
     seed = top.seed;
   }
 
-  if (!Array.isArray(top.events) || top.events.length === 0) throw bad('events', 'must be a non-empty array like [{"at":"0s","count":10,"type":"order.paid","data":{}}]');
+  if (!Array.isArray(top.events) || top.events.length === 0)
+    throw bad('events', 'must be a non-empty array like [{"at":"0s","count":10,"type":"order.paid","data":{}}]');
   let total = 0;
   const events = top.events.map((raw, i): ScenarioEvents => {
     const at = `events[${i}]`;
     const e = object(raw, at, EVENT_KEYS, bad);
     const count = e.count === undefined ? 1 : e.count;
-    if (typeof count !== 'number' || !Number.isInteger(count) || count < 1) throw bad(`${at}.count`, 'must be a whole number of at least 1');
+    if (typeof count !== 'number' || !Number.isInteger(count) || count < 1)
+      throw bad(`${at}.count`, 'must be a whole number of at least 1');
     total += count;
-    if (typeof e.type !== 'string' || e.type === '') throw bad(`${at}.type`, 'must be an event type like "payment.status_changed"');
+    if (typeof e.type !== 'string' || e.type === '')
+      throw bad(`${at}.type`, 'must be an event type like "payment.status_changed"');
     let orderingKeys: string[] | null = null;
     if (e.ordering_key !== undefined) {
       const keys = Array.isArray(e.ordering_key) ? e.ordering_key : [e.ordering_key];
-      const ok = keys.length > 0 && keys.every((k) => typeof k === 'string' && k !== '' && Buffer.byteLength(k) <= MAX_ORDERING_KEY_BYTES);
-      if (!ok) throw bad(`${at}.ordering_key`, `must be a key (at most ${MAX_ORDERING_KEY_BYTES} bytes) or a non-empty list of keys cycled over the group's events`);
+      const ok =
+        keys.length > 0 &&
+        keys.every((k) => typeof k === 'string' && k !== '' && Buffer.byteLength(k) <= MAX_ORDERING_KEY_BYTES);
+      if (!ok)
+        throw bad(
+          `${at}.ordering_key`,
+          `must be a key (at most ${MAX_ORDERING_KEY_BYTES} bytes) or a non-empty list of keys cycled over the group's events`,
+        );
       orderingKeys = keys as string[];
     }
     return {
@@ -100,10 +127,15 @@ export function parseScenario(json: unknown, file: string): Scenario {
       ...(orderingKeys ? { orderingKeys } : {}),
     };
   });
-  if (total > MAX_SCENARIO_EVENTS) throw bad('events', `${total} events in all; a scenario holds at most ${MAX_SCENARIO_EVENTS}`);
+  if (total > MAX_SCENARIO_EVENTS)
+    throw bad('events', `${total} events in all; a scenario holds at most ${MAX_SCENARIO_EVENTS}`);
 
   const rawRules = top.receiver ?? [];
-  if (!Array.isArray(rawRules)) throw bad('receiver', 'must be an array like [{"from":"0s","to":"2h","respond":"503"},{"from":"2h","respond":"200"}]');
+  if (!Array.isArray(rawRules))
+    throw bad(
+      'receiver',
+      'must be an array like [{"from":"0s","to":"2h","respond":"503"},{"from":"2h","respond":"200"}]',
+    );
   const receiver = rawRules.map((raw, i): ReceiverRule => {
     const at = `receiver[${i}]`;
     const r = object(raw, at, RULE_KEYS, bad);
@@ -111,35 +143,57 @@ export function parseScenario(json: unknown, file: string): Scenario {
     const toMs = r.to === undefined || r.to === null ? null : duration(r.to, `${at}.to`, bad);
     if (toMs !== null && toMs <= fromMs) throw bad(`${at}.to`, 'must be later than from');
     const list = Array.isArray(r.respond) ? r.respond : [r.respond];
-    if (list.length === 0 || r.respond === undefined) throw bad(`${at}.respond`, 'is required: a status ("503"), "timeout", "reset", or a list of them cycled per request');
+    if (list.length === 0 || r.respond === undefined)
+      throw bad(
+        `${at}.respond`,
+        'is required: a status ("503"), "timeout", "reset", or a list of them cycled per request',
+      );
     const respond = list.map((x, j) => {
-      const parsed = typeof x === 'string' || typeof x === 'number' ? parseResponse(x) : `${JSON.stringify(x)} is not a response`;
-      if (typeof parsed === 'string') throw bad(Array.isArray(r.respond) ? `${at}.respond[${j}]` : `${at}.respond`, parsed);
+      const parsed =
+        typeof x === 'string' || typeof x === 'number' ? parseResponse(x) : `${JSON.stringify(x)} is not a response`;
+      if (typeof parsed === 'string')
+        throw bad(Array.isArray(r.respond) ? `${at}.respond[${j}]` : `${at}.respond`, parsed);
       return parsed;
     });
     return { fromMs, toMs, respond };
   });
   const rawActions = top.actions ?? [];
-  if (!Array.isArray(rawActions)) throw bad('actions', 'must be an array like [{"at":"10m","do":"pause"},{"at":"1h","do":"reactivate"},{"at":"1h","do":"replay"}]');
+  if (!Array.isArray(rawActions))
+    throw bad(
+      'actions',
+      'must be an array like [{"at":"10m","do":"pause"},{"at":"1h","do":"reactivate"},{"at":"1h","do":"replay"}]',
+    );
   const actions = rawActions.map((raw, i): ScenarioAction => {
     const at = `actions[${i}]`;
     const a = object(raw, at, ACTION_KEYS, bad);
-    if (typeof a.do !== 'string' || !(ACTIONS as readonly string[]).includes(a.do)) throw bad(`${at}.do`, `must be one of ${ACTIONS.join(', ')}`);
-    if (a.include_skipped !== undefined && typeof a.include_skipped !== 'boolean') throw bad(`${at}.include_skipped`, 'must be true or false');
-    if (a.include_skipped !== undefined && a.do !== 'replay') throw bad(`${at}.include_skipped`, 'goes with "do": "replay" only');
-    if (a.catch_up !== undefined && typeof a.catch_up !== 'boolean') throw bad(`${at}.catch_up`, 'must be true or false');
-    if (a.catch_up !== undefined && a.do !== 'reactivate') throw bad(`${at}.catch_up`, 'goes with "do": "reactivate" only');
-    return { atMs: a.at === undefined ? 0 : duration(a.at, `${at}.at`, bad), do: a.do as ScenarioAction['do'], includeSkipped: a.include_skipped === true, catchUp: a.catch_up === true };
+    if (typeof a.do !== 'string' || !(ACTIONS as readonly string[]).includes(a.do))
+      throw bad(`${at}.do`, `must be one of ${ACTIONS.join(', ')}`);
+    if (a.include_skipped !== undefined && typeof a.include_skipped !== 'boolean')
+      throw bad(`${at}.include_skipped`, 'must be true or false');
+    if (a.include_skipped !== undefined && a.do !== 'replay')
+      throw bad(`${at}.include_skipped`, 'goes with "do": "replay" only');
+    if (a.catch_up !== undefined && typeof a.catch_up !== 'boolean')
+      throw bad(`${at}.catch_up`, 'must be true or false');
+    if (a.catch_up !== undefined && a.do !== 'reactivate')
+      throw bad(`${at}.catch_up`, 'goes with "do": "reactivate" only');
+    return {
+      atMs: a.at === undefined ? 0 : duration(a.at, `${at}.at`, bad),
+      do: a.do as ScenarioAction['do'],
+      includeSkipped: a.include_skipped === true,
+      catchUp: a.catch_up === true,
+    };
   });
   actions.sort((x, y) => x.atMs - y.atMs); // stable: same-time actions keep file order
-  if (top.on_failure !== undefined && top.on_failure !== 'continue' && top.on_failure !== 'block') throw bad('on_failure', 'must be "continue" or "block"');
+  if (top.on_failure !== undefined && top.on_failure !== 'continue' && top.on_failure !== 'block')
+    throw bad('on_failure', 'must be "continue" or "block"');
   const keyed = events.some((g) => g.orderingKeys !== undefined);
   if (top.on_failure !== undefined && !keyed) throw bad('on_failure', 'goes with events that carry an ordering_key');
   const ordering = keyed ? { onFailure: (top.on_failure ?? 'continue') as 'continue' | 'block' } : null;
   const whole = (key: string, max: number): number | null => {
     const v = top[key];
     if (v === undefined || v === null) return null;
-    if (typeof v !== 'number' || !Number.isInteger(v) || v < 1 || v > max) throw bad(key, `must be a whole number from 1 to ${max}`);
+    if (typeof v !== 'number' || !Number.isInteger(v) || v < 1 || v > max)
+      throw bad(key, `must be a whole number from 1 to ${max}`);
     return v;
   };
   const limits = { rateLimitPerS: whole('rate_limit_per_s', 10_000), maxConcurrency: whole('max_concurrency', 1000) };
@@ -164,13 +218,16 @@ type Bad = (path: string, message: string) => Error;
 
 function object(raw: unknown, at: string, keys: readonly string[], bad: Bad): Record<string, unknown> {
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) throw bad(at, 'must be an object');
-  for (const key of Object.keys(raw)) if (!keys.includes(key)) throw bad(`${at === '(top)' ? '' : at + '.'}${key}`, `unknown key; expected one of ${keys.join(', ')}`);
+  for (const key of Object.keys(raw))
+    if (!keys.includes(key))
+      throw bad(`${at === '(top)' ? '' : `${at}.`}${key}`, `unknown key; expected one of ${keys.join(', ')}`);
   return raw as Record<string, unknown>;
 }
 
 function duration(raw: unknown, at: string, bad: Bad): number {
   try {
-    if (typeof raw !== 'string' && typeof raw !== 'number') throw new InvalidDurationError(`must be a duration like "90s" or "2h"`);
+    if (typeof raw !== 'string' && typeof raw !== 'number')
+      throw new InvalidDurationError(`must be a duration like "90s" or "2h"`);
     return parseDuration(raw);
   } catch (err) {
     if (err instanceof InvalidDurationError) throw bad(at, err.message);

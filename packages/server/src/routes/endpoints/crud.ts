@@ -13,7 +13,13 @@ export function endpointCrudRoutes(app: FastifyInstance, rt: Runtime): void {
   const { engine } = rt;
 
   addRoute<{ tenant: string }, unknown, EndpointInput>(app, {
-    method: 'POST', url: '/v1/tenants/:tenant/endpoints', operationId: 'createEndpoint', summary: 'Create an endpoint (its first signing secret, or ed25519 public key, is returned here and by GET …/secret)', tag, auth: 'tenant',
+    method: 'POST',
+    url: '/v1/tenants/:tenant/endpoints',
+    operationId: 'createEndpoint',
+    summary:
+      'Create an endpoint (its first signing secret, or ed25519 public key, is returned here and by GET …/secret)',
+    tag,
+    auth: 'tenant',
     params: paramsSchema('tenant'),
     body: { type: 'object', required: ['url'], additionalProperties: false, properties: endpointFields },
     response: {
@@ -22,8 +28,15 @@ export function endpointCrudRoutes(app: FastifyInstance, rt: Runtime): void {
         required: [...(EndpointSchema.required as string[]), 'secret', 'public_key'],
         properties: {
           ...(EndpointSchema.properties as object),
-          secret: { type: ['string', 'null'], description: 'The HMAC signing secret (`whsec_…`); null with signing ed25519.' },
-          public_key: { type: ['string', 'null'], description: 'With signing ed25519: the public key (`whpk_…`) receivers verify v1a with; its secret key is never shown. Null otherwise.' },
+          secret: {
+            type: ['string', 'null'],
+            description: 'The HMAC signing secret (`whsec_…`); null with signing ed25519.',
+          },
+          public_key: {
+            type: ['string', 'null'],
+            description:
+              'With signing ed25519: the public key (`whpk_…`) receivers verify v1a with; its secret key is never shown. Null otherwise.',
+          },
         },
       },
     },
@@ -34,7 +47,12 @@ export function endpointCrudRoutes(app: FastifyInstance, rt: Runtime): void {
   });
 
   addRoute<{ tenant: string }, { limit: number; cursor?: string }>(app, {
-    method: 'GET', url: '/v1/tenants/:tenant/endpoints', operationId: 'listEndpoints', summary: 'List endpoints', tag, auth: 'tenant',
+    method: 'GET',
+    url: '/v1/tenants/:tenant/endpoints',
+    operationId: 'listEndpoints',
+    summary: 'List endpoints',
+    tag,
+    auth: 'tenant',
     params: paramsSchema('tenant'),
     querystring: { type: 'object', additionalProperties: false, properties: pagingQuery },
     response: { 200: pageSchema(EndpointSchema) },
@@ -45,32 +63,56 @@ export function endpointCrudRoutes(app: FastifyInstance, rt: Runtime): void {
   });
 
   addRoute<{ tenant: string; endpoint: string }>(app, {
-    method: 'GET', url: '/v1/tenants/:tenant/endpoints/:endpoint', operationId: 'getEndpoint', summary: 'Get an endpoint', tag, auth: 'tenant',
+    method: 'GET',
+    url: '/v1/tenants/:tenant/endpoints/:endpoint',
+    operationId: 'getEndpoint',
+    summary: 'Get an endpoint',
+    tag,
+    auth: 'tenant',
     params: paramsSchema('tenant', 'endpoint'),
     response: { 200: EndpointSchema },
     handler: async (req) => endpointView(await engine.endpoints.get(req.params.tenant, req.params.endpoint)),
   });
 
   addRoute<{ tenant: string; endpoint: string }, unknown, EndpointEdit>(app, {
-    method: 'PATCH', url: '/v1/tenants/:tenant/endpoints/:endpoint', operationId: 'updateEndpoint',
-    summary: 'Edit an endpoint; a URL change or status=active clears degradation; status=active with catch_up replays what the pause missed', tag, auth: 'tenant',
+    method: 'PATCH',
+    url: '/v1/tenants/:tenant/endpoints/:endpoint',
+    operationId: 'updateEndpoint',
+    summary:
+      'Edit an endpoint; a URL change or status=active clears degradation; status=active with catch_up replays what the pause missed',
+    tag,
+    auth: 'tenant',
     params: paramsSchema('tenant', 'endpoint'),
-    body: { type: 'object', additionalProperties: false, minProperties: 1, properties: { ...endpointFields, ...catchUpField } },
+    body: {
+      type: 'object',
+      additionalProperties: false,
+      minProperties: 1,
+      properties: { ...endpointFields, ...catchUpField },
+    },
     response: {
       200: {
         ...EndpointSchema,
-        properties: { ...(EndpointSchema.properties as object), catch_up: { ...ReplayAcceptedSchema, description: 'Only with catch_up: the replay it started.' } },
+        properties: {
+          ...(EndpointSchema.properties as object),
+          catch_up: { ...ReplayAcceptedSchema, description: 'Only with catch_up: the replay it started.' },
+        },
       },
     },
     handler: async (req) => {
-      if (req.body.catch_up !== true) return endpointView(await engine.endpoints.update(req.params.tenant, req.params.endpoint, req.body));
+      if (req.body.catch_up !== true)
+        return endpointView(await engine.endpoints.update(req.params.tenant, req.params.endpoint, req.body));
       const { endpoint, replay } = await engine.endpoints.reactivate(req.params.tenant, req.params.endpoint, req.body);
       return { ...endpointView(endpoint), catch_up: { replay_id: replay.id, replay: replayView(replay) } };
     },
   });
 
   addRoute<{ tenant: string; endpoint: string }>(app, {
-    method: 'DELETE', url: '/v1/tenants/:tenant/endpoints/:endpoint', operationId: 'deleteEndpoint', summary: 'Delete an endpoint and its deliveries', tag, auth: 'tenant',
+    method: 'DELETE',
+    url: '/v1/tenants/:tenant/endpoints/:endpoint',
+    operationId: 'deleteEndpoint',
+    summary: 'Delete an endpoint and its deliveries',
+    tag,
+    auth: 'tenant',
     params: paramsSchema('tenant', 'endpoint'),
     response: { 204: { type: 'null', description: 'Deleted' } },
     handler: async (req, reply) => {

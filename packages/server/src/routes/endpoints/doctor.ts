@@ -1,5 +1,5 @@
 // The receiver doctor over HTTP: runs the article's ugly cases against the endpoint's URL with its secrets and contract.
-import { fail, subscribes, type DoctorContract, type Endpoint } from '@hookline/core';
+import { type DoctorContract, type Endpoint, fail, subscribes } from '@hookline/core';
 import type { FastifyInstance } from 'fastify';
 import type { EventTypeView } from '../../event-types/event-type-registry.ts';
 import { DoctorReportSchema, doctorView } from '../../http/doctor-view.ts';
@@ -10,34 +10,54 @@ type DoctorBody = { type?: string; version?: string } | null | undefined;
 
 export function endpointDoctorRoutes(app: FastifyInstance, rt: Runtime): void {
   addRoute<{ tenant: string; endpoint: string }, unknown, DoctorBody>(app, {
-    method: 'POST', url: '/v1/tenants/:tenant/endpoints/:endpoint/doctor', operationId: 'doctorEndpoint',
-    summary: 'Check the receiver: signed ugly cases (duplicates, bad signatures, stale timestamps, bad JSON, …), graded',
+    method: 'POST',
+    url: '/v1/tenants/:tenant/endpoints/:endpoint/doctor',
+    operationId: 'doctorEndpoint',
+    summary:
+      'Check the receiver: signed ugly cases (duplicates, bad signatures, stale timestamps, bad JSON, …), graded',
     description:
       'Sends at most 30 requests within 60 s to the endpoint URL only (SSRF rules apply), marked X-Webhook-Doctor: 1 with event ids ' +
       'prefixed doctor_. The contract is the registered event type named by `type`, else the first registered type the endpoint ' +
       'subscribes to; its example is the data and its schema the required fields. Nothing is recorded; health is untouched. ' +
       '409 endpoint_paused for a paused endpoint.',
-    tag: 'endpoints', auth: 'tenant',
+    tag: 'endpoints',
+    auth: 'tenant',
     params: paramsSchema('tenant', 'endpoint'),
     body: {
       type: ['object', 'null'],
       additionalProperties: false,
       properties: {
-        type: { type: 'string', minLength: 1, maxLength: 200, description: 'a registered event type (default: the first one the endpoint subscribes to)' },
-        version: { type: 'string', minLength: 1, maxLength: 32, description: "the type's version (default: its latest)" },
+        type: {
+          type: 'string',
+          minLength: 1,
+          maxLength: 200,
+          description: 'a registered event type (default: the first one the endpoint subscribes to)',
+        },
+        version: {
+          type: 'string',
+          minLength: 1,
+          maxLength: 32,
+          description: "the type's version (default: its latest)",
+        },
       },
     },
     response: { 200: DoctorReportSchema },
     handler: async (req) => {
       const { tenant, endpoint } = req.params;
       // The contract is looked up once the endpoint is known, before the paused check: its errors come first.
-      return doctorView(await rt.engine.doctor.run(tenant, endpoint, { contract: (ep) => contractFor(rt, ep, req.body ?? {}) }));
+      return doctorView(
+        await rt.engine.doctor.run(tenant, endpoint, { contract: (ep) => contractFor(rt, ep, req.body ?? {}) }),
+      );
     },
   });
 }
 
 /** The registered contract the doctor's events follow, or none (then case 6 is skipped). */
-async function contractFor(rt: Runtime, ep: Endpoint, body: NonNullable<DoctorBody> | Record<string, never>): Promise<DoctorContract | undefined> {
+async function contractFor(
+  rt: Runtime,
+  ep: Endpoint,
+  body: NonNullable<DoctorBody> | Record<string, never>,
+): Promise<DoctorContract | undefined> {
   const requested = 'type' in body ? body.type : undefined;
   const version = 'version' in body ? body.version : undefined;
   let def: EventTypeView | null = null;

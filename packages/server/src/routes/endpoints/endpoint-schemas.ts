@@ -3,23 +3,68 @@
 export const EVENT_TYPE_PATTERN = '^(\\*|[A-Za-z0-9_-]+(\\.[A-Za-z0-9_-]+)*(\\.\\*)?)$';
 
 export const endpointFields = {
-  url: { type: 'string', minLength: 1, description: 'Absolute https URL (http only with --allow-http), at most 2048 characters, public address.' },
+  url: {
+    type: 'string',
+    minLength: 1,
+    description: 'Absolute https URL (http only with --allow-http), at most 2048 characters, public address.',
+  },
   description: { type: 'string', maxLength: 1000 },
-  event_types: { type: 'array', maxItems: 200, items: { type: 'string', maxLength: 200, pattern: EVENT_TYPE_PATTERN }, description: 'Exact names and `prefix.*` wildcards; empty means every type.' },
-  policy: { type: 'string', maxLength: 64, description: 'payments, standard (default), brief, strict, or a configured policy.' },
+  event_types: {
+    type: 'array',
+    maxItems: 200,
+    items: { type: 'string', maxLength: 200, pattern: EVENT_TYPE_PATTERN },
+    description: 'Exact names and `prefix.*` wildcards; empty means every type.',
+  },
+  policy: {
+    type: 'string',
+    maxLength: 64,
+    description: 'payments, standard (default), brief, strict, or a configured policy.',
+  },
   scheme: { type: 'string', enum: ['hookline', 'standard'] },
-  timeout_ms: { type: ['integer', 'null'], minimum: 100, maximum: 60_000, description: 'null: the policy\'s timeout.' },
-  max_concurrency: { type: ['integer', 'null'], minimum: 1, maximum: 1000, description: 'null: the policy\'s.' },
-  rate_limit_per_s: { type: ['integer', 'null'], description: 'At most this many sends a second across every worker, 1-10000 (rate_limit_invalid otherwise); null: no limit (default). Deliveries over it wait without spending attempts.' },
+  timeout_ms: { type: ['integer', 'null'], minimum: 100, maximum: 60_000, description: "null: the policy's timeout." },
+  max_concurrency: { type: ['integer', 'null'], minimum: 1, maximum: 1000, description: "null: the policy's." },
+  rate_limit_per_s: {
+    type: ['integer', 'null'],
+    description:
+      'At most this many sends a second across every worker, 1-10000 (rate_limit_invalid otherwise); null: no limit (default). Deliveries over it wait without spending attempts.',
+  },
   status: { type: 'string', enum: ['active', 'paused'], description: 'paused stops attempts; active reactivates.' },
-  ordering: { type: 'string', enum: ['none', 'key'], description: 'key: deliveries of one event ordering_key are attempted one at a time, in accept order (default none). Applies to events accepted after the change.' },
-  payload_filter: { type: ['object', 'null'], description: 'docs/filters.md: a JSON filter on the envelope (equals, in, exists, gt/gte/lt/lte on dotted paths, combined with all/any); null clears it. 400 invalid_filter names the bad part.' },
-  headers: { type: 'object', additionalProperties: { type: 'string' }, description: 'Custom headers (at most 20) sent on every attempt; an edit replaces the whole set, {} clears it. Hop-by-hop headers and those Hookline sets are refused (400 invalid_header).' },
-  on_failure: { type: 'string', enum: ['continue', 'block'], description: 'With ordering key: continue (default) lets a key go on after a failed delivery; block holds it until that delivery is replayed successfully or dismissed.' },
-  signing: { type: 'string', enum: ['hmac', 'ed25519'], description: 'hmac (default): whsec_ secrets, v1. ed25519: a key pair Hookline keeps, v1a signatures in the standard scheme (the default scheme then); receivers hold only the whpk_ public key. Fixed at creation.' },
+  ordering: {
+    type: 'string',
+    enum: ['none', 'key'],
+    description:
+      'key: deliveries of one event ordering_key are attempted one at a time, in accept order (default none). Applies to events accepted after the change.',
+  },
+  payload_filter: {
+    type: ['object', 'null'],
+    description:
+      'docs/filters.md: a JSON filter on the envelope (equals, in, exists, gt/gte/lt/lte on dotted paths, combined with all/any); null clears it. 400 invalid_filter names the bad part.',
+  },
+  headers: {
+    type: 'object',
+    additionalProperties: { type: 'string' },
+    description:
+      'Custom headers (at most 20) sent on every attempt; an edit replaces the whole set, {} clears it. Hop-by-hop headers and those Hookline sets are refused (400 invalid_header).',
+  },
+  on_failure: {
+    type: 'string',
+    enum: ['continue', 'block'],
+    description:
+      'With ordering key: continue (default) lets a key go on after a failed delivery; block holds it until that delivery is replayed successfully or dismissed.',
+  },
+  signing: {
+    type: 'string',
+    enum: ['hmac', 'ed25519'],
+    description:
+      'hmac (default): whsec_ secrets, v1. ed25519: a key pair Hookline keeps, v1a signatures in the standard scheme (the default scheme then); receivers hold only the whpk_ public key. Fixed at creation.',
+  },
 } as const;
 
 /** PATCH only: with `status: "active"` on a paused endpoint, replay what the pause missed (docs/rules.md#catch-up). */
 export const catchUpField = {
-  catch_up: { type: 'boolean', description: 'With status active on a paused endpoint: one window replay of everything that failed or was skipped since the pause began (10,000 oldest, counts against the daily replay quota); its id is in catch_up.replay_id.' },
+  catch_up: {
+    type: 'boolean',
+    description:
+      'With status active on a paused endpoint: one window replay of everything that failed or was skipped since the pause began (10,000 oldest, counts against the daily replay quota); its id is in catch_up.replay_id.',
+  },
 } as const;
