@@ -6,6 +6,7 @@ import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { test } from 'node:test';
+import pg from 'pg';
 import { createHookline } from '../src/hookline.ts';
 import { PolicyRegistry } from '../src/policy/registry.ts';
 import { generateMasterKey } from '../src/secret-box.ts';
@@ -126,6 +127,9 @@ test(`3 workers + 1 API process on one database: ${EVENTS} events, connections c
   const workers: ChildProcess[] = [];
   const results: Record<string, unknown> = {};
   let survivorsStopped = false;
+  // The test's own observations go through a pool of their own, not named 'hookline', so the connection cut (which
+  // terminates every 'hookline' backend) never fails a query the test makes to watch progress.
+  const watch = new pg.Pool({ connectionString: url, max: 2, application_name: 'hookline-test-watch' });
   try {
     const tenantId = 'ten_MP';
     await store.createTenant({
@@ -166,7 +170,7 @@ test(`3 workers + 1 API process on one database: ${EVENTS} events, connections c
     let ingestRetries = 0;
     let faultsDone: Promise<void> = Promise.resolve();
     const succeeded = async () =>
-      Number((await store.pg.pool.query(`SELECT count(*) AS n FROM deliveries WHERE status = 'succeeded'`)).rows[0].n);
+      Number((await watch.query(`SELECT count(*) AS n FROM deliveries WHERE status = 'succeeded'`)).rows[0].n);
 
     const faults = async () => {
       // Fault 1: cut every Hookline connection (workers, listeners, the API's pool) once a quarter is delivered.
@@ -198,7 +202,7 @@ test(`3 workers + 1 API process on one database: ${EVENTS} events, connections c
       const holds = async () =>
         Number(
           (
-            await store.pg.pool.query(
+            await watch.query(
               `SELECT count(*) AS n FROM deliveries WHERE status = 'delivering' AND leased_by = 'wrk_2'`,
             )
           ).rows[0].n,
@@ -219,7 +223,7 @@ test(`3 workers + 1 API process on one database: ${EVENTS} events, connections c
       const [, signal] = await within('the SIGKILLed worker to exit', 10_000, exited);
       assert.equal(signal, 'SIGKILL', 'worker 2 died of the SIGKILL');
       // Its leases stay until they expire (LEASE_MS): these are the deliveries another worker must take over.
-      const held = await store.pg.pool.query(
+      const held = await watch.query(
         `SELECT id FROM deliveries WHERE status = 'delivering' AND leased_by = 'wrk_2'`,
       );
       results.leasedByKilledWorker = held.rowCount;
@@ -250,7 +254,7 @@ test(`3 workers + 1 API process on one database: ${EVENTS} events, connections c
     await faultsDone;
     await until(
       async () => {
-        const { rows } = await store.pg.pool.query(
+        const { rows } = await watch.query(
           `SELECT count(*) FILTER (WHERE status IN ('succeeded', 'failed', 'skipped')) AS done, count(*) AS total FROM deliveries`,
         );
         return Number(rows[0].total) === EVENTS && Number(rows[0].done) === EVENTS;
@@ -304,13 +308,13 @@ test(`3 workers + 1 API process on one database: ${EVENTS} events, connections c
     assert.equal(delivered + rxs[4].requests.size, EVENTS, 'every delivery reached its receiver');
     for (const id of killed)
       assert.equal(
-        (await store.pg.pool.query(`SELECT status FROM deliveries WHERE id = $1`, [id])).rows[0].status,
+        (await watch.query(`SELECT status FROM deliveries WHERE id = $1`, [id])).rows[0].status,
         'succeeded',
       );
 
     // The breaker is shared: once open, one probe per cycle across all three processes.
     const ep = endpointOf.get('e')!;
-    const { rows: att } = await store.pg.pool.query(
+    const { rows: att } = await watch.query(
       `SELECT started_at, trigger, outcome FROM attempts WHERE endpoint_id = $1 ORDER BY started_at`,
       [ep],
     );
@@ -332,6 +336,7 @@ test(`3 workers + 1 API process on one database: ${EVENTS} events, connections c
     console.log(`# multiprocess: ${JSON.stringify(results, (k, v) => (k === 'killedWorkerLeases' ? undefined : v))}`);
     await api.stop();
     await store.close();
+    await watch.end();
     for (const rx of rxs) {
       rx.server.closeAllConnections();
       await new Promise((r) => rx.server.close(r));
