@@ -223,9 +223,7 @@ test(`3 workers + 1 API process on one database: ${EVENTS} events, connections c
       const [, signal] = await within('the SIGKILLed worker to exit', 10_000, exited);
       assert.equal(signal, 'SIGKILL', 'worker 2 died of the SIGKILL');
       // Its leases stay until they expire (LEASE_MS): these are the deliveries another worker must take over.
-      const held = await watch.query(
-        `SELECT id FROM deliveries WHERE status = 'delivering' AND leased_by = 'wrk_2'`,
-      );
+      const held = await watch.query(`SELECT id FROM deliveries WHERE status = 'delivering' AND leased_by = 'wrk_2'`);
       results.leasedByKilledWorker = held.rowCount;
       results.killedWorkerLeases = held.rows.map((r) => r.id);
       assert.ok((held.rowCount ?? 0) > 0, 'the killed worker held leases when it died');
