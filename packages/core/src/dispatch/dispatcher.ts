@@ -84,6 +84,8 @@ const MAX_TIMEOUT_MS = 60_000;
 export const ENDPOINT_PAUSED = 'endpoint_paused';
 /** How long an idle loop waits when due rows exist but none could be claimed. */
 const IDLE_RECHECK_MS = 25;
+/** How often an idle loop re-checks when due rows exist but all of them belong to this process's saturated lanes. */
+const SATURATED_RECHECK_MS = 250;
 /** Endpoints answering within this (moving average) are leased `leaseFactor` times their cap ahead. */
 const FAST_SEND_MS = 250;
 /** Tries for one group commit of attempts before its callers see the error. */
@@ -122,6 +124,8 @@ export class Dispatcher {
   readonly #wakeSignal = new WakeSignal();
   #lastSweep = 0;
   #lastGoneCheck = 0;
+  /** Saturated lanes the last claim skipped. */
+  #skippedLanes = 0;
   /** Endpoints and tenants deleted while this process held their work: nothing more of theirs is sent. */
   readonly #goneEndpoints = new Set<string>();
   readonly #goneTenants = new Set<string>();
@@ -279,6 +283,14 @@ export class Dispatcher {
           await new Promise((r) => setImmediate(r));
           continue;
         }
+        // Nothing claimed while lanes of this process are saturated: the due rows are (at least mostly) theirs, a
+        // claim walks past every one of them, and the lanes wake the loop themselves once they run low. Until then
+        // only a wake (new work, a lane running low) or a slow re-check (another endpoint's retry coming due), not one
+        // every few ms that walks the same rows again.
+        if (claimed === 0 && room > 0 && this.#skippedLanes > 0) {
+          await this.#sleep(Math.min(this.#o.pollMs, SATURATED_RECHECK_MS));
+          continue;
+        }
         // Due rows this claim could not take (endpoints at their cap, perhaps in other processes) must not make the
         // loop spin on the database: wait a little unless a commit or a due notification wakes it first.
         await this.#sleep(
@@ -307,6 +319,7 @@ export class Dispatcher {
     const now = this.#o.clock.now();
     const saturated: string[] = [];
     for (const [id, lane] of this.#lanes) if (lane.leased >= this.#lookahead(lane)) saturated.push(id);
+    this.#skippedLanes = saturated.length;
     const claimed = await this.#o.store.claimDue({
       now,
       limit,
@@ -374,7 +387,10 @@ export class Dispatcher {
           freeSlot();
           this.#leased--;
           this.#active.delete(p);
-          if (this.#leased < this.#o.maxInFlight - this.#o.batchSize) this.wake();
+          // Process-wide room for a full claim again: the loop may be waiting for it. Only on the way down through the
+          // threshold, not on every completion below it: a wake the lanes did not ask for (freeSlot wakes the loop when
+          // a lane runs low) is a claim that finds nothing but the saturated lanes' rows (docs/performance.md).
+          if (this.#leased === this.#o.maxInFlight - this.#o.batchSize - 1) this.wake();
         });
       this.#active.add(p);
     }

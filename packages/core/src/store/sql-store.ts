@@ -379,31 +379,39 @@ export class SqlStore implements Store {
           lease_factor: o.leaseFactor ?? 1,
         });
         if (claimed.length === 0) return [];
-        const full = await applyRateLimits(
+        return applyRateLimits(
           tx,
-          await tx.all('claimed-rows', { ids: claimed.map((c) => c.id) }),
+          await this.claimedDeliveries(
+            tx,
+            claimed.map((c) => c.id),
+          ),
           o.workerId,
           o.now,
         );
-        // One endpoint object per endpoint in the batch, shared by its deliveries (read-only): mapped once, and
-        // copied once when the claim crosses to another thread.
-        const endpoints = new Map<string, ClaimedDelivery['endpoint']>();
-        return full.map((r) => {
-          let endpoint = endpoints.get(r.endpoint_id);
-          if (!endpoint) endpoints.set(r.endpoint_id, (endpoint = rows.endpointFromRow(r, 'e_')));
-          return {
-            delivery: rows.deliveryFromRow(r),
-            body: Buffer.isBuffer(r.ev_body) ? r.ev_body : Buffer.from(r.ev_body),
-            endpoint,
-            environment: r.t_environment as Environment,
-            replayId: r.replay_id ?? null,
-          };
-        });
         // A lease needs no fsync of its own: losing it in an OS crash only means the delivery is claimed again,
         // and the attempt's durable commit syncs it anyway. Halves the fsyncs of a busy dispatcher.
       },
       { durable: false },
     );
+  }
+
+  /** Everything a worker needs for the deliveries it just leased (claimed-rows: each row with its endpoint's columns). */
+  protected async claimedDeliveries(tx: SqlExecutor, ids: string[]): Promise<ClaimedDelivery[]> {
+    const full = await tx.all('claimed-rows', { ids });
+    // One endpoint object per endpoint in the batch, shared by its deliveries (read-only): mapped once, and
+    // copied once when the claim crosses to another thread.
+    const endpoints = new Map<string, ClaimedDelivery['endpoint']>();
+    return full.map((r) => {
+      let endpoint = endpoints.get(r.endpoint_id);
+      if (!endpoint) endpoints.set(r.endpoint_id, (endpoint = rows.endpointFromRow(r, 'e_')));
+      return {
+        delivery: rows.deliveryFromRow(r),
+        body: Buffer.isBuffer(r.ev_body) ? r.ev_body : Buffer.from(r.ev_body),
+        endpoint,
+        environment: r.t_environment as Environment,
+        replayId: r.replay_id ?? null,
+      };
+    });
   }
 
   async recordAttempts(records: AttemptRecord[], now: number): Promise<HealthTransition[]> {
@@ -430,27 +438,19 @@ export class SqlStore implements Store {
       // Deliveries that end failed by this batch (not replays: a failed replay is no news), for their endpoints' summaries.
       const failed: string[] = [];
       for (const rec of ordered) if (rec.health) await health.load(rec.attempt.endpointId);
+      // A dialect that finishes a whole batch in a few statements (SQLite) does it here, before the loop below.
+      const batchFinished = await this.finishBatch(tx, ordered, now);
       for (const rec of ordered) {
         const a = rec.attempt;
         const next = rec.next;
-        // The delivery first: its row lock holds off a concurrent delete until the attempt is in (PostgreSQL).
-        const [finished] = await tx.all<{ id: string; ordering_key: string | null }>('finish-attempt', {
-          id: a.deliveryId,
-          worker: rec.workerId,
-          attempt_count: a.n - 1,
-          status: next.status,
-          ladder: next.status === 'pending' ? next.ladder : null,
-          next_attempt_at: next.status === 'pending' ? next.nextAttemptAt : null,
-          terminal_reason: next.status === 'failed' ? next.reason : null,
-          fast_failures: rec.progress.fastFailures,
-          slow_failures: rec.progress.slowFailures,
-          slow_started_at: rec.progress.slowStartedAt,
-          first_attempt_at: rec.progress.firstAttemptAt,
-          last_attempt_at: a.startedAt,
-          now,
-        });
-        // Skipped when the delivery is gone, or already on record (a retried commit).
-        await tx.run('insert-attempt', rows.attemptToRow(a));
+        let finished: FinishedRow | undefined;
+        if (batchFinished) finished = batchFinished.get(a.deliveryId);
+        else {
+          // The delivery first: its row lock holds off a concurrent delete until the attempt is in (PostgreSQL).
+          [finished] = await tx.all<FinishedRow>('finish-attempt', { ...finishParams(rec), now });
+          // Skipped when the delivery is gone, or already on record (a retried commit).
+          await tx.run('insert-attempt', rows.attemptToRow(a));
+        }
         if (!finished) continue; // the lease was lost (the attempt stays on record, the new holder decides), or the delivery is gone
         if (finished.ordering_key != null && next.status !== 'pending') {
           await tx.run('promote-next-of-key', { endpoint_id: a.endpointId, ordering_key: finished.ordering_key, now });
@@ -485,6 +485,19 @@ export class SqlStore implements Store {
       await addToFailureSummaries(tx, failed, now);
       return transitions;
     });
+  }
+
+  /**
+   * Finishes every record's delivery and inserts every attempt of a batch at once, or returns null to have
+   * recordAttempts do it one record at a time (finish-attempt, insert-attempt). The map holds the deliveries that
+   * finished (the lease still held), by id. Overridden per dialect (sqlite/sqlite-sql-store.ts).
+   */
+  protected async finishBatch(
+    _tx: SqlExecutor,
+    _records: readonly AttemptRecord[],
+    _now: number,
+  ): Promise<Map<string, FinishedRow> | null> {
+    return null;
   }
 
   async holdDeliveries(ids: string[], workerId: string, until: number, now: number): Promise<void> {
@@ -832,6 +845,32 @@ export class SqlStore implements Store {
   purgeBreakerWindow(before: number): Promise<number> {
     return this.driver.run('purge-breaker-window', { before });
   }
+}
+
+/** A delivery finish-attempt changed: its id and ordering key. */
+export interface FinishedRow {
+  id: string;
+  ordering_key: string | null;
+}
+
+/** finish-attempt's parameters for one record (all but :now). */
+export function finishParams(rec: AttemptRecord) {
+  const a = rec.attempt;
+  const next = rec.next;
+  return {
+    id: a.deliveryId,
+    worker: rec.workerId,
+    attempt_count: a.n - 1,
+    status: next.status,
+    ladder: next.status === 'pending' ? next.ladder : null,
+    next_attempt_at: next.status === 'pending' ? next.nextAttemptAt : null,
+    terminal_reason: next.status === 'failed' ? next.reason : null,
+    fast_failures: rec.progress.fastFailures,
+    slow_failures: rec.progress.slowFailures,
+    slow_started_at: rec.progress.slowStartedAt,
+    first_attempt_at: rec.progress.firstAttemptAt,
+    last_attempt_at: a.startedAt,
+  };
 }
 
 /**

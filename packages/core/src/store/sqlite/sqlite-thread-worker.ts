@@ -1,13 +1,13 @@
 // The store thread: one SqliteDriver + SqlStore, answering SqliteThreadStore's calls in arrival order (the
 // driver's mutex still orders transactions exactly as on the event loop).
 import { parentPort, workerData } from 'node:worker_threads';
-import { SqlStore } from '../sql-store.ts';
 import type { AcceptResult } from '../store.ts';
 import { SqliteDriver } from './sqlite-driver.ts';
+import { SqliteSqlStore } from './sqlite-sql-store.ts';
 import { reviveBuffers, type ThreadAnswer, type ThreadCall, type ThreadFatal } from './sqlite-thread-protocol.ts';
 
 const port = parentPort!;
-const store = new SqlStore(new SqliteDriver(workerData.path, workerData.options));
+const store = new SqliteSqlStore(new SqliteDriver(workerData.path, workerData.options));
 // Told before the failing call's own answer, so the caller learns the store is gone before any later answer.
 store.onFatal((err) =>
   port.postMessage({
