@@ -1,12 +1,16 @@
 // Drain benchmark on PostgreSQL: N deliveries already queued, K worker processes, a fast loopback receiver.
 // Prints one JSON line. Usage: node --conditions=source --import tsx bench/postgres-drain.ts [--events 20000] [--workers 3]
-//   [--endpoints 4] [--url postgres://postgres@127.0.0.1:5432/postgres] (a scratch database is created and dropped).
+//   [--endpoints 4] [--url postgres://postgres@127.0.0.1:5432/postgres] (a scratch database is created and dropped)
+//   [--receiver http://127.0.0.1:PORT] (the run's shared loopback receiver; paths /pg/e0…; default: an in-process one)
+//   [--profile-dir DIR] (each worker writes a CPU profile of its drain there).
 import { fork } from 'node:child_process';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { createHookline, createSender, generateMasterKey, openPostgresStore } from '@hookline/core';
 import pg from 'pg';
+import { startPhaseProfile } from './lib/phase-profile.ts';
+import { benchPgBase } from './lib/scratch-pg.ts';
 
 const self = fileURLToPath(import.meta.url);
 
@@ -16,7 +20,7 @@ function arg(name: string, fallback: string): string {
 }
 
 async function worker(): Promise<void> {
-  const { url, masterKey, id } = JSON.parse(process.env.HOOKLINE_BENCH_WORKER!);
+  const { url, masterKey, id, profileDir } = JSON.parse(process.env.HOOKLINE_BENCH_WORKER!);
   const store = await openPostgresStore(url, { poolMax: 8 });
   const engine = createHookline({
     store,
@@ -27,12 +31,19 @@ async function worker(): Promise<void> {
     dispatcher: { workerId: id, logAttempts: false, batchSize: 200 },
     maintenance: { enabled: false },
   });
-  process.on('message', async () => {
+  // 'start' starts dispatching (the clock runs from there, not from the process's start-up); 'stop' ends it.
+  let stopProfile: () => Promise<string | null> = async () => null;
+  process.on('message', async (msg) => {
+    if (msg === 'start') {
+      stopProfile = await startPhaseProfile(profileDir, `postgres-drain-${id}`);
+      engine.start();
+      return;
+    }
+    await stopProfile();
     await engine.stop();
     await store.close();
     process.exit(0);
   });
-  engine.start();
   process.send?.('ready');
 }
 
@@ -40,7 +51,9 @@ async function main(): Promise<void> {
   const events = Number(arg('events', '20000'));
   const workers = Number(arg('workers', '3'));
   const endpoints = Number(arg('endpoints', '4'));
-  const base = arg('url', process.env.HOOKLINE_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres');
+  const base = arg('url', benchPgBase());
+  const receiver = arg('receiver', '');
+  const profileDir = arg('profile-dir', '') || undefined;
   const dbName = `hookline_bench_${process.pid}`;
   const admin = new pg.Client(base);
   await admin.connect();
@@ -58,7 +71,9 @@ async function main(): Promise<void> {
     });
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const port = (server.address() as AddressInfo).port;
+  const target = receiver
+    ? `${receiver.replace(/\/$/, '')}/pg`
+    : `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
   const masterKey = generateMasterKey();
   const store = await openPostgresStore(url, { poolMax: 4 });
@@ -80,11 +95,7 @@ async function main(): Promise<void> {
     updatedAt: now,
   });
   for (let e = 0; e < endpoints; e++) {
-    await api.endpoints.create('ten_BENCH', {
-      url: `http://127.0.0.1:${port}/e${e}`,
-      max_concurrency: 100,
-      event_types: [`e${e}.*`],
-    });
+    await api.endpoints.create('ten_BENCH', { url: `${target}/e${e}`, max_concurrency: 100, event_types: [`e${e}.*`] });
   }
   const seedStart = Date.now();
   for (let i = 0; i < events; i += 1000) {
@@ -97,15 +108,20 @@ async function main(): Promise<void> {
   const seedMs = Date.now() - seedStart;
 
   const children = [];
-  const t0 = Date.now();
   for (let w = 0; w < workers; w++) {
     const child = fork(self, [], {
       execArgv: ['--conditions=source', '--import', 'tsx'],
-      env: { ...process.env, HOOKLINE_BENCH_WORKER: JSON.stringify({ url, masterKey, id: `wrk_bench_${w}` }) },
+      env: {
+        ...process.env,
+        HOOKLINE_BENCH_WORKER: JSON.stringify({ url, masterKey, id: `wrk_bench_${w}`, profileDir }),
+      },
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
     children.push(child);
   }
+  await Promise.all(children.map((c) => new Promise((r) => c.once('message', r))));
+  const t0 = Date.now();
+  for (const c of children) c.send('start');
   for (;;) {
     const { rows } = await store.pg.pool.query(`SELECT count(*) AS n FROM deliveries WHERE status = 'succeeded'`);
     if (Number(rows[0].n) >= events) break;
@@ -128,7 +144,7 @@ async function main(): Promise<void> {
       seconds: Number(seconds.toFixed(2)),
       deliveriesPerSec: Math.round(events / seconds),
       seedEventsPerSec: Math.round(events / (seedMs / 1000)),
-      requestsReceived: received,
+      requestsReceived: receiver ? null : received,
     }),
   );
 }

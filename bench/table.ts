@@ -93,10 +93,28 @@ for (const x of lines) {
       break;
     case 'postgres':
       rows.push([
-        'postgres drain',
-        x.skipped
-          ? `skipped: ${x.skipped}`
-          : `1 worker ${fmt(x.workers_1_per_s)}; 3 workers ${fmt(x.workers_3_per_s)} ${x.unit ?? ''}`,
+        'postgres drain (4 endpoints)',
+        `1 worker ${fmt(x.workers_1_per_s)}; 3 workers ${fmt(x.workers_3_per_s)} ${x.unit ?? ''} (scaling ${r(x.scaling_3_over_1)}; ratio to pg-peer ${r(x.ratio_to_pg_peer)}; ingest ${fmt(x.ingest_events_per_s)} events/s)`,
+        r(x.ratio_to_limit),
+        r(x.ratio_to_bullmq),
+        target,
+        met,
+      ]);
+      break;
+    case 'pg-peer':
+      rows.push([
+        'pg-peer (graphile-worker 0.16, concurrency 50)',
+        `${fmt(x.pg_peer_per_s)} ${x.unit}`,
+        r(x.ratio_to_limit),
+        r(x.ratio_to_bullmq),
+        target,
+        met,
+      ]);
+      break;
+    case 'fanout':
+      rows.push([
+        'fan-out (200 endpoints, SQLite)',
+        `${fmt(x.deliveries_per_s)} ${x.unit} vs ${fmt(x.drain_per_s)} single-endpoint (ratio_to_drain ${x.ratio_to_drain}); ingest ${fmt(x.ingest_deliveries_per_s)} deliveries created/s`,
         r(x.ratio_to_limit),
         r(x.ratio_to_bullmq),
         target,

@@ -20,6 +20,7 @@ export const DUE_CHANNEL = 'hookline_due';
 /** Statements that can make deliveries due now: a transaction that changed rows with one of them notifies. */
 const MAKES_DUE = new Set([
   'insert-delivery',
+  'insert-deliveries',
   'schedule-window-replay',
   'schedule-single-replay',
   'release-held-endpoint',

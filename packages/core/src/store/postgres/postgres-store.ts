@@ -1,8 +1,22 @@
-// Opens the PostgreSQL store: SqlStore over a PostgresDriver, migrated, with LISTEN/NOTIFY wake-ups (onDue).
+// Opens the PostgreSQL store: SqlStore over a PostgresDriver, migrated, with LISTEN/NOTIFY wake-ups (onDue), and the
+// two hot writes (accepting a batch, recording a batch of attempts) as multi-row statements.
+import type { Delivery } from '../../domain.ts';
+import { HealthBatch } from '../health-batch.ts';
+import { addToFailureSummaries } from '../outbox-writes.ts';
+import * as rows from '../rows.ts';
 import { SqlStore } from '../sql-store.ts';
+import type { AcceptResult, AttemptRecord, HealthTransition, NewEvent } from '../store.ts';
 import { PostgresDriver, type PostgresOptions } from './postgres-driver.ts';
 
-/** SqlStore with the one thing only PostgreSQL adds: other processes' due work wakes this one's dispatcher. */
+const cmp = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
+/**
+ * SqlStore plus what only PostgreSQL adds: other processes' due work wakes this one's dispatcher, and the hot writes
+ * go as one `unnest` statement per table instead of one statement per row. Every round trip of a transaction holds
+ * its row locks (the endpoint rows of a record batch) for longer, and worker processes queue on those locks, so
+ * fewer round trips is what lets workers scale. Batches with ordering keys keep SqlStore's row-by-row path (they
+ * number each delivery under its key's lock).
+ */
 export class PostgresStore extends SqlStore {
   constructor(readonly pg: PostgresDriver) {
     super(pg);
@@ -10,6 +24,184 @@ export class PostgresStore extends SqlStore {
 
   onDue(cb: () => void): () => void {
     return this.pg.onDue(cb);
+  }
+
+  override async acceptEvents(events: NewEvent[]): Promise<AcceptResult[]> {
+    if (events.length === 0) return [];
+    if (events.some((ne) => ne.deliveries.some((d) => d.orderingKey !== undefined))) return super.acceptEvents(events);
+    return this.pg.transaction(async (tx) => {
+      const evRows = events.map((ne) => rows.eventToRow(ne.event, ne.bodyHash));
+      const col = (k: string) => evRows.map((r) => r[k]);
+      const created = new Set(
+        (
+          await tx.all<{ id: string }>('insert-events', {
+            ids: col('id'),
+            tenant_ids: col('tenant_id'),
+            event_ids: col('event_id'),
+            types: col('type'),
+            versions: col('version'),
+            occurred_ats: col('occurred_at'),
+            bodies: col('body'),
+            body_hashes: col('body_hash'),
+            is_moneys: col('is_money'),
+            ordering_keys: col('ordering_key'),
+            created_ats: col('created_at'),
+          })
+        ).map((r) => r.id),
+      );
+      const ds = events.flatMap((ne) => (created.has(ne.event.id) ? ne.deliveries.map((d) => ({ ne, d })) : []));
+      if (ds.length > 0) {
+        await tx.run('insert-deliveries', {
+          ids: ds.map(({ d }) => d.id),
+          tenant_ids: ds.map(({ ne }) => ne.event.tenantId),
+          event_pks: ds.map(({ ne }) => ne.event.id),
+          endpoint_ids: ds.map(({ d }) => d.endpointId),
+          statuses: ds.map(({ d }) => (d.lease ? 'delivering' : d.status)),
+          is_moneys: ds.map(({ ne }) => (ne.event.isMoney ? 1 : 0)),
+          next_attempt_ats: ds.map(({ d }) => d.nextAttemptAt),
+          lease_untils: ds.map(({ d }) => d.lease?.until ?? null),
+          leased_bys: ds.map(({ d }) => d.lease?.workerId ?? null),
+          nows: ds.map(({ ne }) => ne.event.createdAt),
+        });
+      }
+      const out: AcceptResult[] = [];
+      for (const ne of events) {
+        const ev = ne.event;
+        if (!created.has(ev.id)) {
+          // Already there (an earlier call, or earlier in this batch): the same body answers what it created.
+          const [existing] = await tx.all('find-event', { tenant_id: ev.tenantId, event_id: ev.eventId });
+          if (!existing || existing.body_hash !== ne.bodyHash) out.push({ kind: 'conflict', eventId: ev.eventId });
+          else
+            out.push({
+              kind: 'existing',
+              event: rows.eventFromRow(existing),
+              deliveries: (await tx.all('event-deliveries', { event_pk: existing.id })).map(rows.deliveryFromRow),
+            });
+          continue;
+        }
+        const deliveries: Delivery[] = ne.deliveries.map((d) => ({
+          id: d.id,
+          tenantId: ev.tenantId,
+          eventPk: ev.id,
+          eventId: ev.eventId,
+          eventType: ev.type,
+          endpointId: d.endpointId,
+          status: d.lease ? 'delivering' : d.status,
+          ladder: 'fast',
+          isMoney: ev.isMoney,
+          attemptCount: 0,
+          fastFailures: 0,
+          slowFailures: 0,
+          slowStartedAt: null,
+          firstAttemptAt: null,
+          lastAttemptAt: null,
+          nextAttemptAt: d.nextAttemptAt,
+          leaseUntil: d.lease?.until ?? null,
+          terminalReason: null,
+          orderingKey: null,
+          orderingSeq: null,
+          dismissedAt: null,
+          createdAt: ev.createdAt,
+          updatedAt: ev.createdAt,
+        }));
+        out.push({ kind: 'created', event: ev, deliveries });
+      }
+      return out;
+    });
+  }
+
+  override async recordAttempts(records: AttemptRecord[], now: number): Promise<HealthTransition[]> {
+    if (records.length === 0) return [];
+    // Ordered deliveries lock their keys first and promote the next of each; a delivery twice in one batch must be
+    // finished twice in order: both keep the row-by-row path.
+    const ids = new Set(records.map((r) => r.attempt.deliveryId));
+    if (ids.size !== records.length || records.some((r) => r.ordering)) return super.recordAttempts(records, now);
+    return this.pg.transaction(async (tx) => {
+      const health = new HealthBatch(tx, now);
+      const window = new Map<string, { scopeKey: string; deliveryId: string; at: number; failed: number }>();
+      // Delivery rows first (each leased to this worker alone: no other record commit waits for them), the shared
+      // endpoint rows last, so workers queue on an endpoint row only for the health update and the COMMIT, not for
+      // the whole batch (the row-by-row path locks endpoints first). A delete of the endpoint meanwhile, which locks
+      // the other way round, is a deadlock PostgreSQL breaks and the transaction runs again.
+      const ordered = [...records].sort(
+        (x, y) => cmp(x.attempt.endpointId, y.attempt.endpointId) || cmp(x.attempt.deliveryId, y.attempt.deliveryId),
+      );
+      const finishedRows = await tx.all<{ id: string; ordering_key: string | null }>('finish-attempts', {
+        ids: ordered.map((r) => r.attempt.deliveryId),
+        workers: ordered.map((r) => r.workerId),
+        attempt_counts: ordered.map((r) => r.attempt.n - 1),
+        statuses: ordered.map((r) => r.next.status),
+        ladders: ordered.map((r) => (r.next.status === 'pending' ? r.next.ladder : null)),
+        next_attempt_ats: ordered.map((r) => (r.next.status === 'pending' ? r.next.nextAttemptAt : null)),
+        terminal_reasons: ordered.map((r) => (r.next.status === 'failed' ? r.next.reason : null)),
+        fast_failures: ordered.map((r) => r.progress.fastFailures),
+        slow_failures: ordered.map((r) => r.progress.slowFailures),
+        slow_started_ats: ordered.map((r) => r.progress.slowStartedAt),
+        first_attempt_ats: ordered.map((r) => r.progress.firstAttemptAt),
+        last_attempt_ats: ordered.map((r) => r.attempt.startedAt),
+        now,
+      });
+      const finished = new Map(finishedRows.map((r) => [r.id, r]));
+      const at = ordered.map((r) => rows.attemptToRow(r.attempt));
+      const col = (k: string) => at.map((r) => r[k]);
+      // Skipped when the delivery is gone, or already on record (a retried commit).
+      await tx.run('insert-attempts', {
+        ids: col('id'),
+        delivery_ids: col('delivery_id'),
+        tenant_ids: col('tenant_id'),
+        endpoint_ids: col('endpoint_id'),
+        ns: col('n'),
+        triggers: col('trigger'),
+        started_ats: col('started_at'),
+        duration_mss: col('duration_ms'),
+        request_headers: col('request_headers'),
+        response_statuses: col('response_status'),
+        response_headers: col('response_headers'),
+        response_excerpts: col('response_excerpt'),
+        error_classes: col('error_class'),
+        error_messages: col('error_message'),
+        outcomes: col('outcome'),
+      });
+      for (const rec of ordered)
+        if (rec.health && finished.has(rec.attempt.deliveryId)) await health.load(rec.attempt.endpointId);
+      const failed: string[] = [];
+      for (const rec of ordered) {
+        const a = rec.attempt;
+        const done = finished.get(a.deliveryId);
+        if (!done) continue; // the lease was lost (the attempt stays on record, the new holder decides), or the delivery is gone
+        if (done.ordering_key != null && rec.next.status !== 'pending') {
+          await tx.run('promote-next-of-key', { endpoint_id: a.endpointId, ordering_key: done.ordering_key, now });
+        }
+        if (rec.next.status === 'failed' && !rec.replayId) failed.push(a.deliveryId);
+        if (rec.replayId) {
+          await tx.run('bump-replay', {
+            id: rec.replayId,
+            succeeded: a.outcome === 'success' ? 1 : 0,
+            failed: a.outcome === 'success' ? 0 : 1,
+          });
+        }
+        if (rec.health) await health.apply(a, rec.health, rec.previousAttemptAt ?? null);
+        if (rec.breakerScope) {
+          window.set(`${rec.breakerScope}|${a.deliveryId}`, {
+            scopeKey: rec.breakerScope,
+            deliveryId: a.deliveryId,
+            at: a.startedAt,
+            failed: a.outcome === 'delivery_failure' ? 1 : 0,
+          });
+        }
+      }
+      for (const [, w] of [...window].sort(([x], [y]) => cmp(x, y))) {
+        await tx.run('put-breaker-delivery', {
+          scope_key: w.scopeKey,
+          delivery_id: w.deliveryId,
+          attempted_at: w.at,
+          failed: w.failed,
+        });
+      }
+      const transitions = await health.flush();
+      await addToFailureSummaries(tx, failed, now);
+      return transitions;
+    });
   }
 }
 

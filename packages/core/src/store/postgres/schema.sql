@@ -106,6 +106,8 @@ CREATE INDEX deliveries_due ON deliveries USING btree (status, next_attempt_at) 
 
 CREATE INDEX deliveries_endpoint ON deliveries USING btree (endpoint_id, status, last_attempt_at);
 
+CREATE INDEX deliveries_endpoint_due ON deliveries USING btree (endpoint_id, next_attempt_at, id) WHERE (status = ANY (ARRAY['pending'::text, 'held'::text]));
+
 CREATE INDEX deliveries_event ON deliveries USING btree (event_pk);
 
 CREATE INDEX deliveries_finished ON deliveries USING btree (updated_at) WHERE (status = ANY (ARRAY['succeeded'::text, 'failed'::text, 'skipped'::text]));
@@ -347,50 +349,44 @@ CREATE OR REPLACE FUNCTION hookline_claim_due(p_now bigint, p_lease_until bigint
  LANGUAGE plpgsql
 AS $function$
 DECLARE
-  locked TEXT[];
+  ep RECORD;
+  room INTEGER;
+  left_over INTEGER := p_limit;
 BEGIN
-  SELECT coalesce(array_agg(c.endpoint_id), '{}') INTO locked
-  FROM (
-    SELECT DISTINCT due.endpoint_id FROM (
-      SELECT d.endpoint_id FROM deliveries d
-      WHERE d.status IN ('pending', 'held') AND d.next_attempt_at <= p_now AND NOT (d.endpoint_id = ANY(p_saturated))
+  -- The endpoints of the oldest due rows, in due order; caps hold across processes because only the holder of an
+  -- endpoint's advisory lock (until commit) counts and leases its rows. One busy elsewhere is skipped, not awaited.
+  FOR ep IN
+    SELECT c.endpoint_id, e.max_concurrency FROM (
+      SELECT due.endpoint_id, min(due.next_attempt_at) AS first_due FROM (
+        SELECT d.endpoint_id, d.next_attempt_at FROM deliveries d
+        WHERE d.status IN ('pending', 'held') AND d.next_attempt_at <= p_now AND NOT (d.endpoint_id = ANY(p_saturated))
+          AND (d.ordering_key IS NULL OR hookline_key_free(d.endpoint_id, d.ordering_key, d.ordering_seq))
+        ORDER BY d.next_attempt_at
+        LIMIT p_limit * 4
+      ) due GROUP BY due.endpoint_id
+    ) c JOIN endpoints e ON e.id = c.endpoint_id
+    ORDER BY c.first_due, c.endpoint_id
+  LOOP
+    EXIT WHEN left_over <= 0;
+    CONTINUE WHEN NOT pg_try_advisory_xact_lock(hashtext('hookline.claim'), hashtext(ep.endpoint_id));
+    SELECT ep.max_concurrency * p_lease_factor - count(*) INTO room FROM deliveries f
+    WHERE f.endpoint_id = ep.endpoint_id AND f.status = 'delivering';
+    room := least(room, left_over);
+    CONTINUE WHEN room <= 0;
+    RETURN QUERY
+    UPDATE deliveries u SET status = 'delivering', lease_until = p_lease_until, leased_by = p_worker, updated_at = p_now
+    WHERE u.id IN (
+      SELECT d.id FROM deliveries d
+      WHERE d.endpoint_id = ep.endpoint_id AND d.status IN ('pending', 'held') AND d.next_attempt_at <= p_now
         AND (d.ordering_key IS NULL OR hookline_key_free(d.endpoint_id, d.ordering_key, d.ordering_seq))
-      ORDER BY d.next_attempt_at
-      LIMIT p_limit * 4
-    ) due
-  ) c
-  WHERE pg_try_advisory_xact_lock(hashtext('hookline.claim'), hashtext(c.endpoint_id));
-
-  IF cardinality(locked) = 0 THEN
-    RETURN;
-  END IF;
-
-  RETURN QUERY
-  WITH candidates AS (
-    SELECT d.id, d.endpoint_id, d.next_attempt_at FROM deliveries d
-    WHERE d.status IN ('pending', 'held') AND d.next_attempt_at <= p_now AND d.endpoint_id = ANY(locked)
-      AND (d.ordering_key IS NULL OR hookline_key_free(d.endpoint_id, d.ordering_key, d.ordering_seq))
-    ORDER BY d.next_attempt_at, d.id
-    LIMIT p_limit * 4
-    FOR UPDATE SKIP LOCKED
-  ), in_flight AS (
-    SELECT f.endpoint_id, count(*) AS n FROM deliveries f
-    WHERE f.status = 'delivering' AND f.endpoint_id = ANY(locked) GROUP BY f.endpoint_id
-  ), ranked AS (
-    SELECT c.id, c.endpoint_id, c.next_attempt_at,
-           row_number() OVER (PARTITION BY c.endpoint_id ORDER BY c.next_attempt_at, c.id) AS rn
-    FROM candidates c
-  ), picked AS (
-    SELECT r.id FROM ranked r
-    JOIN endpoints e ON e.id = r.endpoint_id
-    LEFT JOIN in_flight i ON i.endpoint_id = r.endpoint_id
-    WHERE r.rn + coalesce(i.n, 0) <= e.max_concurrency * p_lease_factor
-    ORDER BY r.next_attempt_at, r.id
-    LIMIT p_limit
-  )
-  UPDATE deliveries u SET status = 'delivering', lease_until = p_lease_until, leased_by = p_worker, updated_at = p_now
-  FROM picked WHERE u.id = picked.id
-  RETURNING u.id;
+      ORDER BY d.next_attempt_at, d.id
+      LIMIT room
+      FOR UPDATE SKIP LOCKED
+    )
+    RETURNING u.id;
+    GET DIAGNOSTICS room = ROW_COUNT;
+    left_over := left_over - room;
+  END LOOP;
 END
 $function$;
 
