@@ -437,9 +437,17 @@ export class SqlStore implements Store {
       );
       // Deliveries that end failed by this batch (not replays: a failed replay is no news), for their endpoints' summaries.
       const failed: string[] = [];
-      for (const rec of ordered) if (rec.health) await health.load(rec.attempt.endpointId);
-      // A dialect that finishes a whole batch in a few statements (SQLite) does it here, before the loop below.
+      // A dialect that finishes a whole batch in a few statements (SQLite, PostgreSQL) does it here, before the loop.
       const batchFinished = await this.finishBatch(tx, ordered, now);
+      // The endpoint rows: before the row-by-row finishes below (endpoint rows, then delivery rows, then window rows),
+      // or after a batch finish, whose delivery rows are leased to this worker alone: workers then queue on a shared
+      // endpoint row only for the health update and the COMMIT, not for the whole batch. A delete of the endpoint
+      // meanwhile, which locks the other way round, is a deadlock PostgreSQL breaks and the transaction runs again.
+      for (const rec of ordered) {
+        if (rec.health && (!batchFinished || batchFinished.has(rec.attempt.deliveryId))) {
+          await health.load(rec.attempt.endpointId);
+        }
+      }
       for (const rec of ordered) {
         const a = rec.attempt;
         const next = rec.next;

@@ -1,14 +1,11 @@
 // Opens the PostgreSQL store: SqlStore over a PostgresDriver, migrated, with LISTEN/NOTIFY wake-ups (onDue), and the
 // two hot writes (accepting a batch, recording a batch of attempts) as multi-row statements.
 import type { Delivery } from '../../domain.ts';
-import { HealthBatch } from '../health-batch.ts';
-import { addToFailureSummaries } from '../outbox-writes.ts';
 import * as rows from '../rows.ts';
-import { SqlStore } from '../sql-store.ts';
-import type { AcceptResult, AttemptRecord, HealthTransition, NewEvent } from '../store.ts';
+import type { SqlExecutor } from '../sql-driver.ts';
+import { type FinishedRow, SqlStore } from '../sql-store.ts';
+import type { AcceptResult, AttemptRecord, NewEvent } from '../store.ts';
 import { PostgresDriver, type PostgresOptions } from './postgres-driver.ts';
-
-const cmp = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
 /**
  * SqlStore plus what only PostgreSQL adds: other processes' due work wakes this one's dispatcher, and the hot writes
@@ -110,98 +107,53 @@ export class PostgresStore extends SqlStore {
     });
   }
 
-  override async recordAttempts(records: AttemptRecord[], now: number): Promise<HealthTransition[]> {
-    if (records.length === 0) return [];
-    // Ordered deliveries lock their keys first and promote the next of each; a delivery twice in one batch must be
-    // finished twice in order: both keep the row-by-row path.
-    const ids = new Set(records.map((r) => r.attempt.deliveryId));
-    if (ids.size !== records.length || records.some((r) => r.ordering)) return super.recordAttempts(records, now);
-    return this.pg.transaction(async (tx) => {
-      const health = new HealthBatch(tx, now);
-      const window = new Map<string, { scopeKey: string; deliveryId: string; at: number; failed: number }>();
-      // Delivery rows first (each leased to this worker alone: no other record commit waits for them), the shared
-      // endpoint rows last, so workers queue on an endpoint row only for the health update and the COMMIT, not for
-      // the whole batch (the row-by-row path locks endpoints first). A delete of the endpoint meanwhile, which locks
-      // the other way round, is a deadlock PostgreSQL breaks and the transaction runs again.
-      const ordered = [...records].sort(
-        (x, y) => cmp(x.attempt.endpointId, y.attempt.endpointId) || cmp(x.attempt.deliveryId, y.attempt.deliveryId),
-      );
-      const finishedRows = await tx.all<{ id: string; ordering_key: string | null }>('finish-attempts', {
-        ids: ordered.map((r) => r.attempt.deliveryId),
-        workers: ordered.map((r) => r.workerId),
-        attempt_counts: ordered.map((r) => r.attempt.n - 1),
-        statuses: ordered.map((r) => r.next.status),
-        ladders: ordered.map((r) => (r.next.status === 'pending' ? r.next.ladder : null)),
-        next_attempt_ats: ordered.map((r) => (r.next.status === 'pending' ? r.next.nextAttemptAt : null)),
-        terminal_reasons: ordered.map((r) => (r.next.status === 'failed' ? r.next.reason : null)),
-        fast_failures: ordered.map((r) => r.progress.fastFailures),
-        slow_failures: ordered.map((r) => r.progress.slowFailures),
-        slow_started_ats: ordered.map((r) => r.progress.slowStartedAt),
-        first_attempt_ats: ordered.map((r) => r.progress.firstAttemptAt),
-        last_attempt_ats: ordered.map((r) => r.attempt.startedAt),
-        now,
-      });
-      const finished = new Map(finishedRows.map((r) => [r.id, r]));
-      const at = ordered.map((r) => rows.attemptToRow(r.attempt));
-      const col = (k: string) => at.map((r) => r[k]);
-      // Skipped when the delivery is gone, or already on record (a retried commit).
-      await tx.run('insert-attempts', {
-        ids: col('id'),
-        delivery_ids: col('delivery_id'),
-        tenant_ids: col('tenant_id'),
-        endpoint_ids: col('endpoint_id'),
-        ns: col('n'),
-        triggers: col('trigger'),
-        started_ats: col('started_at'),
-        duration_mss: col('duration_ms'),
-        request_headers: col('request_headers'),
-        response_statuses: col('response_status'),
-        response_headers: col('response_headers'),
-        response_excerpts: col('response_excerpt'),
-        error_classes: col('error_class'),
-        error_messages: col('error_message'),
-        outcomes: col('outcome'),
-      });
-      for (const rec of ordered)
-        if (rec.health && finished.has(rec.attempt.deliveryId)) await health.load(rec.attempt.endpointId);
-      const failed: string[] = [];
-      for (const rec of ordered) {
-        const a = rec.attempt;
-        const done = finished.get(a.deliveryId);
-        if (!done) continue; // the lease was lost (the attempt stays on record, the new holder decides), or the delivery is gone
-        if (done.ordering_key != null && rec.next.status !== 'pending') {
-          await tx.run('promote-next-of-key', { endpoint_id: a.endpointId, ordering_key: done.ordering_key, now });
-        }
-        if (rec.next.status === 'failed' && !rec.replayId) failed.push(a.deliveryId);
-        if (rec.replayId) {
-          await tx.run('bump-replay', {
-            id: rec.replayId,
-            succeeded: a.outcome === 'success' ? 1 : 0,
-            failed: a.outcome === 'success' ? 0 : 1,
-          });
-        }
-        if (rec.health) await health.apply(a, rec.health, rec.previousAttemptAt ?? null);
-        if (rec.breakerScope) {
-          window.set(`${rec.breakerScope}|${a.deliveryId}`, {
-            scopeKey: rec.breakerScope,
-            deliveryId: a.deliveryId,
-            at: a.startedAt,
-            failed: a.outcome === 'delivery_failure' ? 1 : 0,
-          });
-        }
-      }
-      for (const [, w] of [...window].sort(([x], [y]) => cmp(x, y))) {
-        await tx.run('put-breaker-delivery', {
-          scope_key: w.scopeKey,
-          delivery_id: w.deliveryId,
-          attempted_at: w.at,
-          failed: w.failed,
-        });
-      }
-      const transitions = await health.flush();
-      await addToFailureSummaries(tx, failed, now);
-      return transitions;
+  /**
+   * A batch of records in two statements (finish-attempts, insert-attempts over unnest) instead of two per record.
+   * Ordered deliveries, and a delivery twice in one batch (finished twice, in order), keep the row-by-row path.
+   */
+  protected override async finishBatch(
+    tx: SqlExecutor,
+    ordered: readonly AttemptRecord[],
+    now: number,
+  ): Promise<Map<string, FinishedRow> | null> {
+    const ids = new Set(ordered.map((r) => r.attempt.deliveryId));
+    if (ids.size !== ordered.length || ordered.some((r) => r.ordering)) return null;
+    const finishedRows = await tx.all<FinishedRow>('finish-attempts', {
+      ids: ordered.map((r) => r.attempt.deliveryId),
+      workers: ordered.map((r) => r.workerId),
+      attempt_counts: ordered.map((r) => r.attempt.n - 1),
+      statuses: ordered.map((r) => r.next.status),
+      ladders: ordered.map((r) => (r.next.status === 'pending' ? r.next.ladder : null)),
+      next_attempt_ats: ordered.map((r) => (r.next.status === 'pending' ? r.next.nextAttemptAt : null)),
+      terminal_reasons: ordered.map((r) => (r.next.status === 'failed' ? r.next.reason : null)),
+      fast_failures: ordered.map((r) => r.progress.fastFailures),
+      slow_failures: ordered.map((r) => r.progress.slowFailures),
+      slow_started_ats: ordered.map((r) => r.progress.slowStartedAt),
+      first_attempt_ats: ordered.map((r) => r.progress.firstAttemptAt),
+      last_attempt_ats: ordered.map((r) => r.attempt.startedAt),
+      now,
     });
+    const at = ordered.map((r) => rows.attemptToRow(r.attempt));
+    const col = (k: string) => at.map((r) => r[k]);
+    // Skipped when the delivery is gone, or already on record (a retried commit).
+    await tx.run('insert-attempts', {
+      ids: col('id'),
+      delivery_ids: col('delivery_id'),
+      tenant_ids: col('tenant_id'),
+      endpoint_ids: col('endpoint_id'),
+      ns: col('n'),
+      triggers: col('trigger'),
+      started_ats: col('started_at'),
+      duration_mss: col('duration_ms'),
+      request_headers: col('request_headers'),
+      response_statuses: col('response_status'),
+      response_headers: col('response_headers'),
+      response_excerpts: col('response_excerpt'),
+      error_classes: col('error_class'),
+      error_messages: col('error_message'),
+      outcomes: col('outcome'),
+    });
+    return new Map(finishedRows.map((r) => [r.id, r]));
   }
 }
 
