@@ -3,7 +3,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { VirtualClock } from '../src/clock.ts';
-import { testEngine } from '../testing/harness.ts';
+import { until } from '../testing/deadline.ts';
+import { tempStore, testEngine } from '../testing/harness.ts';
 import { startReceiver } from '../testing/receiver.ts';
 
 const T0 = Date.UTC(2026, 0, 5, 12);
@@ -144,5 +145,122 @@ test('window replay: explicit bounds, since after until refused, the per-replay 
   } finally {
     await rx.close();
     await t.close();
+  }
+});
+
+test('two replays of one failed delivery at once: one is scheduled, the other is refused as changed', async () => {
+  const t = await engineAnswering(() => 400);
+  try {
+    const id = await t.deliver('evt_race');
+    // Both read the delivery as failed before either schedules it; the store lets only the first move it.
+    const results = await Promise.allSettled([
+      t.engine.replays.delivery(t.tenantId, id),
+      t.engine.replays.delivery(t.tenantId, id),
+    ]);
+    assert.deepEqual(
+      results.map((r) => r.status),
+      ['fulfilled', 'rejected'],
+    );
+    const err = (results[1] as PromiseRejectedResult).reason;
+    assert.equal(err.code, 'delivery_not_replayable');
+    assert.equal(err.status, 409);
+    assert.equal(err.params.status, 'changed');
+    await t.engine.runDue();
+    const sent = t.rx.received.filter((r) => r.headers['x-webhook-id'] === 'evt_race');
+    assert.equal(sent.length, 2, 'the first attempt and one replay, not two');
+  } finally {
+    await t.close();
+  }
+});
+
+test("a replay's progress is read back by id, only within its tenant", async () => {
+  const t = await engineAnswering(() => 400);
+  try {
+    const id = await t.deliver('evt_prog');
+    const rp = await t.engine.replays.delivery(t.tenantId, id);
+    assert.deepEqual(await t.engine.replays.get(t.tenantId, rp.id), rp, 'scheduled, nothing attempted yet');
+    await t.engine.runDue();
+    const done = await t.engine.replays.get(t.tenantId, rp.id);
+    assert.deepEqual([done.kind, done.selected, done.attempted, done.succeeded, done.failed], ['single', 1, 1, 0, 1]);
+    assert.deepEqual(await t.engine.replays.find(t.tenantId, rp.id), done);
+    await assert.rejects(t.engine.replays.get(t.tenantId, 'rpl_nope'), { code: 'replay_not_found', status: 404 });
+    assert.equal(await t.engine.replays.find(t.tenantId, 'rpl_nope'), null);
+    await t.store.createTenant({
+      id: 'ten_OTHER',
+      name: 'Other',
+      ownerEmails: ['other@example.test'],
+      operationsEndpointId: null,
+      notifyEmail: true,
+      createdAt: T0,
+      updatedAt: T0,
+    });
+    await assert.rejects(t.engine.replays.get('ten_OTHER', rp.id), { code: 'replay_not_found' });
+    assert.equal(await t.engine.replays.find('ten_OTHER', rp.id), null);
+    await assert.rejects(t.engine.replays.delivery('ten_OTHER', id), { code: 'delivery_not_found' });
+  } finally {
+    await t.close();
+  }
+});
+
+test('a replay wakes an idle running dispatcher: sent without waiting for its hour-long poll', async () => {
+  // The store counts the dispatcher's idle checks (nextDueAt, asked just before each sleep): when the count stops
+  // moving, the loop sleeps its hour and only a wake gets it to claim again.
+  const temp = await tempStore();
+  let idleChecks = 0;
+  const store = new Proxy(temp.store, {
+    get(target, key) {
+      const v = Reflect.get(target, key, target);
+      if (typeof v !== 'function') return v;
+      if (key !== 'nextDueAt') return v.bind(target);
+      return (...args: unknown[]) => {
+        idleChecks++;
+        return v.apply(target, args);
+      };
+    },
+  });
+  const asleep = () =>
+    until(
+      async () => {
+        const seen = idleChecks;
+        await new Promise((r) => setTimeout(r, 300));
+        return seen > 0 && seen === idleChecks;
+      },
+      Boolean,
+      { what: 'the dispatcher loop to sleep', timeoutMs: 60_000 },
+    );
+  let answer = 400;
+  const t = await testEngine({ store, clock: new VirtualClock(T0), dispatcher: { pollMs: 3_600_000 } });
+  const rx = await startReceiver(() => answer, { clock: t.clock });
+  try {
+    const { endpoint } = await t.engine.endpoints.create(t.tenantId, { url: rx.url, policy: 'strict' });
+    const ids: string[] = [];
+    for (const id of ['evt_wa', 'evt_wb'])
+      ids.push(
+        (await t.engine.events.accept(t.tenantId, { event_id: id, type: 'order.created', data: {} })).deliveries[0].id,
+      );
+    await t.engine.runDue();
+    const status = async (id: string) => (await t.store.getDelivery(t.tenantId, id))?.status;
+    assert.deepEqual([await status(ids[0]), await status(ids[1])], ['failed', 'failed']);
+    answer = 200;
+    t.engine.start();
+    await asleep();
+    await t.engine.replays.delivery(t.tenantId, ids[0]);
+    await until(
+      () => status(ids[0]),
+      (s) => s === 'succeeded',
+      { what: 'the single replay to be sent', timeoutMs: 60_000 },
+    );
+    await asleep();
+    const w = await t.engine.replays.window(t.tenantId, endpoint.id);
+    assert.equal(w.selected, 1);
+    await until(
+      () => status(ids[1]),
+      (s) => s === 'succeeded',
+      { what: 'the window replay to be sent', timeoutMs: 60_000 },
+    );
+  } finally {
+    await rx.close();
+    await t.close();
+    await temp.cleanup();
   }
 });

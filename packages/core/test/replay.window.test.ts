@@ -103,3 +103,103 @@ test('a window replay without since/until selects what failed in the last 24 h, 
     await t.close();
   }
 });
+
+test('a window replay on an unknown endpoint is refused with endpoint_not_found, in any tenant but its own', async () => {
+  const t = await failingEndpoint(Date.UTC(2026, 0, 5, 12));
+  try {
+    await assert.rejects(t.engine.replays.window(t.tenantId, 'ep_nope'), { code: 'endpoint_not_found', status: 404 });
+    await t.store.createTenant({
+      id: 'ten_OTHER',
+      name: 'Other',
+      ownerEmails: ['other@example.test'],
+      operationsEndpointId: null,
+      notifyEmail: true,
+      createdAt: t.clock.now(),
+      updatedAt: t.clock.now(),
+    });
+    await assert.rejects(t.engine.replays.window('ten_OTHER', t.endpoint.id), { code: 'endpoint_not_found' });
+  } finally {
+    await t.close();
+  }
+});
+
+test('a window of one instant (since == until) is accepted and selects what was attempted at that instant', async () => {
+  const t0 = Date.UTC(2026, 0, 5, 12, 0, 0, 250);
+  const t = await failingEndpoint(t0);
+  try {
+    const at = await t.failedDelivery('instant'); // last attempt at t0
+    t.clock.advance(MIN);
+    await assert.rejects(
+      t.engine.replays.window(t.tenantId, t.endpoint.id, { since: t0 + 1, until: t0 }),
+      (e: any) =>
+        e.code === 'invalid_request' &&
+        e.status === 400 &&
+        e.message === 'request is invalid: since must not be after until',
+    );
+    const before = await t.engine.replays.window(t.tenantId, t.endpoint.id, { since: t0 - 1, until: t0 - 1 });
+    assert.equal(before.selected, 0, 'the instant before the attempt');
+    const rp = await t.engine.replays.window(t.tenantId, t.endpoint.id, { since: t0, until: t0 });
+    assert.match(rp.id, /^rpl_/);
+    assert.deepEqual(
+      { ...rp, id: undefined },
+      {
+        id: undefined,
+        tenantId: t.tenantId,
+        endpointId: t.endpoint.id,
+        kind: 'window',
+        sinceMs: t0,
+        untilMs: t0,
+        includeSkipped: false,
+        selected: 1,
+        attempted: 0,
+        succeeded: 0,
+        failed: 0,
+        createdAt: t0 + MIN,
+      },
+    );
+    assert.equal((await t.store.getDelivery(t.tenantId, at))?.status, 'pending');
+  } finally {
+    await t.close();
+  }
+});
+
+test('a window replay leaves skipped deliveries alone unless includeSkipped is true', async () => {
+  const t0 = Date.UTC(2026, 0, 5, 12);
+  const t = await failingEndpoint(t0);
+  try {
+    await t.engine.endpoints.update(t.tenantId, t.endpoint.id, { status: 'paused' });
+    const skipped = (await t.engine.events.accept(t.tenantId, { event_id: 'sk', type: 'order.created', data: {} }))
+      .deliveries[0].id;
+    assert.equal((await t.store.getDelivery(t.tenantId, skipped))?.status, 'skipped');
+    await t.engine.endpoints.update(t.tenantId, t.endpoint.id, { status: 'active' });
+    t.clock.advance(MIN);
+    const plain = await t.engine.replays.window(t.tenantId, t.endpoint.id);
+    assert.deepEqual([plain.selected, plain.includeSkipped], [0, false]);
+    const explicitFalse = await t.engine.replays.window(t.tenantId, t.endpoint.id, { includeSkipped: false });
+    assert.deepEqual([explicitFalse.selected, explicitFalse.includeSkipped], [0, false]);
+    assert.equal((await t.store.getDelivery(t.tenantId, skipped))?.status, 'skipped');
+    const withSkipped = await t.engine.replays.window(t.tenantId, t.endpoint.id, { includeSkipped: true });
+    assert.deepEqual([withSkipped.selected, withSkipped.includeSkipped], [1, true]);
+    assert.equal((await t.store.getDelivery(t.tenantId, skipped))?.status, 'pending');
+  } finally {
+    await t.close();
+  }
+});
+
+test('Retry-After of the 21st replay rounds the rest of the UTC day up to whole seconds; max is the default 20', async () => {
+  const t = await failingEndpoint(Date.UTC(2026, 0, 5, 23, 58, 0, 400));
+  try {
+    await t.failedDelivery('ra');
+    for (let i = 0; i < 20; i++) {
+      assert.equal((await t.engine.replays.window(t.tenantId, t.endpoint.id)).selected, 1);
+      await t.engine.runDue();
+    }
+    t.clock.set(Date.UTC(2026, 0, 5, 23, 59, 58, 700)); // 1.3 s before midnight
+    await assert.rejects(
+      t.engine.replays.window(t.tenantId, t.endpoint.id),
+      (e: any) => quotaExceeded(e) && e.params.max === 20 && e.retryAfterSec === 2,
+    );
+  } finally {
+    await t.close();
+  }
+});
