@@ -156,3 +156,54 @@ describe('endpoint deletion under load', () => {
     }
   });
 });
+
+describe('a deletion picked as a deadlock victim', () => {
+  // PostgreSQL breaks a deadlock by aborting one side; a cascading delete is one statement outside a transaction,
+  // rolled back whole, so it runs again. Another session locks a delivery row, the delete waits on it holding the
+  // tenant row, the session then waits on the tenant row: the delete's backend (deadlock_timeout 1 s, the other's
+  // 10 s) finds the cycle and is the victim. Before this rule the delete answered 40P01 to its caller.
+  test('PostgreSQL: deleteTenant runs again and succeeds', { timeout: 30_000, skip: pgDb.skip ?? false }, async () => {
+    const schema = `dlk_${process.pid}_${Date.now().toString(36)}`;
+    const store = await openPostgresStore(pgDb.url!, { schema, poolMax: 4 });
+    const other = await store.pg.pool.connect();
+    try {
+      const now = Date.now();
+      await testTenant(store, { id: 'ten_D', at: now, fields: { name: 'D', ownerEmails: [], notifyEmail: false } });
+      const engine = createHookline({
+        store,
+        masterKey: generateMasterKey(),
+        allowHttp: true,
+        allowPrivateTargets: true,
+      });
+      await engine.endpoints.create('ten_D', { url: 'http://127.0.0.1:9/hook' });
+      await engine.events.acceptMany('ten_D', [{ event_id: 'e1', type: 'order.created', data: {} }]);
+      await other.query(`SET search_path TO ${schema}`);
+      await other.query(`SET deadlock_timeout = '10s'`);
+      await other.query('BEGIN');
+      await other.query(`UPDATE deliveries SET attempt_count = attempt_count WHERE tenant_id = 'ten_D'`);
+      const deleting = store.deleteTenant('ten_D');
+      // Until the delete waits on the delivery row (it holds the tenant row by then), the session's next lock is free.
+      await within(
+        'the delete waits on the locked delivery',
+        10_000,
+        (async () => {
+          for (;;) {
+            const { rows } = await store.pg.pool.query(
+              `SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%DELETE FROM tenants%'`,
+            );
+            if (rows[0].n > 0) return;
+            await new Promise((r) => setTimeout(r, 20));
+          }
+        })(),
+      );
+      await other.query(`UPDATE tenants SET name = name WHERE id = 'ten_D'`);
+      await other.query('COMMIT');
+      assert.equal(await deleting, true);
+      assert.equal(await store.getTenant('ten_D'), null);
+    } finally {
+      other.release();
+      await store.pg.pool.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`).catch(() => {});
+      await store.close();
+    }
+  });
+});

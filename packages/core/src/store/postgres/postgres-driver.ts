@@ -140,7 +140,11 @@ export class PostgresDriver implements SqlDriver {
     return q.query<any>({ text: s.text, values: bind(s, params) }) as Promise<pg.QueryResult<T & pg.QueryResultRow>>;
   }
 
-  /** Outside a transaction: reads retry on a fresh connection when theirs was cut; writes report the error. */
+  /**
+   * Outside a transaction: reads retry on a fresh connection when theirs was cut; writes report that error. A
+   * statement PostgreSQL picked as a deadlock victim (or a serialization failure) was rolled back whole, so it
+   * runs again, read or write: a cascading delete racing a batch finish is one such statement.
+   */
   async #auto(name: string, params: SqlParams | undefined): Promise<pg.QueryResult<any>> {
     const read = /^\s*SELECT\b/i.test(statement(name).text.replace(/^\s*--.*$/gm, ''));
     for (let attempt = 1; ; attempt++) {
@@ -151,6 +155,10 @@ export class PostgresDriver implements SqlDriver {
       } catch (err) {
         if (read && attempt < 3 && isConnectionError(err)) {
           await sleep(100 * attempt);
+          continue;
+        }
+        if (attempt < 5 && isConflict(err)) {
+          await sleep(50 * 2 ** attempt * (0.5 + Math.random()));
           continue;
         }
         throw err;
