@@ -75,7 +75,8 @@ const migrationNames = (dialect: string) =>
     .sort();
 
 // Statements only one dialect's own store code runs (postgres-store.ts, sqlite/sqlite-sql-store.ts name them): the
-// multi-row forms of the hot writes there, which the other dialect does row by row or not at all.
+// multi-row forms of the hot writes there, which the other dialect does row by row or not at all, and PostgreSQL's
+// check of the settings that make a COMMIT durable (SQLite's driver sets its own pragmas).
 const namedIn = (file: string, other: string) =>
   new Set(
     [
@@ -90,7 +91,7 @@ const postgresOnly = namedIn('postgres/postgres-store.ts', 'sqlite');
 const sqliteOnly = namedIn('sqlite/sqlite-sql-store.ts', 'postgres');
 
 test('every SQLite statement and migration has a PostgreSQL twin of the same name, and no more', () => {
-  assert.deepEqual([...postgresOnly].sort(), ['insert-deliveries', 'insert-events']);
+  assert.deepEqual([...postgresOnly].sort(), ['durability-settings', 'insert-deliveries', 'insert-events']);
   assert.deepEqual([...sqliteOnly].sort(), ['claimed-endpoints']);
   assert.deepEqual(
     sqlNames('postgres').filter((n) => !postgresOnly.has(n)),
@@ -100,6 +101,32 @@ test('every SQLite statement and migration has a PostgreSQL twin of the same nam
 });
 
 describe('postgres only', { skip: db.skip ?? false }, () => {
+  test('a role with synchronous_commit = off is refused at open, before anything is written; back on, it opens', async () => {
+    const role = `hl_async_${process.pid}_${Date.now().toString(36)}`;
+    const c = new pg.Client(db.url!);
+    await c.connect();
+    const url = new URL(db.url!);
+    url.username = role;
+    try {
+      await c.query(`CREATE ROLE ${role} LOGIN SUPERUSER`);
+      await c.query(`ALTER ROLE ${role} SET synchronous_commit = off`);
+      const schema = schemaName();
+      await assert.rejects(
+        openPostgresStore(url.toString(), { schema, poolMax: 1 }),
+        /synchronous_commit = off for this database or role: a commit could be answered before it is on disk/,
+      );
+      const { rows } = await c.query('SELECT 1 FROM pg_namespace WHERE nspname = $1', [schema]);
+      assert.equal(rows.length, 0, 'refused before migrating: no schema was created');
+      await c.query(`ALTER ROLE ${role} RESET synchronous_commit`);
+      const store = await openPostgresStore(url.toString(), { schema, poolMax: 1 });
+      await store.close();
+      await dropSchema(schema);
+    } finally {
+      await c.query(`DROP ROLE IF EXISTS ${role}`).catch(() => {});
+      await c.end();
+    }
+  });
+
   test('several processes migrating at once migrate once', async () => {
     const schema = schemaName();
     const stores = await Promise.all([1, 2, 3].map(() => openPostgresStore(db.url!, { schema, poolMax: 2 })));

@@ -23,6 +23,20 @@ export class PostgresStore extends SqlStore {
     return this.pg.onDue(cb);
   }
 
+  /**
+   * Refuses a database where a COMMIT can return before it is on disk: a 202 is given once COMMIT returns
+   * (docs/rules.md#accepted-on-disk), so `synchronous_commit = off`, `fsync = off` or `full_page_writes = off` (for
+   * the server, this database or this role) would acknowledge events a crash can lose.
+   */
+  async checkDurability(): Promise<void> {
+    const [s] = await this.pg.transaction((tx) => tx.all('durability-settings'));
+    const off = (['synchronous_commit', 'fsync', 'full_page_writes'] as const).filter((k) => s?.[k] === 'off');
+    if (off.length > 0)
+      throw new Error(
+        `PostgreSQL has ${off.map((k) => `${k} = off`).join(', ')} for this database or role: a commit could be answered before it is on disk; set ${off.length > 1 ? 'them' : 'it'} back to on (docs/deploy.md#postgresql)`,
+      );
+  }
+
   override async acceptEvents(events: NewEvent[]): Promise<AcceptResult[]> {
     if (events.length === 0) return [];
     if (events.some((ne) => ne.deliveries.some((d) => d.orderingKey !== undefined))) return super.acceptEvents(events);
@@ -164,11 +178,12 @@ export function isPostgresUrl(db: string): boolean {
 
 /**
  * `const store = await openPostgresStore('postgres://hookline@db/hookline')` — pooled, statement timeouts on,
- * migrated (once, even when several processes start together).
+ * refused when commits would not be durable, migrated (once, even when several processes start together).
  */
 export async function openPostgresStore(url: string, options: PostgresOptions = {}): Promise<PostgresStore> {
   const store = new PostgresStore(new PostgresDriver(url, options));
   try {
+    await store.checkDurability();
     await store.migrate();
   } catch (err) {
     await store.close().catch(() => {});
