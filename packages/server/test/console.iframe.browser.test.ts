@@ -3,33 +3,15 @@
 // The session cookie is then a third-party cookie (SameSite=None; Secure; Partitioned), and the CSP's
 // frame-ancestors decides who may frame the console at all.
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, before, type TestContext, test } from 'node:test';
-import { chromium, type Frame, type Page } from 'playwright-core';
+import type { Frame, Page } from 'playwright-core';
+import { chromiumMissing as missing, openBrowser, browserTest as opts, shot } from './console-browser.ts';
 import { startTestServer, type TestServer } from './server-harness.ts';
 
-const CHROMIUM = '/usr/bin/chromium';
-const ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--no-first-run',
-  '--disable-quic',
-  '--disable-sync',
-  // `localhost` is another site than 127.0.0.1 (what makes the frame cross-site), pinned to IPv4 loopback.
-  '--host-resolver-rules=MAP localhost 127.0.0.1',
-];
-const SHOTS = join(import.meta.dirname, '..', '..', '..', '.cache', 'console-screenshots');
-const missing = !existsSync(CHROMIUM);
-if (missing && process.env.CI === 'true')
-  throw new Error(`${CHROMIUM} is missing: install the chromium package (scripts/services.sh does under CI)`);
-const opts = { skip: missing ? `${CHROMIUM} is not installed` : false, timeout: 90_000 };
+// `localhost` is another site than 127.0.0.1 (what makes the frame cross-site), pinned to IPv4 loopback.
+const ARGS = ['--host-resolver-rules=MAP localhost 127.0.0.1'];
 
 /** The provider's app: one page that frames whatever `?src=` names. */
 async function providerApp(): Promise<{ server: Server; port: number }> {
@@ -52,7 +34,6 @@ let endpoint = '';
 
 before(async () => {
   if (missing) return;
-  mkdirSync(SHOTS, { recursive: true });
   allowed = await providerApp();
   other = await providerApp();
   // Secure cookies, as in production (no --allow-http): Chromium counts http://127.0.0.1 as a secure context.
@@ -75,19 +56,7 @@ after(async () => {
 });
 
 async function browser(tc: TestContext): Promise<Page> {
-  const profile = mkdtempSync(join(tmpdir(), 'hookline-chromium-'));
-  const context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ARGS,
-    timeout: 30_000,
-  });
-  tc.after(async () => {
-    await context.close();
-    rmSync(profile, { recursive: true, force: true });
-  });
-  context.setDefaultTimeout(15_000);
-  return context.pages()[0] ?? (await context.newPage());
+  return (await openBrowser(tc, ARGS)).page;
 }
 
 async function portalLink(): Promise<string> {
@@ -128,7 +97,7 @@ test(
     assert.equal(session.secure, true);
     assert.equal(session.sameSite, 'None');
     assert.equal(session.httpOnly, true);
-    await page.screenshot({ path: join(SHOTS, 'portal-in-iframe.png'), fullPage: true });
+    await shot(page, 'portal-in-iframe');
   },
 );
 
@@ -139,5 +108,5 @@ test('an origin that frame-ancestors does not name cannot show the console', opt
   await refused;
   const frame = await consoleFrame(page);
   assert.equal(await frame.getByRole('heading', { name: 'Gamma Pay — overview' }).count(), 0);
-  await page.screenshot({ path: join(SHOTS, 'portal-in-iframe-refused.png'), fullPage: true });
+  await shot(page, 'portal-in-iframe-refused');
 });

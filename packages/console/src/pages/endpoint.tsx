@@ -215,7 +215,24 @@ type Patch = {
   event_types: string[];
   policy: string;
   max_concurrency: number | null;
+  rate_limit_per_s: number | null;
+  payload_filter: Endpoint['payload_filter'];
+  headers: Record<string, string>;
 };
+
+/** "Name: value" per line (blank lines ignored) → the headers object, or the first line that is not one. */
+export function parseHeaderLines(text: string): { headers: Record<string, string> } | { error: string } {
+  const out: Record<string, string> = {};
+  const lines = text.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i].trim();
+    if (line === '') continue;
+    const colon = line.indexOf(':');
+    if (colon <= 0) return { error: `Custom headers, line ${i + 1}: write it as Name: value` };
+    out[line.slice(0, colon).trim()] = line.slice(colon + 1).trim();
+  }
+  return { headers: out };
+}
 
 function Settings({
   endpoint: e,
@@ -232,10 +249,32 @@ function Settings({
     types: e.event_types.join(', '),
     policy: e.policy,
     cap: String(e.max_concurrency),
+    rate: e.rate_limit_per_s == null ? '' : String(e.rate_limit_per_s),
+    filter: e.payload_filter ? JSON.stringify(e.payload_filter, null, 2) : '',
+    headers: Object.entries(e.headers ?? {})
+      .map(([k, x]) => `${k}: ${x}`)
+      .join('\n'),
   });
+  // What the form itself refuses before asking the server (JSON that does not parse, a header line without a colon).
+  const [invalid, setInvalid] = useState<string | null>(null);
   const set = (k: keyof typeof v) => (ev: { target: { value: string } }) => setV({ ...v, [k]: ev.target.value });
   const submit = (ev: FormEvent) => {
     ev.preventDefault();
+    let filter: Patch['payload_filter'] = null;
+    if (v.filter.trim() !== '') {
+      try {
+        filter = JSON.parse(v.filter);
+      } catch (err) {
+        setInvalid(`Payload filter: not valid JSON (${(err as Error).message})`);
+        return;
+      }
+    }
+    const headers = parseHeaderLines(v.headers);
+    if ('error' in headers) {
+      setInvalid(headers.error);
+      return;
+    }
+    setInvalid(null);
     void onSave({
       url: v.url.trim(),
       description: v.description,
@@ -245,6 +284,9 @@ function Settings({
         .filter(Boolean),
       policy: v.policy,
       max_concurrency: v.cap.trim() === '' ? null : Number(v.cap),
+      rate_limit_per_s: v.rate.trim() === '' ? null : Number(v.rate),
+      payload_filter: filter,
+      headers: headers.headers,
     });
   };
   return (
@@ -291,6 +333,52 @@ function Settings({
       <p id="cap-help" className="help">
         At most this many attempts to this endpoint at once (1–1000); empty: the policy&apos;s.
       </p>
+      <label htmlFor="edit-rate">Rate limit (sends a second)</label>
+      <input
+        id="edit-rate"
+        name="rate_limit_per_s"
+        type="number"
+        min={1}
+        inputMode="numeric"
+        aria-describedby="rate-help"
+        value={v.rate}
+        onChange={set('rate')}
+      />
+      <p id="rate-help" className="help">
+        At most this many sends a second across every worker; empty: no limit.
+      </p>
+      <label htmlFor="edit-filter">Payload filter (JSON)</label>
+      <textarea
+        id="edit-filter"
+        name="payload_filter"
+        rows={4}
+        spellCheck={false}
+        aria-describedby="filter-help"
+        value={v.filter}
+        onChange={set('filter')}
+      />
+      <p id="filter-help" className="help">
+        Which events of these types get a delivery, by what they hold, e.g. {'{"path": "data.status", "in": ["paid"]}'};
+        empty: every event. Applies to events accepted after saving.
+      </p>
+      <label htmlFor="edit-headers">Custom headers</label>
+      <textarea
+        id="edit-headers"
+        name="headers"
+        rows={3}
+        spellCheck={false}
+        aria-describedby="headers-help"
+        value={v.headers}
+        onChange={set('headers')}
+      />
+      <p id="headers-help" className="help">
+        One per line, as Name: value; sent on every attempt.
+      </p>
+      {invalid ? (
+        <p id="settings-invalid" role="alert" className="error">
+          {invalid}
+        </p>
+      ) : null}
       <div>
         <button type="submit">Save settings</button>
       </div>
