@@ -358,8 +358,9 @@ function Settings({
         onChange={set('filter')}
       />
       <p id="filter-help" className="help">
-        Which events of these types get a delivery, by what they hold, e.g. {'{"path": "data.status", "in": ["paid"]}'};
-        empty: every event. Applies to events accepted after saving.
+        Which events of these types get a delivery, by what they hold, e.g.{' '}
+        <code>{'{"path": "data.status", "in": ["paid"]}'}</code>. Empty: every event. Applies to events accepted after
+        saving.
       </p>
       <label htmlFor="edit-headers">Custom headers</label>
       <textarea
