@@ -671,7 +671,10 @@ export interface components {
             prefix: string;
             /** Format: date-time */
             created_at: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the key last authenticated a request, to the minute; null: never used.
+             */
             last_used_at: string | null;
             /** Format: date-time */
             revoked_at: string | null;
@@ -738,7 +741,10 @@ export interface components {
             prefix: string;
             /** Format: date-time */
             created_at: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the key last authenticated a request, to the minute; null: never used.
+             */
             last_used_at: string | null;
             /** Format: date-time */
             revoked_at: string | null;

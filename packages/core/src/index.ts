@@ -45,6 +45,7 @@ export {
   EndpointSecretOperations,
   EventOperations,
   EventTypeOperations,
+  LAST_USED_GRANULARITY_MS,
   MaintenanceOperations,
   NoticeOperations,
   PORTAL_LINK_TTL_MS,

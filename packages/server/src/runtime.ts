@@ -21,6 +21,7 @@ import { ConfigError, type HooklineConfig, isPostgresUrl } from './config.ts';
 import { writeFileOnce } from './durable-file.ts';
 import { EventTypeRegistry } from './event-types/event-type-registry.ts';
 import { AuthLookups } from './http/auth.ts';
+import { KeyUsage } from './http/key-usage.ts';
 import { serverLogger } from './log-output.ts';
 import { ServerMetrics } from './metrics/server-metrics.ts';
 import { createNotifier, smtpMailer } from './notify/index.ts';
@@ -164,6 +165,8 @@ export async function openRuntime(config: HooklineConfig, overrides: RuntimeOver
     const eventTypes = new EventTypeRegistry(engine.eventTypes);
     // API keys and tenants as authentication reads them; a revocation or tenant deletion in this process forgets them at once.
     const authLookups = new AuthLookups(store);
+    const keyUsage = new KeyUsage((id) => engine.apiKeys.touch(id), clock, logger);
+    authLookups.keyUsed = (id) => keyUsage.used(id);
     engine.onCredentialsRevoked(() => authLookups.forget());
     // Sends the engine's notification outbox: notices, operational webhooks and owner mail (docs/rules.md#notifications).
     const smtp = config.smtp;

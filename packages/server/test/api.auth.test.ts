@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { silentLogger } from '@hookline/core';
+import { silentLogger, VirtualClock } from '@hookline/core';
 import { resolveConfig } from '../src/config.ts';
 import { openRuntime } from '../src/runtime.ts';
 import { startReceiver, startTestServer, type TestServer, until } from './server-harness.ts';
@@ -171,5 +171,30 @@ test('first start without an admin token generates one, stores only its hash, re
     await assert.rejects(openRuntime(wrong, { logger: silentLogger }), /masterKey/);
   } finally {
     rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('a key records its last use, to the minute: listed as last_used_at, written at most once a minute', async () => {
+  const clock = new VirtualClock(Date.parse('2026-03-02T10:00:00Z'));
+  const s = await startTestServer({ clock });
+  try {
+    const ten = await s.tenant('Usage');
+    const made = await s.api('POST', `/v1/tenants/${ten}/api-keys`, { body: { name: 'backend' } });
+    const lastUsed = async () =>
+      (
+        (await s.api('GET', `/v1/tenants/${ten}/api-keys`)).body.items as Array<{ id: string; last_used_at: string }>
+      ).find((k) => k.id === made.body.id)?.last_used_at ?? null;
+    assert.equal(await lastUsed(), null, 'never used yet');
+    assert.equal((await s.api('GET', `/v1/tenants/${ten}/endpoints`, { token: made.body.key })).status, 200);
+    await until(lastUsed, (v) => v === '2026-03-02T10:00:00.000Z');
+    clock.advance(30_000);
+    assert.equal((await s.api('GET', `/v1/tenants/${ten}/endpoints`, { token: made.body.key })).status, 200);
+    // Within the minute the value stays (the store skips the row; KeyUsage does not even ask: key-usage.test.ts).
+    assert.equal(await lastUsed(), '2026-03-02T10:00:00.000Z');
+    clock.advance(31_000);
+    assert.equal((await s.api('GET', `/v1/tenants/${ten}/endpoints`, { token: made.body.key })).status, 200);
+    await until(lastUsed, (v) => v === '2026-03-02T10:01:01.000Z');
+  } finally {
+    await s.close();
   }
 });

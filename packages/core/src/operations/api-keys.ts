@@ -4,6 +4,9 @@ import { newId } from '../ids.ts';
 import type { ApiKeyRecord } from '../store/store.ts';
 import type { EngineParts } from './parts.ts';
 
+/** How fresh `last_used_at` is kept: a key used all day writes its row about once a minute. */
+export const LAST_USED_GRANULARITY_MS = 60_000;
+
 export class ApiKeyOperations {
   readonly #p: EngineParts;
   readonly #onRevoke: () => void;
@@ -33,6 +36,14 @@ export class ApiKeyOperations {
 
   list(tenantId: string): Promise<ApiKeyRecord[]> {
     return this.#p.store.listApiKeys(tenantId);
+  }
+
+  /**
+   * Records that a key authenticated a request: `last_used_at`, to the minute (at most one write a minute per key
+   * and process; the store skips the row when another process wrote it within the minute).
+   */
+  async touch(id: string): Promise<void> {
+    await this.#p.store.touchApiKey(id, this.#p.clock.now(), LAST_USED_GRANULARITY_MS);
   }
 
   /** 404 `api_key_not_found` when the tenant has no such key. */

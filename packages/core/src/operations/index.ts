@@ -1,6 +1,6 @@
 // The engine's operations, one class per resource; the engine exposes one instance of each (engine.tenants, …).
 
-export { ApiKeyOperations } from './api-keys.ts';
+export { ApiKeyOperations, LAST_USED_GRANULARITY_MS } from './api-keys.ts';
 export { BreakerOperations } from './breakers.ts';
 export {
   CONSOLE_SESSION_MAX_MS,

@@ -130,6 +130,9 @@ export class SqlStore implements Store {
   async listApiKeys(tenantId: string): Promise<ApiKeyRecord[]> {
     return (await this.driver.all('list-api-keys', { tenant_id: tenantId })).map(rows.apiKeyFromRow);
   }
+  async touchApiKey(id: string, now: number, granularityMs: number): Promise<void> {
+    await this.driver.run('touch-api-key', { id, now, recorded_before: now - granularityMs });
+  }
   async revokeApiKey(tenantId: string, id: string, now: number): Promise<boolean> {
     return (await this.driver.run('revoke-api-key', { tenant_id: tenantId, id, now })) > 0;
   }

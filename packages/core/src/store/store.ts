@@ -314,6 +314,8 @@ export interface Store {
   createApiKey(key: ApiKeyRecord): Promise<void>;
   listApiKeys(tenantId: string): Promise<ApiKeyRecord[]>;
   revokeApiKey(tenantId: string, id: string, now: number): Promise<boolean>;
+  /** Sets a live key's last_used_at to `now` unless it was set less than `granularityMs` before. */
+  touchApiKey(id: string, now: number, granularityMs: number): Promise<void>;
   findApiKeyByHash(hash: string): Promise<ApiKeyRecord | null>;
 
   // console portal links (single-use sign-in links; only the token's sha256 is stored)

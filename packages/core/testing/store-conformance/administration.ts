@@ -177,6 +177,33 @@ export function administrationConformance(withStore: WithStore): void {
     assert.equal((await store.findApiKeyByHash('h1'))?.revokedAt, T0 + 1);
   });
 
+  withStore('api keys: last use is recorded at most once per granularity, never on a revoked key', async (store) => {
+    await store.createTenant(tenant('ten_A'));
+    const key = {
+      id: 'key_1',
+      tenantId: 'ten_A',
+      name: 'ci',
+      prefix: 'hk_live_ab',
+      hash: 'h1',
+      createdAt: T0,
+      lastUsedAt: null,
+      revokedAt: null,
+    };
+    await store.createApiKey(key);
+    await store.createApiKey({ ...key, id: 'key_2', hash: 'h2' });
+    const lastUsed = async (hash: string) => (await store.findApiKeyByHash(hash))?.lastUsedAt;
+    await store.touchApiKey('key_1', T0 + 10, MIN);
+    assert.equal(await lastUsed('h1'), T0 + 10);
+    assert.equal(await lastUsed('h2'), null, 'only that key');
+    await store.touchApiKey('key_1', T0 + 10 + MIN - 1, MIN);
+    assert.equal(await lastUsed('h1'), T0 + 10, 'within the granularity: unchanged');
+    await store.touchApiKey('key_1', T0 + 10 + MIN, MIN);
+    assert.equal(await lastUsed('h1'), T0 + 10 + MIN);
+    await store.revokeApiKey('ten_A', 'key_2', T0 + 20);
+    await store.touchApiKey('key_2', T0 + 30, MIN);
+    assert.equal(await lastUsed('h2'), null, 'a revoked key is not touched');
+  });
+
   withStore(
     'portal links: consumed once, never after expiry, concurrent uses let one win, expired ones purged',
     async (store) => {

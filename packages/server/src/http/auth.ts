@@ -60,6 +60,9 @@ export class AuthLookups {
     private readonly maxEntries = 10_000,
   ) {}
 
+  /** Told each time a key authenticates a request (KeyUsage records `last_used_at`); nothing by default. */
+  keyUsed: (keyId: string) => void = () => {};
+
   async apiKey(hash: string): Promise<ApiKeyRecord | null> {
     const hit = this.#keys.get(hash);
     if (hit && hit.until > this.now()) return hit.key;
@@ -124,6 +127,7 @@ export async function authenticate(
   // A key only opens a tenant of the environment it names: a hk_test_ key never reaches a live tenant, nor the reverse.
   // (The tenant's environment is then cached for authorize, which reads it next.)
   if ((await lookups.tenantEnvironment(key.tenantId)) !== environment) return null;
+  lookups.keyUsed(key.id);
   return { kind: 'tenant', tenantId: key.tenantId, keyId: key.id, environment };
 }
 

@@ -121,7 +121,10 @@ export const ApiKeySchema = named(
     name: str,
     prefix: str,
     created_at: time,
-    last_used_at: nullableTime,
+    last_used_at: {
+      ...nullableTime,
+      description: 'When the key last authenticated a request, to the minute; null: never used.',
+    },
     revoked_at: nullableTime,
   }),
 );

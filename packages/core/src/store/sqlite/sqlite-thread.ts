@@ -32,6 +32,7 @@ const METHODS = [
   'createApiKey',
   'listApiKeys',
   'revokeApiKey',
+  'touchApiKey',
   'findApiKeyByHash',
   'createPortalLink',
   'consumePortalLink',
