@@ -2,31 +2,11 @@
 // the test switches, and Debian's Chromium driven by playwright-core (docs/console.md). Every page visited is
 // screenshotted into .cache/console-screenshots/ (not committed).
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, before, type TestContext, test } from 'node:test';
 import { VirtualClock } from '@hookline/core';
-import { type BrowserContext, chromium, type Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
+import { chromiumMissing as missing, openBrowser, browserTest as opts, shot } from './console-browser.ts';
 import { ADMIN_TOKEN, startReceiver, startTestServer, type TestServer, until } from './server-harness.ts';
-
-const CHROMIUM = '/usr/bin/chromium';
-const ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--no-first-run',
-  '--disable-quic',
-  '--disable-sync',
-];
-const SHOTS = join(import.meta.dirname, '..', '..', '..', '.cache', 'console-screenshots');
-// Under CI a missing browser is a failure (scripts/services.sh installs it); elsewhere these tests are skipped.
-const missing = !existsSync(CHROMIUM);
-if (missing && process.env.CI === 'true')
-  throw new Error(`${CHROMIUM} is missing: install the chromium package (scripts/services.sh does under CI)`);
-const opts = { skip: missing ? `${CHROMIUM} is not installed` : false, timeout: 90_000 };
 
 let t: TestServer;
 let receiver: Awaited<ReturnType<typeof startReceiver>>;
@@ -39,7 +19,6 @@ let endpointB = '';
 
 before(async () => {
   if (missing) return;
-  mkdirSync(SHOTS, { recursive: true });
   t = await startTestServer();
   receiver = await startReceiver(() => answer);
   a = await t.tenant('Acme CRM');
@@ -63,25 +42,8 @@ after(async () => {
 });
 
 /** A fresh browser profile, closed (and deleted) when the test ends. */
-async function browser(tc: TestContext): Promise<{ page: Page; context: BrowserContext }> {
-  const profile = mkdtempSync(join(tmpdir(), 'hookline-chromium-'));
-  const context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ARGS,
-    timeout: 30_000,
-  });
-  tc.after(async () => {
-    await context.close();
-    rmSync(profile, { recursive: true, force: true });
-  });
-  context.setDefaultTimeout(15_000);
-  const page = context.pages()[0] ?? (await context.newPage());
-  return { page, context };
-}
-
-async function shot(page: Page, name: string): Promise<void> {
-  await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
+function browser(tc: TestContext): Promise<{ page: Page; context: BrowserContext }> {
+  return openBrowser(tc);
 }
 
 async function signIn(page: Page, token: string): Promise<void> {
