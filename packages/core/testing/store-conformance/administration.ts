@@ -151,18 +151,20 @@ export function administrationConformance(withStore: WithStore): void {
     },
   );
 
+  const apiKey = () => ({
+    id: 'key_1',
+    tenantId: 'ten_A',
+    name: 'ci',
+    prefix: 'hk_live_ab',
+    hash: 'h1',
+    createdAt: T0,
+    lastUsedAt: null,
+    revokedAt: null,
+  });
+
   withStore('api keys: create, list, find by hash, revoke once', async (store) => {
     await store.createTenant(tenant('ten_A'));
-    const key = {
-      id: 'key_1',
-      tenantId: 'ten_A',
-      name: 'ci',
-      prefix: 'hk_live_ab',
-      hash: 'h1',
-      createdAt: T0,
-      lastUsedAt: null,
-      revokedAt: null,
-    };
+    const key = apiKey();
     await store.createApiKey(key);
     await store.createApiKey({ ...key, id: 'key_2', hash: 'h2' });
     assert.deepEqual(await store.findApiKeyByHash('h1'), key);
@@ -179,16 +181,7 @@ export function administrationConformance(withStore: WithStore): void {
 
   withStore('api keys: last use is recorded at most once per granularity, never on a revoked key', async (store) => {
     await store.createTenant(tenant('ten_A'));
-    const key = {
-      id: 'key_1',
-      tenantId: 'ten_A',
-      name: 'ci',
-      prefix: 'hk_live_ab',
-      hash: 'h1',
-      createdAt: T0,
-      lastUsedAt: null,
-      revokedAt: null,
-    };
+    const key = apiKey();
     await store.createApiKey(key);
     await store.createApiKey({ ...key, id: 'key_2', hash: 'h2' });
     const lastUsed = async (hash: string) => (await store.findApiKeyByHash(hash))?.lastUsedAt;
