@@ -1266,6 +1266,7 @@ export interface components {
             until: string | null;
             include_skipped: boolean;
             selected: number;
+            /** @description Selected deliveries the replay is done with: attempted, or ended unattempted because the endpoint paused (counted failed). */
             attempted: number;
             succeeded: number;
             failed: number;

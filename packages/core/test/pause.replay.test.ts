@@ -219,3 +219,42 @@ test('held behind an open breaker when the endpoint is paused: failed (endpoint_
     await t.close();
   }
 });
+
+test('a window replay scheduled before a pause sends nothing once paused: its deliveries end failed (endpoint_paused) and the replay counts them done and failed', async () => {
+  const t = await testEngine();
+  let answer = 500;
+  const rx = await startReceiver(() => answer, { clock: t.clock });
+  try {
+    const { endpoint } = await t.engine.endpoints.create(t.tenantId, { url: rx.url, policy: 'strict' });
+    const ids = deliveryIds(
+      await t.engine.events.acceptMany(
+        t.tenantId,
+        Array.from({ length: 3 }, (_, i) => ({ event_id: `w${i}`, type: 'a.b', data: { i } })),
+      ),
+    );
+    await settle(t.engine, t.clock);
+    assert.deepEqual(
+      (await statuses(t, ids)).map(([s]) => s),
+      ['failed', 'failed', 'failed'],
+    );
+    const sent = rx.received.length;
+    answer = 200;
+    t.clock.advance(1 * MIN);
+    // The replay is scheduled while active; the endpoint pauses before any worker claims it.
+    const replay = await t.engine.replays.window(t.tenantId, endpoint.id);
+    assert.equal(replay.selected, 3);
+    await t.engine.endpoints.update(t.tenantId, endpoint.id, { status: 'paused' });
+    await settle(t.engine, t.clock);
+    assert.equal(rx.received.length, sent, 'a paused endpoint is not attempted, replays included');
+    assert.deepEqual(await statuses(t, ids), Array(3).fill(['failed', ENDPOINT_PAUSED]));
+    const after = await t.store.getReplay(t.tenantId, replay.id);
+    assert.deepEqual([after?.attempted, after?.succeeded, after?.failed], [3, 0, 3], 'the replay is done');
+    // Reactivated, the next replay recovers them.
+    const { replay: again, after: done } = await reactivateAndReplay(t, endpoint.id);
+    assert.equal(again.selected, 3);
+    assert.deepEqual([done?.attempted, done?.succeeded], [3, 3]);
+    assert.equal(rx.received.length, sent + 3);
+  } finally {
+    await rx.close();
+  }
+});

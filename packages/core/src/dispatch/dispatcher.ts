@@ -522,8 +522,9 @@ export class Dispatcher {
 
     // A delivery still in progress when its endpoint paused (manually, by health, or on a 410) failed before the
     // pause: `failed`, never `skipped`, so the default window replay after reactivation recovers it (docs/rules.md#paused-endpoint).
-    // Only events that arrive while paused are `skipped`, and those are never claimed.
-    if (c.endpoint.status === 'paused' && !isReplay) {
+    // Only events that arrive while paused are `skipped`, and those are never claimed. A paused endpoint is not
+    // attempted, replays included: one scheduled before the pause ends the same way, counted failed by its replay.
+    if (c.endpoint.status === 'paused') {
       await o.store.endDeliveries([c.delivery.id], this.workerId, 'failed', ENDPOINT_PAUSED, now);
       for (const ob of this.#observers) ob.ended?.(c, 'failed', ENDPOINT_PAUSED);
       return;

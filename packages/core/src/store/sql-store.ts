@@ -528,15 +528,27 @@ export class SqlStore implements Store {
       const keyed = await tx.all<{ endpoint_id: string; ordering_key: string }>('keys-of-deliveries', { ids });
       const keys = [...new Set(keyed.map((r) => `${r.endpoint_id}\u0000${r.ordering_key}`))].sort(cmp);
       if (this.capsAcrossWorkers) for (const k of keys) await lockKey(tx, k);
+      const replayOf = new Map(
+        (await tx.all<{ id: string; replay_id: string }>('replays-of-deliveries', { ids })).map((r) => [
+          r.id,
+          r.replay_id,
+        ]),
+      );
       const ended = await tx.all<{ id: string }>('end-deliveries', { ids, worker: workerId, status, reason, now });
       for (const k of keys) {
         const cut = k.indexOf('\u0000');
         await tx.run('promote-next-of-key', { endpoint_id: k.slice(0, cut), ordering_key: k.slice(cut + 1), now });
       }
+      // A replay's delivery ended unattempted (its endpoint paused meanwhile) is done for the replay, and failed.
+      for (const r of ended) {
+        const replayId = replayOf.get(r.id);
+        if (replayId) await tx.run('bump-replay', { id: replayId, succeeded: 0, failed: 1 });
+      }
+      // As with attempts, a replay's failure is not summarised again (the delivery was failed or skipped before).
       if (status === 'failed' && options.summarise !== false)
         await addToFailureSummaries(
           tx,
-          ended.map((r) => r.id),
+          ended.filter((r) => !replayOf.has(r.id)).map((r) => r.id),
           now,
         );
     });

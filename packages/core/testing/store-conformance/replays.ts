@@ -27,6 +27,30 @@ export function replaysConformance(withStore: WithStore): void {
   };
 
   withStore(
+    "a replay's delivery ended unattempted (its endpoint paused) is done and failed for the replay",
+    async (store) => {
+      await failedSetup(store);
+      await selected(store.scheduleWindowReplay(replay('rpl_p', 'window', { sinceMs: T0 + 30 * S }), 100, T0 + H));
+      const [c] = await store.claimDue({
+        now: T0 + H,
+        limit: 10,
+        leaseUntil: T0 + 2 * H,
+        workerId: 'w',
+        saturatedEndpoints: [],
+      });
+      assert.equal(c.replayId, 'rpl_p');
+      await store.endDeliveries([c.delivery.id], 'w', 'failed', 'endpoint_paused', T0 + H + 1);
+      const d = await store.getDelivery('ten_A', c.delivery.id);
+      assert.deepEqual([d?.status, d?.terminalReason], ['failed', 'endpoint_paused']);
+      const r = await store.getReplay('ten_A', 'rpl_p');
+      assert.deepEqual([r?.selected, r?.attempted, r?.succeeded, r?.failed], [1, 1, 0, 1]);
+      // Ending it again changes nothing, for the replay too.
+      await store.endDeliveries([c.delivery.id], null, 'failed', 'endpoint_paused', T0 + H + 2);
+      assert.equal((await store.getReplay('ten_A', 'rpl_p'))?.attempted, 1);
+    },
+  );
+
+  withStore(
     'window replay selects failed (and on request skipped) deliveries in the window, oldest first, never succeeded',
     async (store) => {
       await failedSetup(store);

@@ -417,7 +417,11 @@ export const ReplaySchema = named(
     until: nullableTime,
     include_skipped: bool,
     selected: int,
-    attempted: int,
+    attempted: {
+      ...int,
+      description:
+        'Selected deliveries the replay is done with: attempted, or ended unattempted because the endpoint paused (counted failed).',
+    },
     succeeded: int,
     failed: int,
     done: { ...bool, description: 'Every selected delivery has had its attempt.' },
