@@ -52,7 +52,12 @@ export class SqliteSqlStore extends SqlStore {
     now: number,
   ): Promise<Map<string, FinishedRow>> {
     await tx.run('insert-attempts', {
-      attempts: records.map((r) => ({ ...rows.attemptToRow(r.attempt), worker: r.workerId })),
+      attempts: records.map((r) => {
+        // Added to the row, not spread into a copy: a copy per record costs the store thread measurably.
+        const row = rows.attemptToRow(r.attempt);
+        row.worker = r.workerId;
+        return row;
+      }),
     });
     const finished = await tx.all<FinishedRow>('finish-attempts', { records: records.map(finishParams), now });
     return new Map(finished.map((f) => [f.id, f]));
