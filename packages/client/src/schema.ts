@@ -691,6 +691,8 @@ export interface components {
             n: number;
             /** @enum {string} */
             trigger: "scheduled" | "replay" | "test" | "probe";
+            /** @description The ladder that scheduled this attempt (the delivery's when it was claimed: fast for a first attempt); null for attempts recorded before Hookline kept it. */
+            ladder: string | null;
             /** Format: date-time */
             started_at: string;
             duration_ms: number;
@@ -708,6 +710,16 @@ export interface components {
             /** @description timeout, connection, dns, tls, status, refused_address, body_too_large */
             error_class: string | null;
             error_message: string | null;
+            /**
+             * Format: date-time
+             * @description Start of the held period (breaker open) that ended with this attempt: the delivery's first hold.
+             */
+            held_from: string | null;
+            /**
+             * Format: date-time
+             * @description End of that held period: the breaker closed or was reset, or this attempt was its probe.
+             */
+            held_until: string | null;
         };
         Breaker: {
             scope_key: string;

@@ -126,6 +126,12 @@ export interface Delivery {
   orderingSeq?: number | null;
   /** A failed delivery of a blocking key that was dismissed (it no longer holds the key); null otherwise. */
   dismissedAt?: number | null;
+  /**
+   * The held period its next attempt takes over (docs/rules.md#breaker-hold): since the first hold (a re-hold keeps
+   * it), until the release (null while still held). Both null once an attempt recorded them. Stores always return them.
+   */
+  heldSince?: number | null;
+  heldUntil?: number | null;
   createdAt: number;
   updatedAt: number;
 }
@@ -139,6 +145,8 @@ export interface Attempt {
   endpointId: string;
   n: number;
   trigger: AttemptTrigger;
+  /** The ladder that scheduled it: its delivery's when claimed ('fast' for a first attempt); null for older rows. */
+  ladder: Ladder | null;
   startedAt: number;
   durationMs: number;
   requestHeaders: Record<string, string>;
@@ -148,4 +156,11 @@ export interface Attempt {
   errorClass: ErrorClass | null;
   errorMessage: string | null;
   outcome: OutcomeClass;
+  /**
+   * The held period (breaker open) that ended with this attempt: from the delivery's first hold until its release,
+   * or until this attempt (a probe). The store sets both when it records the attempt, from the delivery; the values
+   * of an attempt handed to it are not read. Stores always return them; null: not held before this attempt.
+   */
+  heldFrom?: number | null;
+  heldUntil?: number | null;
 }

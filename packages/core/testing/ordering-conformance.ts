@@ -71,6 +71,7 @@ function attempt(d: { id: string; endpointId: string }, n: number, at: number, o
     endpointId: d.endpointId,
     n,
     trigger: 'scheduled',
+    ladder: 'fast',
     startedAt: at,
     durationMs: 5,
     requestHeaders: {},

@@ -102,6 +102,7 @@ function failure(
     endpointId,
     n: 1,
     trigger: 'scheduled',
+    ladder: 'fast',
     startedAt: at,
     durationMs: 5,
     requestHeaders: {},

@@ -452,10 +452,11 @@ test('the deliveries page filters by endpoint, event type, time range and event 
 });
 
 test(
-  "a held delivery's timeline shows its attempts to scale and the held period until the breaker's probe",
+  "a held delivery's timeline shows its attempts to scale and the held period until the breaker's probe; once it succeeded, the past held period and each attempt's ladder",
   opts,
   async (tc) => {
-    const down = await startReceiver(() => 503);
+    let downAnswer = 503;
+    const down = await startReceiver(() => downAnswer);
     tc.after(() => down.close());
     const c = await t.tenant('Gamma Pay');
     const ep = (
@@ -502,7 +503,53 @@ test(
       .evaluate((e) => Number(e.getAttribute('x')) + 2);
     assert.ok(Math.abs(band - next) < 1.5, `band ends at ${band}, next mark at ${next}`);
     await shot(page, 'delivery-held-timeline');
+    const heldAttempts = await page.locator('#delivery-timeline .mark.delivery_failure').count();
+
+    // The receiver is back and the breaker is reset: the held delivery succeeds, and its page still draws the period
+    // it was held (a band ending where the breaker closed, before its last attempt) and the ladder of every attempt.
+    downAnswer = 200;
     await t.api('POST', `/v1/tenants/${c}/breaker/reset`);
+    const done = await until(
+      () => t.api('GET', `/v1/tenants/${c}/deliveries/${id}`),
+      (r) => r.body.status === 'succeeded',
+      { timeoutMs: 30_000 },
+    );
+    const last = done.body.attempts.at(-1);
+    assert.ok(last.held_from && last.held_until, 'the last attempt records the held period');
+    await page.reload();
+    await page.locator('#delivery-status .succeeded').waitFor();
+    assert.equal(await page.locator('#delivery-timeline .mark.success').count(), 1);
+    assert.equal(await page.locator('#delivery-timeline .mark.delivery_failure').count(), heldAttempts);
+    assert.equal(await page.locator('#delivery-timeline .mark.next').count(), 0);
+    assert.equal(await page.locator('#delivery-timeline rect.band.held').count(), 1, 'the past held period');
+    assert.match(
+      await page.locator('#delivery-timeline .timeline-list').innerText(),
+      /held from .+ until .+: the breaker was open/,
+    );
+    // Every attempt was scheduled on the fast ladder (payments; this event is not a money event): drawn under each mark.
+    assert.deepEqual(
+      await page.locator('#delivery-timeline .mark .mark-sub').evaluateAll((es) => es.map((e) => e.textContent)),
+      Array(done.body.attempts.length).fill('fast'),
+    );
+    assert.deepEqual(
+      await page.locator('#attempts tbody td:nth-child(3)').allInnerTexts(),
+      Array(done.body.attempts.length).fill('fast'),
+    );
+    // To scale: the band starts after the failed attempts and ends at or before the successful one.
+    const [heldX, heldEnd] = await page
+      .locator('#delivery-timeline rect.band.held')
+      .evaluate((e) => [Number(e.getAttribute('x')), Number(e.getAttribute('x')) + Number(e.getAttribute('width'))]);
+    const failedEnd = Math.max(
+      ...(await page
+        .locator('#delivery-timeline .mark.delivery_failure rect')
+        .evaluateAll((es) => es.map((e) => Number(e.getAttribute('x')) + 2))),
+    );
+    const successX = await page
+      .locator('#delivery-timeline .mark.success rect')
+      .evaluate((e) => Number(e.getAttribute('x')) + 2);
+    assert.ok(heldX >= failedEnd - 1.5, `the band starts at ${heldX}, after the last failure at ${failedEnd}`);
+    assert.ok(heldEnd <= successX + 1.5, `the band ends at ${heldEnd}, by the success at ${successX}`);
+    await shot(page, 'delivery-held-then-succeeded-timeline');
     await t.api('PATCH', `/v1/tenants/${c}/endpoints/${ep}`, { body: { status: 'paused' } });
   },
 );

@@ -1,5 +1,6 @@
-// A delivery: status and failure reason, Replay, its attempts drawn to scale (waits, held and paused periods, the
-// ladder of the next attempt), each attempt's response excerpt, the signed headers and the payload.
+// A delivery: status and failure reason, Replay, its attempts drawn to scale (each with its ladder or trigger; waits,
+// past and current held periods, a paused endpoint; the ladder of the next attempt), each attempt's response excerpt,
+// the signed headers and the payload.
 
 import type { components } from '@hookline/client';
 import { useState } from 'react';
@@ -14,6 +15,11 @@ type Detail = components['schemas']['DeliveryDetail'];
 type Endpoint = components['schemas']['Endpoint'];
 const TERMINAL = new Set(['succeeded', 'failed', 'skipped']);
 
+/** What scheduled an attempt, as drawn under its mark: its ladder (fast, slow), or the trigger of a replay, test or probe. */
+function scheduledBy(a: Detail['attempts'][number]): string {
+  return a.trigger === 'scheduled' ? (a.ladder ?? 'scheduled') : a.trigger;
+}
+
 export function deliveryTimeline(d: Detail, endpoint: Endpoint | null, now: number) {
   const t0 = Date.parse(d.created_at);
   const rel = (iso: string) => Date.parse(iso) - t0;
@@ -22,20 +28,34 @@ export function deliveryTimeline(d: Detail, endpoint: Endpoint | null, now: numb
     durationMs: a.duration_ms,
     outcome: a.outcome,
     label: `#${a.n}`,
-    sub: a.trigger,
-    detail: `attempt #${a.n} (${a.trigger}) ${a.outcome}: ${a.response_status === null ? (a.error_class ?? 'no response') : `HTTP ${a.response_status}`} in ${duration(a.duration_ms)}`,
+    sub: scheduledBy(a),
+    detail: `attempt #${a.n} (${a.trigger === 'scheduled' && a.ladder ? `${a.ladder} ladder` : a.trigger}) ${a.outcome}: ${a.response_status === null ? (a.error_class ?? 'no response') : `HTTP ${a.response_status}`} in ${duration(a.duration_ms)}`,
   }));
   const bands: TimelineBand[] = [];
-  // A wait band up to each scheduled retry (or probe); a replay or test comes when someone asked, not after a wait.
-  for (let i = 1; i < marks.length; i++) {
-    const from = marks[i - 1].atMs + marks[i - 1].durationMs;
-    const trigger = d.attempts[i].trigger;
-    if (marks[i].atMs > from && (trigger === 'scheduled' || trigger === 'probe')) {
+  // A wait band up to each scheduled retry (or probe), or up to its hold; a replay or test comes when someone asked,
+  // not after a wait. The held period that ended with an attempt (breaker open) is a band of its own.
+  for (let i = 0; i < marks.length; i++) {
+    const a = d.attempts[i];
+    const heldFrom = a.held_from ? rel(a.held_from) : null;
+    if (i > 0 && (a.trigger === 'scheduled' || a.trigger === 'probe')) {
+      const from = marks[i - 1].atMs + marks[i - 1].durationMs;
+      const to = heldFrom ?? marks[i].atMs;
+      if (to > from) {
+        bands.push({
+          fromMs: from,
+          toMs: to,
+          kind: 'wait',
+          detail: `waited ${duration(to - from)} before ${heldFrom === null ? `attempt ${marks[i].label}` : 'being held'}`,
+        });
+      }
+    }
+    if (heldFrom !== null) {
+      const until = a.held_until ?? a.started_at;
       bands.push({
-        fromMs: from,
-        toMs: marks[i].atMs,
-        kind: 'wait',
-        detail: `waited ${duration(marks[i].atMs - from)} before attempt ${marks[i].label}`,
+        fromMs: heldFrom,
+        toMs: Math.max(heldFrom + 1, rel(until)),
+        kind: 'held',
+        detail: `held from ${when(a.held_from)} until ${when(until)}: the breaker was open`,
       });
     }
   }
@@ -179,7 +199,7 @@ export function DeliveryPage({ tenant, id }: { tenant: string; id: string }) {
               <table id="attempts">
                 <thead>
                   <tr>
-                    {['#', 'Trigger', 'Started', 'Duration', 'Outcome', 'Response', 'Error'].map((c) => (
+                    {['#', 'Trigger', 'Ladder', 'Started', 'Duration', 'Outcome', 'Response', 'Error'].map((c) => (
                       <th scope="col" key={c}>
                         {c}
                       </th>
@@ -191,6 +211,7 @@ export function DeliveryPage({ tenant, id }: { tenant: string; id: string }) {
                     <tr key={a.id}>
                       <td>{a.n}</td>
                       <td>{a.trigger}</td>
+                      <td>{a.ladder ?? '—'}</td>
                       <td>{when(a.started_at)}</td>
                       <td>{Math.round(a.duration_ms)} ms</td>
                       <td>

@@ -6,7 +6,7 @@ import { newId } from '../ids.ts';
 /** Who and when: everything of the attempt that does not come from the HTTP exchange. */
 export type AttemptContext = Pick<
   Attempt,
-  'deliveryId' | 'tenantId' | 'environment' | 'endpointId' | 'n' | 'trigger' | 'startedAt' | 'requestHeaders'
+  'deliveryId' | 'tenantId' | 'environment' | 'endpointId' | 'n' | 'trigger' | 'ladder' | 'startedAt' | 'requestHeaders'
 >;
 
 export function attemptFromResult(ctx: AttemptContext, result: SendResult & { simulatedDurationMs?: number }): Attempt {

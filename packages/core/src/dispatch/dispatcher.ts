@@ -588,6 +588,8 @@ export class Dispatcher {
         endpointId: c.endpoint.id,
         n: c.delivery.attemptCount + 1,
         trigger,
+        // The ladder this attempt was scheduled on (nextState may move the delivery to another for the next one).
+        ladder: c.delivery.ladder,
         startedAt,
         requestHeaders: recordedHeaders(c.endpoint.customHeaders, headers),
       },

@@ -351,6 +351,7 @@ export class EndpointOperations {
         endpointId: id,
         n: 1,
         trigger: 'test',
+        ladder: 'fast',
         startedAt,
         requestHeaders: recordedHeaders(ep.customHeaders, headers),
       },

@@ -212,6 +212,8 @@ export function deliveryFromRow(r: Row): Delivery {
     orderingKey: r.ordering_key ?? null,
     orderingSeq: numOrNull(r.ordering_seq),
     dismissedAt: numOrNull(r.dismissed_at),
+    heldSince: numOrNull(r.held_since),
+    heldUntil: numOrNull(r.held_until),
     createdAt: num(r.created_at),
     updatedAt: num(r.updated_at),
   };
@@ -226,6 +228,7 @@ export function attemptFromRow(r: Row): Attempt {
     endpointId: r.endpoint_id,
     n: num(r.n),
     trigger: r.trigger,
+    ladder: r.ladder ?? null,
     startedAt: num(r.started_at),
     durationMs: num(r.duration_ms),
     requestHeaders: json(r.request_headers, {}),
@@ -235,6 +238,8 @@ export function attemptFromRow(r: Row): Attempt {
     errorClass: r.error_class ?? null,
     errorMessage: r.error_message ?? null,
     outcome: r.outcome,
+    heldFrom: numOrNull(r.held_from),
+    heldUntil: numOrNull(r.held_until),
   };
 }
 
@@ -246,6 +251,7 @@ export function attemptToRow(a: Attempt): Row {
     endpoint_id: a.endpointId,
     n: a.n,
     trigger: a.trigger,
+    ladder: a.ladder,
     started_at: a.startedAt,
     duration_ms: a.durationMs,
     request_headers: JSON.stringify(a.requestHeaders),

@@ -459,8 +459,13 @@ export class SqlStore implements Store {
         else {
           // The delivery first: its row lock holds off a concurrent delete until the attempt is in (PostgreSQL).
           [finished] = await tx.all<FinishedRow>('finish-attempt', { ...finishParams(rec), now });
-          // Skipped when the delivery is gone, or already on record (a retried commit).
-          await tx.run('insert-attempt', rows.attemptToRow(a));
+          // Skipped when the delivery is gone, or already on record (a retried commit). It takes over the held
+          // period the finish cleared (PostgreSQL's finish-attempt returns it; none when the lease was lost).
+          await tx.run('insert-attempt', {
+            ...rows.attemptToRow(a),
+            held_since: finished?.held_since ?? null,
+            held_until: finished?.held_until ?? null,
+          });
         }
         if (!finished) continue; // the lease was lost (the attempt stays on record, the new holder decides), or the delivery is gone
         if (finished.ordering_key != null && next.status !== 'pending') {
@@ -661,7 +666,9 @@ export class SqlStore implements Store {
         started_at: attempt.startedAt,
         now,
       });
-      await tx.run('insert-attempt', rows.attemptToRow(attempt));
+      // A test delivery is never held before its one attempt (it is created leased and sent at once; one the
+      // dispatcher took over records through recordAttempts).
+      await tx.run('insert-attempt', { ...rows.attemptToRow(attempt), held_since: null, held_until: null });
       if (!health || finished === 0) return [];
       const batch = new HealthBatch(tx, now);
       await batch.apply(attempt, health, null);
@@ -870,10 +877,12 @@ export class SqlStore implements Store {
   }
 }
 
-/** A delivery finish-attempt changed: its id and ordering key. */
+/** A delivery finish-attempt changed: its id and ordering key, and (PostgreSQL) the held period it cleared. */
 export interface FinishedRow {
   id: string;
   ordering_key: string | null;
+  held_since?: number | string | null;
+  held_until?: number | string | null;
 }
 
 /** finish-attempt's parameters for one record (all but :now). */

@@ -359,9 +359,14 @@ export interface Store {
    * Idempotent, and no record fails the batch for its delivery's sake: one whose delivery was deleted meanwhile (its
    * endpoint or tenant deleted mid-flight) writes nothing; one whose lease was lost keeps only its attempt; one
    * already committed (a retry after a commit whose outcome was lost) writes nothing again.
+   * An attempt whose worker still held the lease takes over its delivery's held period (heldFrom = the delivery's
+   * heldSince, heldUntil = its heldUntil or else the attempt's start), which the delivery then clears.
    */
   recordAttempts(records: AttemptRecord[], now: number): Promise<HealthTransition[]>;
-  /** Puts leased deliveries back to `held` (breaker open) without an attempt. */
+  /**
+   * Puts leased deliveries back to `held` (breaker open) without an attempt. Their held period starts now unless one is
+   * already open (a re-hold keeps its start); the delivery's next recorded attempt takes it over (Attempt.heldFrom).
+   */
   holdDeliveries(ids: string[], workerId: string, until: number, now: number): Promise<void>;
   /**
    * Ends deliveries without an attempt: `failed` (age limit while held; endpoint paused while in progress, docs/rules.md#paused-endpoint).
@@ -465,7 +470,7 @@ export interface Store {
   /** Distinct deliveries of the scope last attempted at or after `since`, and how many of those attempts failed. */
   breakerWindow(scopeKey: string, since: number): Promise<BreakerWindow>;
   resetBreakerWindow(scopeKey: string): Promise<void>;
-  /** Makes every held delivery of a scope due now. */
+  /** Makes every held delivery of a scope due now, ending its held period now. */
   releaseHeld(scope: { tenantId: string } | { endpointId: string }, now: number): Promise<number>;
   listBreakers(tenantId: string): Promise<BreakerRow[]>;
 

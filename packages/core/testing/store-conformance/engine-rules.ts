@@ -66,7 +66,7 @@ async function engineOn(
 
 export function engineRulesConformance(withStore: WithStore): void {
   withStore(
-    'payments: 500, 500, 404… walks the fast then the slow ladder, failed after the eighth attempt',
+    'payments: 500, 500, 404… walks the fast then the slow ladder (each attempt names its own), failed after the eighth attempt',
     async (store) => {
       const t = await engineOn(store, (n) => (n <= 2 ? 500 : 404));
       await t.engine.endpoints.create(t.tenantId, { url: 'http://127.0.0.1:9/hook', policy: 'payments' });
@@ -76,6 +76,12 @@ export function engineRulesConformance(withStore: WithStore): void {
       assert.deepEqual(
         attempts.map((a) => a.startedAt - T0),
         [0, S, 3 * S, 3 * S + 15 * MIN, 3 * S + 75 * MIN, 3 * S + 315 * MIN, 3 * S + 1035 * MIN, 3 * S + 2475 * MIN],
+      );
+      // Each attempt names the ladder that scheduled it: the first and the 500s' retries fast, after the money
+      // event's 404 (the third attempt) slow (docs/rules.md#payments-slow).
+      assert.deepEqual(
+        attempts.map((a) => a.ladder),
+        ['fast', 'fast', 'fast', 'slow', 'slow', 'slow', 'slow', 'slow'],
       );
       const d = await store.getDelivery(t.tenantId, r.deliveries[0].id);
       assert.deepEqual([d?.status, d?.attemptCount], ['failed', 8]);

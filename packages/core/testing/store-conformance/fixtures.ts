@@ -110,6 +110,7 @@ export function attemptOf(
     endpointId,
     n,
     trigger: 'scheduled',
+    ladder: 'fast',
     startedAt: at,
     durationMs: 12,
     requestHeaders: { 'x-webhook-id': 'e' },
@@ -119,6 +120,9 @@ export function attemptOf(
     errorClass: outcome === 'success' ? null : status === null ? 'connection' : 'status',
     errorMessage: outcome === 'success' ? null : 'boom',
     outcome,
+    // Never held: the record of a delivery that was not held reads back with both null.
+    heldFrom: null,
+    heldUntil: null,
   };
 }
 

@@ -4,6 +4,7 @@
 import { describe, test } from 'node:test';
 import type { Store } from '../../src/store/store.ts';
 import { administrationConformance } from './administration.ts';
+import { attemptHistoryConformance } from './attempt-history.ts';
 import { breakersConformance } from './breakers.ts';
 import { claimsLeasesConformance } from './claims-leases.ts';
 import { endpointOptionsConformance } from './endpoint-options.ts';
@@ -43,6 +44,7 @@ export function storeConformance(name: string, factory: StoreFactory, options: {
     describe('claims and leases', () => claimsLeasesConformance(withStore));
     describe('rate limits and learned concurrency', () => rateLimitsConformance(withStore));
     describe('attempt records', () => recordsConformance(withStore));
+    describe('attempt history', () => attemptHistoryConformance(withStore));
     describe('replays', () => replaysConformance(withStore));
     describe('endpoint options', () => endpointOptionsConformance(withStore));
     describe('stats', () => statsConformance(withStore));

@@ -363,6 +363,11 @@ export const AttemptSchema = named(
     endpoint_id: str,
     n: int,
     trigger: { type: 'string', enum: ['scheduled', 'replay', 'test', 'probe'] },
+    ladder: {
+      ...nullableStr,
+      description:
+        "The ladder that scheduled this attempt (the delivery's when it was claimed: fast for a first attempt); null for attempts recorded before Hookline kept it.",
+    },
     started_at: time,
     duration_ms: { type: 'number' },
     outcome: { type: 'string', enum: ['success', 'delivery_failure', 'client_error'] },
@@ -375,6 +380,14 @@ export const AttemptSchema = named(
       description: 'timeout, connection, dns, tls, status, refused_address, body_too_large',
     },
     error_message: nullableStr,
+    held_from: {
+      ...nullableTime,
+      description: "Start of the held period (breaker open) that ended with this attempt: the delivery's first hold.",
+    },
+    held_until: {
+      ...nullableTime,
+      description: 'End of that held period: the breaker closed or was reset, or this attempt was its probe.',
+    },
   }),
 );
 export const attemptView = (a: Attempt) => ({
@@ -384,6 +397,7 @@ export const attemptView = (a: Attempt) => ({
   endpoint_id: a.endpointId,
   n: a.n,
   trigger: a.trigger,
+  ladder: a.ladder,
   started_at: iso(a.startedAt),
   duration_ms: a.durationMs,
   outcome: a.outcome,
@@ -393,6 +407,8 @@ export const attemptView = (a: Attempt) => ({
   response_body_excerpt: a.responseExcerpt,
   error_class: a.errorClass,
   error_message: a.errorMessage,
+  held_from: iso(a.heldFrom),
+  held_until: iso(a.heldUntil),
 });
 
 export const DeliveryDetailSchema: Schema = named('DeliveryDetail', {

@@ -122,7 +122,8 @@ export class PostgresStore extends SqlStore {
   }
 
   /**
-   * A batch of records in two statements (finish-attempts, insert-attempts over unnest) instead of two per record.
+   * A batch of records in two statements (finish-attempts, insert-attempts over unnest) instead of two per record;
+   * the finish returns the held periods it clears, which the attempts take over.
    * Ordered deliveries, and a delivery twice in one batch (finished twice, in order), keep the row-by-row path.
    */
   protected override async finishBatch(
@@ -147,8 +148,12 @@ export class PostgresStore extends SqlStore {
       last_attempt_ats: ordered.map((r) => r.attempt.startedAt),
       now,
     });
+    const finished = new Map(finishedRows.map((r) => [r.id, r]));
     const at = ordered.map((r) => rows.attemptToRow(r.attempt));
     const col = (k: string) => at.map((r) => r[k]);
+    // Each attempt takes over the held period its finish cleared (none when the lease was lost).
+    const held = (k: 'held_since' | 'held_until') =>
+      ordered.map((r) => finished.get(r.attempt.deliveryId)?.[k] ?? null);
     // Skipped when the delivery is gone, or already on record (a retried commit).
     await tx.run('insert-attempts', {
       ids: col('id'),
@@ -166,8 +171,11 @@ export class PostgresStore extends SqlStore {
       error_classes: col('error_class'),
       error_messages: col('error_message'),
       outcomes: col('outcome'),
+      ladders: col('ladder'),
+      held_sinces: held('held_since'),
+      held_untils: held('held_until'),
     });
-    return new Map(finishedRows.map((r) => [r.id, r]));
+    return finished;
   }
 }
 

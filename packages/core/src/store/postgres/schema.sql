@@ -37,6 +37,9 @@ CREATE TABLE attempts (
   error_class text,
   error_message text,
   outcome text NOT NULL,
+  ladder text,
+  held_from bigint,
+  held_until bigint,
   CONSTRAINT attempts_delivery_id_fkey FOREIGN KEY (delivery_id) REFERENCES deliveries(id) ON DELETE CASCADE,
   CONSTRAINT attempts_pkey PRIMARY KEY (id)
 );
@@ -97,6 +100,8 @@ CREATE TABLE deliveries (
   ordering_key text,
   ordering_seq bigint,
   dismissed_at bigint,
+  held_since bigint,
+  held_until bigint,
   CONSTRAINT deliveries_endpoint_id_fkey FOREIGN KEY (endpoint_id) REFERENCES endpoints(id) ON DELETE CASCADE,
   CONSTRAINT deliveries_event_pk_fkey FOREIGN KEY (event_pk) REFERENCES events(id) ON DELETE CASCADE,
   CONSTRAINT deliveries_pkey PRIMARY KEY (id)

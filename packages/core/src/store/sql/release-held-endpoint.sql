@@ -1,2 +1,3 @@
--- release-held-endpoint: params :endpoint_id, :now
-UPDATE deliveries SET status = 'pending', next_attempt_at = :now, updated_at = :now WHERE endpoint_id = :endpoint_id AND status = 'held'
+-- release-held-endpoint: the breaker closed (or was reset): held deliveries are due now, and their held period ends now.
+-- params :endpoint_id, :now
+UPDATE deliveries SET status = 'pending', next_attempt_at = :now, held_until = :now, updated_at = :now WHERE endpoint_id = :endpoint_id AND status = 'held'

@@ -30,7 +30,7 @@ CREATE TABLE attempts (
   error_class TEXT,
   error_message TEXT,
   outcome TEXT NOT NULL                          -- success | delivery_failure | client_error
-);
+, ladder TEXT, held_from INTEGER, held_until INTEGER);
 
 CREATE INDEX attempts_delivery ON attempts (delivery_id, n);
 
@@ -78,7 +78,7 @@ CREATE TABLE deliveries (
   terminal_reason TEXT,
   created_at INTEGER NOT NULL,
   updated_at INTEGER NOT NULL
-, ordering_key TEXT, ordering_seq INTEGER, dismissed_at INTEGER);
+, ordering_key TEXT, ordering_seq INTEGER, dismissed_at INTEGER, held_since INTEGER, held_until INTEGER);
 
 CREATE INDEX deliveries_due ON deliveries (status, next_attempt_at) WHERE status IN ('pending', 'held');
 

@@ -1,2 +1,3 @@
--- release-held-tenant: params :tenant_id, :now
-UPDATE deliveries SET status = 'pending', next_attempt_at = :now, updated_at = :now WHERE tenant_id = :tenant_id AND status = 'held'
+-- release-held-tenant: the breaker closed (or was reset): held deliveries are due now, and their held period ends now.
+-- params :tenant_id, :now
+UPDATE deliveries SET status = 'pending', next_attempt_at = :now, held_until = :now, updated_at = :now WHERE tenant_id = :tenant_id AND status = 'held'
