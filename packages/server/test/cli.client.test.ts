@@ -102,7 +102,7 @@ test('tenants, endpoints, send, deliveries, replay, tail and breaker against a l
       ],
     );
     const human = await okHere('deliveries', 'show', bad, ...t);
-    assert.match(human.stdout, /2\s+\S+ \S+\s+replay\s+200\s+success/);
+    assert.match(human.stdout, /2\s+\S+ \S+\s+replay\s+fast\s+-\s+200\s+success/);
 
     // tail prints each new attempt once its baseline is taken.
     let baseline!: () => void;

@@ -66,6 +66,16 @@ export const ATTEMPT_COLUMNS: Column<Json>[] = [
   { header: 'n', value: (a) => a.n as number, align: 'right' },
   { header: 'started', value: (a) => shortTime(a.started_at) },
   { header: 'trigger', value: (a) => a.trigger as string },
+  // The ladder that scheduled it, and how long it was held (breaker open) before it ran.
+  { header: 'ladder', value: (a) => (a.ladder as string | null) ?? '-' },
+  {
+    header: 'held',
+    value: (a) =>
+      typeof a.held_from === 'string' && typeof a.held_until === 'string'
+        ? formatDuration(Date.parse(a.held_until) - Date.parse(a.held_from))
+        : '-',
+    align: 'right',
+  },
   { header: 'response', value: attemptResponse },
   { header: 'outcome', value: (a) => a.outcome as string },
   { header: 'took', value: (a) => formatDuration(Number(a.duration_ms ?? 0)), align: 'right' },
