@@ -1,6 +1,6 @@
 // Drain benchmark on PostgreSQL: N deliveries already queued, K worker processes, a fast loopback receiver.
 // Prints one JSON line. Usage: node --conditions=source --import tsx bench/postgres-drain.ts [--events 20000] [--workers 3]
-//   [--endpoints 4] [--url postgres://postgres@127.0.0.1:5432/postgres] (a scratch database is created and dropped)
+//   [--warmup 2000] (deliveries the workers drain untimed first) [--endpoints 4] [--url postgres://postgres@127.0.0.1:5432/postgres] (a scratch database is created and dropped)
 //   [--receiver http://127.0.0.1:PORT] (the run's shared loopback receiver; paths /pg/e0…; default: an in-process one)
 //   [--profile-dir DIR] (each worker writes a CPU profile of its drain there).
 import { fork } from 'node:child_process';
@@ -31,9 +31,19 @@ async function worker(): Promise<void> {
     dispatcher: { workerId: id, logAttempts: false, batchSize: 200 },
     maintenance: { enabled: false },
   });
-  // 'start' starts dispatching (the clock runs from there, not from the process's start-up); 'stop' ends it.
+  // 'warm' dispatches the untimed warm-up, 'pause' stops dispatching (the HTTP pools and the learned concurrency stay),
+  // 'start' starts the timed drain (the clock runs from there, not from the process's start-up); 'stop' ends it.
   let stopProfile: () => Promise<string | null> = async () => null;
   process.on('message', async (msg) => {
+    if (msg === 'warm') {
+      engine.start();
+      return;
+    }
+    if (msg === 'pause') {
+      await engine.stopDispatching();
+      process.send?.('paused');
+      return;
+    }
     if (msg === 'start') {
       stopProfile = await startPhaseProfile(profileDir, `postgres-drain-${id}`);
       engine.start();
@@ -50,6 +60,7 @@ async function worker(): Promise<void> {
 async function main(): Promise<void> {
   const events = Number(arg('events', '20000'));
   const workers = Number(arg('workers', '3'));
+  const warmup = Number(arg('warmup', '2000'));
   const endpoints = Number(arg('endpoints', '4'));
   const base = arg('url', benchPgBase());
   const receiver = arg('receiver', '');
@@ -97,15 +108,22 @@ async function main(): Promise<void> {
   for (let e = 0; e < endpoints; e++) {
     await api.endpoints.create('ten_BENCH', { url: `${target}/e${e}`, max_concurrency: 100, event_types: [`e${e}.*`] });
   }
-  const seedStart = Date.now();
-  for (let i = 0; i < events; i += 1000) {
-    const batch = Array.from({ length: Math.min(1000, events - i) }, (_, k) => ({
-      type: `e${(i + k) % endpoints}.x`,
-      data: { n: i + k },
-    }));
-    await api.events.acceptMany('ten_BENCH', batch);
-  }
-  const seedMs = Date.now() - seedStart;
+  const seed = async (from: number, n: number) => {
+    for (let i = from; i < from + n; i += 1000) {
+      const batch = Array.from({ length: Math.min(1000, from + n - i) }, (_, k) => ({
+        type: `e${(i + k) % endpoints}.x`,
+        data: { n: i + k },
+      }));
+      await api.events.acceptMany('ten_BENCH', batch);
+    }
+  };
+  const succeeded = async (n: number) => {
+    for (;;) {
+      const { rows } = await store.pg.pool.query(`SELECT count(*) AS n FROM deliveries WHERE status = 'succeeded'`);
+      if (Number(rows[0].n) >= n) return;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  };
 
   const children = [];
   for (let w = 0; w < workers; w++) {
@@ -120,13 +138,26 @@ async function main(): Promise<void> {
     children.push(child);
   }
   await Promise.all(children.map((c) => new Promise((r) => c.once('message', r))));
+  // Untimed warm-up on the same path, as every scenario has (JIT, each worker's keep-alive connections, the
+  // endpoints' learned concurrency): long-running workers do not open their connections during a drain.
+  if (warmup > 0) {
+    await seed(events, warmup);
+    for (const c of children) c.send('warm');
+    await succeeded(warmup);
+    await Promise.all(
+      children.map((c) => {
+        const paused = new Promise((r) => c.once('message', r));
+        c.send('pause');
+        return paused;
+      }),
+    );
+  }
+  const seedStart = Date.now();
+  await seed(0, events);
+  const seedMs = Date.now() - seedStart;
   const t0 = Date.now();
   for (const c of children) c.send('start');
-  for (;;) {
-    const { rows } = await store.pg.pool.query(`SELECT count(*) AS n FROM deliveries WHERE status = 'succeeded'`);
-    if (Number(rows[0].n) >= events) break;
-    await new Promise((r) => setTimeout(r, 50));
-  }
+  await succeeded(warmup + events);
   const seconds = (Date.now() - t0) / 1000;
   for (const c of children) c.send('stop');
   await Promise.all(children.map((c) => new Promise((r) => c.once('exit', r))));
@@ -139,6 +170,7 @@ async function main(): Promise<void> {
     JSON.stringify({
       bench: 'postgres-drain',
       events,
+      warmup,
       workers,
       endpoints,
       seconds: Number(seconds.toFixed(2)),

@@ -500,7 +500,8 @@ const scenarios: Record<Scenario, () => Promise<void>> = {
     const [l, b, g] = [await limitFigure(), await bullmqFigure(), await pgPeerFigure()];
     // N queued deliveries (4 endpoints on the run's receiver) drained by K worker processes; one JSON line each.
     const drain = async (workers: number) => {
-      const args = ['--events', String(N.events), '--workers', String(workers), '--receiver', okReceiver.url('')];
+      const args = ['--events', String(N.events), '--warmup', String(N.warmup), '--workers', String(workers)];
+      args.push('--receiver', okReceiver.url(''));
       if (profile) args.push('--profile-dir', PROFILE_DIR);
       const c = startTs('postgres-drain.ts', args, { timeoutMs: TIMEOUT * 2 });
       try {

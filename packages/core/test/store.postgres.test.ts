@@ -10,9 +10,19 @@ import pg from 'pg';
 import type { PostgresOptions } from '../src/store/postgres/postgres-driver.ts';
 import { openPostgresStore, type PostgresStore } from '../src/store/postgres/postgres-store.ts';
 import { loadStatements } from '../src/store/sql-files.ts';
-import { within } from '../testing/deadline.ts';
+import { until, within } from '../testing/deadline.ts';
 import { orderingConformance } from '../testing/ordering-conformance.ts';
 import { outboxConformance } from '../testing/outbox-conformance.ts';
+import {
+  attemptOf,
+  endpoint,
+  MIN,
+  newEvent,
+  record,
+  secret,
+  T0,
+  tenant,
+} from '../testing/store-conformance/fixtures.ts';
 import { storeConformance } from '../testing/store-conformance/index.ts';
 import { pgTestDb } from './fixtures/pg-test-db.ts';
 
@@ -291,6 +301,80 @@ describe('postgres only', { skip: db.skip ?? false }, () => {
       assert.equal(t?.createdAt, at);
       assert.equal(typeof (await s.store.pg.pool.query('SELECT 9007199254740991::bigint AS x')).rows[0].x, 'number');
     } finally {
+      await s.cleanup();
+    }
+  });
+
+  // Record commits of several workers lock an endpoint row only when they change its health (docs/performance.md,
+  // PostgreSQL): a healthy drain's commits no longer queue on each other's COMMIT, and a failure still counts on the
+  // streak a concurrent commit is writing.
+  test("a success on a clean endpoint commits while another transaction holds the endpoint's row lock; a failure waits and counts on the holder's streak", async () => {
+    const s = await fresh();
+    const holder = new pg.Client({ connectionString: db.url!, options: `-c search_path=${s.schema}` });
+    await holder.connect();
+    try {
+      await s.store.createTenant(tenant('ten_A'));
+      await s.store.createEndpoint(endpoint('ep_1', 'ten_A', { lastSuccessAt: T0 - MIN }), secret('sec_1', 'ep_1'));
+      await s.store.acceptEvents([newEvent('ten_A', 1, ['ep_1']), newEvent('ten_A', 2, ['ep_1'])]);
+      const claimed = await s.store.claimDue({
+        now: T0,
+        limit: 2,
+        leaseUntil: T0 + MIN,
+        workerId: 'w',
+        saturatedEndpoints: [],
+      });
+      const [first, second] = claimed.map((c) => c.delivery.id).sort();
+
+      // Another worker's commit holding the row (as a failure's health update would, until its COMMIT).
+      await holder.query('BEGIN');
+      await holder.query(`SELECT id FROM endpoints WHERE id = 'ep_1' FOR NO KEY UPDATE`);
+      await within(
+        'the success to commit beside the row lock',
+        10_000,
+        s.store.recordAttempts(
+          [record(attemptOf(first!, 'ten_A', 'ep_1', 1, T0, 'success'), 'w', { status: 'succeeded' })],
+          T0,
+        ),
+      );
+      assert.equal((await s.store.getDelivery('ten_A', first!))?.status, 'succeeded');
+      await holder.query('ROLLBACK');
+
+      // The holder degrades the endpoint (a streak of 3 failed events); a failure committed meanwhile waits for it.
+      await holder.query('BEGIN');
+      await holder.query(
+        `UPDATE endpoints SET status = 'degraded', failing_since = ${T0}, consecutive_failed_events = 3 WHERE id = 'ep_1'`,
+      );
+      const failing = s.store.recordAttempts(
+        [
+          record(attemptOf(second!, 'ten_A', 'ep_1', 1, T0 + 1000, 'delivery_failure'), 'w', {
+            status: 'pending',
+            ladder: 'fast',
+            nextAttemptAt: T0 + 2000,
+          }),
+        ],
+        T0 + 1000,
+      );
+      await until(
+        async () =>
+          // Not on the holder's connection: inside a transaction, pg_stat_activity stays as first read.
+          (
+            await s.store.pg.pool.query(
+              `SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = current_database() AND query LIKE '%get-endpoint-by-id%'`,
+            )
+          ).rows[0].n,
+        (n) => n > 0,
+        { what: "the failure's commit to wait for the endpoint row" },
+      );
+      await holder.query('COMMIT');
+      await within("the failure's commit", 10_000, failing);
+      const ep = await s.store.getEndpoint('ten_A', 'ep_1');
+      assert.deepEqual(
+        [ep?.status, ep?.failingSince, ep?.consecutiveFailedEvents],
+        ['degraded', T0, 4],
+        "counted on the holder's streak, not on the row as it was before",
+      );
+    } finally {
+      await holder.end();
       await s.cleanup();
     }
   });

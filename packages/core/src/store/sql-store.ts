@@ -430,7 +430,7 @@ export class SqlStore implements Store {
         ),
       ];
       if (this.capsAcrossWorkers) for (const k of keys.sort(cmp)) await lockKey(tx, k);
-      const health = new HealthBatch(tx, now);
+      const health = new HealthBatch(tx, now, this.capsAcrossWorkers);
       // Breaker window rows, keyed scope|delivery: the latest attempt of each delivery in this batch.
       const window = new Map<string, { scopeKey: string; deliveryId: string; at: number; failed: number }>();
       // One lock order for every process (endpoint rows, then delivery rows, then window rows): concurrent commits of
@@ -448,9 +448,10 @@ export class SqlStore implements Store {
       // meanwhile, which locks the other way round, is a deadlock PostgreSQL breaks and the transaction runs again.
       for (const rec of ordered) {
         if (rec.health && (!batchFinished || batchFinished.has(rec.attempt.deliveryId))) {
-          await health.load(rec.attempt.endpointId);
+          health.expect(rec.attempt, rec.health, rec.previousAttemptAt ?? null);
         }
       }
+      await health.load();
       for (const rec of ordered) {
         const a = rec.attempt;
         const next = rec.next;

@@ -352,6 +352,7 @@ CREATE UNIQUE INDEX tenants_pkey ON tenants USING btree (id);
 CREATE OR REPLACE FUNCTION hookline_claim_due(p_now bigint, p_lease_until bigint, p_worker text, p_limit integer, p_saturated text[], p_lease_factor integer)
  RETURNS TABLE(claimed_id text)
  LANGUAGE plpgsql
+ SET enable_bitmapscan TO 'off'
 AS $function$
 DECLARE
   ep RECORD;
@@ -363,10 +364,20 @@ BEGIN
   FOR ep IN
     SELECT c.endpoint_id, e.max_concurrency FROM (
       SELECT due.endpoint_id, min(due.next_attempt_at) AS first_due FROM (
-        SELECT d.endpoint_id, d.next_attempt_at FROM deliveries d
-        WHERE d.status IN ('pending', 'held') AND d.next_attempt_at <= p_now AND NOT (d.endpoint_id = ANY(p_saturated))
-          AND (d.ordering_key IS NULL OR hookline_key_free(d.endpoint_id, d.ordering_key, d.ordering_seq))
-        ORDER BY d.next_attempt_at
+        SELECT u.endpoint_id, u.next_attempt_at FROM (
+          (SELECT d.endpoint_id, d.next_attempt_at FROM deliveries d
+           WHERE d.status = 'pending' AND d.next_attempt_at <= p_now AND NOT (d.endpoint_id = ANY(p_saturated))
+             AND (d.ordering_key IS NULL OR hookline_key_free(d.endpoint_id, d.ordering_key, d.ordering_seq))
+           ORDER BY d.next_attempt_at
+           LIMIT p_limit * 4)
+          UNION ALL
+          (SELECT d.endpoint_id, d.next_attempt_at FROM deliveries d
+           WHERE d.status = 'held' AND d.next_attempt_at <= p_now AND NOT (d.endpoint_id = ANY(p_saturated))
+             AND (d.ordering_key IS NULL OR hookline_key_free(d.endpoint_id, d.ordering_key, d.ordering_seq))
+           ORDER BY d.next_attempt_at
+           LIMIT p_limit * 4)
+        ) u
+        ORDER BY u.next_attempt_at
         LIMIT p_limit * 4
       ) due GROUP BY due.endpoint_id
     ) c JOIN endpoints e ON e.id = c.endpoint_id
