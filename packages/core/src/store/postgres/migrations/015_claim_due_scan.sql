@@ -1,4 +1,4 @@
--- 014_claim_due_scan: the claim's look at the oldest due rows reads about as many rows as it asks for, not the whole
+-- 015_claim_due_scan: the claim's look at the oldest due rows reads about as many rows as it asks for, not the whole
 -- backlog. 013 asked for `status IN ('pending', 'held') … ORDER BY next_attempt_at LIMIT n`: the (status,
 -- next_attempt_at) index cannot return two statuses in time order, so every claim read every due row and sorted them
 -- (~15-20 ms of server CPU at 20,000 due rows, on each of the many claims several workers make). Each status is now
