@@ -1,5 +1,5 @@
 // Drain benchmark on PostgreSQL: N deliveries already queued, K worker processes, a fast loopback receiver.
-// Prints one JSON line. Usage: node --conditions=source --import tsx bench/postgres-drain.ts [--events 20000] [--workers 3]
+// Prints one JSON line. Usage: node --import tsx bench/postgres-drain.ts [--events 20000] [--workers 3]
 //   [--warmup 2000] (deliveries the workers drain untimed first) [--endpoints 4] [--url postgres://postgres@127.0.0.1:5432/postgres] (a scratch database is created and dropped)
 //   [--receiver http://127.0.0.1:PORT] (the run's shared loopback receiver; paths /pg/e0…; default: an in-process one)
 //   [--profile-dir DIR] (each worker writes a CPU profile of its drain there).
@@ -128,7 +128,8 @@ async function main(): Promise<void> {
   const children = [];
   for (let w = 0; w < workers; w++) {
     const child = fork(self, [], {
-      execArgv: ['--conditions=source', '--import', 'tsx'],
+      // As the bench's other children: the compiled packages, unless BENCH_SOURCE=1 (bench/lib/children.ts).
+      execArgv: [...(process.env.BENCH_SOURCE === '1' ? ['--conditions=source'] : []), '--import', 'tsx'],
       env: {
         ...process.env,
         HOOKLINE_BENCH_WORKER: JSON.stringify({ url, masterKey, id: `wrk_bench_${w}`, profileDir }),

@@ -1,7 +1,9 @@
-// `npm run bench [-- --quick] [-- --only drain,limit] [-- --profile]`: measures the real product on 127.0.0.1 and
-// prints one JSON object per scenario, with the comparison figures measured in the same run (see docs/performance.md).
+// `npm run bench [-- --quick] [-- --only drain,limit] [-- --profile] [-- --source]`: measures the real product on
+// 127.0.0.1 and prints one JSON object per scenario, with the comparison figures measured in the same run (see
+// docs/performance.md). It builds first and measures the compiled packages, as `hookline serve` runs them.
+import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
-import { BENCH_DIR, killAll, measureInChild, type Receiver, startReceiver, startTs } from './lib/children.ts';
+import { BENCH_DIR, killAll, measureInChild, type Receiver, ROOT_DIR, startReceiver, startTs } from './lib/children.ts';
 import { environment } from './lib/machine.ts';
 import { median, medianRun, percentile, round } from './lib/stats.ts';
 
@@ -34,6 +36,16 @@ const onlyValue = onlyArg?.includes('=')
 const only = onlyValue ? onlyValue.split(',').map((s) => s.trim()) : [...SCENARIOS];
 for (const s of only)
   if (!SCENARIOS.includes(s as Scenario)) throw new Error(`unknown scenario ${s}; known: ${SCENARIOS.join(', ')}`);
+// --source: measure the TypeScript sources (the `source` export condition) instead of the compiled dist/.
+if (argv.includes('--source')) process.env.BENCH_SOURCE = '1';
+else {
+  // What is measured is dist/: bring it up to date with the sources first (its output to stderr; stdout is JSON lines).
+  const built = spawnSync(process.execPath, [join(ROOT_DIR, 'scripts', 'build.mjs')], {
+    cwd: ROOT_DIR,
+    stdio: ['ignore', 2, 2],
+  });
+  if (built.status !== 0) throw new Error(`the build failed (exit ${built.status}): the bench measures dist/`);
+}
 
 /** Sizes: the issue's numbers, or small ones that finish everything in under a minute (--quick). */
 const N = quick
@@ -84,7 +96,8 @@ const receivers: Receiver[] = [];
 let okReceiver: Receiver;
 
 function emit(line: Record<string, unknown>): void {
-  process.stdout.write(`${JSON.stringify({ ...line, quick, ...environment() })}\n`);
+  const code = process.env.BENCH_SOURCE === '1' ? 'typescript sources (tsx)' : 'compiled dist/';
+  process.stdout.write(`${JSON.stringify({ ...line, quick, code, ...environment() })}\n`);
 }
 
 async function runs<T>(n: number, fn: (i: number) => Promise<T>): Promise<T[]> {

@@ -84,6 +84,13 @@ export function startChild(
   };
 }
 
+/**
+ * Measure the packages as users run them: `@hookline/*` resolve to their compiled `dist/` (no `source` export
+ * condition), while this folder's own TypeScript still runs through tsx. `--source` (BENCH_SOURCE=1) measures the
+ * TypeScript sources instead.
+ */
+const CONDITIONS = process.env.BENCH_SOURCE === '1' ? ['--conditions=source'] : [];
+
 /** A TypeScript file of this folder in a fresh node process; `nodeFlags` e.g. ['--cpu-prof']. */
 export function startTs(
   file: string,
@@ -92,7 +99,7 @@ export function startTs(
 ): Child {
   return startChild(
     process.execPath,
-    [...(opts.nodeFlags ?? []), '--conditions=source', '--import', 'tsx', join(BENCH_DIR, file), ...args],
+    [...(opts.nodeFlags ?? []), ...CONDITIONS, '--import', 'tsx', join(BENCH_DIR, file), ...args],
     opts,
   );
 }
