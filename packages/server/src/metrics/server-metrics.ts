@@ -15,7 +15,12 @@ interface StoreGauges {
 export interface ServerMetricsOptions {
   /** Store gauges are read at most once per this interval, whatever the number of scrapers. Default 5 s. */
   refreshMs?: number;
+  /** Milliseconds since some origin (default performance.now); tests drive it. */
+  now?: () => number;
 }
+
+/** Scrapes this close together share one rendered text: counters at most a second old, never a render per scrape. */
+const RENDER_REUSE_MS = 1000;
 
 let processRegistry: Registry | null = null;
 
@@ -92,6 +97,9 @@ export class ServerMetrics {
     registers: [this.registry],
   });
   readonly #refreshMs: number;
+  readonly #now: () => number;
+  /** The last rendering (or the one in progress) and when it began. */
+  #rendered: { at: number; text: Promise<string> } | null = null;
   #gauges: StoreGauges | null = null;
   #readAt = -Infinity;
   #reading: Promise<StoreGauges> | null = null;
@@ -101,6 +109,7 @@ export class ServerMetrics {
     options: ServerMetricsOptions = {},
   ) {
     this.#refreshMs = options.refreshMs ?? 5000;
+    this.#now = options.now ?? (() => performance.now());
     processMetrics();
   }
 
@@ -124,7 +133,7 @@ export class ServerMetrics {
    * served while the next read runs. Only the first scrape waits (and sees a store error).
    */
   async #storeGauges(): Promise<StoreGauges> {
-    const fresh = performance.now() - this.#readAt < this.#refreshMs;
+    const fresh = this.#now() - this.#readAt < this.#refreshMs;
     if (this.#gauges !== null && (fresh || this.#reading !== null)) return this.#gauges;
     if (this.#reading !== null) return this.#reading;
     // The first read failed moments ago: answer 503 rather than ask the store again within the interval.
@@ -136,7 +145,7 @@ export class ServerMetrics {
         return this.#gauges;
       } finally {
         // A failed read is not retried before the interval either.
-        this.#readAt = performance.now();
+        this.#readAt = this.#now();
         this.#reading = null;
       }
     })();
@@ -145,8 +154,24 @@ export class ServerMetrics {
     return this.#gauges;
   }
 
-  /** The exposition text (format 0.0.4): this server's metrics, then the process's. */
-  async render(): Promise<string> {
+  /**
+   * The exposition text (format 0.0.4): this server's metrics, then the process's. Scrapes within a second of a
+   * rendering (or while it runs) get the same text: 32 scrapers looping on /metrics cost one rendering a second,
+   * not one each, so they cannot crowd out the API on the event loop. A failed rendering is not reused.
+   */
+  render(): Promise<string> {
+    const now = this.#now();
+    const reuseMs = Math.min(RENDER_REUSE_MS, this.#refreshMs);
+    if (this.#rendered !== null && now - this.#rendered.at < reuseMs) return this.#rendered.text;
+    const rendered = { at: now, text: this.#renderNow() };
+    this.#rendered = rendered;
+    rendered.text.catch(() => {
+      if (this.#rendered === rendered) this.#rendered = null;
+    });
+    return rendered.text;
+  }
+
+  async #renderNow(): Promise<string> {
     const { queued, breakers } = await this.#storeGauges();
     for (const [status, value] of Object.entries(queued)) this.#queueDepth.set({ status }, value);
     this.#breakerOpen.set({ state: 'open' }, breakers.open);
