@@ -121,6 +121,36 @@ for (const x of lines) {
         met,
       ]);
       break;
+    case 'scrape':
+      rows.push([
+        `scrape (${x.scrapers} loops on /metrics, ${fmt(x.deliveries_in_table)} deliveries in the table)`,
+        `ingest p99 ${x.ingest_p99_scraped_ms} ms while scraped (${fmt(x.scrapes_per_s)} scrapes/s) vs ${x.ingest_p99_ms} ms quiet (ratio ${x.ratio_p99_scraped_to_quiet})`,
+        '—',
+        '—',
+        target,
+        met,
+      ]);
+      break;
+    case 'ordered':
+      rows.push([
+        `ordered (${fmt(x.keys)} keys, one endpoint)`,
+        `${fmt(x.deliveries_per_s)} vs ${fmt(x.unordered_per_s)} ${x.unit} unordered (ratio_to_unordered ${x.ratio_to_unordered}); ${x.order_violations} order violations`,
+        '—',
+        '—',
+        target,
+        met,
+      ]);
+      break;
+    case 'ordering':
+      rows.push([
+        `ordering isolation (a stuck key beside ${fmt(x.healthy_keys)} healthy keys)`,
+        `${fmt(x.healthy_per_s)} vs ${fmt(x.baseline_per_s)} ${x.unit} without it (ratio_to_baseline ${x.ratio_to_baseline}); ${x.order_violations} order violations`,
+        '—',
+        '—',
+        target,
+        met,
+      ]);
+      break;
     default:
       rows.push([x.scenario, JSON.stringify(x), '', '', target, met]);
   }
