@@ -906,6 +906,11 @@ export interface components {
              * @description A failed delivery dismissed so it no longer holds its key.
              */
             dismissed_at: string | null;
+            /**
+             * Format: date-time
+             * @description While held (breaker open): when its current held period began; its next attempt records it.
+             */
+            held_since: string | null;
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */
@@ -942,6 +947,11 @@ export interface components {
              * @description A failed delivery dismissed so it no longer holds its key.
              */
             dismissed_at: string | null;
+            /**
+             * Format: date-time
+             * @description While held (breaker open): when its current held period began; its next attempt records it.
+             */
+            held_since: string | null;
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */

@@ -489,6 +489,12 @@ test(
     await page.locator('#delivery-status .held').waitFor();
     assert.ok((await page.locator('#delivery-timeline .mark.delivery_failure').count()) >= 1, 'the failed attempts');
     assert.equal(await page.locator('#delivery-timeline rect.band.held').count(), 1);
+    // The current held band begins when the hold began (held_since), after the wait for the retry that was held.
+    const detail = await t.api('GET', `/v1/tenants/${c}/deliveries/${id}`);
+    assert.ok(detail.body.held_since, 'a held delivery says since when');
+    await page
+      .locator('#delivery-timeline rect.band.wait title', { hasText: 'until the breaker held it' })
+      .waitFor({ state: 'attached' });
     assert.match(
       await page.locator('#delivery-timeline .timeline-list').innerText(),
       /held: the breaker is open; next attempt on the fast ladder/,

@@ -76,9 +76,18 @@ export function deliveryTimeline(d: Detail, endpoint: Endpoint | null, now: numb
     } else if (d.next_attempt_at) {
       const next = rel(d.next_attempt_at);
       const kind = d.status === 'held' ? 'held' : 'wait';
+      // A held band starts when the hold began (a wait before it is its own band); a wait, at the last attempt's end.
+      const heldFrom = kind === 'held' && d.held_since ? Math.max(lastEnd, rel(d.held_since)) : lastEnd;
+      if (heldFrom > lastEnd)
+        bands.push({
+          fromMs: lastEnd,
+          toMs: heldFrom,
+          kind: 'wait',
+          detail: `waited ${duration(heldFrom - lastEnd)} until the breaker held it`,
+        });
       bands.push({
-        fromMs: lastEnd,
-        toMs: Math.max(lastEnd + 1, next),
+        fromMs: heldFrom,
+        toMs: Math.max(heldFrom + 1, next),
         kind,
         detail: `${kind === 'held' ? 'held: the breaker is open' : 'waiting'}; next attempt on the ${d.ladder} ladder at ${when(d.next_attempt_at)}`,
       });

@@ -328,6 +328,10 @@ export const DeliverySchema = named(
     ordering_key: { ...nullableStr, description: "Set when the endpoint orders by key: the event's ordering_key." },
     ordering_seq: { ...nullableInt, description: "The delivery's place in its key's order on the endpoint (1, 2, …)." },
     dismissed_at: { ...nullableTime, description: 'A failed delivery dismissed so it no longer holds its key.' },
+    held_since: {
+      ...nullableTime,
+      description: 'While held (breaker open): when its current held period began; its next attempt records it.',
+    },
     created_at: time,
     updated_at: time,
   }),
@@ -350,6 +354,7 @@ export const deliveryView = (d: Delivery, environment: Environment) => ({
   ordering_key: d.orderingKey ?? null,
   ordering_seq: d.orderingSeq ?? null,
   dismissed_at: iso(d.dismissedAt ?? null),
+  held_since: iso(d.heldSince ?? null),
   created_at: iso(d.createdAt),
   updated_at: iso(d.updatedAt),
 });
