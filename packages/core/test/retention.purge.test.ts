@@ -53,6 +53,7 @@ test('purges only terminal deliveries (and their attempts, events) past retentio
       events: 0,
       breakerWindow: 0,
       outbox: 0,
+      portalLinks: 0,
     });
   } finally {
     await rx.close();

@@ -1,5 +1,5 @@
 // Purges deliveries (attempts cascade) and events past their retention in small batches (docs/rules.md#retention: 30 days),
-// and sent notifications after 7 days (docs/rules.md#notifications).
+// sent notifications after 7 days (docs/rules.md#notifications), and console portal links once expired.
 import { DEFAULTS } from '../defaults.ts';
 import { MAX_BREAKER_WINDOW_MS } from '../policy/registry.ts';
 import type { Store } from '../store/store.ts';
@@ -29,6 +29,8 @@ export interface PurgeCounts {
   breakerWindow: number;
   /** Sent and abandoned outbox rows. */
   outbox: number;
+  /** Console portal links past their expiry (single use, 15 minutes: nothing can use them). */
+  portalLinks: number;
 }
 
 /** One retention pass at `now`; yields to the event loop between batches. */
@@ -38,11 +40,12 @@ export async function purgeExpired(
   options: Partial<RetentionOptions> = {},
 ): Promise<PurgeCounts> {
   const o = { ...DEFAULT_RETENTION, ...options };
-  const counts: PurgeCounts = { deliveries: 0, events: 0, breakerWindow: 0, outbox: 0 };
+  const counts: PurgeCounts = { deliveries: 0, events: 0, breakerWindow: 0, outbox: 0, portalLinks: 0 };
   counts.deliveries = await inBatches(o, (batch) => store.purgeDeliveries(now - o.deliveriesMs, batch));
   counts.events = await inBatches(o, (batch) => store.purgeEvents(now - (o.eventsMs ?? o.deliveriesMs), batch));
   counts.breakerWindow = await store.purgeBreakerWindow(now - BREAKER_WINDOW_RETENTION_MS);
   counts.outbox = await store.purgeOutbox(now - o.outboxMs);
+  counts.portalLinks = await store.purgePortalLinks(now);
   return counts;
 }
 

@@ -17,6 +17,7 @@ function fakeStore(calls: string[]): Store {
     purgeEvents: log('purgeEvents'),
     purgeBreakerWindow: log('purgeBreakerWindow'),
     purgeOutbox: log('purgeOutbox'),
+    purgePortalLinks: log('purgePortalLinks'),
   } as unknown as Store;
 }
 
@@ -32,8 +33,9 @@ test('one pass sweeps health then purges; concurrent calls share the pass in fli
     'purgeEvents',
     'purgeBreakerWindow',
     'purgeOutbox',
+    'purgePortalLinks',
   ]);
-  assert.deepEqual(a.purged, { deliveries: 0, events: 0, breakerWindow: 0, outbox: 0 });
+  assert.deepEqual(a.purged, { deliveries: 0, events: 0, breakerWindow: 0, outbox: 0, portalLinks: 0 });
   m.start();
   await m.stop();
 });

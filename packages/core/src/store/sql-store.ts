@@ -848,6 +848,9 @@ export class SqlStore implements Store {
   purgeOutbox(before: number): Promise<number> {
     return this.driver.run('purge-outbox', { before });
   }
+  purgePortalLinks(before: number): Promise<number> {
+    return this.driver.run('purge-portal-links', { before });
+  }
 
   // event types
   async putEventType(row: EventTypeRow): Promise<void> {

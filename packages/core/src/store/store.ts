@@ -497,6 +497,8 @@ export interface Store {
   flushFailureSummaries(now: number, windowMs: number): Promise<number>;
   /** Deletes sent and abandoned rows last touched before `before`; the count. */
   purgeOutbox(before: number): Promise<number>;
+  /** Forgets console portal links that expired before `before`, used or not; the count. */
+  purgePortalLinks(before: number): Promise<number>;
   listNotices(tenantId: string, cursor: string | null, limit: number): Promise<Page<Notice>>;
 
   // event types

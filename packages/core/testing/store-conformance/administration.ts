@@ -216,6 +216,12 @@ export function administrationConformance(withStore: WithStore): void {
         T0 + 2 * MIN,
       );
       assert.equal(await store.consumePortalLink('p4', T0 + 2 * MIN), 'ten_A');
+      // Retention forgets links once expired, used or not.
+      await store.createPortalLink({ hash: 'p5', tenantId: 'ten_A', createdAt: T0, expiresAt: T0 + 10 * MIN }, T0);
+      assert.equal(await store.purgePortalLinks(T0 + 10 * MIN), 1, 'p4 (used, expired at +3 min); p5 expires only now');
+      assert.equal(await store.purgePortalLinks(T0 + 10 * MIN + 1), 1, 'p5, never used');
+      assert.equal(await store.consumePortalLink('p5', T0 + MIN), null, 'a purged link is gone');
+      assert.equal(await store.purgePortalLinks(T0 + DAY), 0);
     },
   );
 

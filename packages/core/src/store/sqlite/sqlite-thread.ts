@@ -89,6 +89,7 @@ const METHODS = [
   'releaseOutboxLeases',
   'flushFailureSummaries',
   'purgeOutbox',
+  'purgePortalLinks',
   'putEventType',
   'getEventType',
   'listEventTypes',
