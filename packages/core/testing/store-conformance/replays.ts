@@ -1,6 +1,6 @@
 // Store conformance, replays: window replays (selection, daily quota, its atomicity) and single replays.
 import assert from 'node:assert/strict';
-import type { WindowReplayResult } from '../../src/store/store.ts';
+import type { Store, WindowReplayResult } from '../../src/store/store.ts';
 import { endpoint, failedSetup, H, MIN, newEvent, S, secret, T0, tenant, type WithStore } from './fixtures.ts';
 
 export function replaysConformance(withStore: WithStore): void {
@@ -20,6 +20,10 @@ export function replaysConformance(withStore: WithStore): void {
     ...over,
   });
 
+  /** Worker w's claim of what is due at `now` (a lease of one hour). */
+  const claimAt = (store: Store, now: number) =>
+    store.claimDue({ now, limit: 10, leaseUntil: now + H, workerId: 'w', saturatedEndpoints: [] });
+
   const selected = async (p: Promise<WindowReplayResult>) => {
     const r = await p;
     assert.equal(r.kind, 'scheduled');
@@ -31,13 +35,7 @@ export function replaysConformance(withStore: WithStore): void {
     async (store) => {
       await failedSetup(store);
       await selected(store.scheduleWindowReplay(replay('rpl_p', 'window', { sinceMs: T0 + 30 * S }), 100, T0 + H));
-      const [c] = await store.claimDue({
-        now: T0 + H,
-        limit: 10,
-        leaseUntil: T0 + 2 * H,
-        workerId: 'w',
-        saturatedEndpoints: [],
-      });
+      const [c] = await claimAt(store, T0 + H);
       assert.equal(c.replayId, 'rpl_p');
       await store.endDeliveries([c.delivery.id], 'w', 'failed', 'endpoint_paused', T0 + H + 1);
       const d = await store.getDelivery('ten_A', c.delivery.id);
@@ -62,13 +60,7 @@ export function replaysConformance(withStore: WithStore): void {
       assert.equal((await store.getReplay('ten_A', 'rpl_1'))?.selected, 1);
       const d3 = await store.getDelivery('ten_A', 'dlv_000003_0');
       assert.deepEqual([d3?.status, d3?.nextAttemptAt], ['pending', T0 + H]);
-      const [c] = await store.claimDue({
-        now: T0 + H,
-        limit: 10,
-        leaseUntil: T0 + 2 * H,
-        workerId: 'w',
-        saturatedEndpoints: [],
-      });
+      const [c] = await claimAt(store, T0 + H);
       assert.equal(c.replayId, 'rpl_1');
       assert.equal(
         await selected(store.scheduleWindowReplay(replay('rpl_2', 'window', { includeSkipped: true }), 1, T0 + H)),
