@@ -200,6 +200,19 @@ export function createWebhookHandler(options: HandlerOptions): WebhookHandler {
   };
 
   /** Parse, check the signed id, find the contract, validate: the request's own faults, before any write. */
+  /** An event of a type with no contract is acknowledged (202) and said so once, whichever path took it. */
+  const logUnknownType = (base: LogBase, type: string): void =>
+    log({
+      level: 'info',
+      msg: 'webhook acknowledged, unknown event type',
+      ...base,
+      signature: 'valid',
+      status: 202,
+      code: 'unknown_event_type',
+      reason: formatMessage('unknown_event_type'),
+      type,
+    });
+
   function admit(
     rawBody: WebhookRequest['rawBody'],
     signed: SignedRequest,
@@ -245,16 +258,7 @@ export function createWebhookHandler(options: HandlerOptions): WebhookHandler {
     if (admitted instanceof ReceiverError) return rejectWith(base, admitted, 'valid');
     const { type, contract } = admitted;
     if (contract === undefined) {
-      log({
-        level: 'info',
-        msg: 'webhook acknowledged, unknown event type',
-        ...base,
-        signature: 'valid',
-        status: 202,
-        code: 'unknown_event_type',
-        reason: formatMessage('unknown_event_type'),
-        type,
-      });
+      logUnknownType(base, type);
       return accepted(eventId, 202, 'unknown event type');
     }
     const raw = request.rawBody;
@@ -353,16 +357,7 @@ export function createWebhookHandler(options: HandlerOptions): WebhookHandler {
       } catch (error) {
         return reject(asStorageError(error), 'valid');
       }
-      log({
-        level: 'info',
-        msg: 'webhook acknowledged, unknown event type',
-        ...base,
-        signature: 'valid',
-        status: 202,
-        code: 'unknown_event_type',
-        reason: formatMessage('unknown_event_type'),
-        type,
-      });
+      logUnknownType(base, type);
       return answer;
     }
     const event: WebhookEvent = {

@@ -12,6 +12,7 @@ import type {
   ApiKeyRecord,
   BreakerRow,
   EventTypeRow,
+  NewEvent,
   NewTenant,
   Notice,
   OutboxEntry,
@@ -216,6 +217,44 @@ export function deliveryFromRow(r: Row): Delivery {
     heldUntil: numOrNull(r.held_until),
     createdAt: num(r.created_at),
     updatedAt: num(r.updated_at),
+  };
+}
+
+/**
+ * The record of a delivery just inserted with its event, as the accept returns it: nothing attempted yet. An ordered
+ * delivery passes the place and due time its insert gave it.
+ */
+export function newDelivery(
+  ev: EventRecord,
+  d: NewEvent['deliveries'][number],
+  ordered: { orderingSeq: number; nextAttemptAt: number | null } | null = null,
+): Delivery {
+  return {
+    id: d.id,
+    tenantId: ev.tenantId,
+    eventPk: ev.id,
+    eventId: ev.eventId,
+    eventType: ev.type,
+    endpointId: d.endpointId,
+    status: d.lease ? 'delivering' : d.status,
+    ladder: 'fast',
+    isMoney: ev.isMoney,
+    attemptCount: 0,
+    fastFailures: 0,
+    slowFailures: 0,
+    slowStartedAt: null,
+    firstAttemptAt: null,
+    lastAttemptAt: null,
+    nextAttemptAt: ordered ? ordered.nextAttemptAt : d.nextAttemptAt,
+    leaseUntil: d.lease?.until ?? null,
+    terminalReason: null,
+    orderingKey: ordered ? d.orderingKey! : null,
+    orderingSeq: ordered ? ordered.orderingSeq : null,
+    dismissedAt: null,
+    heldSince: null,
+    heldUntil: null,
+    createdAt: ev.createdAt,
+    updatedAt: ev.createdAt,
   };
 }
 

@@ -304,8 +304,6 @@ export class SqlStore implements Store {
     }
     const deliveries: Delivery[] = [];
     for (const d of ne.deliveries) {
-      let orderingSeq: number | null = null;
-      let nextAttemptAt = d.nextAttemptAt;
       if (d.orderingKey !== undefined && !d.lease) {
         const [r] = await tx.all('insert-ordered-delivery', {
           id: d.id,
@@ -318,46 +316,27 @@ export class SqlStore implements Store {
           ordering_key: d.orderingKey,
           now: ev.createdAt,
         });
-        orderingSeq = Number(r.ordering_seq);
-        nextAttemptAt = r.next_attempt_at == null ? null : Number(r.next_attempt_at);
-      } else
-        await tx.run('insert-delivery', {
-          id: d.id,
-          tenant_id: ev.tenantId,
-          event_pk: ev.id,
-          endpoint_id: d.endpointId,
-          status: d.lease ? 'delivering' : d.status,
-          is_money: ev.isMoney ? 1 : 0,
-          next_attempt_at: d.nextAttemptAt,
-          lease_until: d.lease?.until ?? null,
-          leased_by: d.lease?.workerId ?? null,
-          now: ev.createdAt,
-        });
-      deliveries.push({
+        deliveries.push(
+          rows.newDelivery(ev, d, {
+            orderingSeq: Number(r.ordering_seq),
+            nextAttemptAt: r.next_attempt_at == null ? null : Number(r.next_attempt_at),
+          }),
+        );
+        continue;
+      }
+      await tx.run('insert-delivery', {
         id: d.id,
-        tenantId: ev.tenantId,
-        eventPk: ev.id,
-        eventId: ev.eventId,
-        eventType: ev.type,
-        endpointId: d.endpointId,
+        tenant_id: ev.tenantId,
+        event_pk: ev.id,
+        endpoint_id: d.endpointId,
         status: d.lease ? 'delivering' : d.status,
-        ladder: 'fast',
-        isMoney: ev.isMoney,
-        attemptCount: 0,
-        fastFailures: 0,
-        slowFailures: 0,
-        slowStartedAt: null,
-        firstAttemptAt: null,
-        lastAttemptAt: null,
-        nextAttemptAt,
-        leaseUntil: d.lease?.until ?? null,
-        terminalReason: null,
-        orderingKey: orderingSeq === null ? null : d.orderingKey!,
-        orderingSeq,
-        dismissedAt: null,
-        createdAt: ev.createdAt,
-        updatedAt: ev.createdAt,
+        is_money: ev.isMoney ? 1 : 0,
+        next_attempt_at: d.nextAttemptAt,
+        lease_until: d.lease?.until ?? null,
+        leased_by: d.lease?.workerId ?? null,
+        now: ev.createdAt,
       });
+      deliveries.push(rows.newDelivery(ev, d));
     }
     return { kind: 'created', event: ev, deliveries };
   }

@@ -1,6 +1,5 @@
 // Opens the PostgreSQL store: SqlStore over a PostgresDriver, migrated, with LISTEN/NOTIFY wake-ups (onDue), and the
 // two hot writes (accepting a batch, recording a batch of attempts) as multi-row statements.
-import type { Delivery } from '../../domain.ts';
 import * as rows from '../rows.ts';
 import type { SqlExecutor } from '../sql-driver.ts';
 import { type FinishedRow, SqlStore } from '../sql-store.ts';
@@ -90,31 +89,7 @@ export class PostgresStore extends SqlStore {
             });
           continue;
         }
-        const deliveries: Delivery[] = ne.deliveries.map((d) => ({
-          id: d.id,
-          tenantId: ev.tenantId,
-          eventPk: ev.id,
-          eventId: ev.eventId,
-          eventType: ev.type,
-          endpointId: d.endpointId,
-          status: d.lease ? 'delivering' : d.status,
-          ladder: 'fast',
-          isMoney: ev.isMoney,
-          attemptCount: 0,
-          fastFailures: 0,
-          slowFailures: 0,
-          slowStartedAt: null,
-          firstAttemptAt: null,
-          lastAttemptAt: null,
-          nextAttemptAt: d.nextAttemptAt,
-          leaseUntil: d.lease?.until ?? null,
-          terminalReason: null,
-          orderingKey: null,
-          orderingSeq: null,
-          dismissedAt: null,
-          createdAt: ev.createdAt,
-          updatedAt: ev.createdAt,
-        }));
+        const deliveries = ne.deliveries.map((d) => rows.newDelivery(ev, d));
         out.push({ kind: 'created', event: ev, deliveries });
       }
       return out;
