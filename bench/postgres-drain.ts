@@ -1,5 +1,6 @@
 // Drain benchmark on PostgreSQL: N deliveries already queued, K worker processes, a fast loopback receiver.
-// Prints one JSON line. Usage: node --import tsx bench/postgres-drain.ts [--events 20000] [--workers 3]
+// Prints one JSON line. The end of the drain is learned from the receiver (arrivals), never by querying the database
+// under test; the PostgreSQL server's CPU per delivery (its processes' time in /proc) is reported beside the workers'. Usage: node --import tsx bench/postgres-drain.ts [--events 20000] [--workers 3]
 //   [--warmup 2000] (deliveries the workers drain untimed first) [--endpoints 4] [--url postgres://postgres@127.0.0.1:5432/postgres] (a scratch database is created and dropped)
 //   [--receiver http://127.0.0.1:PORT] (the run's shared loopback receiver; paths /pg/e0…; default: an in-process one)
 //   [--profile-dir DIR] (each worker writes a CPU profile of its drain there).
@@ -9,6 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { createHookline, createSender, generateMasterKey, openPostgresStore } from '@hookline/core';
 import pg from 'pg';
+import { postgresCpu, postgresCpuSince } from './lib/pg-cpu.ts';
 import { startPhaseProfile } from './lib/phase-profile.ts';
 import { benchPgBase } from './lib/scratch-pg.ts';
 
@@ -34,6 +36,7 @@ async function worker(): Promise<void> {
   // 'warm' dispatches the untimed warm-up, 'pause' stops dispatching (the HTTP pools and the learned concurrency stay),
   // 'start' starts the timed drain (the clock runs from there, not from the process's start-up); 'stop' ends it.
   let stopProfile: () => Promise<string | null> = async () => null;
+  let cpuAtStart: NodeJS.CpuUsage | undefined;
   process.on('message', async (msg) => {
     if (msg === 'warm') {
       engine.start();
@@ -46,7 +49,14 @@ async function worker(): Promise<void> {
     }
     if (msg === 'start') {
       stopProfile = await startPhaseProfile(profileDir, `postgres-drain-${id}`);
+      cpuAtStart = process.cpuUsage();
       engine.start();
+      return;
+    }
+    if (msg === 'cpu') {
+      // Asked once the last delivery has arrived: this worker's CPU over the timed drain (its records included).
+      const c = process.cpuUsage(cpuAtStart);
+      process.send?.({ cpuUs: c.user + c.system });
       return;
     }
     await stopProfile();
@@ -117,12 +127,16 @@ async function main(): Promise<void> {
       await api.events.acceptMany('ten_BENCH', batch);
     }
   };
-  const succeeded = async (n: number) => {
-    for (;;) {
-      const { rows } = await store.pg.pool.query(`SELECT count(*) AS n FROM deliveries WHERE status = 'succeeded'`);
-      if (Number(rows[0].n) >= n) return;
-      await new Promise((r) => setTimeout(r, 50));
-    }
+  // Arrivals at the receiver tell when a drain is done: the shared receiver's count (another process), or this
+  // process's own server's. Polling the database under test would add its own load to what is measured.
+  const control = (path: string) =>
+    fetch(`${receiver.replace(/\/$/, '')}${path}`, { method: path === '/__reset' ? 'POST' : 'GET' }).then((r) =>
+      r.json(),
+    );
+  if (receiver) await control('/__reset');
+  const arrivals = async (): Promise<number> => (receiver ? (await control('/__stats')).count : received);
+  const arrived = async (n: number) => {
+    while ((await arrivals()) < n) await new Promise((r) => setTimeout(r, 20));
   };
 
   const children = [];
@@ -144,7 +158,7 @@ async function main(): Promise<void> {
   if (warmup > 0) {
     await seed(events, warmup);
     for (const c of children) c.send('warm');
-    await succeeded(warmup);
+    await arrived(warmup);
     await Promise.all(
       children.map((c) => {
         const paused = new Promise((r) => c.once('message', r));
@@ -156,10 +170,19 @@ async function main(): Promise<void> {
   const seedStart = Date.now();
   await seed(0, events);
   const seedMs = Date.now() - seedStart;
+  const pgCpu0 = postgresCpu();
   const t0 = Date.now();
   for (const c of children) c.send('start');
-  await succeeded(warmup + events);
+  await arrived(warmup + events);
   const seconds = (Date.now() - t0) / 1000;
+  const pgCpuUs = postgresCpuSince(pgCpu0);
+  const workerCpu = await Promise.all(
+    children.map((c) => {
+      const answer = new Promise<{ cpuUs: number }>((r) => c.once('message', (m) => r(m as { cpuUs: number })));
+      c.send('cpu');
+      return answer;
+    }),
+  );
   for (const c of children) c.send('stop');
   await Promise.all(children.map((c) => new Promise((r) => c.once('exit', r))));
   await api.stop();
@@ -177,6 +200,8 @@ async function main(): Promise<void> {
       seconds: Number(seconds.toFixed(2)),
       deliveriesPerSec: Math.round(events / seconds),
       seedEventsPerSec: Math.round(events / (seedMs / 1000)),
+      pgCpuUsPerDelivery: pgCpuUs === null ? null : Math.round(pgCpuUs / events),
+      workersCpuUsPerDelivery: Math.round(workerCpu.reduce((a, w) => a + w.cpuUs, 0) / events),
       requestsReceived: receiver ? null : received,
     }),
   );

@@ -94,7 +94,7 @@ for (const x of lines) {
     case 'postgres':
       rows.push([
         'postgres drain (4 endpoints)',
-        `1 worker ${fmt(x.workers_1_per_s)}; 3 workers ${fmt(x.workers_3_per_s)} ${x.unit ?? ''} (scaling ${r(x.scaling_3_over_1)}; ratio to pg-peer ${r(x.ratio_to_pg_peer)}; ingest ${fmt(x.ingest_events_per_s)} events/s)`,
+        `1 worker ${fmt(x.workers_1_per_s)}; 3 workers ${fmt(x.workers_3_per_s)} ${x.unit ?? ''} (scaling ${r(x.scaling_3_over_1)}; ratio to pg-peer ${r(x.ratio_to_pg_peer)}; CPU per delivery: PostgreSQL ${fmt(x.pg_cpu_us_per_delivery)} µs, workers ${fmt(x.workers_cpu_us_per_delivery)} µs; ingest ${fmt(x.ingest_events_per_s)} events/s)`,
         r(x.ratio_to_limit),
         r(x.ratio_to_bullmq),
         target,
