@@ -21,6 +21,7 @@ const SCENARIOS = [
   'fanout',
   'ordered',
   'ordering',
+  'pg-history',
 ] as const;
 type Scenario = (typeof SCENARIOS)[number];
 
@@ -89,6 +90,9 @@ const N = quick
 // while profiling; the targets are judged at the default size.
 const eventsArg = argv.indexOf('--events');
 if (eventsArg >= 0) N.events = Number(argv[eventsArg + 1]);
+// --history N: finished deliveries kept for pg-history (default 10 million; 200,000 with --quick).
+const historyArg = argv.indexOf('--history');
+const HISTORY = historyArg >= 0 ? Number(argv[historyArg + 1]) : quick ? 200_000 : 10_000_000;
 const TIMEOUT = quick ? 60_000 : 300_000;
 const PROFILE_DIR = join(BENCH_DIR, '.profiles');
 
@@ -641,6 +645,61 @@ const scenarios: Record<Scenario, () => Promise<void>> = {
       bullmq_per_s: round(b.per_s),
       targets: { ratio_to_drain: '>= 0.8' },
       met: toDrain >= 0.8 && r.every((x) => x.succeeded === N.events),
+    });
+  },
+
+  async 'pg-history'() {
+    type H = Awaited<ReturnType<typeof import('./scenarios/pg-history.ts').measure>>;
+    // One run (filling ten million rows takes minutes); its drains are medians of nothing, so read them as one sample.
+    const h = await measureInChild<H>(
+      'pg-history.ts',
+      'measure',
+      {
+        url: okReceiver.url(''),
+        history: HISTORY,
+        drain: N.events,
+        rate: N.latencyRate,
+        seconds: quick ? 3 : 15,
+        weekDays: quick ? 2 : 7,
+      },
+      { timeoutMs: quick ? 600_000 : 7_200_000 },
+    );
+    const toEmpty = ratio(h.history_per_s, h.empty_per_s);
+    const p99Ratio = ratio(h.p99_retention_ms, h.p99_quiet_ms);
+    const sizeRatio = ratio(h.sizes_mb[h.sizes_mb.length - 1], h.sizes_mb[0]);
+    emit({
+      scenario: 'pg-history',
+      history_deliveries: h.history,
+      history_fill_seconds: round(h.history_fill_seconds, 1),
+      empty_per_s: round(h.empty_per_s),
+      history_per_s: round(h.history_per_s),
+      ratio_to_empty: toEmpty,
+      stats_ms: round(h.stats_ms, 1),
+      per_minute_ms: round(h.per_minute_ms, 1),
+      dead_letter_page_ms: round(h.dead_letter_page_ms, 1),
+      retention_removed: h.retention_removed,
+      retention_seconds: round(h.retention_seconds, 1),
+      p99_quiet_ms: round(h.p99_quiet_ms, 1),
+      p99_retention_ms: round(h.p99_retention_ms, 1),
+      retention_p99_ratio: p99Ratio,
+      week_sizes_mb: h.sizes_mb,
+      week_size_ratio: sizeRatio,
+      week_days_autovacuum_missed: h.autovacuum_missed_days,
+      targets: {
+        ratio_to_empty: '>= 0.9',
+        retention_p99_ratio: '<= 2',
+        stats_ms: '<= 50',
+        per_minute_ms: '<= 50',
+        dead_letter_page_ms: '<= 50',
+        week_size_ratio: '<= 1.1',
+      },
+      met:
+        toEmpty >= 0.9 &&
+        p99Ratio <= 2 &&
+        h.stats_ms <= 50 &&
+        h.per_minute_ms <= 50 &&
+        h.dead_letter_page_ms <= 50 &&
+        sizeRatio <= 1.1,
     });
   },
 };
