@@ -3,9 +3,9 @@
 // At least once: a row whose send was cut off by a crash is sent again, under the same id, which receivers dedupe.
 import type { Clock } from '../clock.ts';
 import type { Logger } from '../logger.ts';
+import { SUMMARY_WINDOW_MS } from '../store/failure-summary.ts';
 import type { OutboxRow, Store } from '../store/store.ts';
 import { WakeSignal } from '../wake-signal.ts';
-import { SUMMARY_WINDOW_MS } from './failure-summary.ts';
 
 /** Sends one notification; resolves once every channel took it, rejects to have the row retried. */
 export type OutboxHandler = (row: OutboxRow) => Promise<void>;
