@@ -4,14 +4,15 @@
 import type { Clock } from '../clock.ts';
 import type { Logger } from '../logger.ts';
 import { SUMMARY_WINDOW_MS } from '../store/failure-summary.ts';
-import type { OutboxRow, Store } from '../store/store.ts';
+import type { DeliveryQueueStore, OutboxRow, OutboxStore } from '../store/store.ts';
 import { WakeSignal } from '../wake-signal.ts';
 
 /** Sends one notification; resolves once every channel took it, rejects to have the row retried. */
 export type OutboxHandler = (row: OutboxRow) => Promise<void>;
 
 export interface OutboxDrainerOptions {
-  store: Store;
+  /** The outbox part; `capsAcrossWorkers` says whether leases on it may be another live process's. */
+  store: OutboxStore & Pick<DeliveryQueueStore, 'capsAcrossWorkers'>;
   clock: Clock;
   logger: Logger;
   /** At most one failure summary per endpoint this often (docs/rules.md#notifications: 15 min). */
