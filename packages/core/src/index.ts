@@ -59,6 +59,17 @@ export {
 export type { MinuteStats, QueueStats, TenantStats } from './operations/stats.ts';
 export type { TenantInput, TenantPatch } from './operations/tenants.ts';
 export {
+  type DrainResult,
+  OutboxDrainer,
+  type OutboxDrainerOptions,
+  type OutboxHandler,
+  outboxRetryDelay,
+} from './outbox/outbox-drainer.ts';
+export { breakerEntry } from './outbox/outbox-entries.ts';
+export * from './policy/index.ts';
+export * from './secret-box.ts';
+export * from './signing/index.ts';
+export {
   addFailures,
   emptySummaryState,
   type FailedDelivery,
@@ -68,18 +79,8 @@ export {
   SUMMARY_WINDOW_MS,
   summaryDueAt,
   takeSummary,
-} from './outbox/failure-summary.ts';
-export {
-  type DrainResult,
-  OutboxDrainer,
-  type OutboxDrainerOptions,
-  type OutboxHandler,
-  outboxRetryDelay,
-} from './outbox/outbox-drainer.ts';
-export { breakerEntry, healthEntry, summaryEntry } from './outbox/outbox-entries.ts';
-export * from './policy/index.ts';
-export * from './secret-box.ts';
-export * from './signing/index.ts';
+} from './store/failure-summary.ts';
+export { healthEntry, summaryEntry } from './store/notification-rows.ts';
 export { PostgresDriver, type PostgresOptions } from './store/postgres/postgres-driver.ts';
 export { isPostgresUrl, openPostgresStore, PostgresStore } from './store/postgres/postgres-store.ts';
 export { SqlStore } from './store/sql-store.ts';

@@ -9,7 +9,7 @@ import { newId } from './ids.ts';
 import { isMoneyEvent } from './policy/money-rules.ts';
 import type { MoneyRule } from './policy/types.ts';
 import { isFsyncFailure, isStorageWriteError } from './store/storage-fault.ts';
-import type { AcceptResult, NewEvent, Store } from './store/store.ts';
+import type { AcceptResult, CatalogStore, EventStore, NewEvent } from './store/store.ts';
 
 export interface EventInput {
   event_id?: string;
@@ -22,7 +22,7 @@ export interface EventInput {
 }
 
 export interface IngestOptions {
-  store: Store;
+  store: EventStore & Pick<CatalogStore, 'listTenantEndpoints'>;
   clock: Clock;
   moneyRules: () => readonly MoneyRule[];
   /** Per event type: a money rule from the event-type registry overrides the configured rules. */

@@ -8,12 +8,12 @@ import { fail } from '../errors.ts';
 import type { Logger } from '../logger.ts';
 import { breakerEntry } from '../outbox/outbox-entries.ts';
 import type { BreakerRule, Policy } from '../policy/types.ts';
-import type { BreakerRow, ClaimedDelivery, Store } from '../store/store.ts';
+import type { BreakerRow, BreakerStore, CatalogStore, ClaimedDelivery } from '../store/store.ts';
 import * as rules from './breaker-rules.ts';
 import { Coalescer } from './coalesce.ts';
 
 export interface BreakerOptions {
-  store: Store;
+  store: BreakerStore & Pick<CatalogStore, 'getEndpoint' | 'getTenant'>;
   clock: Clock;
   logger: Logger;
   /** Every transition, as it is committed (the engine hands them to dispatcher observers). */

@@ -17,7 +17,13 @@ import {
 import type { PolicyRegistry } from '../policy/registry.ts';
 import type { Policy } from '../policy/types.ts';
 import { signHeaders } from '../signing/sign-headers.ts';
-import type { AttemptRecord, ClaimedDelivery, HealthTransition, Store } from '../store/store.ts';
+import type {
+  AttemptRecord,
+  ClaimedDelivery,
+  DeliveryQueueStore,
+  HealthTransition,
+  StoreLifecycle,
+} from '../store/store.ts';
 import { WakeSignal } from '../wake-signal.ts';
 import { type AdmissionGate, admitWithAgeLimit, openGate } from './admission.ts';
 import { attemptFromResult } from './attempt-from-result.ts';
@@ -39,7 +45,8 @@ export interface DeliverySender {
 }
 
 export interface DispatcherOptions {
-  store: Store;
+  /** The delivery queue part of the store, and its ping (is a refused batch the store's fault or a row's?). */
+  store: DeliveryQueueStore & Pick<StoreLifecycle, 'ping'>;
   clock: Clock;
   sender: DeliverySender;
   policies: PolicyRegistry;

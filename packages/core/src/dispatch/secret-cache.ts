@@ -1,6 +1,6 @@
 // Decrypted signing secrets per endpoint version, so the hot path neither queries nor decrypts per attempt.
 import type { SecretBox } from '../secret-box.ts';
-import type { Store } from '../store/store.ts';
+import type { CatalogStore } from '../store/store.ts';
 
 interface Live {
   kid: string;
@@ -19,7 +19,7 @@ export function newestFirst(a: { createdAt: number; kid: string }, b: { createdA
 export class SecretCache {
   readonly #entries = new Map<string, { version: number; secrets: Live[] }>();
   constructor(
-    private readonly store: Store,
+    private readonly store: Pick<CatalogStore, 'listSecrets'>,
     private readonly box: SecretBox,
   ) {}
 

@@ -1,12 +1,16 @@
 // Pauses endpoints whose failure streak outlasted their policy's limit even when no attempt happens (docs/rules.md#health-pause).
 import type { PolicyRegistry } from '../policy/registry.ts';
-import type { HealthTransition, Store } from '../store/store.ts';
+import type { BreakerStore, HealthTransition } from '../store/store.ts';
 
 /**
  * `standard` pauses after 5 days of uninterrupted failure. Attempts check this as they record, but a dead
  * endpoint's ladders run out after ≈ 27.5 h, so without new events nothing would ever look again: this does.
  */
-export async function sweepHealth(store: Store, policies: PolicyRegistry, now: number): Promise<HealthTransition[]> {
+export async function sweepHealth(
+  store: Pick<BreakerStore, 'listEndpointsFailingSince' | 'pauseFailingEndpoint'>,
+  policies: PolicyRegistry,
+  now: number,
+): Promise<HealthTransition[]> {
   let shortest = Number.POSITIVE_INFINITY;
   for (const name of policies.names()) {
     const ms = policies.get(name)?.health.pauseAfterFailingMs;

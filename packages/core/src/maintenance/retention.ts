@@ -2,7 +2,7 @@
 // sent notifications after 7 days (docs/rules.md#notifications), and console portal links once expired.
 import { DEFAULTS } from '../defaults.ts';
 import { MAX_BREAKER_WINDOW_MS } from '../policy/registry.ts';
-import type { Store } from '../store/store.ts';
+import type { RetentionStore } from '../store/store.ts';
 
 export interface RetentionOptions {
   /** Terminal deliveries last touched longer ago than this are deleted, attempts included. */
@@ -35,7 +35,7 @@ export interface PurgeCounts {
 
 /** One retention pass at `now`; yields to the event loop between batches. */
 export async function purgeExpired(
-  store: Store,
+  store: RetentionStore,
   now: number,
   options: Partial<RetentionOptions> = {},
 ): Promise<PurgeCounts> {

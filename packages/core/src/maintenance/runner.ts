@@ -2,12 +2,13 @@
 import type { Clock } from '../clock.ts';
 import type { Logger } from '../logger.ts';
 import type { PolicyRegistry } from '../policy/registry.ts';
-import type { HealthTransition, Store } from '../store/store.ts';
+import type { BreakerStore, HealthTransition, RetentionStore } from '../store/store.ts';
 import { sweepHealth } from './health-sweep.ts';
 import { type PurgeCounts, purgeExpired, type RetentionOptions } from './retention.ts';
 
 export interface MaintenanceOptions {
-  store: Store;
+  /** The health sweep's reads and pause, and the retention part. */
+  store: Pick<BreakerStore, 'listEndpointsFailingSince' | 'pauseFailingEndpoint'> & RetentionStore;
   clock: Clock;
   policies: PolicyRegistry;
   logger: Logger;

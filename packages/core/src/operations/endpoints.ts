@@ -13,7 +13,8 @@ import { generateEd25519Secret, publicKeyOf } from '../signing/ed25519-keys.ts';
 import { signHeaders } from '../signing/sign-headers.ts';
 import { generateSecret } from '../signing/signing-keys.ts';
 import type { EndpointPatch, Page, ReplayRow } from '../store/store.ts';
-import { DAY_MS, type EngineParts } from './parts.ts';
+import type { EngineParts } from './parts.ts';
+import { dailyReplayQuota, replayQuotaExceeded } from './replay-quota.ts';
 
 export interface EndpointInput {
   url: string;
@@ -184,8 +185,7 @@ export class EndpointOperations {
     if (cur.status !== 'paused') throw fail('endpoint_not_paused', { status: cur.status });
     const patch = this.#patch(cur, input);
     const now = p.clock.now();
-    const max = p.settings.replayQuotaPerDay ?? DEFAULTS.replay.quotaPerDay;
-    const dayStart = now - (now % DAY_MS); // UTC midnight
+    const quota = dailyReplayQuota(p.settings, now);
     const replay: ReplayRow = {
       id: newId('rpl', now),
       tenantId,
@@ -207,17 +207,11 @@ export class EndpointOperations {
       replay,
       p.settings.replayMaxDeliveries ?? DEFAULTS.replay.maxDeliveries,
       now,
-      { max, since: dayStart },
+      quota,
     );
     if (result.kind === 'not_found') throw fail('endpoint_not_found');
     if (result.kind === 'not_paused') throw fail('endpoint_not_paused', { status: result.status });
-    if (result.kind === 'quota_exceeded') {
-      throw new HooklineError(
-        'replay_quota_exceeded',
-        { max },
-        { retryAfterSec: Math.ceil((dayStart + DAY_MS - now) / 1000) },
-      );
-    }
+    if (result.kind === 'quota_exceeded') throw replayQuotaExceeded(quota, now);
     p.ingest.invalidate(tenantId);
     p.dispatcher.wake();
     return { endpoint: result.endpoint, replay: result.replay };

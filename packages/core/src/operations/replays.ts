@@ -4,7 +4,8 @@ import { DEFAULTS } from '../defaults.ts';
 import { fail, HooklineError } from '../errors.ts';
 import { newId } from '../ids.ts';
 import type { ReplayRow } from '../store/store.ts';
-import { DAY_MS, type EngineParts } from './parts.ts';
+import type { EngineParts } from './parts.ts';
+import { dailyReplayQuota, replayQuotaExceeded } from './replay-quota.ts';
 
 export class ReplayOperations {
   readonly #p: EngineParts;
@@ -59,8 +60,7 @@ export class ReplayOperations {
     const until = opts.until ?? now;
     const since = opts.since ?? now - DEFAULTS.replay.windowMs;
     if (since > until) throw new HooklineError('invalid_request', { detail: 'since must not be after until' });
-    const max = p.settings.replayQuotaPerDay ?? DEFAULTS.replay.quotaPerDay;
-    const dayStart = now - (now % DAY_MS); // UTC midnight
+    const quota = dailyReplayQuota(p.settings, now);
     const replay: ReplayRow = {
       id: newId('rpl', now),
       tenantId,
@@ -79,15 +79,9 @@ export class ReplayOperations {
       replay,
       p.settings.replayMaxDeliveries ?? DEFAULTS.replay.maxDeliveries,
       now,
-      { max, since: dayStart },
+      quota,
     );
-    if (result.kind === 'quota_exceeded') {
-      throw new HooklineError(
-        'replay_quota_exceeded',
-        { max },
-        { retryAfterSec: Math.ceil((dayStart + DAY_MS - now) / 1000) },
-      );
-    }
+    if (result.kind === 'quota_exceeded') throw replayQuotaExceeded(quota, now);
     replay.selected = result.selected;
     if (replay.selected > 0) p.dispatcher.wake();
     return replay;

@@ -3,15 +3,16 @@
 // At least once: a row whose send was cut off by a crash is sent again, under the same id, which receivers dedupe.
 import type { Clock } from '../clock.ts';
 import type { Logger } from '../logger.ts';
-import type { OutboxRow, Store } from '../store/store.ts';
+import { SUMMARY_WINDOW_MS } from '../store/failure-summary.ts';
+import type { DeliveryQueueStore, OutboxRow, OutboxStore } from '../store/store.ts';
 import { WakeSignal } from '../wake-signal.ts';
-import { SUMMARY_WINDOW_MS } from './failure-summary.ts';
 
 /** Sends one notification; resolves once every channel took it, rejects to have the row retried. */
 export type OutboxHandler = (row: OutboxRow) => Promise<void>;
 
 export interface OutboxDrainerOptions {
-  store: Store;
+  /** The outbox part; `capsAcrossWorkers` says whether leases on it may be another live process's. */
+  store: OutboxStore & Pick<DeliveryQueueStore, 'capsAcrossWorkers'>;
   clock: Clock;
   logger: Logger;
   /** At most one failure summary per endpoint this often (docs/rules.md#notifications: 15 min). */

@@ -1,7 +1,7 @@
 // Endpoint health across one commit of attempts: read each endpoint once, apply every attempt, write what changed.
 import type { Attempt, Endpoint } from '../domain.ts';
 import { type HealthChange, healthAfterAttempt } from '../health.ts';
-import { healthEntry } from '../outbox/outbox-entries.ts';
+import { healthEntry } from './notification-rows.ts';
 import { insertOutbox } from './outbox-writes.ts';
 import * as rows from './rows.ts';
 import type { SqlExecutor } from './sql-driver.ts';

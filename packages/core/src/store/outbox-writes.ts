@@ -1,7 +1,7 @@
 // Outbox writes made inside another statement's transaction (docs/rules.md#notifications): a transition's notification,
 // and deliveries that failed for good added to their endpoint's failure summary.
-import { addFailures, emptySummaryState, type FailedDelivery, takeSummary } from '../outbox/failure-summary.ts';
-import { summaryEntry } from '../outbox/outbox-entries.ts';
+import { addFailures, emptySummaryState, type FailedDelivery, takeSummary } from './failure-summary.ts';
+import { summaryEntry } from './notification-rows.ts';
 import * as rows from './rows.ts';
 import type { SqlExecutor } from './sql-driver.ts';
 import type { OutboxEntry } from './store.ts';

@@ -7,7 +7,7 @@ import {
   type EventRecord,
   type Tenant,
 } from '../domain.ts';
-import type { FailureSummaryState } from '../outbox/failure-summary.ts';
+import type { FailureSummaryState } from './failure-summary.ts';
 import type {
   ApiKeyRecord,
   BreakerRow,

@@ -1,12 +1,13 @@
-// Every statement the store code names resolves for both dialects (code in a dialect's folder: for its own), and no dialect file repeats the shared one.
+// Every statement the store code names resolves for both dialects (code in a dialect's folder: for its own), no dialect
+// file repeats the shared one, and a condition several statements share is written once (fragments, functions).
 
 import assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { loadSqlFolder, loadStatements, SHARED_SQL_DIR } from './sql-files.ts';
+import { loadFragments, loadMigrations, loadSqlFolder, loadStatements, SHARED_SQL_DIR } from './sql-files.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const DIALECT_DIRS = { sqlite: join(here, 'sqlite', 'sql'), postgres: join(here, 'postgres', 'sql') } as const;
@@ -19,10 +20,10 @@ function sourceFiles(dir: string): string[] {
   });
 }
 
-/** Every `driver.all('name' …)`, `tx.run<…>('name' …)` and `this.run('name' …)` in the store code, by name. */
+/** Every `db.all('name' …)`, `tx.run<…>('name' …)`, `driver.…` and `this.run('name' …)` in the store code, by name. */
 function statementNamesInCode(): Map<string, string[]> {
   const names = new Map<string, string[]>();
-  const call = /\b(?:driver|tx|this)\.(?:all|run)(?:<[^>]*>)?\(\s*([^,)]*)/g;
+  const call = /\b(?:db|driver|tx|this)\.(?:all|run)(?:<[^>]*>)?\(\s*([^,)]*)/g;
   for (const file of sourceFiles(here)) {
     const text = readFileSync(file, 'utf8');
     for (const m of text.matchAll(call)) {
@@ -107,4 +108,85 @@ test('a dialect file replaces the shared statement of the same name', () => {
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+});
+
+test("{{name}} in a statement (not in its comments) is its folder's fragments/name.sql; an undefined one fails at load", () => {
+  const dir = mkdtempSync(join(tmpdir(), 'hl-sql-'));
+  try {
+    mkdirSync(join(dir, 'fragments'));
+    writeFileSync(join(dir, 'fragments', 'is-two.sql'), '-- is-two: a header line, dropped\n(x = 2)\n');
+    writeFileSync(
+      join(dir, 'pick.sql'),
+      '-- pick: {{is-two}} in a comment stays as written\nSELECT x FROM t WHERE {{is-two}} AND {{is-two}}',
+    );
+    const statements = loadStatements(dir);
+    assert.equal(
+      statements.pick,
+      '-- pick: {{is-two}} in a comment stays as written\nSELECT x FROM t WHERE (x = 2) AND (x = 2)',
+    );
+    assert.equal(
+      Object.keys(statements).length,
+      Object.keys(loadSqlFolder(SHARED_SQL_DIR)).length + 1,
+      'a fragment is not a statement',
+    );
+    writeFileSync(join(dir, 'broken.sql'), 'SELECT 1 WHERE {{nowhere}}');
+    assert.throws(
+      () => loadStatements(dir),
+      /broken\.sql includes \{\{nowhere\}\}, which no fragments\/nowhere\.sql defines/,
+    );
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('every fragment is included by a statement of its dialect', () => {
+  for (const dir of [SHARED_SQL_DIR, ...Object.values(DIALECT_DIRS)]) {
+    const raw = Object.values(
+      dir === SHARED_SQL_DIR
+        ? {
+            ...loadSqlFolder(SHARED_SQL_DIR),
+            ...loadSqlFolder(DIALECT_DIRS.sqlite),
+            ...loadSqlFolder(DIALECT_DIRS.postgres),
+          }
+        : { ...loadSqlFolder(SHARED_SQL_DIR), ...loadSqlFolder(dir) },
+    ).join('\n');
+    for (const name of Object.keys(loadFragments(dir)))
+      assert.ok(
+        raw.includes(`{{${name}}}`),
+        `${relative(here, dir)}/fragments/${name}.sql is included by no statement`,
+      );
+  }
+});
+
+// The ordered-key predicate (docs/rules.md#ordered-claim) in one place per dialect: SQLite's fragment key-free,
+// PostgreSQL's function hookline_key_free. Its telltale is the comparison of sequence numbers within a key.
+const KEY_ORDER = /ordering_seq < (d\.ordering_seq|p_seq)/g;
+
+test('the ordered-key predicate is written once per dialect: SQLite as a fragment, PostgreSQL as a function', () => {
+  const spelled = (texts: Record<string, string>) =>
+    Object.entries(texts)
+      .filter(([, sql]) => sql.replace(/^--.*$/gm, '').match(KEY_ORDER) !== null)
+      .map(([name]) => name);
+  // No statement file spells it: SQLite's claim-due and next-due-at include it, each for both of their reads.
+  for (const dir of [SHARED_SQL_DIR, ...Object.values(DIALECT_DIRS)])
+    assert.deepEqual(spelled(loadSqlFolder(dir)), [], `${relative(here, dir)} spells the ordered-key predicate out`);
+  const sqlite = loadSqlFolder(DIALECT_DIRS.sqlite);
+  for (const name of ['claim-due', 'next-due-at'])
+    assert.equal(sqlite[name]!.match(/\{\{key-free\}\}/g)?.length, 2, `sqlite/sql/${name}.sql includes key-free twice`);
+  assert.deepEqual(spelled(loadFragments(DIALECT_DIRS.sqlite)), ['key-free']);
+  // Expanded, the statements SQLite runs carry it (two comparisons per read, two reads each).
+  const expanded = loadStatements(DIALECT_DIRS.sqlite);
+  for (const name of ['claim-due', 'next-due-at']) assert.equal(expanded[name]!.match(KEY_ORDER)?.length, 4, name);
+  // PostgreSQL: only the migration that defines hookline_key_free spells it; its statements and its claim function
+  // (as every migration since 007 defines hookline_claim_due) call the function.
+  const migrations = join(here, 'postgres', 'migrations');
+  const pgMigrations = Object.fromEntries(loadMigrations(migrations).map((m) => [`${m.version}_${m.name}`, m.sql]));
+  assert.deepEqual(spelled(pgMigrations), ['7_ordered_delivery']);
+  assert.match(pgMigrations['7_ordered_delivery']!, /CREATE FUNCTION hookline_key_free\(/);
+  const postgres = loadStatements(DIALECT_DIRS.postgres);
+  assert.match(postgres['next-due-at']!, /hookline_key_free\(d\.endpoint_id, d\.ordering_key, d\.ordering_seq\)/);
+  assert.match(postgres['claim-due']!, /hookline_claim_due\(/);
+  for (const m of loadMigrations(migrations))
+    if (m.version >= 7 && /FUNCTION hookline_claim_due\(/.test(m.sql))
+      assert.match(m.sql, /hookline_key_free\(/, m.name);
 });

@@ -1,7 +1,7 @@
 // Who is asking: the admin token or a tenant API key (`Authorization: Bearer …`), and what each may reach.
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
-import { type ApiKeyRecord, type Environment, fail, type Store } from '@hookline/core';
+import { type ApiKeyRecord, type CatalogStore, type Environment, fail } from '@hookline/core';
 import type { FastifyRequest } from 'fastify';
 
 export type Principal =
@@ -45,7 +45,7 @@ function bearer(header: string | undefined): string | null {
  * like the fan-out endpoint cache. Only positive answers are kept, so a tenant or key created anywhere works at once.
  */
 /** The one read-only port authentication keeps on the store: a key by its hash, a tenant by id. */
-export type AuthReads = Pick<Store, 'findApiKeyByHash' | 'getTenant'>;
+export type AuthReads = Pick<CatalogStore, 'findApiKeyByHash' | 'getTenant'>;
 
 export class AuthLookups {
   readonly #keys = new Map<string, { until: number; key: ApiKeyRecord }>();

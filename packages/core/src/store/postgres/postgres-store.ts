@@ -2,7 +2,8 @@
 // two hot writes (accepting a batch, recording a batch of attempts) as multi-row statements.
 import * as rows from '../rows.ts';
 import type { SqlExecutor } from '../sql-driver.ts';
-import { type FinishedRow, SqlStore } from '../sql-store.ts';
+import type { FinishedRow } from '../sql-parts/record-attempts.ts';
+import { SqlStore } from '../sql-store.ts';
 import type { AcceptResult, AttemptRecord, NewEvent } from '../store.ts';
 import { PostgresDriver, type PostgresOptions } from './postgres-driver.ts';
 

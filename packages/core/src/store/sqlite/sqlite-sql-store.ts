@@ -4,7 +4,8 @@
 import type { Environment } from '../../domain.ts';
 import * as rows from '../rows.ts';
 import type { SqlExecutor } from '../sql-driver.ts';
-import { type FinishedRow, finishParams, SqlStore } from '../sql-store.ts';
+import { type FinishedRow, finishParams } from '../sql-parts/record-attempts.ts';
+import { SqlStore } from '../sql-store.ts';
 import type { AttemptRecord, ClaimedDelivery } from '../store.ts';
 import type { SqliteDriver } from './sqlite-driver.ts';
 

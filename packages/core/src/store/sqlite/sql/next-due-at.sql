@@ -1,32 +1,16 @@
 -- next-due-at: when the scheduler must look again; one index probe per status (min over an IN list would scan).
 -- The IN term is spelled out for SQLite to pick the partial index deliveries_due. A delivery waiting behind an earlier
 -- one of its ordering key is not due (docs/rules.md#ordered-claim): the key moves when that one does. The key check is
--- claim-due's, spelled the same; rows without a key pass it at once, so the first row read is the answer. A delivery
+-- claim-due's (the key-free fragment); rows without a key pass it at once, so the first row read is the answer. A delivery
 -- waiting behind its key has no due time (NULL sorts first: skipped explicitly).
 SELECT min(at) AS at FROM (
   SELECT * FROM (
     SELECT next_attempt_at AS at FROM deliveries d WHERE status IN ('pending', 'held') AND status = 'pending' AND next_attempt_at IS NOT NULL
-      AND (ordering_key IS NULL OR (
-        NOT EXISTS (SELECT 1 FROM deliveries p
-          WHERE p.endpoint_id = d.endpoint_id AND p.ordering_key = d.ordering_key AND p.ordering_key IS NOT NULL
-            AND p.status IN ('pending', 'delivering', 'held') AND (p.ordering_seq < d.ordering_seq OR p.status = 'delivering'))
-        AND NOT EXISTS (SELECT 1 FROM deliveries p
-          WHERE p.endpoint_id = d.endpoint_id AND p.ordering_key = d.ordering_key AND p.ordering_key IS NOT NULL
-            AND p.status = 'failed' AND p.dismissed_at IS NULL AND p.ordering_seq < d.ordering_seq
-            AND (SELECT ordering_on_failure FROM endpoints WHERE id = d.endpoint_id) = 'block'))
-        OR (SELECT status FROM endpoints WHERE id = d.endpoint_id) = 'paused')
+      AND {{key-free}}
     ORDER BY next_attempt_at LIMIT 1)
   UNION ALL
   SELECT * FROM (
     SELECT next_attempt_at AS at FROM deliveries d WHERE status IN ('pending', 'held') AND status = 'held' AND next_attempt_at IS NOT NULL
-      AND (ordering_key IS NULL OR (
-        NOT EXISTS (SELECT 1 FROM deliveries p
-          WHERE p.endpoint_id = d.endpoint_id AND p.ordering_key = d.ordering_key AND p.ordering_key IS NOT NULL
-            AND p.status IN ('pending', 'delivering', 'held') AND (p.ordering_seq < d.ordering_seq OR p.status = 'delivering'))
-        AND NOT EXISTS (SELECT 1 FROM deliveries p
-          WHERE p.endpoint_id = d.endpoint_id AND p.ordering_key = d.ordering_key AND p.ordering_key IS NOT NULL
-            AND p.status = 'failed' AND p.dismissed_at IS NULL AND p.ordering_seq < d.ordering_seq
-            AND (SELECT ordering_on_failure FROM endpoints WHERE id = d.endpoint_id) = 'block'))
-        OR (SELECT status FROM endpoints WHERE id = d.endpoint_id) = 'paused')
+      AND {{key-free}}
     ORDER BY next_attempt_at LIMIT 1)
 )

@@ -1,0 +1,14 @@
+// The retention part of the store: what the maintenance pass forgets once it is old enough (docs/rules.md#retention).
+
+export interface RetentionStore {
+  /** Deletes up to `batch` terminal deliveries (attempts cascade) last touched before `before`; the count. */
+  purgeDeliveries(before: number, batch: number): Promise<number>;
+  /** Deletes events older than `before` that no longer have deliveries; the count. */
+  purgeEvents(before: number, batch: number): Promise<number>;
+  /** Deletes breaker window rows last attempted before `before`; the count. */
+  purgeBreakerWindow(before: number): Promise<number>;
+  /** Deletes sent and abandoned outbox rows last touched before `before`; the count. */
+  purgeOutbox(before: number): Promise<number>;
+  /** Forgets console portal links that expired before `before`, used or not; the count. */
+  purgePortalLinks(before: number): Promise<number>;
+}

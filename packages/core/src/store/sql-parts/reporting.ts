@@ -1,0 +1,86 @@
+// The reporting part of SqlStore as functions over the driver: deliveries and attempts read back, counts for
+// metrics, and per-endpoint stats for the API and console.
+import type { Attempt, Delivery, DeliveryStatus, EndpointStatus } from '../../domain.ts';
+import type { Page } from '../parts/page.ts';
+import type { DeliveryFilter, EndpointStats } from '../parts/reporting-store.ts';
+import * as rows from '../rows.ts';
+import type { SqlExecutor } from '../sql-driver.ts';
+import { page } from './listing.ts';
+
+const ALL_STATUSES: DeliveryStatus[] = ['pending', 'delivering', 'held', 'succeeded', 'failed', 'skipped'];
+
+export async function getDelivery(db: SqlExecutor, tenantId: string, id: string): Promise<Delivery | null> {
+  const [r] = await db.all('get-delivery', { tenant_id: tenantId, id });
+  return r ? rows.deliveryFromRow(r) : null;
+}
+export async function listDeliveries(
+  db: SqlExecutor,
+  f: DeliveryFilter,
+  cursor: string | null,
+  limit: number,
+): Promise<Page<Delivery>> {
+  const rs = await db.all('list-deliveries', {
+    tenant_id: f.tenantId,
+    status: f.status ?? null,
+    endpoint_id: f.endpointId ?? null,
+    event_type: f.eventType ?? null,
+    event_id: f.eventId ?? null,
+    since: f.since ?? null,
+    until: f.until ?? null,
+    before: cursor ?? '~',
+    limit: limit + 1,
+  });
+  return page(rs.map(rows.deliveryFromRow), limit);
+}
+export async function listAttempts(db: SqlExecutor, deliveryId: string): Promise<Attempt[]> {
+  return (await db.all('list-attempts', { delivery_id: deliveryId })).map(rows.attemptFromRow);
+}
+export async function countByStatus(db: SqlExecutor): Promise<Record<DeliveryStatus, number>> {
+  const out = Object.fromEntries(ALL_STATUSES.map((s) => [s, 0])) as Record<DeliveryStatus, number>;
+  for (const r of await db.all('count-by-status')) out[r.status as DeliveryStatus] = Number(r.n);
+  return out;
+}
+export async function countQueued(db: SqlExecutor): Promise<Record<'pending' | 'delivering' | 'held', number>> {
+  const out = { pending: 0, delivering: 0, held: 0 };
+  for (const r of await db.all('count-queued')) out[r.status as keyof typeof out] = Number(r.n);
+  return out;
+}
+export async function countBreakers(db: SqlExecutor): Promise<{ open: number; probing: number }> {
+  const out = { open: 0, probing: 0 };
+  for (const r of await db.all('count-breakers'))
+    if (r.state === 'open' || r.state === 'probing') out[r.state as 'open' | 'probing'] = Number(r.n);
+  return out;
+}
+export async function oldestDueAt(db: SqlExecutor, now: number): Promise<number | null> {
+  const [r] = await db.all('oldest-due', { now });
+  return r?.at == null ? null : Number(r.at);
+}
+export async function endpointStats(
+  db: SqlExecutor,
+  tenantId: string,
+  since: number,
+  now: number,
+): Promise<EndpointStats[]> {
+  return (await db.all('endpoint-stats', { tenant_id: tenantId, since, now })).map((r) => ({
+    endpointId: String(r.endpoint_id),
+    endpointStatus: r.endpoint_status as EndpointStatus,
+    queued: { pending: Number(r.pending), delivering: Number(r.delivering), held: Number(r.held) },
+    oldestDueAt: r.oldest_due_at == null ? null : Number(r.oldest_due_at),
+    succeeded: Number(r.succeeded),
+    failed: Number(r.failed),
+  }));
+}
+export async function deliveriesPerMinute(
+  db: SqlExecutor,
+  tenantId: string,
+  since: number,
+): Promise<Array<{ minute: number; succeeded: number; retrying: number; failed: number }>> {
+  const byMinute = new Map<number, { minute: number; succeeded: number; retrying: number; failed: number }>();
+  for (const r of await db.all('deliveries-per-minute', { tenant_id: tenantId, since })) {
+    const minute = Number(r.minute);
+    let m = byMinute.get(minute);
+    if (!m) byMinute.set(minute, (m = { minute, succeeded: 0, retrying: 0, failed: 0 }));
+    m[r.status === 'pending' ? 'retrying' : (r.status as 'succeeded' | 'failed')] += Number(r.n);
+  }
+  return [...byMinute.values()].sort((x, y) => x.minute - y.minute);
+}
