@@ -1,6 +1,5 @@
 // Which transitions the owners are told about, as outbox rows (docs/rules.md#notifications): one each, never per failure.
-import type { BreakerTransition } from '../dispatch/observers.ts';
-import type { Endpoint } from '../domain.ts';
+import type { BreakerTransition, Endpoint } from '../domain.ts';
 import { newId } from '../ids.ts';
 import type { HealthTransition, OutboxEntry } from '../store/store.ts';
 import type { FailureSummary } from './failure-summary.ts';
