@@ -13,8 +13,8 @@ export const LAYERS: Readonly<Record<string, ReadonlyArray<readonly string[]>>> 
     ['clock', 'errors', 'ids', 'duration', 'deep-freeze', 'logger', 'wake-signal', 'group-commit', 'secret-box'],
     // Rules as pure data and functions.
     ['policy', 'filters', 'pacing'],
-    // The nouns, and the defaults the parts read.
-    ['domain', 'defaults'],
+    // The nouns, the defaults the parts read, and the config kit (@hookline/core/config) over them.
+    ['domain', 'defaults', 'config-kit'],
     // Leaf services over the nouns: signing, the HTTP sender, endpoint health, the receiver doctor.
     ['signing', 'http', 'health', 'doctor'],
     ['store'],

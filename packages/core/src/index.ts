@@ -84,6 +84,7 @@ export * from './signing/index.ts';
 export { PostgresDriver, type PostgresOptions } from './store/postgres/postgres-driver.ts';
 export { isPostgresUrl, openPostgresStore, PostgresStore } from './store/postgres/postgres-store.ts';
 export { SqlStore } from './store/sql-store.ts';
+export { backupSqliteFile, SqliteBackupError } from './store/sqlite/sqlite-backup.ts';
 export { openSqliteStore } from './store/sqlite/sqlite-store.ts';
 export { openSqliteThreadStore, SqliteThreadStore } from './store/sqlite/sqlite-thread.ts';
 export {
