@@ -4,7 +4,7 @@ import { DEFAULTS } from '../defaults.ts';
 import { attemptFromResult } from '../dispatch/attempt-from-result.ts';
 import type { DeliverySender } from '../dispatch/dispatcher.ts';
 import type { Attempt, Endpoint, EndpointStatus, Ordering, OrderingOnFailure, Scheme, Signing } from '../domain.ts';
-import { fail, HooklineError } from '../errors.ts';
+import { fail } from '../errors.ts';
 import { parsePayloadFilter } from '../filters/payload-filter.ts';
 import { checkEndpointUrl } from '../http/address-guard.ts';
 import { parseCustomHeaders, recordedHeaders, withCustomHeaders } from '../http/custom-headers.ts';
@@ -212,11 +212,7 @@ export class EndpointOperations {
     if (result.kind === 'not_found') throw fail('endpoint_not_found');
     if (result.kind === 'not_paused') throw fail('endpoint_not_paused', { status: result.status });
     if (result.kind === 'quota_exceeded') {
-      throw new HooklineError(
-        'replay_quota_exceeded',
-        { max },
-        { retryAfterSec: Math.ceil((dayStart + DAY_MS - now) / 1000) },
-      );
+      throw fail('replay_quota_exceeded', { max }, { retryAfterSec: Math.ceil((dayStart + DAY_MS - now) / 1000) });
     }
     p.ingest.invalidate(tenantId);
     p.dispatcher.wake();
@@ -260,7 +256,7 @@ export class EndpointOperations {
         patch.pauseReason = null;
         patch.clearHealth = true;
       } else {
-        throw new HooklineError('invalid_request', { detail: 'status can be set to active or paused' });
+        throw fail('invalid_request', { detail: 'status can be set to active or paused' });
       }
     }
     return patch;

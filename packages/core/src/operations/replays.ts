@@ -1,7 +1,7 @@
 // Replays (docs/rules.md#replay): one failed or skipped delivery, or an endpoint's window under a daily quota; progress by id.
 
 import { DEFAULTS } from '../defaults.ts';
-import { fail, HooklineError } from '../errors.ts';
+import { fail } from '../errors.ts';
 import { newId } from '../ids.ts';
 import type { ReplayRow } from '../store/store.ts';
 import { DAY_MS, type EngineParts } from './parts.ts';
@@ -58,7 +58,7 @@ export class ReplayOperations {
     const now = p.clock.now();
     const until = opts.until ?? now;
     const since = opts.since ?? now - DEFAULTS.replay.windowMs;
-    if (since > until) throw new HooklineError('invalid_request', { detail: 'since must not be after until' });
+    if (since > until) throw fail('invalid_request', { detail: 'since must not be after until' });
     const max = p.settings.replayQuotaPerDay ?? DEFAULTS.replay.quotaPerDay;
     const dayStart = now - (now % DAY_MS); // UTC midnight
     const replay: ReplayRow = {
@@ -82,11 +82,7 @@ export class ReplayOperations {
       { max, since: dayStart },
     );
     if (result.kind === 'quota_exceeded') {
-      throw new HooklineError(
-        'replay_quota_exceeded',
-        { max },
-        { retryAfterSec: Math.ceil((dayStart + DAY_MS - now) / 1000) },
-      );
+      throw fail('replay_quota_exceeded', { max }, { retryAfterSec: Math.ceil((dayStart + DAY_MS - now) / 1000) });
     }
     replay.selected = result.selected;
     if (replay.selected > 0) p.dispatcher.wake();
