@@ -1,4 +1,5 @@
-// The repository's Biome configuration really lints: noImportCycles fails a two-file cycle (so the rule cannot be silently off).
+// The repository's Biome configuration really lints: noImportCycles fails a two-file cycle, one closed only through
+// `import type` too (ignoreTypes: false), so the rule cannot be silently off or narrowed.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -38,4 +39,15 @@ test('biome: the same two modules without the cycle pass (the failure above is t
     'b.ts': 'export const b = (): number => 1;\n',
   });
   assert.equal(run.status, 0, run.output);
+});
+
+test('biome: a cycle closed only through `import type` fails the lint too (ignoreTypes: false)', () => {
+  const run = lint({
+    'a.ts':
+      "import { b } from './b.ts';\n\nexport interface A {\n  n: number;\n}\nexport const a = (): number => b();\n",
+    'b.ts':
+      "import type { A } from './a.ts';\n\nexport const b = (): number => 1;\nexport const c = (x: A): number => x.n;\n",
+  });
+  assert.notEqual(run.status, 0, run.output);
+  assert.match(run.output, /lint\/suspicious\/noImportCycles/);
 });

@@ -164,3 +164,19 @@ export interface Attempt {
   heldFrom?: number | null;
   heldUntil?: number | null;
 }
+
+/** A circuit-breaker state change (docs/rules.md#breaker-scope), for notifications and `hookline simulate --scenario`. */
+export interface BreakerTransition {
+  at: number;
+  scope: 'tenant' | 'endpoint';
+  scopeKey: string;
+  tenantId: string;
+  from: 'closed' | 'open' | 'probing';
+  to: 'closed' | 'open' | 'probing';
+  /** failure_ratio | probe_claimed | probe_failed | probe_succeeded | probe_stale | manual_reset */
+  reason: string;
+  /** The current pause (0 once closed). */
+  pauseMs: number;
+  nextProbeAt: number | null;
+  probeDeliveryId: string | null;
+}

@@ -131,9 +131,17 @@ export class HooklineError extends Error {
   }
 }
 
-/** `throw fail('endpoint_not_found')` reads better at call sites than `new HooklineError(...)`. */
-export function fail(code: ErrorCode, params?: Record<string, string | number>): HooklineError {
-  return new HooklineError(code, params);
+/**
+ * The one way to make a catalog error: `throw fail('endpoint_not_found')`, `fail('storage_unavailable', {}, { cause })`.
+ * HooklineError is the class to test with (`isHooklineError`, `instanceof`); code outside this file never `new`s it
+ * (scripts/one-way-to-throw.test.ts).
+ */
+export function fail(
+  code: ErrorCode,
+  params?: Record<string, string | number>,
+  options?: { cause?: unknown; details?: readonly ErrorDetail[]; retryAfterSec?: number },
+): HooklineError {
+  return new HooklineError(code, params, options);
 }
 
 export function isHooklineError(err: unknown): err is HooklineError {

@@ -4,15 +4,13 @@
 import { Breaker } from './breaker/breaker-gate.ts';
 import { type Clock, systemClock } from './clock.ts';
 import { DEFAULTS } from './defaults.ts';
-import type { AdmissionGate } from './dispatch/admission.ts';
-import { type DeliverySender, Dispatcher } from './dispatch/dispatcher.ts';
+import { Dispatcher } from './dispatch/dispatcher.ts';
 import type { DispatchObserver } from './dispatch/observers.ts';
 import { SecretCache } from './dispatch/secret-cache.ts';
-import type { LookupAll } from './http/guarded-lookup.ts';
+import type { HooklineOptions } from './engine-options.ts';
 import { createSender } from './http/sender.ts';
 import { Ingest } from './ingest.ts';
 import { type Logger, silentLogger } from './logger.ts';
-import type { RetentionOptions } from './maintenance/retention.ts';
 import { Maintenance } from './maintenance/runner.ts';
 import { ApiKeyOperations } from './operations/api-keys.ts';
 import { BreakerOperations } from './operations/breakers.ts';
@@ -36,52 +34,6 @@ import { PolicyRegistry } from './policy/registry.ts';
 import type { MoneyRule } from './policy/types.ts';
 import { createSecretBox } from './secret-box.ts';
 import type { HealthTransition, Store } from './store/store.ts';
-
-export interface HooklineOptions {
-  store: Store;
-  /** 32-byte key (base64 or hex) that encrypts signing secrets at rest. */
-  masterKey: string | Buffer;
-  clock?: Clock;
-  policies?: PolicyRegistry;
-  moneyRules?: readonly MoneyRule[];
-  sender?: DeliverySender;
-  /** DNS resolution for the built-in sender (tests); its answers still pass the connect-time SSRF guard. */
-  lookup?: LookupAll;
-  logger?: Logger;
-  /** Plain http endpoint URLs (development only). */
-  allowHttp?: boolean;
-  /** Loopback/private endpoint targets (development and tests only). */
-  allowPrivateTargets?: boolean;
-  /** Replaces the circuit breaker as the dispatcher's gate (engine.breakers still answers status/reset); the age limit holds whatever the gate. */
-  gate?: AdmissionGate;
-  observers?: DispatchObserver[];
-  /** Circuit breaker tuning (docs/rules.md#breaker-scope); the rules themselves are policy data. */
-  breaker?: { cacheMs?: number; staleProbeMs?: number };
-  /** Health sweep and retention (docs/rules.md#health-pause, docs/rules.md#retention); started by start() unless `enabled: false`. */
-  maintenance?: { enabled?: boolean; intervalMs?: number; retention?: Partial<RetentionOptions> };
-  dispatcher?: {
-    batchSize?: number;
-    maxInFlight?: number;
-    leaseFactor?: number;
-    pollMs?: number;
-    sweepMs?: number;
-    leaseMs?: number;
-    workerId?: string;
-    logAttempts?: boolean;
-    random?: () => number;
-    adaptiveConcurrency?: boolean;
-  };
-  /** The notification outbox's drainer (docs/rules.md#notifications); started by start(), sending once a handler is installed. */
-  notifications?: { summaryWindowMs?: number; pollMs?: number; leaseMs?: number; maxTries?: number };
-  /** Default secret-rotation overlap (docs/rules.md#secret-rotation: 24 h). */
-  rotationOverlapMs?: number;
-  /** Window replays per tenant per UTC day (docs/rules.md#replay-quota: 20). */
-  replayQuotaPerDay?: number;
-  /** Most deliveries one window replay selects (docs/rules.md#replay-window: 10,000). */
-  replayMaxDeliveries?: number;
-  /** Per event type: a money rule from the event-type registry overrides `moneyRules` (undefined: no opinion). */
-  isMoneyOverride?: (type: string, data: unknown) => boolean | undefined;
-}
 
 export class Hookline {
   readonly clock: Clock;

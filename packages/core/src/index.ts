@@ -7,10 +7,11 @@ export { deepFreeze } from './deep-freeze.ts';
 export { DEFAULTS } from './defaults.ts';
 export { type Admission, type AdmissionGate, admitWithAgeLimit, openGate } from './dispatch/admission.ts';
 export { type DeliverySender, Dispatcher } from './dispatch/dispatcher.ts';
-export type { AttemptEvent, BreakerTransition, DispatchObserver } from './dispatch/observers.ts';
+export type { AttemptEvent, DispatchObserver } from './dispatch/observers.ts';
 export * from './doctor/index.ts';
 export * from './domain.ts';
 export * from './duration.ts';
+export type { HooklineOptions } from './engine-options.ts';
 export * from './errors.ts';
 export {
   FILTER_LIMITS,
@@ -21,7 +22,7 @@ export {
 } from './filters/payload-filter.ts';
 export { GroupCommit } from './group-commit.ts';
 export * from './health.ts';
-export { createHookline, Hookline, type HooklineOptions } from './hookline.ts';
+export { createHookline, Hookline } from './hookline.ts';
 export { CUSTOM_HEADER_LIMITS, parseCustomHeaders } from './http/custom-headers.ts';
 export * from './http/index.ts';
 export * from './ids.ts';
@@ -84,6 +85,7 @@ export { healthEntry, summaryEntry } from './store/notification-rows.ts';
 export { PostgresDriver, type PostgresOptions } from './store/postgres/postgres-driver.ts';
 export { isPostgresUrl, openPostgresStore, PostgresStore } from './store/postgres/postgres-store.ts';
 export { SqlStore } from './store/sql-store.ts';
+export { backupSqliteFile, SqliteBackupError } from './store/sqlite/sqlite-backup.ts';
 export { openSqliteStore } from './store/sqlite/sqlite-store.ts';
 export { openSqliteThreadStore, SqliteThreadStore } from './store/sqlite/sqlite-thread.ts';
 export {

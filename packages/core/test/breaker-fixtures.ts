@@ -1,6 +1,6 @@
 // Shared setup for the circuit-breaker tests: an engine on a virtual clock whose breaker transitions are recorded.
-import type { BreakerTransition } from '../src/dispatch/observers.ts';
-import type { HooklineOptions } from '../src/hookline.ts';
+import type { BreakerTransition } from '../src/domain.ts';
+import type { HooklineOptions } from '../src/engine-options.ts';
 import { PAYMENTS } from '../src/policy/presets.ts';
 import { PolicyRegistry } from '../src/policy/registry.ts';
 import type { Policy } from '../src/policy/types.ts';

@@ -1,14 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import {
-  createWebhookHandler,
-  type EventContract,
-  type HandlerOptions,
-  type LogLine,
-  type WebhookEvent,
-} from './handler.ts';
+import { createWebhookHandler, type HandlerOptions } from './handler.ts';
+import type { LogLine } from './log-line.ts';
 import { signWebhook } from './sign.ts';
 import { memoryStore } from './stores/memory-store.ts';
+import type { EventContract, WebhookEvent } from './webhook-event.ts';
 
 const T = 1_750_000_000;
 const secret = { kid: 'k1', secret: 'receiver test secret' };

@@ -1,51 +1,14 @@
 // The framework-free receiver: verify → timestamp → record id → parse → contract → worker → 2xx.
-import { type JsonSchema, validateContract } from './contract.ts';
+import { validateContract } from './contract.ts';
 import type { DedupStore, StoredAnswer } from './dedup-store.ts';
 import { formatMessage, ReceiverError, type ReceiverErrorCode, receiverErrors, StorageUnavailable } from './errors.ts';
 import { type HeaderSource, keptHeaders, readHeader } from './headers.ts';
 import type { Inbox } from './inbox/inbox.ts';
+import { defaultLogger, type LogLine } from './log-line.ts';
 import { hooklineHeaderNames } from './signature-hookline.ts';
 import type { SignedRequest } from './signed-request.ts';
 import { createVerifier, type VerifierOptions } from './verify.ts';
-
-/** One verified, recorded, validated event as the worker receives it. */
-export interface WebhookEvent<Payload = any> {
-  readonly id: string;
-  readonly deliveryId: string | undefined;
-  readonly type: string;
-  readonly payload: Payload;
-  readonly rawBody: string | Uint8Array;
-  /** 1 on the first run; higher when a failed or crashed run is re-run. */
-  readonly attempt: number;
-  readonly scheme: SignedRequest['scheme'];
-  /** The headers kept with the event (ids, timestamp, signature, content type), lower-case names. */
-  readonly headers: Readonly<Record<string, string>>;
-  /** When the receiver accepted it, ms. */
-  readonly receivedAt: number;
-}
-
-/** What the receiver accepts for one event type: its contract and the work it triggers. */
-export interface EventContract {
-  schema?: JsonSchema;
-  /**
-   * With an inbox: run by the inbox worker from the stored copy; resolve = done, throw = retried with backoff.
-   * With a dedup `store`: runs after the answer (default ackMode); throw = failed, re-run on the next delivery.
-   */
-  handle(event: WebhookEvent): Promise<void> | void;
-}
-
-export interface LogLine {
-  level: 'info' | 'warn' | 'error';
-  msg: string;
-  event_id: string | undefined;
-  delivery_id: string | undefined;
-  /** `valid`, `missing`, `malformed`, `mismatch`, or `unchecked` when the request failed before it. */
-  signature: 'valid' | 'missing' | 'malformed' | 'mismatch' | 'unchecked';
-  status?: number;
-  code?: ReceiverErrorCode;
-  reason?: string;
-  [field: string]: unknown;
-}
+import type { EventContract, WebhookEvent } from './webhook-event.ts';
 
 export interface HandlerOptions extends VerifierOptions {
   /**
@@ -478,9 +441,4 @@ function describe(error: unknown): string {
   if (error instanceof StorageUnavailable && error.cause !== undefined)
     return `${error.message}: ${describe(error.cause)}`;
   return error instanceof Error ? error.message : String(error);
-}
-
-/** Writes one JSON line to stderr. */
-export function defaultLogger(line: LogLine): void {
-  process.stderr.write(`${JSON.stringify({ time: new Date().toISOString(), ...line })}\n`);
 }

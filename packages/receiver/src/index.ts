@@ -24,10 +24,7 @@ export {
 export {
   answerFor,
   createWebhookHandler,
-  type EventContract,
   type HandlerOptions,
-  type LogLine,
-  type WebhookEvent,
   type WebhookHandler,
   type WebhookRequest,
   type WebhookResponse,
@@ -40,6 +37,7 @@ export { postgresInbox } from './inbox/postgres-inbox.ts';
 export { type RedisInboxOptions, redisInbox } from './inbox/redis-inbox.ts';
 export { defaultRetryPolicy, nextRetryStep, type RetryPolicy, type RetryStep } from './inbox/retry-policy.ts';
 export { type SqliteInboxDatabase, sqliteInbox } from './inbox/sqlite-inbox.ts';
+export type { LogLine } from './log-line.ts';
 export {
   type Arrival,
   applyIfNewer,
@@ -69,3 +67,4 @@ export {
   type VerifierOptions,
   verifyWebhook,
 } from './verify.ts';
+export type { EventContract, WebhookEvent } from './webhook-event.ts';

@@ -13,9 +13,11 @@ import { fastifyWebhook } from '../src/adapters/fastify.ts';
 import { honoWebhook } from '../src/adapters/hono.ts';
 import { nodeHttpWebhook } from '../src/adapters/node-http.ts';
 import type { BodyLimits } from '../src/adapters/read-body.ts';
-import { createWebhookHandler, type LogLine, type WebhookEvent } from '../src/handler.ts';
+import { createWebhookHandler } from '../src/handler.ts';
+import type { LogLine } from '../src/log-line.ts';
 import { signWebhook } from '../src/sign.ts';
 import { memoryStore } from '../src/stores/memory-store.ts';
+import type { WebhookEvent } from '../src/webhook-event.ts';
 
 const secret = { kid: 'k1', secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' };
 const limits: BodyLimits = { maxBodyBytes: 4096, bodyTimeoutMs: 300 };

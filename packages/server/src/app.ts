@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { maxHeaderSize, STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
-import { HooklineError } from '@hookline/core';
+import { fail } from '@hookline/core';
 import Fastify, { type FastifyInstance, type FastifyReply, type RouteOptions } from 'fastify';
 import { cookiePrincipal } from './console/console-auth.ts';
 import { consoleRoutes } from './console/console-routes.ts';
@@ -78,10 +78,10 @@ export async function buildApp(runtime: Runtime): Promise<FastifyInstance> {
       if (err.code === 'ECONNRESET' || socket.destroyed) return;
       const e =
         err.code === 'HPE_HEADER_OVERFLOW'
-          ? new HooklineError('headers_too_large', { max: maxHeaderSize })
+          ? fail('headers_too_large', { max: maxHeaderSize })
           : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
-            ? new HooklineError('request_timeout', { ms: config.requestTimeoutMs })
-            : new HooklineError('invalid_request', {
+            ? fail('request_timeout', { ms: config.requestTimeoutMs })
+            : fail('invalid_request', {
                 detail: 'the request is not valid HTTP/1.1 (a header holds CR, LF or another forbidden character?)',
               });
       const id = nextRequestId();
@@ -119,7 +119,7 @@ export async function buildApp(runtime: Runtime): Promise<FastifyInstance> {
   app.addHook('onRequest', async (req, reply) => {
     reply.header('x-request-id', req.id);
     // The store failed for good: nothing is answered as if it worked, the probes included (see Runtime.fatal).
-    if (runtime.fatal) throw new HooklineError('storage_unavailable');
+    if (runtime.fatal) throw fail('storage_unavailable');
     const rule = req.routeOptions.config?.auth ?? 'public';
     if (rule === 'public') return;
     // Without an Authorization header, the console's session cookie (docs/console.md#sessions) may stand in for it.
@@ -127,7 +127,7 @@ export async function buildApp(runtime: Runtime): Promise<FastifyInstance> {
       req.headers.authorization === undefined && req.headers.cookie !== undefined
         ? await cookiePrincipal(runtime, req)
         : await authenticate(runtime.authLookups, runtime.adminTokenHash, req.headers.authorization);
-    if (!principal) throw new HooklineError('unauthorized');
+    if (!principal) throw fail('unauthorized');
     req.principal = principal;
     await authorize(runtime.authLookups, principal, rule, req);
   });
@@ -155,7 +155,7 @@ export async function buildApp(runtime: Runtime): Promise<FastifyInstance> {
     return reply
       .code(404)
       .type('application/json')
-      .send(errorBody(new HooklineError('not_found'), req.id));
+      .send(errorBody(fail('not_found'), req.id));
   });
 
   operationRoutes(app, runtime, document);

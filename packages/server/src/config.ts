@@ -2,16 +2,19 @@
 // (flags → HOOKLINE_URL/TOKEN/TENANT → defaults), each validated and frozen. This is the only module that reads
 // process.env; everything else is handed the resolved config.
 import { existsSync, readFileSync } from 'node:fs';
+import type { LogLevel, MoneyRule } from '@hookline/core/config';
 // Core's modules by path, not its index: client commands import this module and should not load the engine.
-import { deepFreeze } from '@hookline/core/deep-freeze.ts';
-import { DEFAULTS } from '@hookline/core/defaults.ts';
-import { formatDuration, InvalidDurationError, parseDuration } from '@hookline/core/duration.ts';
-import type { LogLevel } from '@hookline/core/logger.ts';
-import { PolicyConfigError } from '@hookline/core/policy/config-error.ts';
-import { defineMoneyRules } from '@hookline/core/policy/money-rules.ts';
-import { PolicyRegistry } from '@hookline/core/policy/registry.ts';
-import type { MoneyRule } from '@hookline/core/policy/types.ts';
-import { parseMasterKey } from '@hookline/core/secret-box.ts';
+import {
+  DEFAULTS,
+  deepFreeze,
+  defineMoneyRules,
+  formatDuration,
+  InvalidDurationError,
+  PolicyConfigError,
+  PolicyRegistry,
+  parseDuration,
+  parseMasterKey,
+} from '@hookline/core/config';
 
 export type Role = 'all' | 'api' | 'worker';
 /** `auto`: readable lines (pino-pretty) when stdout is a terminal, JSON lines otherwise (pipes, files, collectors). */

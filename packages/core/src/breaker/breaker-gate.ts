@@ -2,8 +2,7 @@
 import type { Clock } from '../clock.ts';
 import { DEFAULTS } from '../defaults.ts';
 import type { Admission, AdmissionGate } from '../dispatch/admission.ts';
-import type { BreakerTransition } from '../dispatch/observers.ts';
-import type { Attempt } from '../domain.ts';
+import type { Attempt, BreakerTransition } from '../domain.ts';
 import { fail } from '../errors.ts';
 import type { Logger } from '../logger.ts';
 import { breakerEntry } from '../outbox/outbox-entries.ts';

@@ -1,5 +1,5 @@
 // Payload filters (docs/filters.md): a small JSON filter on an event's envelope, validated on save, evaluated at fan-out.
-import { HooklineError } from '../errors.ts';
+import { fail, type HooklineError } from '../errors.ts';
 
 /** A JSON scalar a condition compares with (objects and arrays are not compared). */
 export type FilterScalar = string | number | boolean | null;
@@ -44,7 +44,7 @@ const SEGMENT = /^[A-Za-z0-9_-]+$/;
 
 /** A bad filter: `pointer` is the JSON Pointer of the offending part inside the filter (`/all/1/gt`). */
 function invalid(pointer: string, detail: string): HooklineError {
-  return new HooklineError(
+  return fail(
     'invalid_filter',
     { path: pointer === '' ? '/' : pointer, detail },
     {

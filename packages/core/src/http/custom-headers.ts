@@ -1,6 +1,6 @@
 // Custom headers of an endpoint (docs/rules.md#custom-headers): validated on save, sent on every attempt beneath the
 // headers Hookline sets, and recorded with credential-looking values redacted.
-import { HooklineError } from '../errors.ts';
+import { fail, type HooklineError } from '../errors.ts';
 
 export const CUSTOM_HEADER_LIMITS = {
   maxHeaders: 20,
@@ -45,7 +45,7 @@ const CREDENTIAL_NAME = /(auth|token|secret|key|password|passwd|cookie|session|s
 export const REDACTED = '[redacted]';
 
 function invalid(name: string, detail: string): HooklineError {
-  return new HooklineError(
+  return fail(
     'invalid_header',
     { name, detail },
     { details: [{ in: 'body', path: `/headers/${name.replace(/~/g, '~0').replace(/\//g, '~1')}`, message: detail }] },
@@ -62,12 +62,12 @@ export function isReservedHeader(name: string): boolean {
 export function parseCustomHeaders(input: unknown): Record<string, string> {
   if (input === null || input === undefined) return {};
   if (typeof input !== 'object' || Array.isArray(input))
-    throw new HooklineError('invalid_request', {
+    throw fail('invalid_request', {
       detail: 'headers must be an object of header names to string values',
     });
   const entries = Object.entries(input as Record<string, unknown>);
   if (entries.length > CUSTOM_HEADER_LIMITS.maxHeaders)
-    throw new HooklineError('too_many_headers', { max: CUSTOM_HEADER_LIMITS.maxHeaders });
+    throw fail('too_many_headers', { max: CUSTOM_HEADER_LIMITS.maxHeaders });
   const seen = new Set<string>();
   let total = 0;
   const out: Record<string, string> = {};
@@ -90,7 +90,7 @@ export function parseCustomHeaders(input: unknown): Record<string, string> {
     out[name] = value;
   }
   if (total > CUSTOM_HEADER_LIMITS.maxTotalBytes)
-    throw new HooklineError('custom_headers_too_large', { max: CUSTOM_HEADER_LIMITS.maxTotalBytes });
+    throw fail('custom_headers_too_large', { max: CUSTOM_HEADER_LIMITS.maxTotalBytes });
   return out;
 }
 

@@ -4,7 +4,7 @@ import { DEFAULTS } from '../defaults.ts';
 import { attemptFromResult } from '../dispatch/attempt-from-result.ts';
 import type { DeliverySender } from '../dispatch/dispatcher.ts';
 import type { Attempt, Endpoint, EndpointStatus, Ordering, OrderingOnFailure, Scheme, Signing } from '../domain.ts';
-import { fail, HooklineError } from '../errors.ts';
+import { fail } from '../errors.ts';
 import { parsePayloadFilter } from '../filters/payload-filter.ts';
 import { checkEndpointUrl } from '../http/address-guard.ts';
 import { parseCustomHeaders, recordedHeaders, withCustomHeaders } from '../http/custom-headers.ts';
@@ -254,7 +254,7 @@ export class EndpointOperations {
         patch.pauseReason = null;
         patch.clearHealth = true;
       } else {
-        throw new HooklineError('invalid_request', { detail: 'status can be set to active or paused' });
+        throw fail('invalid_request', { detail: 'status can be set to active or paused' });
       }
     }
     return patch;

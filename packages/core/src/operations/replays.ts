@@ -1,7 +1,7 @@
 // Replays (docs/rules.md#replay): one failed or skipped delivery, or an endpoint's window under a daily quota; progress by id.
 
 import { DEFAULTS } from '../defaults.ts';
-import { fail, HooklineError } from '../errors.ts';
+import { fail } from '../errors.ts';
 import { newId } from '../ids.ts';
 import type { ReplayRow } from '../store/store.ts';
 import type { EngineParts } from './parts.ts';
@@ -59,7 +59,7 @@ export class ReplayOperations {
     const now = p.clock.now();
     const until = opts.until ?? now;
     const since = opts.since ?? now - DEFAULTS.replay.windowMs;
-    if (since > until) throw new HooklineError('invalid_request', { detail: 'since must not be after until' });
+    if (since > until) throw fail('invalid_request', { detail: 'since must not be after until' });
     const quota = dailyReplayQuota(p.settings, now);
     const replay: ReplayRow = {
       id: newId('rpl', now),

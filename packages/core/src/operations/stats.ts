@@ -1,5 +1,5 @@
 // What an operator watches (docs/scaling.md "What to watch"): queue depth, the oldest due delivery's wait, success rates.
-import { HooklineError } from '../errors.ts';
+import { fail } from '../errors.ts';
 import type { EndpointStats } from '../store/store.ts';
 import { DAY_MS, type EngineParts } from './parts.ts';
 
@@ -42,7 +42,7 @@ export class StatsOperations {
   async tenant(tenantId: string, opts: { since?: number } = {}): Promise<TenantStats> {
     const now = this.#p.clock.now();
     const since = opts.since ?? now - DAY_MS;
-    if (since > now) throw new HooklineError('invalid_request', { detail: 'since must not be in the future' });
+    if (since > now) throw fail('invalid_request', { detail: 'since must not be in the future' });
     const endpoints = (await this.#p.store.endpointStats(tenantId, since, now)).map((e) => ({
       ...e,
       oldestDueAgeMs: e.oldestDueAt === null ? null : now - e.oldestDueAt,

@@ -1,6 +1,6 @@
 // Tenants: create, read, edit and delete (with everything they own); every tenant write goes through here.
 import { DEFAULT_ENVIRONMENT, type Environment, type Tenant } from '../domain.ts';
-import { fail, HooklineError } from '../errors.ts';
+import { fail } from '../errors.ts';
 import { newId } from '../ids.ts';
 import type { Page } from '../store/store.ts';
 import type { EngineParts } from './parts.ts';
@@ -85,7 +85,7 @@ export class TenantOperations {
         !(await this.#p.store.getEndpoint(id, input.operations_endpoint_id))
       ) {
         const message = 'is not an endpoint of this tenant';
-        throw new HooklineError(
+        throw fail(
           'invalid_request',
           { detail: `/operations_endpoint_id ${message}` },
           { details: [{ in: 'body', path: '/operations_endpoint_id', message }] },

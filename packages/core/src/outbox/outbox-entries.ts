@@ -1,6 +1,6 @@
 // Which breaker transitions the owners are told about, as outbox rows (docs/rules.md#notifications): one each. The rows
 // the store writes inside its own transactions (health transitions, failure summaries) are store/notification-rows.ts.
-import type { BreakerTransition } from '../dispatch/observers.ts';
+import type { BreakerTransition } from '../domain.ts';
 import { newId } from '../ids.ts';
 import { iso } from '../store/notification-rows.ts';
 import type { OutboxEntry } from '../store/store.ts';

@@ -1,10 +1,9 @@
 // Policies by name: the presets plus user policies from config, each validated once with errors that name the path.
 
 import { deepFreeze } from '../deep-freeze.ts';
-import { DEFAULTS } from '../defaults.ts';
 import { formatDuration, InvalidDurationError, parseDuration } from '../duration.ts';
 import { PolicyConfigError } from './config-error.ts';
-import { DEFAULT_POLICY, isPresetName, PRESETS } from './presets.ts';
+import { DEFAULT_POLICY, isPresetName, PAYMENTS, PRESETS } from './presets.ts';
 import type { BreakerRule, HealthRule, LadderSpec, Policy } from './types.ts';
 
 const MINUTE = 60_000;
@@ -12,8 +11,9 @@ const DAY = 86_400_000;
 /** A breaker window is minutes long; bounding it bounds the window rows the store keeps (retention purges older). */
 export const MAX_BREAKER_WINDOW_MS = 60 * MINUTE;
 
-/** The payments breaker (docs/rules.md#breaker-scope), used when a user policy says `"breaker": true` or leaves fields out. */
-const DEFAULT_BREAKER: BreakerRule = DEFAULTS.breaker;
+/** The payments breaker (docs/rules.md#breaker-scope), used when a user policy says `"breaker": true` or leaves fields out.
+ * Read from the preset itself (as DEFAULTS.breaker is): defaults.ts sits above the policies and imports them. */
+const DEFAULT_BREAKER: BreakerRule = PAYMENTS.breaker as BreakerRule;
 
 /** Every policy a process knows; presets always, user policies added from config. */
 export class PolicyRegistry {

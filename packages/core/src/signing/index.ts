@@ -9,4 +9,4 @@ export {
 } from './ed25519-keys.ts';
 export type { SignInput, SigningSecret } from './sign-headers.ts';
 export { HOOKLINE_HEADERS, STANDARD_HEADERS, signHeaders } from './sign-headers.ts';
-export { generateSecret, SECRET_PREFIX } from './signing-keys.ts';
+export { generateSecret, SECRET_PREFIX, signingKey } from './signing-keys.ts';

@@ -1,5 +1,6 @@
 // Records what the engine did during a simulation, through its DispatchObserver hooks: attempts and transitions.
-import type { BreakerTransition, DispatchObserver } from '../dispatch/observers.ts';
+import type { DispatchObserver } from '../dispatch/observers.ts';
+import type { BreakerTransition } from '../domain.ts';
 import type { HealthTransition } from '../store/store.ts';
 import { labelOfAttempt } from './scripted-response.ts';
 

@@ -5,8 +5,10 @@ import { join } from 'node:path';
 import type { VirtualClock } from '../clock.ts';
 import type { DeliverySender } from '../dispatch/dispatcher.ts';
 import type { DispatchObserver } from '../dispatch/observers.ts';
+import type { IdleTarget } from '../dispatch/run-until-idle.ts';
+import type { Delivery } from '../domain.ts';
+import type { HooklineOptions } from '../engine-options.ts';
 import { fail } from '../errors.ts';
-import type { Hookline, HooklineOptions } from '../hookline.ts';
 import type { Logger } from '../logger.ts';
 import { seededRandom } from '../policy/random.ts';
 import type { PolicyRegistry } from '../policy/registry.ts';
@@ -20,8 +22,37 @@ const DAY_MS = 86_400_000;
 /** How often a worker runs the health sweep (packages/core maintenance: every 60 s). */
 const SWEEP_EVERY_MS = 60_000;
 
-export interface SimEngine {
-  readonly engine: Hookline;
+/** What a simulation drives of an engine (a Hookline has all of it). The engine module wires the simulations, so the
+ * simulation names only these operations and gets the engine from the factory its caller hands it. */
+export interface SimulatedEngine extends IdleTarget {
+  readonly tenants: { create(input: { id: string; name: string; notify_email: boolean }): Promise<unknown> };
+  readonly endpoints: {
+    create(
+      tenantId: string,
+      input: {
+        url: string;
+        policy: string;
+        description: string;
+        ordering?: 'key';
+        on_failure?: 'continue' | 'block';
+        rate_limit_per_s: number | null;
+        max_concurrency: number | null;
+      },
+    ): Promise<{ endpoint: { id: string } }>;
+  };
+  readonly events: {
+    accept(
+      tenantId: string,
+      input: { event_id?: string; type: string; data: unknown },
+    ): Promise<{ deliveries: ReadonlyArray<{ id: string }> }>;
+  };
+  readonly deliveries: { find(tenantId: string, id: string): Promise<Delivery | null> };
+  readonly maintenance: { run(now: number): Promise<unknown> };
+  stop(): Promise<void>;
+}
+
+export interface SimEngine<E extends SimulatedEngine = SimulatedEngine> {
+  readonly engine: E;
   readonly clock: VirtualClock;
   readonly tenantId: string;
   readonly endpointId: string;
@@ -34,9 +65,9 @@ export interface SimEngine {
   close(): Promise<void>;
 }
 
-export interface SimEngineOptions {
+export interface SimEngineOptions<E extends SimulatedEngine = SimulatedEngine> {
   /** `createHookline`, passed in by the caller: the engine's own module wires the simulations, so this one cannot import it. */
-  readonly createEngine: (options: HooklineOptions) => Hookline;
+  readonly createEngine: (options: HooklineOptions) => E;
   readonly policy: string;
   readonly policies: PolicyRegistry;
   readonly seed: number;
@@ -49,7 +80,7 @@ export interface SimEngineOptions {
   readonly limits?: { readonly rateLimitPerS: number | null; readonly maxConcurrency: number | null };
 }
 
-export async function openSimEngine(o: SimEngineOptions): Promise<SimEngine> {
+export async function openSimEngine<E extends SimulatedEngine>(o: SimEngineOptions<E>): Promise<SimEngine<E>> {
   if (!o.policies.has(o.policy)) throw fail('unknown_policy', { name: o.policy });
   const dir = mkdtempSync(join(tmpdir(), 'hookline-simulate-'));
   const cleanup = () => rmSync(dir, { recursive: true, force: true });

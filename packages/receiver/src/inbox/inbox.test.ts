@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { createWebhookHandler, type LogLine, type WebhookEvent } from '../handler.ts';
+import { createWebhookHandler } from '../handler.ts';
+import type { LogLine } from '../log-line.ts';
 import { signWebhook } from '../sign.ts';
+import type { WebhookEvent } from '../webhook-event.ts';
 import { createInbox, type InboxOptions } from './inbox.ts';
 import { memoryInbox } from './memory-inbox.ts';
 

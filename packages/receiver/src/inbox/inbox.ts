@@ -1,6 +1,7 @@
 // The durable inbox: events stored before the 2xx, a leasing worker that runs their handlers, retries, a dead letter.
 import { StorageUnavailable } from '../errors.ts';
-import { defaultLogger, type EventContract, type LogLine, type WebhookEvent } from '../handler.ts';
+import { defaultLogger, type LogLine } from '../log-line.ts';
+import type { EventContract, WebhookEvent } from '../webhook-event.ts';
 import type { AcceptResult, InboxEntry, InboxEvent, InboxStore } from './inbox-store.ts';
 import { nextRetryStep, type RetryPolicy, resolveRetryPolicy } from './retry-policy.ts';
 

@@ -1,6 +1,6 @@
 // node:util parseArgs with one-line usage errors, plus readers for the values commands take (numbers, JSON, times).
 import { type ParseArgsConfig, parseArgs } from 'node:util';
-import { InvalidDurationError, parseDuration } from '@hookline/core/duration.ts';
+import { InvalidDurationError, parseDuration } from '@hookline/core/config';
 import { usageError } from './cli-error.ts';
 
 type Options = NonNullable<ParseArgsConfig['options']>;

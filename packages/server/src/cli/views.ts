@@ -1,5 +1,5 @@
 // Human renderings of the API's JSON (tenants, endpoints, deliveries, attempts) shared by the client commands.
-import { formatDuration } from '@hookline/core/duration.ts';
+import { formatDuration } from '@hookline/core/config';
 import type { Column } from './table.ts';
 
 export type Json = Record<string, unknown>;

@@ -177,7 +177,7 @@ export function consoleRoutes(app: FastifyInstance, rt: Runtime): void {
   const files = loadFiles(dir);
   const serve = (path: string, reply: FastifyReply) => {
     const body = files.get(path);
-    if (!body) throw new HooklineError('not_found');
+    if (!body) throw fail('not_found');
     // Vite names what it emits under assets/ by content hash: such a file never changes, index.html always may.
     const cache =
       path === 'index.html'

@@ -1,6 +1,6 @@
 // The event-type registry: definitions (description, versioned JSON Schemas, examples, money rule) and data validation.
 import { createHash } from 'node:crypto';
-import { type EventTypeRow, HooklineError, isMoneyEvent } from '@hookline/core';
+import { type EventTypeRow, fail, isMoneyEvent } from '@hookline/core';
 import { Ajv, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { fieldError, pointerToken } from '../http/validation.ts';
@@ -113,11 +113,11 @@ export class EventTypeRegistry {
   async check(type: string, version: string, data: unknown, strict: boolean): Promise<void> {
     const def = await this.get(type);
     if (!def) {
-      if (strict) throw new HooklineError('unknown_event_type', { type });
+      if (strict) throw fail('unknown_event_type', { type });
       return;
     }
     const v = Object.hasOwn(def.versions, version) ? def.versions[version] : undefined;
-    if (!v) throw new HooklineError('unknown_event_type', { type: `${type} version ${version}` });
+    if (!v) throw fail('unknown_event_type', { type: `${type} version ${version}` });
     const validate = this.#compile(v.schema);
     if (!validate(data)) {
       const e = validate.errors?.[0];
@@ -128,7 +128,7 @@ export class EventTypeRegistry {
           : e?.keyword === 'additionalProperties'
             ? `unexpected property ${String((e.params as { additionalProperty?: string }).additionalProperty)}`
             : (e?.message ?? 'invalid');
-      throw new HooklineError('schema_validation_failed', { path, detail });
+      throw fail('schema_validation_failed', { path, detail });
     }
   }
 

@@ -1,5 +1,5 @@
 // Maps anything thrown while handling a request to one catalog error: `{"error":{"code","message","request_id","details"?}}`.
-import { HooklineError, type Logger } from '@hookline/core';
+import { fail, HooklineError, type Logger } from '@hookline/core';
 import type { ErrorObject } from 'ajv';
 import type { FastifyError, FastifyRequest } from 'fastify';
 import { detailsOf, validationError } from './validation.ts';
@@ -61,30 +61,30 @@ function fromFastify(err: FastifyError, req: FastifyRequest): HooklineError | nu
   }
   switch (err.code) {
     case 'FST_ERR_BAD_URL':
-      return new HooklineError(
+      return fail(
         'invalid_request',
         { detail: 'the path is not a valid URL (bad percent-encoding)' },
         { details: [{ in: 'path', path: '', message: 'is not a valid URL' }] },
       );
     case 'FST_ERR_MAX_PARAM_LENGTH':
-      return new HooklineError(
+      return fail(
         'invalid_request',
         { detail: `a path segment is longer than ${MAX_PARAM_LENGTH} characters` },
         { details: [{ in: 'path', path: '', message: `has a segment longer than ${MAX_PARAM_LENGTH} characters` }] },
       );
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return new HooklineError('body_too_large', { max: req.routeOptions.bodyLimit ?? 0 });
+      return fail('body_too_large', { max: req.routeOptions.bodyLimit ?? 0 });
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
     case 'FST_ERR_CTP_INVALID_CONTENT_TYPE':
-      return new HooklineError('unsupported_media_type');
+      return fail('unsupported_media_type');
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
-      return new HooklineError('invalid_json');
+      return fail('invalid_json');
   }
   if (typeof err.statusCode === 'number' && err.statusCode >= 400 && err.statusCode < 500) {
-    if (err.statusCode === 413) return new HooklineError('body_too_large', { max: req.routeOptions.bodyLimit ?? 0 });
-    if (err.statusCode === 415) return new HooklineError('unsupported_media_type');
-    return new HooklineError('invalid_request', { detail: err.message });
+    if (err.statusCode === 413) return fail('body_too_large', { max: req.routeOptions.bodyLimit ?? 0 });
+    if (err.statusCode === 415) return fail('unsupported_media_type');
+    return fail('invalid_request', { detail: err.message });
   }
   return null;
 }
@@ -100,7 +100,7 @@ export function toHooklineError(err: unknown, req: FastifyRequest, logger: Logge
       url: req.url,
       error: (err as Error)?.message,
     });
-    return new HooklineError('storage_unavailable', {}, { cause: err });
+    return fail('storage_unavailable', {}, { cause: err });
   }
   // Opaque to the client, complete in the log.
   logger.log('error', 'internal error', {
@@ -110,7 +110,7 @@ export function toHooklineError(err: unknown, req: FastifyRequest, logger: Logge
     error: (err as Error)?.message,
     stack: (err as Error)?.stack,
   });
-  return new HooklineError('internal_error', {}, { cause: err });
+  return fail('internal_error', {}, { cause: err });
 }
 
 export function errorBody(err: HooklineError, requestId: string) {

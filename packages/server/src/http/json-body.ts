@@ -1,7 +1,7 @@
 // Parses a JSON request body and refuses what JSON.parse lets through: nesting deep enough to overflow a later
 // recursion (validation, serialisation) and lone surrogates, which no UTF-8 store or receiver can represent (I-JSON).
 import { isUtf8 } from 'node:buffer';
-import { HooklineError } from '@hookline/core';
+import { fail } from '@hookline/core';
 import { pointerToken } from './validation.ts';
 
 /** Arrays and objects nest at most this deep (a top-level object is depth 1). */
@@ -27,22 +27,22 @@ function pointer(frame: Frame | null, last?: string | number): string {
 /** Walks `root` without recursion (a hostile body may nest 500,000 levels); throws json_too_deep or json_invalid_unicode. */
 export function checkJsonValue(root: unknown, maxDepth = MAX_JSON_DEPTH): void {
   if (typeof root === 'string') {
-    if (!wellFormed(root)) throw new HooklineError('json_invalid_unicode', { path: '(the whole body)' });
+    if (!wellFormed(root)) throw fail('json_invalid_unicode', { path: '(the whole body)' });
     return;
   }
   if (root === null || typeof root !== 'object') return;
   const stack: Frame[] = [{ value: root, depth: 1, key: null, parent: null }];
   while (stack.length) {
     const frame = stack.pop()!;
-    if (frame.depth > maxDepth) throw new HooklineError('json_too_deep', { max: maxDepth });
+    if (frame.depth > maxDepth) throw fail('json_too_deep', { max: maxDepth });
     const entries: Iterable<[string | number, unknown]> = Array.isArray(frame.value)
       ? frame.value.entries()
       : Object.entries(frame.value);
     for (const [key, v] of entries) {
       if (typeof key === 'string' && !wellFormed(key))
-        throw new HooklineError('json_invalid_unicode', { path: pointer(frame, key) || '/' });
+        throw fail('json_invalid_unicode', { path: pointer(frame, key) || '/' });
       if (typeof v === 'string') {
-        if (!wellFormed(v)) throw new HooklineError('json_invalid_unicode', { path: pointer(frame, key) });
+        if (!wellFormed(v)) throw fail('json_invalid_unicode', { path: pointer(frame, key) });
       } else if (v !== null && typeof v === 'object') {
         stack.push({ value: v, depth: frame.depth + 1, key, parent: frame });
       }
@@ -54,12 +54,12 @@ export function checkJsonValue(root: unknown, maxDepth = MAX_JSON_DEPTH): void {
 export function parseJsonBody(buf: Buffer): unknown {
   if (buf.length === 0) return undefined;
   // Bytes that are not UTF-8 are not JSON text (RFC 8259 §8.1); decoding them would silently substitute U+FFFD.
-  if (!isUtf8(buf)) throw new HooklineError('invalid_json');
+  if (!isUtf8(buf)) throw fail('invalid_json');
   let value: unknown;
   try {
     value = JSON.parse(buf.toString('utf8'));
   } catch {
-    throw new HooklineError('invalid_json');
+    throw fail('invalid_json');
   }
   checkJsonValue(value);
   return value;

@@ -1,5 +1,5 @@
 // Reads query and body values that JSON Schema cannot fully check: ISO-8601 times and cursors.
-import { type ErrorDetail, HooklineError } from '@hookline/core';
+import { type ErrorDetail, fail } from '@hookline/core';
 import { fieldError } from './validation.ts';
 
 // Date-only or date-time with an optional zone; Date.parse alone would accept "5" or "June".
@@ -25,6 +25,6 @@ function dateExists(value: string): boolean {
 /** Cursors are the id of the last item of the previous page. */
 export function parseCursor(value: string | undefined): string | null {
   if (value === undefined || value === '') return null;
-  if (!/^[a-z]{2,4}_[0-9A-Z]{26}$/.test(value)) throw new HooklineError('invalid_cursor');
+  if (!/^[a-z]{2,4}_[0-9A-Z]{26}$/.test(value)) throw fail('invalid_cursor');
   return value;
 }

@@ -1,6 +1,6 @@
 // Request validation: Ajv without coercion for bodies (coercing only path and query strings), every error as a detail.
 
-import { type ErrorDetail, HooklineError } from '@hookline/core';
+import { type ErrorDetail, fail, type HooklineError } from '@hookline/core';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 
@@ -99,11 +99,7 @@ export function summarise(details: readonly ErrorDetail[]): string {
 
 /** The 400 for a failed validation: summary in the message, every problem (up to MAX_DETAILS) in `details`. */
 export function validationError(details: readonly ErrorDetail[]): HooklineError {
-  return new HooklineError(
-    'invalid_request',
-    { detail: summarise(details) },
-    { details: details.slice(0, MAX_DETAILS) },
-  );
+  return fail('invalid_request', { detail: summarise(details) }, { details: details.slice(0, MAX_DETAILS) });
 }
 
 /** A single field refused by a handler (a time, a reference): the same shape as a schema error. */

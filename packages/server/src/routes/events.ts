@@ -161,8 +161,7 @@ export function eventRoutes(app: FastifyInstance, rt: Runtime): void {
       const errorOf = (index: number, err: unknown) => {
         const storage = !(err instanceof HooklineError) && isStorageUnavailable(err);
         if (storage) storageFailed ??= err;
-        const e =
-          err instanceof HooklineError ? err : new HooklineError(storage ? 'storage_unavailable' : 'internal_error');
+        const e = err instanceof HooklineError ? err : fail(storage ? 'storage_unavailable' : 'internal_error');
         if (!(err instanceof HooklineError))
           rt.logger.log('error', storage ? 'batch item not stored: storage unavailable' : 'batch item failed', {
             request_id: req.id,

@@ -36,7 +36,7 @@ Example:
       throw usageError(
         `backup: ${redactDb(config.db)} is PostgreSQL; back it up with pg_dump or your provider's snapshots (docs/deploy.md)`,
       );
-    const { backupSqliteFile, SqliteBackupError } = await import('@hookline/core/store/sqlite/sqlite-backup.ts');
+    const { backupSqliteFile, SqliteBackupError } = await import('@hookline/core');
     let result: Awaited<ReturnType<typeof backupSqliteFile>>;
     try {
       result = await backupSqliteFile(config.db, file);

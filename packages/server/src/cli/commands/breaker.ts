@@ -1,6 +1,6 @@
 // `hookline breaker status|reset`: reads a circuit breaker, or closes it at once (docs/rules.md#breaker-reset); held deliveries become due.
 
-import { formatDuration } from '@hookline/core/duration.ts';
+import { formatDuration } from '@hookline/core/config';
 import { out, printJson } from '../cli-context.ts';
 import { usageError } from '../cli-error.ts';
 import { CLIENT_OPTIONS, CLIENT_OPTIONS_HELP, clientFrom } from '../client-options.ts';

@@ -10,8 +10,8 @@ import {
   publicKeyOf,
   runDoctor,
   type Scheme,
+  signingKey,
 } from '@hookline/core';
-import { signingKey } from '@hookline/core/signing/signing-keys.ts';
 import { doctorView } from '../../http/doctor-view.ts';
 import { type CliContext, out, printJson } from '../cli-context.ts';
 import { CliError, EXIT, usageError } from '../cli-error.ts';

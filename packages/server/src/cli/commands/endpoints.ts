@@ -1,5 +1,5 @@
 // `hookline endpoints add|list|show|pause|resume|rotate|secret|test|delete`: a tenant's webhook subscriptions.
-import { InvalidDurationError, parseDuration } from '@hookline/core/duration.ts';
+import { InvalidDurationError, parseDuration } from '@hookline/core/config';
 import { MAX_PAGE_LIMIT } from '../../http/route.ts';
 import { out, printJson } from '../cli-context.ts';
 import { usageError } from '../cli-error.ts';

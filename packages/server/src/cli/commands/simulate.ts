@@ -3,9 +3,14 @@
 import { randomInt } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createHookline, formatDuration, isHooklineError, PolicyConfigError, PolicyRegistry } from '@hookline/core';
-import type { SimAttempt, SimTransition } from '@hookline/core/simulation/attempt-log.ts';
-import { runScript, type ScriptResult } from '@hookline/core/simulation/run-script.ts';
-import { parseResponse, type ScriptedResponse } from '@hookline/core/simulation/scripted-response.ts';
+import {
+  parseResponse,
+  runScript,
+  type ScriptedResponse,
+  type ScriptResult,
+  type SimAttempt,
+  type SimTransition,
+} from '@hookline/core/simulation';
 import { type CliContext, out, printJson } from '../cli-context.ts';
 import { usageError } from '../cli-error.ts';
 import type { Command } from '../command.ts';

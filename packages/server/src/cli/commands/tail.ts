@@ -1,5 +1,5 @@
 // `hookline tail`: follows delivery attempts live by polling the deliveries list; one line per new attempt.
-import { formatDuration, InvalidDurationError, parseDuration } from '@hookline/core/duration.ts';
+import { formatDuration, InvalidDurationError, parseDuration } from '@hookline/core/config';
 import { note, out } from '../cli-context.ts';
 import { usageError } from '../cli-error.ts';
 import { CLIENT_OPTIONS, CLIENT_OPTIONS_HELP, clientFrom } from '../client-options.ts';

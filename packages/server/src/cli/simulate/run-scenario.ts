@@ -1,10 +1,14 @@
 // `hookline simulate --scenario`: many events against a receiver whose behaviour changes over time, on the real
 // engine and a virtual clock; events are accepted when the clock reaches their time.
-import { createHookline, type EventInput, isHooklineError, VirtualClock } from '@hookline/core';
-import { runUntilIdle } from '@hookline/core/dispatch/run-until-idle.ts';
-import { AttemptLog, type SimAttempt, type SimTransition } from '@hookline/core/simulation/attempt-log.ts';
-import { createScriptedSender } from '@hookline/core/simulation/scripted-sender.ts';
-import { openSimEngine } from '@hookline/core/simulation/sim-engine.ts';
+import { createHookline, type EventInput, type Hookline, isHooklineError, VirtualClock } from '@hookline/core';
+import {
+  AttemptLog,
+  createScriptedSender,
+  openSimEngine,
+  runUntilIdle,
+  type SimAttempt,
+  type SimTransition,
+} from '@hookline/core/simulation';
 import { receiverPicker, type Scenario, type ScenarioAction } from './scenario.ts';
 
 export interface ScenarioDelivery {
@@ -159,11 +163,9 @@ export async function runScenario(scenario: Scenario, seed: number): Promise<Sce
   }
 }
 
-type Engine = Awaited<ReturnType<typeof openSimEngine>>['engine'];
-
 /** Runs one operator action through the engine's own operations; a refusal is reported, not thrown. */
 async function act(
-  engine: Engine,
+  engine: Hookline,
   tenantId: string,
   endpointId: string,
   a: ScenarioAction,

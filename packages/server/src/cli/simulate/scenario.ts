@@ -6,7 +6,7 @@ import {
   PolicyRegistry,
   parseDuration,
 } from '@hookline/core';
-import { parseResponse, type ScriptedResponse } from '@hookline/core/simulation/scripted-response.ts';
+import { parseResponse, type ScriptedResponse } from '@hookline/core/simulation';
 import { usageError } from '../cli-error.ts';
 
 export interface ScenarioEvents {
