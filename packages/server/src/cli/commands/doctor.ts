@@ -12,7 +12,7 @@ import {
   type Scheme,
 } from '@hookline/core';
 import { signingKey } from '@hookline/core/signing/signing-keys.ts';
-import { doctorView } from '../../http/doctor-view.ts';
+import { doctorView } from '../../routes/endpoints/doctor-view.ts';
 import { type CliContext, out, printJson } from '../cli-context.ts';
 import { CliError, EXIT, usageError } from '../cli-error.ts';
 import type { Command } from '../command.ts';

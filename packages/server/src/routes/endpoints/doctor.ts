@@ -2,9 +2,9 @@
 import { type DoctorContract, type Endpoint, fail, subscribes } from '@hookline/core';
 import type { FastifyInstance } from 'fastify';
 import type { EventTypeView } from '../../event-types/event-type-registry.ts';
-import { DoctorReportSchema, doctorView } from '../../http/doctor-view.ts';
 import { addRoute, paramsSchema } from '../../http/route.ts';
 import type { Runtime } from '../../runtime.ts';
+import { DoctorReportSchema, doctorView } from './doctor-view.ts';
 
 type DoctorBody = { type?: string; version?: string } | null | undefined;
 
