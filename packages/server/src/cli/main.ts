@@ -190,9 +190,9 @@ async function dispatch(argv: string[], ctx: CliContext, io: MainIo): Promise<nu
   }
 }
 
-/** HOOKLINE_DEBUG as config.ts reads it (loaded only on this failure path); a value it refuses prints no stack. */
+/** HOOKLINE_DEBUG as client-config.ts reads it (loaded only on this failure path); a value it refuses prints no stack. */
 async function debugRequested(env: CliContext['env']): Promise<boolean> {
-  const { resolveClientConfig } = await import('../config.ts');
+  const { resolveClientConfig } = await import('./client-config.ts');
   try {
     return resolveClientConfig({ env }).debug;
   } catch {
