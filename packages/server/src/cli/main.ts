@@ -69,7 +69,7 @@ const COMMANDS: ReadonlyArray<{ name: string; group: string; summary: string; lo
   {
     name: 'doctor',
     group: 'tools',
-    summary: "check a webhook receiver against the article's ugly cases and grade it",
+    summary: 'check a webhook receiver against the ugly cases (docs/rules.md#tool-doctor) and grade it',
     load: async () => (await import('./commands/doctor.ts')).doctor,
   },
   {

@@ -37,7 +37,7 @@ const OPTIONS = {
 
 export const doctor: Command = {
   name: 'doctor',
-  summary: "check a webhook receiver against the article's ugly cases and grade it",
+  summary: 'check a webhook receiver against the ugly cases (docs/rules.md#tool-doctor) and grade it',
   help: `Usage:
   hookline doctor <url> --secret <secret> [--scheme hookline|standard] [--previous-secret <s>]
                   [--type <type> --example <payload.json> [--schema <schema.json>]] [--json]
