@@ -115,7 +115,7 @@ describe('docs/deploy.md environment variables', () => {
     }
   });
 
-  it("the client table lists exactly config.ts's client variables, each with its key and default", () => {
+  it("the client table lists exactly the client config's variables, each with its key and default", () => {
     assert.deepEqual(clientRows.map((r) => unquote(r[0])).sort(), Object.keys(CLIENT_ENV).sort());
     const defaults = resolveClientConfig({ env: {} }) as unknown as Record<string, unknown>;
     for (const [variable, key, fallback] of clientRows) {
