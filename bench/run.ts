@@ -279,7 +279,7 @@ const scenarios: Record<Scenario, () => Promise<void>> = {
       single_ratio_to_bullmq: ratio(single, b.per_s),
       batch_ratio_to_bullmq: ratio(batch, b.per_s),
       bullmq_per_s: round(b.per_s),
-      // Issue 17's targets: single ingest as a share of the wire (the machine's speed moves), batch as events/s.
+      // The ingest targets (docs/performance.md): single ingest as a share of the wire (the machine's speed moves), batch as events/s.
       targets: { single_ratio_to_limit: '>= 0.35', batch_per_s: '>= 30000' },
       met: single >= 0.35 * l.per_s && batch >= 30_000 && errors === 0,
     });

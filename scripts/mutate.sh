@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Mutation testing (issue 20 item 4): runs StrykerJS once per module group in stryker.config.mjs, each with only the
+# Mutation testing (docs/mutation.md): runs StrykerJS once per module group in stryker.config.mjs, each with only the
 # test files that cover it, then prints the score per module. Not part of `npm test`.
 # Usage: npm run mutate [-- group...] (default: every group); MUTATE_CONCURRENCY=n overrides the 2 test runners.
 # Add --survivors to also list each surviving / uncovered mutant.

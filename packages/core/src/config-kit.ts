@@ -1,6 +1,7 @@
 // Public surface @hookline/core/config: what reading and checking a configuration needs (defaults, durations,
 // policies, money rules, the master key), without loading the engine, its stores or their drivers.
 
+export { isPostgresUrl } from './db-url.ts';
 export { deepFreeze } from './deep-freeze.ts';
 export { DEFAULTS } from './defaults.ts';
 export { formatDuration, InvalidDurationError, parseDuration } from './duration.ts';

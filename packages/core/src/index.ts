@@ -3,6 +3,7 @@
 export { Breaker, type BreakerOptions, type BreakerScopeRef, type BreakerStatus } from './breaker/breaker-gate.ts';
 export { type BreakerScope, type BreakerState, scopeKeyOf, scopeOfKey } from './breaker/breaker-rules.ts';
 export * from './clock.ts';
+export { isPostgresUrl } from './db-url.ts';
 export { deepFreeze } from './deep-freeze.ts';
 export { DEFAULTS } from './defaults.ts';
 export { type Admission, type AdmissionGate, admitWithAgeLimit, openGate } from './dispatch/admission.ts';
@@ -83,7 +84,7 @@ export {
 } from './store/failure-summary.ts';
 export { healthEntry, summaryEntry } from './store/notification-rows.ts';
 export { PostgresDriver, type PostgresOptions } from './store/postgres/postgres-driver.ts';
-export { isPostgresUrl, openPostgresStore, PostgresStore } from './store/postgres/postgres-store.ts';
+export { openPostgresStore, PostgresStore } from './store/postgres/postgres-store.ts';
 export { SqlStore } from './store/sql-store.ts';
 export { backupSqliteFile, SqliteBackupError } from './store/sqlite/sqlite-backup.ts';
 export { openSqliteStore } from './store/sqlite/sqlite-store.ts';

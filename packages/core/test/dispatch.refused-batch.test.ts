@@ -1,6 +1,7 @@
 // A batch of attempt records that the store refuses while it is up (one row it cannot take, e.g. a delivery whose
 // endpoint vanished): the dispatcher splits the batch until that row is alone, so every other record lands and only
-// the bad row's caller sees the error (docs/rules.md#accepted-on-disk; issue 11 item 1).
+// the bad row's caller sees the error (docs/rules.md#accepted-on-disk; CHANGELOG, Fixed: a refused batch is split down
+// to its bad row).
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';

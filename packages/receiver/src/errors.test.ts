@@ -20,7 +20,7 @@ test('every code the README documents exists in the catalog', () => {
     assert.ok(Object.hasOwn(receiverErrors, code), `${code} is not in src/errors.ts`);
 });
 
-test('the article’s plain reasons are the messages', () => {
+test('the plain reasons of docs/rules.md#receiver-verify are the messages', () => {
   const plain: Partial<Record<ReceiverErrorCode, string>> = {
     missing_signature: 'missing signature',
     signature_mismatch: 'signature mismatch',

@@ -51,7 +51,7 @@ export function createVerifier(options: VerifierOptions): Verifier {
         throw new TypeError('verify() needs the raw body as Buffer, Uint8Array or string, not a parsed object');
       }
       const signed = matchScheme(scheme, headers, rawBody, keys);
-      // Signature first, then time, as the article orders it: a tampered old request reads
+      // Signature first, then time (docs/rules.md#receiver-verify): a tampered old request reads
       // "signature mismatch", a genuine one replayed later reads "timestamp too old".
       const nowSeconds = Math.floor(now() / 1000);
       if (nowSeconds - signed.timestamp > toleranceSeconds) throw new ReceiverError('timestamp_too_old');

@@ -12,21 +12,21 @@ import { errorBody, MAX_PARAM_LENGTH, toHooklineError } from './http/error-reply
 import { parseJsonBody } from './http/json-body.ts';
 import { compileValidator } from './http/validation.ts';
 import { buildOpenApi, collectRoutes } from './openapi/openapi-document.ts';
-import { apiKeyRoutes } from './routes/api-keys.ts';
-import { breakerRoutes } from './routes/breaker.ts';
-import { deliveryRoutes } from './routes/deliveries.ts';
+import { apiKeyRoutes } from './routes/api-keys/api-key-routes.ts';
+import { breakerRoutes } from './routes/breaker/breaker-routes.ts';
+import { deliveryRoutes } from './routes/deliveries/delivery-routes.ts';
 import { endpointCrudRoutes } from './routes/endpoints/crud.ts';
 import { endpointDoctorRoutes } from './routes/endpoints/doctor.ts';
 import { endpointSecretRoutes } from './routes/endpoints/secret.ts';
 import { endpointTestRoutes } from './routes/endpoints/test-delivery.ts';
 import { eventTypeRoutes } from './routes/event-types.ts';
-import { eventRoutes } from './routes/events.ts';
-import { noticeRoutes } from './routes/notices.ts';
+import { eventRoutes } from './routes/events/event-routes.ts';
+import { noticeRoutes } from './routes/notices/notice-routes.ts';
 import { operationRoutes } from './routes/operations.ts';
 import { policyRoutes } from './routes/policies.ts';
-import { replayRoutes } from './routes/replays.ts';
+import { replayRoutes } from './routes/replays/replay-routes.ts';
 import { statsRoutes } from './routes/stats.ts';
-import { tenantRoutes } from './routes/tenants.ts';
+import { tenantRoutes } from './routes/tenants/tenant-routes.ts';
 import type { Runtime } from './runtime.ts';
 
 declare module 'fastify' {

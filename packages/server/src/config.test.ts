@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { DEFAULTS } from '@hookline/core';
-import { ConfigError, DEFAULT_CLIENT_CONFIG, DEFAULT_CONFIG, resolveClientConfig, resolveConfig } from './config.ts';
+import { DEFAULT_CONFIG, resolveConfig } from './config.ts';
+import { ConfigError } from './config-error.ts';
 
 const file = (json: unknown) => {
   const p = join(mkdtempSync(join(tmpdir(), 'hookline-config-')), 'hookline.json');
@@ -100,41 +101,11 @@ test('policies from config are validated and kept', () => {
   assert.equal(c.policies.length, 1);
 });
 
-test('client config: defaults, frozen, when neither flags nor HOOKLINE_URL/TOKEN/TENANT/DEBUG are set', () => {
-  const c = resolveClientConfig({ env: {} });
-  assert.deepEqual(c, { url: 'http://127.0.0.1:8080', token: null, tenant: null, debug: false });
-  assert.ok(Object.isFrozen(c) && Object.isFrozen(DEFAULT_CLIENT_CONFIG));
-});
-
-test('client config: HOOKLINE_* env < flags; an empty variable counts as unset', () => {
-  const env = {
-    HOOKLINE_URL: 'http://env.example:1',
-    HOOKLINE_TOKEN: 'tok_env',
-    HOOKLINE_TENANT: 'ten_ENV',
-    HOOKLINE_DEBUG: '1',
-  };
-  assert.deepEqual(resolveClientConfig({ env }), {
-    url: 'http://env.example:1',
-    token: 'tok_env',
-    tenant: 'ten_ENV',
-    debug: true,
-  });
-  assert.deepEqual(resolveClientConfig({ env, argv: { url: 'http://flag.example:2', tenant: 'ten_FLAG' } }), {
-    url: 'http://flag.example:2',
-    token: 'tok_env',
-    tenant: 'ten_FLAG',
-    debug: true,
-  });
-  assert.deepEqual(
-    resolveClientConfig({ env: { HOOKLINE_URL: '', HOOKLINE_TENANT: '', HOOKLINE_DEBUG: '' } }),
-    DEFAULT_CLIENT_CONFIG,
-  );
-  assert.equal(resolveClientConfig({ env: { HOOKLINE_DEBUG: 'false' } }).debug, false);
-});
-
-test('client config: a HOOKLINE_DEBUG that is not a boolean is a ConfigError naming the key', () => {
+test('role api or worker needs PostgreSQL: a postgres:// or postgresql:// URL in any case, never a SQLite file', () => {
+  for (const db of ['postgres://u@h/db', 'postgresql://u@h/db', 'POSTGRES://u@h/db', 'PostgreSQL://u@h/db'])
+    assert.equal(resolveConfig({ env: { HOOKLINE_DB: db, HOOKLINE_ROLE: 'api' } }).role, 'api', db);
   assert.throws(
-    () => resolveClientConfig({ env: { HOOKLINE_DEBUG: 'loud' } }),
-    (err: unknown) => err instanceof ConfigError && err.key === 'debug' && /must be true or false/.test(err.message),
+    () => resolveConfig({ env: { HOOKLINE_DB: './postgres.db', HOOKLINE_ROLE: 'worker' } }),
+    (err: unknown) => err instanceof ConfigError && err.key === 'role',
   );
 });

@@ -1,28 +1,34 @@
-// Configuration, read once: the server's (defaults → file → HOOKLINE_* env → flags) and the command line's client side
-// (flags → HOOKLINE_URL/TOKEN/TENANT → defaults), each validated and frozen. This is the only module that reads
-// process.env; everything else is handed the resolved config.
-import { existsSync, readFileSync } from 'node:fs';
+// The server's configuration, read once: defaults → JSON file → HOOKLINE_* env → flags, validated and frozen. With
+// cli/client-config.ts, the only modules that read process.env; everything else is handed the resolved config.
 import type { LogLevel, MoneyRule } from '@hookline/core/config';
-// Core's modules by path, not its index: client commands import this module and should not load the engine.
+// Core's configuration kit, not its index: client commands import this module and should not load the engine.
 import {
   DEFAULTS,
   deepFreeze,
   defineMoneyRules,
   formatDuration,
-  InvalidDurationError,
+  isPostgresUrl,
   PolicyConfigError,
   PolicyRegistry,
-  parseDuration,
   parseMasterKey,
 } from '@hookline/core/config';
+import { ConfigError } from './config-error.ts';
+import {
+  bool,
+  type ConfigLayer,
+  duration,
+  int,
+  normaliseKeys,
+  oneOf,
+  optStr,
+  readConfigFile,
+  readEnv,
+  str,
+} from './config-readers.ts';
 
 export type Role = 'all' | 'api' | 'worker';
 /** `auto`: readable lines (pino-pretty) when stdout is a terminal, JSON lines otherwise (pipes, files, collectors). */
 export type LogFormat = 'auto' | 'json' | 'pretty';
-
-export function isPostgresUrl(db: string): boolean {
-  return /^postgres(ql)?:\/\//.test(db);
-}
 
 export interface SmtpConfig {
   host: string;
@@ -80,16 +86,6 @@ export interface HooklineConfig {
   metricsRefreshMs: number;
   /** CSP `frame-ancestors` of the console (docs/console.md#frame-ancestors): `'none'` (default) or the provider's origins, space-separated. */
   consoleFrameAncestors: string;
-}
-
-/** A configuration value that cannot be used; the message is one line naming the key. */
-export class ConfigError extends Error {
-  readonly key: string;
-  constructor(key: string, problem: string) {
-    super(`config ${key}: ${problem}`);
-    this.name = 'ConfigError';
-    this.key = key;
-  }
 }
 
 /** The engine's defaults (@hookline/core DEFAULTS) where the engine has one; the server's own beside them. */
@@ -210,7 +206,7 @@ export interface ResolveConfigOptions {
   file?: string;
 }
 
-type Layer = Partial<Record<Key, unknown>> & { smtp?: unknown; dispatcher?: unknown };
+type Layer = ConfigLayer & Partial<Record<Key, unknown>>;
 
 /** Defaults → JSON file → HOOKLINE_* env → explicit options; throws ConfigError naming the first bad key. */
 export function resolveConfig(options: ResolveConfigOptions = {}): HooklineConfig {
@@ -218,8 +214,9 @@ export function resolveConfig(options: ResolveConfigOptions = {}): HooklineConfi
   const argv = normaliseKeys(options.argv ?? {});
   const file = options.file ?? (typeof argv.config === 'string' ? argv.config : undefined) ?? env.HOOKLINE_CONFIG;
   const layers: Layer[] = [];
-  if (file) layers.push(readFile(file));
-  layers.push(fromEnv(env));
+  if (file) layers.push(readConfigFile(file, KEYS));
+  // JSON-valued variables: the policy and money-rule lists.
+  layers.push(readEnv(env, SERVER_ENV, ['policies', 'moneyRules']));
   const flags: Layer = {};
   for (const k of KEYS) if (argv[k] !== undefined) (flags as Record<string, unknown>)[k] = argv[k];
   // Common flag spellings: --database-url, --database.
@@ -242,50 +239,7 @@ export function resolveConfig(options: ResolveConfigOptions = {}): HooklineConfi
   return validate(merged);
 }
 
-function normaliseKeys(argv: Record<string, unknown>): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(argv)) out[k.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase())] = v;
-  return out;
-}
-
-function readFile(path: string): Layer {
-  if (!existsSync(path)) throw new ConfigError('config', `file ${path} does not exist`);
-  let json: unknown;
-  try {
-    json = JSON.parse(readFileSync(path, 'utf8'));
-  } catch (err) {
-    throw new ConfigError('config', `file ${path} is not valid JSON (${(err as Error).message})`);
-  }
-  if (json === null || typeof json !== 'object' || Array.isArray(json))
-    throw new ConfigError('config', `file ${path} must hold a JSON object`);
-  for (const k of Object.keys(json)) {
-    if (!(KEYS as readonly string[]).includes(k))
-      throw new ConfigError(k, `unknown key in ${path}; expected one of ${KEYS.join(', ')}`);
-  }
-  return json as Layer;
-}
-
-function fromEnv(env: NodeJS.ProcessEnv): Layer {
-  const out: Record<string, unknown> = {};
-  for (const [name, key] of Object.entries(SERVER_ENV)) {
-    const raw = env[name];
-    if (raw === undefined || raw === '') continue;
-    let value: unknown = raw;
-    if (key === 'policies' || key === 'moneyRules') {
-      try {
-        value = JSON.parse(raw);
-      } catch {
-        throw new ConfigError(key, `${name} must be JSON`);
-      }
-    }
-    const [top, sub] = key.split('.');
-    if (sub) out[top] = { ...((out[top] as object) ?? {}), [sub]: value };
-    else out[top] = value;
-  }
-  return out;
-}
-
-// ---- validation: each reader accepts the typed value or its string form (env, flags) ----
+// ---- validation: every key read once by its value reader (config-readers.ts), then the checks across keys ----
 
 function validate(m: Record<string, unknown>): HooklineConfig {
   const rotationOverlap = str(m.rotationOverlap, 'rotationOverlap');
@@ -383,41 +337,6 @@ function validate(m: Record<string, unknown>): HooklineConfig {
   return deepFreeze(config);
 }
 
-function str(v: unknown, key: string): string {
-  if (typeof v !== 'string') throw new ConfigError(key, 'must be a string');
-  return v;
-}
-function optStr(v: unknown, key: string): string | null {
-  return v === null || v === undefined ? null : str(v, key);
-}
-function int(v: unknown, key: string, min: number, max: number): number {
-  const n = typeof v === 'string' && /^\s*-?\d+\s*$/.test(v) ? Number(v) : v;
-  if (typeof n !== 'number' || !Number.isInteger(n) || n < min || n > max)
-    throw new ConfigError(key, `must be a whole number from ${min} to ${max}, got ${JSON.stringify(v)}`);
-  return n;
-}
-function bool(v: unknown, key: string): boolean {
-  if (typeof v === 'boolean') return v;
-  if (typeof v === 'string') {
-    const s = v.trim().toLowerCase();
-    if (['1', 'true', 'yes', 'on'].includes(s)) return true;
-    if (['0', 'false', 'no', 'off'].includes(s)) return false;
-  }
-  throw new ConfigError(key, `must be true or false, got ${JSON.stringify(v)}`);
-}
-function oneOf<T extends string>(v: unknown, key: string, allowed: readonly T[]): T {
-  if (typeof v !== 'string' || !(allowed as readonly string[]).includes(v))
-    throw new ConfigError(key, `must be one of ${allowed.join(', ')}, got ${JSON.stringify(v)}`);
-  return v as T;
-}
-function duration(v: string, key: string): number {
-  try {
-    return parseDuration(v);
-  } catch (err) {
-    if (err instanceof InvalidDurationError) throw new ConfigError(key, err.message);
-    throw err;
-  }
-}
 function smtp(v: unknown): SmtpConfig | null {
   if (v === null || v === undefined) return null;
   if (typeof v !== 'object' || Array.isArray(v))
@@ -450,60 +369,4 @@ function dispatcher(v: unknown): HooklineConfig['dispatcher'] {
     // A lease shorter than a send lets a second worker repeat it; 1 s suits only endpoints with sub-second timeouts.
     leaseMs: int(o.leaseMs, 'dispatcher.leaseMs', 1_000, 3_600_000),
   };
-}
-
-// ---- the command line's client side ----
-
-/** How the client commands (tenants, send, tail, …) reach a server, and whether the CLI prints stacks. */
-export interface ClientConfig {
-  /** Base URL of the API; ApiClient checks that it is an absolute http(s) URL. */
-  url: string;
-  /** The admin token or a tenant API key; null sends no Authorization header. */
-  token: string | null;
-  /** The tenant tenant-scoped commands act on; null until one is given. */
-  tenant: string | null;
-  /** Print the stack of an unexpected failure (HOOKLINE_DEBUG). */
-  debug: boolean;
-}
-
-export const DEFAULT_CLIENT_CONFIG: Readonly<ClientConfig> = deepFreeze({
-  url: 'http://127.0.0.1:8080',
-  token: null,
-  tenant: null,
-  debug: false,
-});
-
-/** The command line's own HOOKLINE_* variables (the client table of docs/deploy.md) and the key each sets. */
-export const CLIENT_ENV: Readonly<Record<string, keyof ClientConfig>> = Object.freeze({
-  HOOKLINE_URL: 'url',
-  HOOKLINE_TOKEN: 'token',
-  HOOKLINE_TENANT: 'tenant',
-  HOOKLINE_DEBUG: 'debug',
-});
-
-export interface ResolveClientConfigOptions {
-  /** The command's flags (--url, --token, --tenant); undefined ones fall through to the environment. */
-  argv?: { url?: string; token?: string; tenant?: string };
-  /** Defaults to process.env. */
-  env?: Readonly<Record<string, string | undefined>>;
-}
-
-/** Defaults → HOOKLINE_URL/TOKEN/TENANT/DEBUG → flags; an empty variable counts as unset. Throws ConfigError. */
-export function resolveClientConfig(options: ResolveClientConfigOptions = {}): ClientConfig {
-  const env = options.env ?? process.env;
-  const merged: Record<string, unknown> = { ...DEFAULT_CLIENT_CONFIG };
-  for (const [name, key] of Object.entries(CLIENT_ENV)) {
-    const raw = env[name];
-    if (raw !== undefined && raw !== '') merged[key] = raw;
-  }
-  for (const key of ['url', 'token', 'tenant'] as const) {
-    const flag = options.argv?.[key];
-    if (flag !== undefined) merged[key] = flag;
-  }
-  return deepFreeze({
-    url: str(merged.url, 'url'),
-    token: optStr(merged.token, 'token'),
-    tenant: optStr(merged.tenant, 'tenant'),
-    debug: bool(merged.debug, 'debug'),
-  });
 }

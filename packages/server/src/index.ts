@@ -2,7 +2,6 @@
 
 export { buildApp } from './app.ts';
 export {
-  ConfigError,
   DEFAULT_CONFIG,
   type HooklineConfig,
   type ResolveConfigOptions,
@@ -10,6 +9,7 @@ export {
   resolveConfig,
   type SmtpConfig,
 } from './config.ts';
+export { ConfigError } from './config-error.ts';
 export { type EventTypeDefinition, EventTypeRegistry } from './event-types/event-type-registry.ts';
 export { API_KEY_PREFIXES, apiKeyEnvironment, generateApiKey, hashApiKey, type Principal } from './http/auth.ts';
 export { ServerMetrics } from './metrics/server-metrics.ts';

@@ -10,6 +10,7 @@ import {
   type DispatchObserver,
   generateMasterKey,
   type Hookline,
+  isPostgresUrl,
   type Logger,
   type LookupAll,
   openSqliteThreadStore,
@@ -17,7 +18,8 @@ import {
   type Store,
   systemClock,
 } from '@hookline/core';
-import { ConfigError, type HooklineConfig, isPostgresUrl } from './config.ts';
+import type { HooklineConfig } from './config.ts';
+import { ConfigError } from './config-error.ts';
 import { writeFileOnce } from './durable-file.ts';
 import { EventTypeRegistry } from './event-types/event-type-registry.ts';
 import { AuthLookups } from './http/auth.ts';

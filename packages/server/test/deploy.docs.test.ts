@@ -1,5 +1,5 @@
 // docs/deploy.md says what the code does: its environment tables match the variables the server and the command line
-// read (with config.ts's keys and defaults), and its systemd units are ones systemd accepts.
+// read (with the config modules' keys and defaults), and its systemd units are ones systemd accepts.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -7,11 +7,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { CLIENT_ENV, resolveClientConfig, resolveConfig, SERVER_ENV } from '../src/config.ts';
+import { CLIENT_ENV, resolveClientConfig } from '../src/cli/client-config.ts';
+import { resolveConfig, SERVER_ENV } from '../src/config.ts';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const doc = readFileSync(join(ROOT, 'docs/deploy.md'), 'utf8');
-const configSource = readFileSync(join(ROOT, 'packages/server/src/config.ts'), 'utf8');
+/** The modules that read configuration (server, readers, command line client), by path under packages/server/src. */
+const CONFIG_MODULES = ['config.ts', 'config-readers.ts', 'cli/client-config.ts'];
+const configSource = CONFIG_MODULES.map((f) => readFileSync(join(ROOT, 'packages/server/src', f), 'utf8')).join('\n');
 
 /** The `## Environment variables` section's tables (the server's, then the client's): rows as trimmed cells. */
 function envTables(): string[][][] {
@@ -79,7 +82,7 @@ describe('docs/deploy.md environment variables', () => {
     assert.equal(inDoc.size, serverRows.length, 'each variable once');
   });
 
-  it('config.ts reads no HOOKLINE_* variable outside its two tables (and HOOKLINE_CONFIG)', () => {
+  it('the config modules read no HOOKLINE_* variable outside their two tables (and HOOKLINE_CONFIG)', () => {
     const mapped = new Set([...Object.keys(SERVER_ENV), ...Object.keys(CLIENT_ENV), 'HOOKLINE_CONFIG']);
     assert.deepEqual(
       [...new Set(configSource.match(/\bHOOKLINE_[A-Z0-9_]+/g))].filter((v) => !mapped.has(v)),
@@ -112,7 +115,7 @@ describe('docs/deploy.md environment variables', () => {
     }
   });
 
-  it("the client table lists exactly config.ts's client variables, each with its key and default", () => {
+  it("the client table lists exactly the client config's variables, each with its key and default", () => {
     assert.deepEqual(clientRows.map((r) => unquote(r[0])).sort(), Object.keys(CLIENT_ENV).sort());
     const defaults = resolveClientConfig({ env: {} }) as unknown as Record<string, unknown>;
     for (const [variable, key, fallback] of clientRows) {
@@ -122,10 +125,10 @@ describe('docs/deploy.md environment variables', () => {
     }
   });
 
-  it('no module of the server package but config.ts reads a HOOKLINE_* variable or process.env', () => {
+  it('no module of the server package but the config modules reads a HOOKLINE_* variable or process.env', () => {
     const src = join(ROOT, 'packages/server/src');
     const readers = readdirSync(src, { recursive: true, encoding: 'utf8' })
-      .filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts') && f !== 'config.ts')
+      .filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts') && !CONFIG_MODULES.includes(f))
       .filter((f) =>
         /\benv\.HOOKLINE_|\benv\[['"]HOOKLINE_|process\.env\b/.test(
           readFileSync(join(src, f), 'utf8').replace(/^\s*(\*|\/\/).*$/gm, ''),

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
-import { generateOpenApi, OPENAPI_PATH } from '../src/openapi/generate-openapi.ts';
+import { generateOpenApi, OPENAPI_PATH } from '../scripts/generate-openapi.ts';
 
 test('packages/server/openapi.json is current', async () => {
   const generated = await generateOpenApi();

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
-import { OPENAPI_PATH } from '../src/openapi/generate-openapi.ts';
+import { OPENAPI_PATH } from '../scripts/generate-openapi.ts';
 import { startReceiver, startTestServer, until } from './server-harness.ts';
 
 test('healthz, readyz, openapi.json and metrics need no token', async () => {

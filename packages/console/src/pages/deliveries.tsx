@@ -3,6 +3,7 @@
 import { type FormEvent, useState } from 'react';
 import { api, unwrap } from '../api.ts';
 import { Badge, Loading, Page, ScrollTable, when } from '../components/page.tsx';
+import { TableHead } from '../components/table-head.tsx';
 import { go, tenantHref } from '../router.ts';
 import { useLoad } from '../use-load.ts';
 
@@ -67,24 +68,18 @@ export function DeliveriesPage({ tenant, query }: { tenant: string; query: URLSe
               </p>
               <ScrollTable>
                 <table id="deliveries">
-                  <thead>
-                    <tr>
-                      {[
-                        'Delivery',
-                        'Status',
-                        'Event type',
-                        'Event id',
-                        'Endpoint',
-                        'Attempts',
-                        'Reason',
-                        'Created',
-                      ].map((c) => (
-                        <th scope="col" key={c}>
-                          {c}
-                        </th>
-                      ))}
-                    </tr>
-                  </thead>
+                  <TableHead
+                    columns={[
+                      'Delivery',
+                      'Status',
+                      'Event type',
+                      'Event id',
+                      'Endpoint',
+                      'Attempts',
+                      'Reason',
+                      'Created',
+                    ]}
+                  />
                   <tbody>
                     {page.items.map((d) => (
                       <tr key={d.id}>

@@ -6,6 +6,7 @@ import type { components } from '@hookline/client';
 import { useState } from 'react';
 import { api, messageOf, unwrap } from '../api.ts';
 import { Badge, Loading, Page, ScrollTable, Status, when } from '../components/page.tsx';
+import { TableHead } from '../components/table-head.tsx';
 import { Timeline, type TimelineBand, type TimelineMark } from '../components/timeline.tsx';
 import { duration } from '../format.ts';
 import { tenantHref } from '../router.ts';
@@ -206,15 +207,9 @@ export function DeliveryPage({ tenant, id }: { tenant: string; id: string }) {
             <h2>Attempts</h2>
             <ScrollTable>
               <table id="attempts">
-                <thead>
-                  <tr>
-                    {['#', 'Trigger', 'Ladder', 'Started', 'Duration', 'Outcome', 'Response', 'Error'].map((c) => (
-                      <th scope="col" key={c}>
-                        {c}
-                      </th>
-                    ))}
-                  </tr>
-                </thead>
+                <TableHead
+                  columns={['#', 'Trigger', 'Ladder', 'Started', 'Duration', 'Outcome', 'Response', 'Error']}
+                />
                 <tbody>
                   {d.attempts.map((a) => (
                     <tr key={a.id}>

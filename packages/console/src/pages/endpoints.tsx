@@ -1,5 +1,6 @@
 import { api, unwrap } from '../api.ts';
 import { Badge, Loading, Page, ScrollTable } from '../components/page.tsx';
+import { TableHead } from '../components/table-head.tsx';
 import { tenantHref } from '../router.ts';
 import { useLoad } from '../use-load.ts';
 
@@ -15,15 +16,7 @@ export function EndpointsPage({ tenant }: { tenant: string }) {
         <Page title="Endpoints">
           <ScrollTable>
             <table id="endpoints">
-              <thead>
-                <tr>
-                  {['Endpoint', 'URL', 'Status', 'Policy', 'Cap'].map((c) => (
-                    <th scope="col" key={c}>
-                      {c}
-                    </th>
-                  ))}
-                </tr>
-              </thead>
+              <TableHead columns={['Endpoint', 'URL', 'Status', 'Policy', 'Cap']} />
               <tbody>
                 {page.items.map((e) => (
                   <tr key={e.id}>

@@ -1,6 +1,7 @@
 import { api, unwrap } from '../api.ts';
 import { MinuteChart } from '../components/minute-chart.tsx';
 import { Badge, Loading, Page, ScrollTable, when } from '../components/page.tsx';
+import { TableHead } from '../components/table-head.tsx';
 import { seconds } from '../format.ts';
 import { tenantHref } from '../router.ts';
 import { useLoad } from '../use-load.ts';
@@ -65,15 +66,7 @@ export function OverviewPage({ tenant }: { tenant: string }) {
             <h2>Endpoints</h2>
             <ScrollTable>
               <table>
-                <thead>
-                  <tr>
-                    {['Endpoint', 'Status', 'Succeeded', 'Failed', 'Success rate'].map((c) => (
-                      <th scope="col" key={c}>
-                        {c}
-                      </th>
-                    ))}
-                  </tr>
-                </thead>
+                <TableHead columns={['Endpoint', 'Status', 'Succeeded', 'Failed', 'Success rate']} />
                 <tbody>
                   {stats.endpoints.map((e) => (
                     <tr key={e.endpoint_id}>

@@ -5,6 +5,7 @@ import type { components } from '@hookline/client';
 import { type FormEvent, useState } from 'react';
 import { api, messageOf, unwrap } from '../api.ts';
 import { Loading, Page, ScrollTable, Status } from '../components/page.tsx';
+import { TableHead } from '../components/table-head.tsx';
 import { Timeline, type TimelineBand, type TimelineMark } from '../components/timeline.tsx';
 import { duration } from '../format.ts';
 import { useLoad } from '../use-load.ts';
@@ -165,15 +166,7 @@ function SimulationResult({ s }: { s: Simulation }) {
       />
       <ScrollTable>
         <table id="sim-attempts">
-          <thead>
-            <tr>
-              {['n', 'at', 'ladder', 'response', 'outcome', 'next'].map((c) => (
-                <th scope="col" key={c}>
-                  {c}
-                </th>
-              ))}
-            </tr>
-          </thead>
+          <TableHead columns={['n', 'at', 'ladder', 'response', 'outcome', 'next']} />
           <tbody>
             {s.attempts.map((a) => (
               <tr key={a.n}>

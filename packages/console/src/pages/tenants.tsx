@@ -1,5 +1,6 @@
 import { api, unwrap } from '../api.ts';
 import { Loading, Page, ScrollTable } from '../components/page.tsx';
+import { TableHead } from '../components/table-head.tsx';
 import { seconds } from '../format.ts';
 import { tenantHref } from '../router.ts';
 import { useLoad } from '../use-load.ts';
@@ -21,13 +22,7 @@ export function TenantsPage() {
           </p>
           <ScrollTable>
             <table id="tenants">
-              <thead>
-                <tr>
-                  <th scope="col">Tenant</th>
-                  <th scope="col">Environment</th>
-                  <th scope="col">Id</th>
-                </tr>
-              </thead>
+              <TableHead columns={['Tenant', 'Environment', 'Id']} />
               <tbody>
                 {page.items.map((x) => (
                   <tr key={x.id}>

@@ -1,4 +1,4 @@
-// The doctor's cases: what each one sends, what a healthy receiver answers, and the article's advice when it does not.
+// The doctor's cases (docs/rules.md#tool-doctor): what each sends, what a healthy receiver answers, the advice if not.
 
 export type DoctorCaseId =
   | 'valid_event'
@@ -16,12 +16,12 @@ export type DoctorCaseId =
 
 export interface DoctorCaseInfo {
   readonly id: DoctorCaseId;
-  /** The numbering: 3 and 4 hold two checks each (3a, 3b, 4a, 4b). */
+  /** The number the report shows: 3 and 4 hold two checks each (3a, 3b, 4a, 4b). */
   readonly number: string;
   readonly title: string;
   /** Requests the case sends; the runner starts a case only when all of them fit its caps. */
   readonly requests: number;
-  /** What to change when the case does not pass, in the receiver-reliability article's terms. */
+  /** What to change when the case does not pass, in the terms of docs/rules.md#receiver. */
   readonly advice: string;
 }
 

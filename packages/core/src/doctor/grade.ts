@@ -17,7 +17,7 @@ export interface DoctorVerdict {
   readonly explanation: string;
 }
 
-/** Latency above this is a warning on the valid event (the article: acknowledge fast). */
+/** Latency above this is a warning on the valid event: a receiver acknowledges fast (docs/rules.md#tool-doctor). */
 export const SLOW_ANSWER_MS = 1_000;
 /** Latency above this fails the valid event: senders time out around here and retry. */
 export const TOO_SLOW_ANSWER_MS = 10_000;

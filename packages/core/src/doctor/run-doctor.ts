@@ -78,7 +78,7 @@ export interface DoctorCaseResult {
   readonly explanation: string;
   /** False when the case cannot apply to this receiver (no schema, no previous secret); such cases leave the score. */
   readonly applicable: boolean;
-  /** The article's advice, for cases that warn or fail. */
+  /** The case's advice, for cases that warn or fail. */
   readonly advice: string | null;
   readonly requests: readonly DoctorRequestRecord[];
 }
@@ -103,7 +103,7 @@ export interface DoctorReport {
     readonly skipped: number;
   };
   readonly cases: readonly DoctorCaseResult[];
-  /** What to fix, worst first: every failing case, then every warning, with the article's advice. */
+  /** What to fix, worst first: every failing case, then every warning, with its case's advice. */
   readonly fixes: ReadonlyArray<{
     readonly number: string;
     readonly title: string;

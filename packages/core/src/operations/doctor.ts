@@ -1,4 +1,4 @@
-// The receiver doctor (issue 15) against an endpoint, through the engine's sender and its SSRF rules.
+// The receiver doctor (docs/rules.md#tool-doctor) against an endpoint, through the engine's sender and its SSRF rules.
 
 import { type DoctorReport, runDoctor } from '../doctor/run-doctor.ts';
 import type { Endpoint } from '../domain.ts';

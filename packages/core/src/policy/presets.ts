@@ -77,10 +77,10 @@ export const BRIEF: Policy = deepFreeze({
   health: { suspendAfterConsecutiveFailedEvents: 50, pauseOnGone: true },
 });
 
-/** The article's advice: 30 s, 2 min, 10 min, 1 h, then hourly, ±10 %, within 24 h; other 4xx and 3xx are permanent. */
+/** docs/rules.md#preset-strict: 30 s, 2 min, 10 min, 1 h, then hourly, ±10 %, within 24 h; other 4xx, 3xx permanent. */
 export const STRICT: Policy = deepFreeze({
   name: 'strict',
-  // The article names no timeout; 10 s like payments: long enough for a receiver that stores then acks.
+  // 10 s like payments: long enough for a receiver that stores then acks.
   timeoutMs: 10 * SECOND,
   maxConcurrency: MAX_CONCURRENCY,
   jitter: 0.1,

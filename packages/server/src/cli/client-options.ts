@@ -1,7 +1,8 @@
 // Options every client command shares (--url, --token, --tenant, --json) and the API client built from them.
-import { DEFAULT_CLIENT_CONFIG, resolveClientConfig } from '../config.ts';
+
 import { ApiClient } from './api-client.ts';
 import type { CliContext } from './cli-context.ts';
+import { DEFAULT_CLIENT_CONFIG, resolveClientConfig } from './client-config.ts';
 
 export const CLIENT_OPTIONS = {
   url: { type: 'string' },
@@ -17,7 +18,7 @@ export const CLIENT_OPTIONS_HELP = `Connection:
   --tenant <id>      tenant to act on (env HOOKLINE_TENANT)
   --json             print the API's JSON instead of a table`;
 
-/** The API client for the connection config.ts resolves from the flags and the environment main() was given. */
+/** The API client for the connection client-config.ts resolves from the flags and the environment main() was given. */
 export function clientFrom(ctx: CliContext, values: { url?: string; token?: string; tenant?: string }): ApiClient {
   const config = resolveClientConfig({ argv: values, env: ctx.env });
   return new ApiClient({

@@ -69,7 +69,7 @@ const COMMANDS: ReadonlyArray<{ name: string; group: string; summary: string; lo
   {
     name: 'doctor',
     group: 'tools',
-    summary: "check a webhook receiver against the article's ugly cases and grade it",
+    summary: 'check a webhook receiver against the ugly cases (docs/rules.md#tool-doctor) and grade it',
     load: async () => (await import('./commands/doctor.ts')).doctor,
   },
   {
@@ -190,9 +190,9 @@ async function dispatch(argv: string[], ctx: CliContext, io: MainIo): Promise<nu
   }
 }
 
-/** HOOKLINE_DEBUG as config.ts reads it (loaded only on this failure path); a value it refuses prints no stack. */
+/** HOOKLINE_DEBUG as client-config.ts reads it (loaded only on this failure path); a value it refuses prints no stack. */
 async function debugRequested(env: CliContext['env']): Promise<boolean> {
-  const { resolveClientConfig } = await import('../config.ts');
+  const { resolveClientConfig } = await import('./client-config.ts');
   try {
     return resolveClientConfig({ env }).debug;
   } catch {

@@ -155,11 +155,6 @@ export class PostgresStore extends SqlStore {
   }
 }
 
-/** `postgres://` or `postgresql://`: the `--db` value names a PostgreSQL database rather than a SQLite file. */
-export function isPostgresUrl(db: string): boolean {
-  return /^postgres(ql)?:\/\//i.test(db);
-}
-
 /**
  * `const store = await openPostgresStore('postgres://hookline@db/hookline')` — pooled, statement timeouts on,
  * refused when commits would not be durable, migrated (once, even when several processes start together).

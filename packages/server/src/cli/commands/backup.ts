@@ -1,6 +1,6 @@
 // `hookline backup <file>`: an online copy of the SQLite database, taken while `hookline serve` runs on it.
 
-import { isPostgresUrl } from '../../config.ts';
+import { isPostgresUrl } from '@hookline/core/config';
 import { note, out } from '../cli-context.ts';
 import { CliError, EXIT, usageError } from '../cli-error.ts';
 import type { Command } from '../command.ts';

@@ -1,5 +1,4 @@
 // `hookline doctor <url>`: runs the receiver doctor's signed ugly cases against a receiver from this machine, graded.
-import { readFileSync } from 'node:fs';
 import {
   checkEndpointUrl,
   createSender,
@@ -12,10 +11,11 @@ import {
   type Scheme,
   signingKey,
 } from '@hookline/core';
-import { doctorView } from '../../http/doctor-view.ts';
+import { doctorView } from '../../routes/endpoints/doctor-view.ts';
 import { type CliContext, out, printJson } from '../cli-context.ts';
 import { CliError, EXIT, usageError } from '../cli-error.ts';
 import type { Command } from '../command.ts';
+import { readJsonFile } from '../json-file.ts';
 import { parseCommandArgs, requirePositional, requireValue } from '../parse-args.ts';
 import { formatTable } from '../table.ts';
 
@@ -37,7 +37,7 @@ const OPTIONS = {
 
 export const doctor: Command = {
   name: 'doctor',
-  summary: "check a webhook receiver against the article's ugly cases and grade it",
+  summary: 'check a webhook receiver against the ugly cases (docs/rules.md#tool-doctor) and grade it',
   help: `Usage:
   hookline doctor <url> --secret <secret> [--scheme hookline|standard] [--previous-secret <s>]
                   [--type <type> --example <payload.json> [--schema <schema.json>]] [--json]
@@ -100,9 +100,9 @@ Examples:
             kid: kidValue('previous-kid', values['previous-kid'] ?? 'doctor-previous'),
             secret: secretValue('previous-secret', previous, scheme),
           };
-    const example = values.example === undefined ? undefined : readJsonFile(values.example, 'example');
+    const example = values.example === undefined ? undefined : readJsonFile('doctor', values.example, 'example');
     const envelope = isEnvelope(example) ? example : null;
-    const schema = values.schema === undefined ? undefined : readJsonFile(values.schema, 'schema');
+    const schema = values.schema === undefined ? undefined : readJsonFile('doctor', values.schema, 'schema');
     const timeoutMs = values.timeout === undefined ? undefined : durationValue(values.timeout);
 
     const sender = createSender({ allowHttp, allowPrivateTargets });
@@ -164,22 +164,6 @@ function durationValue(raw: string): number {
     if (!(err instanceof InvalidDurationError)) throw err;
   }
   throw usageError(`doctor: --timeout must be a duration from 1ms to 60s (e.g. 5s), got '${raw}'`);
-}
-
-function readJsonFile(path: string, what: string): unknown {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (err) {
-    throw usageError(
-      `doctor: cannot read ${what} file ${path} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`,
-    );
-  }
-  try {
-    return JSON.parse(text);
-  } catch (err) {
-    throw usageError(`doctor: ${what} file ${path} is not valid JSON (${(err as Error).message})`);
-  }
 }
 
 /** A whole event (`{"type": …, "data": …}`) rather than just its data. */

@@ -1,5 +1,5 @@
 // `hookline migrate`: brings the database schema up to date (numbered, forward-only migrations) and exits.
-import { openSqliteStore, type Store } from '@hookline/core';
+import { isPostgresUrl, openSqliteStore, type Store } from '@hookline/core';
 import { DatabaseInUseError, openWithOwnerLock } from '../../sqlite-owner-lock.ts';
 import { out } from '../cli-context.ts';
 import { CliError, EXIT } from '../cli-error.ts';
@@ -39,7 +39,7 @@ Example:
 
 async function openStore(db: string): Promise<Store> {
   try {
-    if (/^postgres(ql)?:\/\//.test(db)) {
+    if (isPostgresUrl(db)) {
       const core = (await import('@hookline/core')) as unknown as Record<string, unknown>;
       const open = core.openPostgresStore as ((url: string) => Promise<Store>) | undefined;
       if (typeof open !== 'function') throw new CliError(EXIT.failure, 'this build has no PostgreSQL store');

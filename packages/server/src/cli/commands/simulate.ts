@@ -1,7 +1,6 @@
 // `hookline simulate`: the exact attempt timeline of a policy against a scripted receiver, or a whole scenario,
 // computed by the real engine (store, dispatcher, policies) on a virtual clock.
 import { randomInt } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { createHookline, formatDuration, isHooklineError, PolicyConfigError, PolicyRegistry } from '@hookline/core';
 import {
   parseResponse,
@@ -14,6 +13,7 @@ import {
 import { type CliContext, out, printJson } from '../cli-context.ts';
 import { usageError } from '../cli-error.ts';
 import type { Command } from '../command.ts';
+import { readJsonFile } from '../json-file.ts';
 import { intValue, jsonValue, parseCommandArgs } from '../parse-args.ts';
 import { runScenario, type ScenarioResult } from '../simulate/run-scenario.ts';
 import { parseScenario } from '../simulate/scenario.ts';
@@ -75,7 +75,7 @@ Examples:
         if (values[flag] !== undefined)
           throw usageError(`simulate: --${flag} does not go with --scenario; put it in the scenario file`);
       }
-      const scenario = parseScenario(readJsonFile(values.scenario, 'scenario'), values.scenario);
+      const scenario = parseScenario(readJsonFile('simulate', values.scenario, 'scenario'), values.scenario);
       const result = await asUsage(runScenario(scenario, seedFlag ?? scenario.seed ?? randomSeed()));
       if (values.json) printJson(ctx, scenarioJson(result));
       else
@@ -138,24 +138,8 @@ function parseResponses(raw: string): ScriptedResponse[] {
   });
 }
 
-function readJsonFile(path: string, what: string): unknown {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (err) {
-    throw usageError(
-      `simulate: cannot read ${what} file ${path} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`,
-    );
-  }
-  try {
-    return JSON.parse(text);
-  } catch (err) {
-    throw usageError(`simulate: ${what} file ${path} is not valid JSON (${(err as Error).message})`);
-  }
-}
-
 function policiesFromConfig(path: string): PolicyRegistry {
-  const json = readJsonFile(path, 'config') as { policies?: unknown } | null;
+  const json = readJsonFile('simulate', path, 'config') as { policies?: unknown } | null;
   try {
     return PolicyRegistry.fromConfig(json && typeof json === 'object' ? json.policies : undefined);
   } catch (err) {

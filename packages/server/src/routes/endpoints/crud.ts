@@ -3,9 +3,11 @@ import type { EndpointEdit, EndpointInput } from '@hookline/core';
 import type { FastifyInstance } from 'fastify';
 import { parseCursor } from '../../http/query.ts';
 import { addRoute, pagingQuery, paramsSchema } from '../../http/route.ts';
-import { EndpointSchema, endpointView, pageSchema, ReplayAcceptedSchema, replayView } from '../../http/views.ts';
+import { pageSchema } from '../../http/views.ts';
 import type { Runtime } from '../../runtime.ts';
+import { ReplayAcceptedSchema, replayView } from '../replays/replay-view.ts';
 import { catchUpField, endpointFields } from './endpoint-schemas.ts';
+import { EndpointSchema, endpointView } from './endpoint-view.ts';
 
 const tag = 'endpoints';
 

@@ -1,10 +1,10 @@
-// The receiver doctor over HTTP: runs the article's ugly cases against the endpoint's URL with its secrets and contract.
+// The receiver doctor over HTTP (docs/rules.md#tool-doctor): the ugly cases against an endpoint's URL and secrets.
 import { type DoctorContract, type Endpoint, fail, subscribes } from '@hookline/core';
 import type { FastifyInstance } from 'fastify';
 import type { EventTypeView } from '../../event-types/event-type-registry.ts';
-import { DoctorReportSchema, doctorView } from '../../http/doctor-view.ts';
 import { addRoute, paramsSchema } from '../../http/route.ts';
 import type { Runtime } from '../../runtime.ts';
+import { DoctorReportSchema, doctorView } from './doctor-view.ts';
 
 type DoctorBody = { type?: string; version?: string } | null | undefined;
 

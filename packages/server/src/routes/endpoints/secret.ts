@@ -1,8 +1,8 @@
 // An endpoint's signing secrets: read the live ones, rotate with an overlap (docs/rules.md#secret-rotation).
 import type { FastifyInstance } from 'fastify';
 import { addRoute, paramsSchema } from '../../http/route.ts';
-import { SecretsSchema, secretsView } from '../../http/views.ts';
 import type { Runtime } from '../../runtime.ts';
+import { SecretsSchema, secretsView } from './secret-view.ts';
 
 const tag = 'endpoints';
 

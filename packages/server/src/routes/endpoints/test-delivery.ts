@@ -1,8 +1,8 @@
 // One test delivery to an endpoint now (event type hookline.test); answers with the attempt.
 import type { FastifyInstance } from 'fastify';
 import { addRoute, paramsSchema } from '../../http/route.ts';
-import { AttemptSchema, attemptView } from '../../http/views.ts';
 import type { Runtime } from '../../runtime.ts';
+import { AttemptSchema, attemptView } from '../deliveries/attempt-view.ts';
 
 export function endpointTestRoutes(app: FastifyInstance, rt: Runtime): void {
   addRoute<{ tenant: string; endpoint: string }>(app, {

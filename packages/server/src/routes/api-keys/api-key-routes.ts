@@ -1,9 +1,9 @@
 // Tenant API keys: `hk_test_…` or `hk_live_…` by the tenant's environment, shown once at creation, stored as sha256, revocable.
 import type { FastifyInstance } from 'fastify';
-import { generateApiKey } from '../http/auth.ts';
-import { addRoute, paramsSchema } from '../http/route.ts';
-import { ApiKeySchema, apiKeyView } from '../http/views.ts';
-import type { Runtime } from '../runtime.ts';
+import { generateApiKey } from '../../http/auth.ts';
+import { addRoute, paramsSchema } from '../../http/route.ts';
+import type { Runtime } from '../../runtime.ts';
+import { ApiKeySchema, apiKeyView } from './api-key-view.ts';
 
 const tag = 'api-keys';
 

@@ -1,9 +1,10 @@
 // A tenant's notices (endpoint degraded, paused, recovered…), newest first: what the console shows.
 import type { FastifyInstance } from 'fastify';
-import { parseCursor } from '../http/query.ts';
-import { addRoute, pagingQuery, paramsSchema } from '../http/route.ts';
-import { NoticeSchema, noticeView, pageSchema } from '../http/views.ts';
-import type { Runtime } from '../runtime.ts';
+import { parseCursor } from '../../http/query.ts';
+import { addRoute, pagingQuery, paramsSchema } from '../../http/route.ts';
+import { pageSchema } from '../../http/views.ts';
+import type { Runtime } from '../../runtime.ts';
+import { NoticeSchema, noticeView } from './notice-view.ts';
 
 export function noticeRoutes(app: FastifyInstance, rt: Runtime): void {
   addRoute<{ tenant: string }, { limit: number; cursor?: string }>(app, {

@@ -1,8 +1,8 @@
 // Circuit breakers over HTTP (docs/rules.md#breaker): read a tenant's or an endpoint's breaker, reset it by hand.
 import type { FastifyInstance } from 'fastify';
-import { addRoute, paramsSchema } from '../http/route.ts';
-import { BreakerSchema, breakerView } from '../http/views.ts';
-import type { Runtime } from '../runtime.ts';
+import { addRoute, paramsSchema } from '../../http/route.ts';
+import type { Runtime } from '../../runtime.ts';
+import { BreakerSchema, breakerView } from './breaker-view.ts';
 
 const tag = 'breakers';
 

@@ -1,10 +1,11 @@
 // Tenants: the provider's customers; created and deleted by the admin, read and edited by their own keys.
 import { ENVIRONMENTS, type Environment } from '@hookline/core';
 import type { FastifyInstance } from 'fastify';
-import { parseCursor } from '../http/query.ts';
-import { addRoute, pagingQuery, paramsSchema } from '../http/route.ts';
-import { pageSchema, TenantSchema, tenantView } from '../http/views.ts';
-import type { Runtime } from '../runtime.ts';
+import { parseCursor } from '../../http/query.ts';
+import { addRoute, pagingQuery, paramsSchema } from '../../http/route.ts';
+import { pageSchema } from '../../http/views.ts';
+import type { Runtime } from '../../runtime.ts';
+import { TenantSchema, tenantView } from './tenant-view.ts';
 
 const tag = 'tenants';
 const emails = { type: 'array', maxItems: 20, items: { type: 'string', format: 'email', maxLength: 320 } };

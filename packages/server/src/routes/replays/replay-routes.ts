@@ -1,8 +1,9 @@
 import type { FastifyInstance } from 'fastify';
-import { parseTime } from '../http/query.ts';
-import { addRoute, paramsSchema } from '../http/route.ts';
-import { DeliverySchema, deliveryView, ReplayAcceptedSchema, ReplaySchema, replayView } from '../http/views.ts';
-import type { Runtime } from '../runtime.ts';
+import { parseTime } from '../../http/query.ts';
+import { addRoute, paramsSchema } from '../../http/route.ts';
+import type { Runtime } from '../../runtime.ts';
+import { DeliverySchema, deliveryView } from '../deliveries/delivery-view.ts';
+import { ReplayAcceptedSchema, ReplaySchema, replayView } from './replay-view.ts';
 
 const tag = 'replays';
 

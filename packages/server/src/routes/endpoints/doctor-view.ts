@@ -1,6 +1,6 @@
 // The doctor's report as JSON (the route's answer and `hookline doctor --json`), with its schema for the OpenAPI document.
 import type { DoctorReport } from '@hookline/core';
-import { iso } from './views.ts';
+import { iso } from '../../http/views.ts';
 
 export function doctorView(r: DoctorReport) {
   return {

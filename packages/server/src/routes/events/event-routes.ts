@@ -1,21 +1,15 @@
 // Events: accept one (202, idempotent on event_id) or up to 1,000 at once, and read one back with its deliveries.
 import { type AcceptResult, type Environment, type EventInput, fail, HooklineError } from '@hookline/core';
 import type { FastifyInstance } from 'fastify';
-import { isStorageUnavailable } from '../http/error-reply.ts';
-import { parseTime } from '../http/query.ts';
-import { addRoute, paramsSchema } from '../http/route.ts';
-import { named } from '../http/schema-names.ts';
-import { bodyAjv, detailsOf, fieldError, validationError } from '../http/validation.ts';
-import {
-  AcceptedEventSchema,
-  acceptedEventView,
-  DeliverySchema,
-  deliveryView,
-  ErrorSchema,
-  EventSchema,
-  eventView,
-} from '../http/views.ts';
-import type { Runtime } from '../runtime.ts';
+import { isStorageUnavailable } from '../../http/error-reply.ts';
+import { parseTime } from '../../http/query.ts';
+import { addRoute, paramsSchema } from '../../http/route.ts';
+import { named } from '../../http/schema-names.ts';
+import { bodyAjv, detailsOf, fieldError, validationError } from '../../http/validation.ts';
+import { ErrorSchema } from '../../http/views.ts';
+import type { Runtime } from '../../runtime.ts';
+import { DeliverySchema, deliveryView } from '../deliveries/delivery-view.ts';
+import { AcceptedEventSchema, acceptedEventView, EventSchema, eventView } from './event-view.ts';
 
 const tag = 'events';
 export const MAX_BATCH = 1000;

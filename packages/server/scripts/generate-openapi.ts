@@ -1,14 +1,15 @@
-// Builds the OpenAPI document from a throwaway app, and (run directly) writes packages/server/openapi.json.
+// Builds the OpenAPI document from a throwaway app, and (run directly: `npm run openapi -w @hookline/server`) writes
+// packages/server/openapi.json. A script, not src/: it builds the whole app, which nothing in src/ may import.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { silentLogger } from '@hookline/core';
-import { buildApp } from '../app.ts';
-import { resolveConfig } from '../config.ts';
-import { openRuntime } from '../runtime.ts';
+import { buildApp } from '../src/app.ts';
+import { resolveConfig } from '../src/config.ts';
+import { openRuntime } from '../src/runtime.ts';
 
-export const OPENAPI_PATH = fileURLToPath(new URL('../../openapi.json', import.meta.url));
+export const OPENAPI_PATH = fileURLToPath(new URL('../openapi.json', import.meta.url));
 
 /** The document's text exactly as committed: two-space JSON and a final newline. */
 export async function generateOpenApi(): Promise<string> {

@@ -1,10 +1,12 @@
 // Deliveries: filter and page through them (the dead letter is status=failed), read one with every attempt.
 import type { DeliveryStatus } from '@hookline/core';
 import type { FastifyInstance } from 'fastify';
-import { parseCursor, parseTime } from '../http/query.ts';
-import { addRoute, pagingQuery, paramsSchema } from '../http/route.ts';
-import { attemptView, DeliveryDetailSchema, DeliverySchema, deliveryView, pageSchema } from '../http/views.ts';
-import type { Runtime } from '../runtime.ts';
+import { parseCursor, parseTime } from '../../http/query.ts';
+import { addRoute, pagingQuery, paramsSchema } from '../../http/route.ts';
+import { pageSchema } from '../../http/views.ts';
+import type { Runtime } from '../../runtime.ts';
+import { attemptView } from './attempt-view.ts';
+import { DeliveryDetailSchema, DeliverySchema, deliveryView } from './delivery-view.ts';
 
 const tag = 'deliveries';
 

@@ -1,0 +1,77 @@
+// An endpoint as the API answers it, and its JSON Schema.
+import type { Endpoint } from '@hookline/core';
+import { named } from '../../http/schema-names.ts';
+import { int, iso, nullableInt, nullableStr, nullableTime, obj, str, stringMap, time } from '../../http/views.ts';
+
+export const EndpointSchema = named(
+  'Endpoint',
+  obj({
+    id: str,
+    tenant_id: str,
+    url: str,
+    description: str,
+    event_types: { type: 'array', items: str },
+    policy: str,
+    scheme: { type: 'string', enum: ['hookline', 'standard'] },
+    timeout_ms: nullableInt,
+    max_concurrency: int,
+    rate_limit_per_s: { ...nullableInt, description: 'Sends a second across every worker; null: no limit.' },
+    effective_concurrency: {
+      ...int,
+      description:
+        'The concurrency Hookline currently allows the endpoint, learned from its 429/503 answers and latency (1 … max_concurrency).',
+    },
+    ordering: { type: 'string', enum: ['none', 'key'] },
+    on_failure: { type: 'string', enum: ['continue', 'block'] },
+    payload_filter: {
+      type: ['object', 'null'],
+      additionalProperties: true,
+      description: 'docs/filters.md: only events whose envelope passes get a delivery; null: every event.',
+    },
+    headers: {
+      ...stringMap,
+      description:
+        'Custom headers sent on every attempt (values that look like credentials are redacted in attempt records).',
+    },
+    paused_at: { ...nullableTime, description: 'When the current pause began; null unless paused.' },
+    signing: {
+      type: 'string',
+      enum: ['hmac', 'ed25519'],
+      description:
+        'hmac: whsec_ secrets (v1); ed25519: key pairs (v1a, standard scheme), receivers hold only the whpk_ public key. Fixed at creation.',
+    },
+    status: { type: 'string', enum: ['active', 'degraded', 'paused'] },
+    pause_reason: nullableStr,
+    failing_since: nullableTime,
+    consecutive_failed_events: int,
+    last_success_at: nullableTime,
+    created_at: time,
+    updated_at: time,
+  }),
+);
+export const endpointView = (e: Endpoint) => ({
+  id: e.id,
+  tenant_id: e.tenantId,
+  url: e.url,
+  description: e.description,
+  event_types: e.eventTypes,
+  policy: e.policy,
+  scheme: e.scheme,
+  timeout_ms: e.timeoutMs,
+  max_concurrency: e.maxConcurrency,
+  rate_limit_per_s: e.rateLimitPerS ?? null,
+  effective_concurrency: Math.min(e.effectiveConcurrency ?? e.maxConcurrency, e.maxConcurrency),
+  ordering: e.ordering ?? 'none',
+  on_failure: e.orderingOnFailure ?? 'continue',
+  payload_filter: e.payloadFilter ?? null,
+  headers: e.customHeaders ?? {},
+  paused_at: iso(e.pausedAt),
+  signing: e.signing ?? 'hmac',
+  status: e.status,
+  pause_reason: e.pauseReason,
+  failing_since: iso(e.failingSince),
+  consecutive_failed_events: e.consecutiveFailedEvents,
+  last_success_at: iso(e.lastSuccessAt),
+  created_at: iso(e.createdAt),
+  updated_at: iso(e.updatedAt),
+});
