@@ -1,129 +1,37 @@
 // The scheduler loop: claims due deliveries in leased batches, signs and sends them, decides the next step and
 // records attempts through one group commit. No timer per delivery: one loop reads due rows from the store.
-import type { Clock } from '../clock.ts';
-import { DEFAULTS } from '../defaults.ts';
-import type { AttemptTrigger } from '../domain.ts';
-import { GroupCommit } from '../group-commit.ts';
-import { recordedHeaders, withCustomHeaders } from '../http/custom-headers.ts';
 import type { SendResult } from '../http/sender.ts';
 import { newId } from '../ids.ts';
-import type { Logger } from '../logger.ts';
-import {
-  type ConcurrencyState,
-  effectiveConcurrency,
-  initialConcurrency,
-  nextConcurrency,
-} from '../pacing/adaptive-concurrency.ts';
-import type { PolicyRegistry } from '../policy/registry.ts';
 import type { Policy } from '../policy/types.ts';
-import { signHeaders } from '../signing/sign-headers.ts';
-import type {
-  AttemptRecord,
-  ClaimedDelivery,
-  DeliveryQueueStore,
-  HealthTransition,
-  StoreLifecycle,
-} from '../store/store.ts';
+import type { ClaimedDelivery } from '../store/store.ts';
 import { WakeSignal } from '../wake-signal.ts';
-import { type AdmissionGate, admitWithAgeLimit, openGate } from './admission.ts';
-import { attemptFromResult } from './attempt-from-result.ts';
-import { nextState } from './next-state.ts';
+import { admitWithAgeLimit } from './admission.ts';
+import { AttemptRecorder } from './attempt-recorder.ts';
+import { attemptLogFields, attemptRecord, sendTimeoutMs, signedRequest } from './delivery-attempt.ts';
+import { type DispatcherOptions, type ResolvedOptions, resolveOptions } from './dispatcher-options.ts';
+import { EndpointThrottles } from './endpoint-throttles.ts';
+import { HeldDeliveries } from './held-deliveries.ts';
+import { type Lane, lookahead } from './lane.ts';
 import type { DispatchObserver } from './observers.ts';
-import type { SecretCache } from './secret-cache.ts';
 
-/** What the dispatcher needs from an HTTP client; `simulatedDurationMs` lets a scripted sender spend virtual time. */
-export interface DeliverySender {
-  send(request: {
-    url: string;
-    headers: Record<string, string>;
-    body: Buffer;
-    timeoutMs: number;
-    /** The endpoint and its cap: the HTTP client keeps a pool per endpoint sized to it. */
-    endpointId?: string;
-    maxConcurrency?: number;
-  }): Promise<SendResult & { simulatedDurationMs?: number }>;
-}
+export type { DeliverySender, DispatcherOptions } from './dispatcher-options.ts';
 
-export interface DispatcherOptions {
-  /** The delivery queue part of the store, and its ping (is a refused batch the store's fault or a row's?). */
-  store: DeliveryQueueStore & Pick<StoreLifecycle, 'ping'>;
-  clock: Clock;
-  sender: DeliverySender;
-  policies: PolicyRegistry;
-  secrets: SecretCache;
-  logger: Logger;
-  gate?: AdmissionGate;
-  observers?: DispatchObserver[];
-  workerId?: string;
-  /** Deliveries claimed per statement. */
-  batchSize?: number;
-  /** Deliveries this process holds leased at once, queued or sending (sends per endpoint stay within its cap). */
-  maxInFlight?: number;
-  /**
-   * How many times its concurrency cap an endpoint may have leased at once. Above 1, a worker keeps the next sends
-   * queued so a freed slot refills without waiting for a commit and a claim (caps still hold within a process);
-   * 1 makes caps exact across several processes sharing one database.
-   */
-  leaseFactor?: number;
-  /** How long a claim is held before the sweeper hands it to another worker; must outlive the longest send (60 s) and its commit. */
-  leaseMs?: number;
-  /** Longest sleep when nothing is due and nobody wakes the loop. */
-  pollMs?: number;
-  /** How often expired leases are handed back. */
-  sweepMs?: number;
-  random?: () => number;
-  /** Log one JSON line per attempt (docs/rules.md#attempt-log). */
-  logAttempts?: boolean;
-  /**
-   * Hand back every lease on the store when starting (default: when the store has one worker process, SQLite):
-   * they are all a killed predecessor's, so its deliveries are sent again at once instead of after the lease.
-   */
-  releaseLeasesOnStart?: boolean;
-  /**
-   * Adapt each endpoint's concurrency to its pushback (docs/rules.md#adaptive-concurrency), within 1 … max_concurrency
-   * (default true). Off: every endpoint is sent its max_concurrency at once.
-   */
-  adaptiveConcurrency?: boolean;
-}
-
-const MAX_TIMEOUT_MS = 60_000;
 /** The terminal reason of a delivery still in progress when its endpoint paused (docs/rules.md#paused-endpoint): replayable as `failed`. */
 export const ENDPOINT_PAUSED = 'endpoint_paused';
 /** How long an idle loop waits when due rows exist but none could be claimed. */
 const IDLE_RECHECK_MS = 25;
 /** How often an idle loop re-checks when due rows exist but all of them belong to this process's saturated lanes. */
 const SATURATED_RECHECK_MS = 250;
-/** Endpoints answering within this (moving average) are leased `leaseFactor` times their cap ahead. */
-const FAST_SEND_MS = 250;
-/** Tries for one group commit of attempts before its callers see the error. */
-const COMMIT_TRIES = 6;
 /** How often a worker asks the store whether the endpoints it holds queued work for still exist. */
 const GONE_CHECK_MS = 1000;
-
-type ResolvedOptions = Required<Omit<DispatcherOptions, 'workerId' | 'gate' | 'observers' | 'random'>> & {
-  gate: AdmissionGate;
-  random: () => number;
-};
-
-/** One endpoint's work in this process: leased deliveries waiting for a send slot, and the slots in use. */
-interface Lane {
-  cap: number;
-  /** Moving average of this endpoint's send durations (ms): how far ahead it is worth leasing. */
-  sendMs: number;
-  sending: number;
-  leased: number;
-  queue: Array<{ c: ClaimedDelivery; claimedAt: number }>;
-}
-
-/** One send's response, as the endpoint's adaptive concurrency hears it. */
-type Feedback = (result: SendResult, durationMs: number) => void;
 
 export class Dispatcher {
   readonly workerId: string;
   readonly #o: ResolvedOptions;
   readonly #observers: DispatchObserver[];
-  readonly #records: GroupCommit<AttemptRecord, HealthTransition[]>;
-  readonly #holds: GroupCommit<{ id: string; until: number }, undefined>;
+  readonly #recorder: AttemptRecorder;
+  readonly #throttles: EndpointThrottles;
+  readonly #holds: HeldDeliveries;
   readonly #lanes = new Map<string, Lane>();
   #leased = 0;
   #running = false;
@@ -137,29 +45,14 @@ export class Dispatcher {
   readonly #goneEndpoints = new Set<string>();
   readonly #goneTenants = new Set<string>();
   readonly #active = new Set<Promise<void>>();
-  /** Per endpoint: its adaptive concurrency (kept while its lane comes and goes) and its sends numbered. */
-  readonly #throttles = new Map<string, { state: ConcurrencyState; seq: number }>();
-  /** Learned values waiting to be written (one write at a time per process; the latest value wins). */
-  readonly #learned = new Map<string, number | null>();
-  #writingLearned = false;
 
   constructor(options: DispatcherOptions) {
     this.workerId = options.workerId ?? newId('msg').replace('msg_', 'wrk_');
-    this.#o = {
-      ...DEFAULTS.dispatcher,
-      leaseFactor: 1,
-      logAttempts: true,
-      releaseLeasesOnStart: !options.store.capsAcrossWorkers,
-      adaptiveConcurrency: true,
-      ...options,
-      gate: options.gate ?? openGate,
-      random: options.random ?? Math.random,
-    } as ResolvedOptions;
+    const o = (this.#o = resolveOptions(options));
     this.#observers = [...(options.observers ?? [])];
-    // Records linger up to 4 ms for company, one commit at a time: what arrives meanwhile makes the next batch larger
-    // (fewer pages rewritten per attempt). A success's send slot is already free, so only its lease waits.
-    this.#records = new GroupCommit((records) => this.#commit(records), 1000, 4, 128, 1);
-    this.#holds = new GroupCommit((holds) => this.#commitHolds(holds), 1000);
+    this.#recorder = new AttemptRecorder(o);
+    this.#throttles = new EndpointThrottles({ ...o, observers: this.#observers, adaptive: o.adaptiveConcurrency });
+    this.#holds = new HeldDeliveries(o, this.workerId);
   }
 
   addObserver(o: DispatchObserver): void {
@@ -231,7 +124,7 @@ export class Dispatcher {
    */
   forgetEndpoint(endpointId: string): void {
     this.#goneEndpoints.add(endpointId);
-    this.#throttles.delete(endpointId);
+    this.#throttles.forget(endpointId);
     const lane = this.#lanes.get(endpointId);
     if (lane) this.#dropQueue(lane, endpointId);
   }
@@ -325,7 +218,7 @@ export class Dispatcher {
     await this.#dropDeletedEndpoints(this.#o.clock.now());
     const now = this.#o.clock.now();
     const saturated: string[] = [];
-    for (const [id, lane] of this.#lanes) if (lane.leased >= this.#lookahead(lane)) saturated.push(id);
+    for (const [id, lane] of this.#lanes) if (lane.leased >= lookahead(lane, this.#o.leaseFactor)) saturated.push(id);
     this.#skippedLanes = saturated.length;
     const claimed = await this.#o.store.claimDue({
       now,
@@ -344,7 +237,7 @@ export class Dispatcher {
         lane = { cap: c.endpoint.maxConcurrency, sendMs: 0, sending: 0, leased: 0, queue: [] };
         this.#lanes.set(c.endpoint.id, lane);
       }
-      lane.cap = this.#capOf(c);
+      lane.cap = this.#throttles.capOf(c);
       lane.leased++;
       this.#leased++;
       lane.queue.push({ c, claimedAt });
@@ -375,14 +268,18 @@ export class Dispatcher {
         // claim can take a worthwhile number of rows: claims have a fixed cost, so fewer, larger ones.
         if (
           lane.queue.length < lane.cap ||
-          (lane.queue.length < this.#lookahead(lane) / 2 && this.#o.maxInFlight - this.#leased >= this.#o.batchSize / 4)
+          (lane.queue.length < lookahead(lane, this.#o.leaseFactor) / 2 &&
+            this.#o.maxInFlight - this.#leased >= this.#o.batchSize / 4)
         )
           this.wake();
       };
       const sent = (ms: number) => void (lane.sendMs = lane.sendMs * 0.9 + ms * 0.1);
-      const seq = this.#throttleOf(c).seq++;
+      const seq = this.#throttles.nextSeq(c);
       const windowFull = lane.sending >= lane.cap;
-      const feedback: Feedback = (result, ms) => this.#adapt(lane, endpointId, c, seq, windowFull, result, ms);
+      // One send's response, as the endpoint's adaptive concurrency hears it: a window that grew starts more now.
+      const feedback = (result: SendResult, ms: number) => {
+        if (this.#throttles.adapt(lane, c, seq, windowFull, result, ms)) this.#pump(lane, endpointId);
+      };
       const p = this.#process(c, claimedAt, freeSlot, sent, feedback)
         .catch((err) =>
           this.#o.logger.log('error', 'delivery processing failed', {
@@ -417,96 +314,14 @@ export class Dispatcher {
     }
   }
 
-  async #commitHolds(holds: Array<{ id: string; until: number }>): Promise<undefined[]> {
-    const byUntil = new Map<number, string[]>();
-    for (const h of holds) byUntil.set(h.until, [...(byUntil.get(h.until) ?? []), h.id]);
-    const now = this.#o.clock.now();
-    for (const [until, ids] of byUntil) await this.#o.store.holdDeliveries(ids, this.workerId, until, now);
-    return holds.map(() => undefined);
-  }
-
   #policyFor(c: ClaimedDelivery): Policy {
     return this.#o.policies.get(c.endpoint.policy) ?? this.#o.policies.default();
   }
 
-  /**
-   * How many deliveries a lane may hold leased (queued + sending). A fast endpoint gets `leaseFactor` times its cap,
-   * so its slots refill from the queue while the next claim is on its way; a slow one only its cap, so nothing
-   * waits in its queue long enough for the lease to lapse.
-   */
-  #lookahead(lane: Lane): number {
-    return lane.sendMs <= FAST_SEND_MS ? lane.cap * this.#o.leaseFactor : lane.cap;
-  }
-
-  #throttleOf(c: ClaimedDelivery): { state: ConcurrencyState; seq: number } {
-    let t = this.#throttles.get(c.endpoint.id);
-    if (!t)
-      this.#throttles.set(
-        c.endpoint.id,
-        (t = { state: initialConcurrency(c.endpoint.maxConcurrency, c.endpoint.effectiveConcurrency ?? null), seq: 0 }),
-      );
-    return t;
-  }
-
-  /** The endpoint's send slots in this process: its learned concurrency, or its cap when adapting is off. */
-  #capOf(c: ClaimedDelivery): number {
-    if (!this.#o.adaptiveConcurrency) return c.endpoint.maxConcurrency;
-    return effectiveConcurrency(this.#throttleOf(c).state, c.endpoint.maxConcurrency);
-  }
-
-  /** Feeds one response to the endpoint's adaptive concurrency; a change resizes its lane, is announced and saved. */
-  #adapt(
-    lane: Lane,
-    endpointId: string,
-    c: ClaimedDelivery,
-    seq: number,
-    windowFull: boolean,
-    result: SendResult,
-    durationMs: number,
-  ): void {
-    if (!this.#o.adaptiveConcurrency) return;
-    const t = this.#throttleOf(c);
-    const max = c.endpoint.maxConcurrency;
-    const before = effectiveConcurrency(t.state, max);
-    t.state = nextConcurrency(
-      t.state,
-      { seq, status: result.status, success: result.outcome === 'success', durationMs, windowFull },
-      max,
-      t.seq,
-    );
-    const after = effectiveConcurrency(t.state, max);
-    if (after === before) return;
-    lane.cap = after;
-    for (const ob of this.#observers)
-      ob.concurrency?.({ endpointId, tenantId: c.endpoint.tenantId, effective: after, max, at: this.#o.clock.now() });
-    this.#saveLearned(endpointId, after === max ? null : after);
-    if (after > before) this.#pump(lane, endpointId);
-  }
-
-  /**
-   * Writes learned values in the background: the API shows them and a restarted worker starts from them. Losing one
-   * only means starting from an older value, which adapts again within a few responses.
-   */
-  #saveLearned(endpointId: string, value: number | null): void {
-    this.#learned.set(endpointId, value);
-    if (this.#writingLearned) return;
-    this.#writingLearned = true;
-    void (async () => {
-      try {
-        while (this.#learned.size > 0) {
-          const [id, v] = this.#learned.entries().next().value as [string, number | null];
-          this.#learned.delete(id);
-          await this.#o.store.setEffectiveConcurrency(id, v).catch((err) =>
-            this.#o.logger.log('warn', "saving an endpoint's learned concurrency failed", {
-              endpoint_id: id,
-              error: (err as Error).message,
-            }),
-          );
-        }
-      } finally {
-        this.#writingLearned = false;
-      }
-    })();
+  /** Ends a claimed delivery as `failed` without an attempt. */
+  async #fail(c: ClaimedDelivery, reason: string, now: number): Promise<void> {
+    await this.#o.store.endDeliveries([c.delivery.id], this.workerId, 'failed', reason, now);
+    for (const ob of this.#observers) ob.ended?.(c, 'failed', reason);
   }
 
   async #process(
@@ -514,13 +329,13 @@ export class Dispatcher {
     claimedAt: number,
     freeSlot: () => void,
     sent: (ms: number) => void,
-    feedback: Feedback,
+    feedback: (result: SendResult, durationMs: number) => void,
   ): Promise<void> {
     const o = this.#o;
     const policy = this.#policyFor(c);
     const now = o.clock.now();
     const isReplay = c.replayId !== null;
-    const timeoutMs = Math.min(c.endpoint.timeoutMs ?? policy.timeoutMs, MAX_TIMEOUT_MS);
+    const timeoutMs = sendTimeoutMs(c, policy);
 
     // Queued so long behind a slow endpoint that the lease could now lapse mid-send (though it was long enough when
     // claimed) and another worker take the row: leave it; the sweeper hands it back and it is claimed afresh.
@@ -531,11 +346,7 @@ export class Dispatcher {
     // pause: `failed`, never `skipped`, so the default window replay after reactivation recovers it (docs/rules.md#paused-endpoint).
     // Only events that arrive while paused are `skipped`, and those are never claimed. A paused endpoint is not
     // attempted, replays included: one scheduled before the pause ends the same way, counted failed by its replay.
-    if (c.endpoint.status === 'paused') {
-      await o.store.endDeliveries([c.delivery.id], this.workerId, 'failed', ENDPOINT_PAUSED, now);
-      for (const ob of this.#observers) ob.ended?.(c, 'failed', ENDPOINT_PAUSED);
-      return;
-    }
+    if (c.endpoint.status === 'paused') return this.#fail(c, ENDPOINT_PAUSED, now);
     let probe = false;
     if (!isReplay) {
       const admission = await admitWithAgeLimit(o.gate, c, policy, now);
@@ -544,38 +355,15 @@ export class Dispatcher {
         for (const ob of this.#observers) ob.held?.(c, admission.until);
         return;
       }
-      if (admission.kind === 'fail') {
-        await o.store.endDeliveries([c.delivery.id], this.workerId, 'failed', admission.reason, now);
-        for (const ob of this.#observers) ob.ended?.(c, 'failed', admission.reason);
-        return;
-      }
+      if (admission.kind === 'fail') return this.#fail(c, admission.reason, now);
       probe = admission.probe;
     }
 
-    const secrets = await o.secrets.live(c.endpoint.id, c.endpoint.version, now);
-    // Custom headers go beneath the signed ones: they can never replace one (docs/rules.md#custom-headers).
-    const headers = withCustomHeaders(
-      c.endpoint.customHeaders,
-      signHeaders({
-        scheme: c.endpoint.scheme,
-        eventId: c.delivery.eventId,
-        deliveryId: c.delivery.id,
-        timestampSec: Math.floor(now / 1000),
-        body: c.body,
-        secrets,
-      }),
-    );
+    const request = signedRequest(c, await o.secrets.live(c.endpoint.id, c.endpoint.version, now), now, timeoutMs);
     // Deleted while this delivery waited for its send (admission, secrets): it is not sent.
     if (this.#isGone(c)) return;
     const startedAt = now;
-    const result = await o.sender.send({
-      url: c.endpoint.url,
-      headers,
-      body: c.body,
-      timeoutMs,
-      endpointId: c.endpoint.id,
-      maxConcurrency: c.endpoint.maxConcurrency,
-    });
+    const result = await o.sender.send(request);
     // A success frees its slot at once: the healthy path never waits on a commit. A failure keeps it until the
     // breaker and health have seen the record, so a failing endpoint is not flooded while its verdict is pending.
     if (result.outcome === 'success') freeSlot();
@@ -585,138 +373,26 @@ export class Dispatcher {
         : Math.max(o.clock.now(), startedAt);
     sent(endedAt - startedAt);
     feedback(result, endedAt - startedAt);
-    const trigger: AttemptTrigger = isReplay ? 'replay' : probe ? 'probe' : 'scheduled';
-
-    const attempt = attemptFromResult(
-      {
-        deliveryId: c.delivery.id,
-        tenantId: c.delivery.tenantId,
-        environment: c.environment,
-        endpointId: c.endpoint.id,
-        n: c.delivery.attemptCount + 1,
-        trigger,
-        // The ladder this attempt was scheduled on (nextState may move the delivery to another for the next one).
-        ladder: c.delivery.ladder,
-        startedAt,
-        requestHeaders: recordedHeaders(c.endpoint.customHeaders, headers),
-      },
+    const record = attemptRecord(
+      c,
+      policy,
+      request.headers,
       result,
+      startedAt,
+      endedAt,
+      probe,
+      isReplay ? null : o.gate.scopeKey(c, policy),
+      this.workerId,
+      o.random,
     );
-
-    const d = c.delivery;
-    const { next, progress } = nextState(policy, d, result, startedAt, endedAt, isReplay, o.random);
-
-    const record: AttemptRecord = {
-      attempt,
-      workerId: this.workerId,
-      next,
-      progress,
-      replayId: c.replayId,
-      previousAttemptAt: d.lastAttemptAt,
-      // Failed replays and tests leave health alone; any success clears it (docs/rules.md#health-clear).
-      health: {
-        rule: policy.health,
-        countsFailure: trigger === 'scheduled' || trigger === 'probe',
-        countsSuccess: true,
-      },
-      breakerScope: isReplay ? null : o.gate.scopeKey(c, policy),
-      ...(d.orderingKey != null ? { ordering: { endpointId: c.endpoint.id, key: d.orderingKey } } : {}),
-    };
-    const transitions = await this.#records.submit(record);
+    const { attempt, next } = record;
+    const transitions = await this.#recorder.submit(record);
     await o.gate.afterAttempt(c, policy, attempt, probe, o.clock.now());
 
-    if (o.logAttempts) {
-      o.logger.log('info', 'attempt', {
-        event_id: d.eventId,
-        delivery_id: d.id,
-        attempt: attempt.n,
-        endpoint_id: c.endpoint.id,
-        tenant_id: d.tenantId,
-        environment: c.environment,
-        trigger,
-        status: result.status,
-        outcome: result.outcome,
-        error_class: result.errorClass,
-        duration_ms: attempt.durationMs,
-        next: next.status,
-      });
-    }
+    if (o.logAttempts) o.logger.log('info', 'attempt', attemptLogFields(c, record, result));
     for (const ob of this.#observers) {
       ob.attempt?.({ attempt, claimed: c, next, probe });
       for (const t of transitions) ob.health?.(t);
     }
-  }
-
-  async #commit(records: AttemptRecord[]): Promise<Array<HealthTransition[] | Error>> {
-    const out: Array<HealthTransition[] | Error> = records.map(() => []);
-    await this.#commitPart(records, 0, out);
-    return out;
-  }
-
-  /**
-   * Records `records` (slots `offset…` of `out`). A batch the store refuses while it is up (it answers a ping) holds a
-   * row it cannot take: the batch is split in halves until that row is alone, so it fails only its own caller, never
-   * the rest of the batch. A store that is down gets the retries of #recordWithRetry instead.
-   */
-  async #commitPart(records: AttemptRecord[], offset: number, out: Array<HealthTransition[] | Error>): Promise<void> {
-    let transitions: HealthTransition[];
-    try {
-      transitions = await this.#recordWithRetry(records, records.length > 1);
-    } catch (err) {
-      if (records.length === 1) {
-        const cause = err instanceof RefusedBatch ? err.cause : err;
-        this.#o.logger.log(
-          'error',
-          'an attempt record was refused; its delivery is sent again when its lease expires',
-          { delivery_id: records[0].attempt.deliveryId, error: (cause as Error).message },
-        );
-        out[offset] = cause instanceof Error ? cause : new Error(String(cause));
-        return;
-      }
-      if (!(err instanceof RefusedBatch)) {
-        for (let i = 0; i < records.length; i++) out[offset + i] = err instanceof Error ? err : new Error(String(err));
-        return;
-      }
-      const half = Math.ceil(records.length / 2);
-      await this.#commitPart(records.slice(0, half), offset, out);
-      await this.#commitPart(records.slice(half), offset + half, out);
-      return;
-    }
-    // Transitions are per batch; hand each to the record of its endpoint once.
-    for (const t of transitions) {
-      const i = records.findIndex((r) => r.attempt.endpointId === t.endpointId);
-      if (i >= 0) (out[offset + i] as HealthTransition[]).push(t);
-    }
-  }
-
-  /**
-   * The attempts happened; losing their record would re-send them after the lease. A store that is briefly away
-   * (database restart, connections cut) gets a few tries with backoff (~6 s in all) before the callers see the error.
-   */
-  async #recordWithRetry(records: AttemptRecord[], splittable: boolean): Promise<HealthTransition[]> {
-    for (let attempt = 1; ; attempt++) {
-      try {
-        // Safe to repeat: the store's record is idempotent (a commit whose outcome was lost may have landed).
-        return await this.#o.store.recordAttempts(records, this.#o.clock.now());
-      } catch (err) {
-        // Up, yet refusing: a row it cannot take (a single record gets one more try, in case that was a blip).
-        if ((splittable || attempt >= 2) && (await this.#o.store.ping().catch(() => false)))
-          throw new RefusedBatch(err);
-        if (attempt >= COMMIT_TRIES) throw err;
-        this.#o.logger.log('warn', 'recording attempts failed, retrying', {
-          error: (err as Error).message,
-          attempt,
-          records: records.length,
-        });
-        await new Promise((r) => setTimeout(r, 100 * 2 ** attempt));
-      }
-    }
-  }
-}
-
-/** The store is up but refused a batch of records: one of its rows cannot be written. */
-class RefusedBatch extends Error {
-  constructor(cause: unknown) {
-    super(`the store refused the batch: ${(cause as Error)?.message ?? String(cause)}`, { cause });
   }
 }
