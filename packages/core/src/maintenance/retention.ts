@@ -1,4 +1,5 @@
-// Purges deliveries (attempts cascade) and events past their retention in small batches (docs/rules.md#retention: 30 days),
+// Purges deliveries (attempts cascade), events and the per-minute counters past their retention in small batches
+// (docs/rules.md#retention: 30 days),
 // sent notifications after 7 days (docs/rules.md#notifications), and console portal links once expired.
 import { DEFAULTS } from '../defaults.ts';
 import { MAX_BREAKER_WINDOW_MS } from '../policy/registry.ts';
@@ -25,6 +26,8 @@ const BREAKER_WINDOW_RETENTION_MS = MAX_BREAKER_WINDOW_MS;
 export interface PurgeCounts {
   deliveries: number;
   events: number;
+  /** Per-minute counter rows (docs/rules.md#stats-counters), kept as long as deliveries. */
+  deliveryMinutes: number;
   /** Breaker window rows (one per scope and delivery). */
   breakerWindow: number;
   /** Sent and abandoned outbox rows. */
@@ -40,9 +43,17 @@ export async function purgeExpired(
   options: Partial<RetentionOptions> = {},
 ): Promise<PurgeCounts> {
   const o = { ...DEFAULT_RETENTION, ...options };
-  const counts: PurgeCounts = { deliveries: 0, events: 0, breakerWindow: 0, outbox: 0, portalLinks: 0 };
+  const counts: PurgeCounts = {
+    deliveries: 0,
+    events: 0,
+    deliveryMinutes: 0,
+    breakerWindow: 0,
+    outbox: 0,
+    portalLinks: 0,
+  };
   counts.deliveries = await inBatches(o, (batch) => store.purgeDeliveries(now - o.deliveriesMs, batch));
   counts.events = await inBatches(o, (batch) => store.purgeEvents(now - (o.eventsMs ?? o.deliveriesMs), batch));
+  counts.deliveryMinutes = await inBatches(o, (batch) => store.purgeDeliveryMinutes(now - o.deliveriesMs, batch));
   counts.breakerWindow = await store.purgeBreakerWindow(now - BREAKER_WINDOW_RETENTION_MS);
   counts.outbox = await store.purgeOutbox(now - o.outboxMs);
   counts.portalLinks = await store.purgePortalLinks(now);

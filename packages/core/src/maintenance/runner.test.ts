@@ -15,6 +15,7 @@ function fakeStore(calls: string[]): Store {
     listEndpointsFailingSince: log('listEndpointsFailingSince'),
     purgeDeliveries: log('purgeDeliveries'),
     purgeEvents: log('purgeEvents'),
+    purgeDeliveryMinutes: log('purgeDeliveryMinutes'),
     purgeBreakerWindow: log('purgeBreakerWindow'),
     purgeOutbox: log('purgeOutbox'),
     purgePortalLinks: log('purgePortalLinks'),
@@ -31,11 +32,19 @@ test('one pass sweeps health then purges; concurrent calls share the pass in fli
     'listEndpointsFailingSince',
     'purgeDeliveries',
     'purgeEvents',
+    'purgeDeliveryMinutes',
     'purgeBreakerWindow',
     'purgeOutbox',
     'purgePortalLinks',
   ]);
-  assert.deepEqual(a.purged, { deliveries: 0, events: 0, breakerWindow: 0, outbox: 0, portalLinks: 0 });
+  assert.deepEqual(a.purged, {
+    deliveries: 0,
+    events: 0,
+    deliveryMinutes: 0,
+    breakerWindow: 0,
+    outbox: 0,
+    portalLinks: 0,
+  });
   m.start();
   await m.stop();
 });

@@ -329,6 +329,9 @@ export class SqlStore implements Store {
   purgeEvents(before: number, batch: number) {
     return retention.purgeEvents(this.driver, before, batch);
   }
+  purgeDeliveryMinutes(before: number, batch: number) {
+    return retention.purgeDeliveryMinutes(this.driver, before, batch);
+  }
   purgeBreakerWindow(before: number) {
     return retention.purgeBreakerWindow(this.driver, before);
   }

@@ -1,6 +1,20 @@
 // Store conformance, stats: the oldest due delivery and per-endpoint queue and outcome counts.
 import assert from 'node:assert/strict';
-import { endpoint, failedSetup, H, MIN, newEvent, S, secret, T0, type WithStore } from './fixtures.ts';
+import {
+  attemptOf,
+  DAY,
+  endpoint,
+  failedSetup,
+  H,
+  MIN,
+  newEvent,
+  record,
+  S,
+  secret,
+  setup,
+  T0,
+  type WithStore,
+} from './fixtures.ts';
 
 export function statsConformance(withStore: WithStore): void {
   withStore(
@@ -23,6 +37,8 @@ export function statsConformance(withStore: WithStore): void {
           oldestDueAt: T0 + 10 * MIN,
           succeeded: 1,
           failed: 2,
+          latencyMsSum: 36,
+          latencyCount: 3,
         },
         {
           endpointId: 'ep_2',
@@ -31,6 +47,8 @@ export function statsConformance(withStore: WithStore): void {
           oldestDueAt: null,
           succeeded: 0,
           failed: 0,
+          latencyMsSum: 0,
+          latencyCount: 0,
         },
       ]);
       const [ep1Late] = await store.endpointStats('ten_A', T0 + 90 * S, T0 + H);
@@ -67,6 +85,77 @@ export function statsConformance(withStore: WithStore): void {
         [[m(T0 + 2 * MIN), 1]],
       );
       assert.deepEqual(await store.deliveriesPerMinute('ten_B', T0 - H), []);
+    },
+  );
+
+  withStore(
+    'stats counters: each retry counts, a retried commit or a lost lease counts nothing, counts outlive purged deliveries, old minutes are purged',
+    async (store) => {
+      await setup(store);
+      await store.acceptEvents([
+        newEvent('ten_A', 1, ['ep_1'], { at: T0 }),
+        newEvent('ten_A', 2, ['ep_1'], { at: T0 + 2 * MIN }),
+      ]);
+      const claim = (now: number, workerId: string, leaseUntil = now + MIN) =>
+        store.claimDue({ now, limit: 1, leaseUntil, workerId, saturatedEndpoints: [] });
+      // Event 1: fails at T0 (to be retried), then succeeds at T0+1min; the first record is committed twice.
+      const [c1] = await claim(T0, 'w');
+      const retry = record(attemptOf(c1.delivery.id, 'ten_A', 'ep_1', 1, T0, 'delivery_failure', 503), 'w', {
+        status: 'pending',
+        nextAttemptAt: T0 + MIN,
+        ladder: 'fast',
+      });
+      await store.recordAttempts([retry], T0);
+      await store.recordAttempts([retry], T0); // a commit retried after it landed
+      const [c1b] = await claim(T0 + MIN, 'w');
+      assert.equal(c1b.delivery.id, c1.delivery.id);
+      await store.recordAttempts(
+        [record(attemptOf(c1.delivery.id, 'ten_A', 'ep_1', 2, T0 + MIN, 'success', 200), 'w', { status: 'succeeded' })],
+        T0 + MIN,
+      );
+      // Event 2: w's lease runs out and w2 takes it over; w's late record changes nothing, w2's success counts.
+      const [c2] = await claim(T0 + 2 * MIN, 'w', T0 + 2 * MIN + 1);
+      assert.equal(await store.releaseExpiredLeases(T0 + 3 * MIN), 1);
+      const [c2b] = await claim(T0 + 3 * MIN, 'w2');
+      assert.equal(c2b.delivery.id, c2.delivery.id);
+      await store.recordAttempts(
+        [
+          record(attemptOf(c2.delivery.id, 'ten_A', 'ep_1', 1, T0 + 2 * MIN, 'success', 200), 'w', {
+            status: 'succeeded',
+          }),
+        ],
+        T0 + 3 * MIN,
+      );
+      await store.recordAttempts(
+        [
+          record(attemptOf(c2.delivery.id, 'ten_A', 'ep_1', 1, T0 + 3 * MIN, 'success', 200), 'w2', {
+            status: 'succeeded',
+          }),
+        ],
+        T0 + 3 * MIN,
+      );
+      const m = (at: number) => Math.floor(at / MIN);
+      const minutes = [
+        { minute: m(T0), succeeded: 0, retrying: 1, failed: 0 },
+        { minute: m(T0 + MIN), succeeded: 1, retrying: 0, failed: 0 },
+        { minute: m(T0 + 3 * MIN), succeeded: 1, retrying: 0, failed: 0 },
+      ];
+      assert.deepEqual(await store.deliveriesPerMinute('ten_A', T0 - H), minutes);
+      const ep1 = async () => (await store.endpointStats('ten_A', T0 - H, T0 + H))[0];
+      assert.deepEqual(
+        [(await ep1()).succeeded, (await ep1()).failed, (await ep1()).latencyCount, (await ep1()).latencyMsSum],
+        [2, 0, 3, 36],
+        'two deliveries succeeded; three attempts counted, the lost lease and the retried commit not',
+      );
+      // The counters are what the stats read: removing the deliveries they counted leaves the counts.
+      assert.equal(await store.purgeDeliveries(T0 + DAY, 100), 2);
+      assert.deepEqual(await store.deliveriesPerMinute('ten_A', T0 - H), minutes);
+      assert.equal((await ep1()).succeeded, 2);
+      // Retention forgets minutes before its cut-off, in batches.
+      assert.equal(await store.purgeDeliveryMinutes(T0 + 2 * MIN, 1), 1);
+      assert.equal(await store.purgeDeliveryMinutes(T0 + 2 * MIN, 100), 1);
+      assert.equal(await store.purgeDeliveryMinutes(T0 + 2 * MIN, 100), 0);
+      assert.deepEqual(await store.deliveriesPerMinute('ten_A', T0 - H), minutes.slice(2));
     },
   );
 }

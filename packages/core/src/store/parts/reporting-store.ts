@@ -20,9 +20,12 @@ export interface EndpointStats {
   endpointStatus: EndpointStatus;
   queued: { pending: number; delivering: number; held: number };
   oldestDueAt: number | null;
-  /** Deliveries that ended with their last attempt in the window. */
+  /** Deliveries that ended so by an attempt in the window (the per-minute counters, docs/rules.md#stats-counters). */
   succeeded: number;
   failed: number;
+  /** Every attempt in the window: their total duration and how many. */
+  latencyMsSum: number;
+  latencyCount: number;
 }
 
 export interface ReportingStore {
@@ -36,9 +39,16 @@ export interface ReportingStore {
   countBreakers(): Promise<{ open: number; probing: number }>;
   /** The earliest `next_attempt_at` of a pending delivery due at `now` (null: nothing due waits). */
   oldestDueAt(now: number): Promise<number | null>;
-  /** Per endpoint of the tenant, oldest id first: its queue, its oldest due delivery, and what ended since `since`. */
+  /**
+   * Per endpoint of the tenant, oldest id first: its queue, its oldest due delivery, and from the per-minute counters
+   * what ended (and every attempt's duration) from the first whole minute at or after `since`.
+   */
   endpointStats(tenantId: string, since: number, now: number): Promise<EndpointStats[]>;
-  /** The tenant's deliveries by the epoch minute of their last attempt since `since`: succeeded, failed, retrying (pending after an attempt). */
+  /**
+   * The tenant's per-minute counters (docs/rules.md#stats-counters) from the first whole minute at or after `since`:
+   * deliveries that ended succeeded or failed, and failed attempts to be retried (`retrying`), by the epoch minute the
+   * attempt started.
+   */
   deliveriesPerMinute(
     tenantId: string,
     since: number,

@@ -5,6 +5,8 @@ export interface RetentionStore {
   purgeDeliveries(before: number, batch: number): Promise<number>;
   /** Deletes events older than `before` that no longer have deliveries; the count. */
   purgeEvents(before: number, batch: number): Promise<number>;
+  /** Deletes up to `batch` per-minute counter rows of minutes before `before` (ms); the count. */
+  purgeDeliveryMinutes(before: number, batch: number): Promise<number>;
   /** Deletes breaker window rows last attempted before `before`; the count. */
   purgeBreakerWindow(before: number): Promise<number>;
   /** Deletes sent and abandoned outbox rows last touched before `before`; the count. */

@@ -129,6 +129,26 @@ CREATE UNIQUE INDEX deliveries_pkey ON deliveries USING btree (id);
 
 CREATE INDEX deliveries_tenant ON deliveries USING btree (tenant_id, id);
 
+CREATE TABLE delivery_minutes (
+  endpoint_id text NOT NULL,
+  minute bigint NOT NULL,
+  slot integer NOT NULL,
+  tenant_id text NOT NULL,
+  succeeded integer DEFAULT 0 NOT NULL,
+  failed integer DEFAULT 0 NOT NULL,
+  retried integer DEFAULT 0 NOT NULL,
+  latency_ms_sum bigint DEFAULT 0 NOT NULL,
+  latency_count integer DEFAULT 0 NOT NULL,
+  CONSTRAINT delivery_minutes_endpoint_id_fkey FOREIGN KEY (endpoint_id) REFERENCES endpoints(id) ON DELETE CASCADE,
+  CONSTRAINT delivery_minutes_pkey PRIMARY KEY (endpoint_id, minute, slot)
+);
+
+CREATE INDEX delivery_minutes_age ON delivery_minutes USING btree (minute);
+
+CREATE UNIQUE INDEX delivery_minutes_pkey ON delivery_minutes USING btree (endpoint_id, minute, slot);
+
+CREATE INDEX delivery_minutes_tenant ON delivery_minutes USING btree (tenant_id, minute);
+
 CREATE TABLE endpoint_secrets (
   kid text NOT NULL,
   endpoint_id text NOT NULL,

@@ -2,6 +2,7 @@
 // path), and a test delivery's one attempt. A dialect finishes a whole batch in a few statements (finishBatch).
 import type { Attempt } from '../../domain.ts';
 import { HealthBatch } from '../health-batch.ts';
+import { counterSlot, MinuteCounts } from '../minute-counts.ts';
 import { addToFailureSummaries } from '../outbox-writes.ts';
 import type { AttemptRecord, HealthTransition } from '../parts/delivery-queue-store.ts';
 import * as rows from '../rows.ts';
@@ -75,6 +76,8 @@ export async function recordAttempts(
     );
     // Deliveries that end failed by this batch (not replays: a failed replay is no news), for their endpoints' summaries.
     const failed: string[] = [];
+    // The per-minute counters (docs/rules.md#stats-counters); one slot per worker where several share the database.
+    const counts = new MinuteCounts();
     // A dialect that finishes a whole batch in a few statements (SQLite, PostgreSQL) does it here, before the loop.
     const batchFinished = await dialect.finishBatch(tx, ordered, now);
     // The endpoint rows: before the row-by-row finishes below (endpoint rows, then delivery rows, then window rows),
@@ -104,6 +107,7 @@ export async function recordAttempts(
         });
       }
       if (!finished) continue; // the lease was lost (the attempt stays on record, the new holder decides), or the delivery is gone
+      counts.add(a, next.status, dialect.capsAcrossWorkers ? counterSlot(rec.workerId) : 0);
       if (finished.ordering_key != null && next.status !== 'pending') {
         await tx.run('promote-next-of-key', { endpoint_id: a.endpointId, ordering_key: finished.ordering_key, now });
       }
@@ -135,6 +139,7 @@ export async function recordAttempts(
     }
     const transitions = await health.flush();
     await addToFailureSummaries(tx, failed, now);
+    await counts.write(tx);
     return transitions;
   });
 }
@@ -161,6 +166,11 @@ export function recordTestAttempt(
     // A test delivery is never held before its one attempt (it is created leased and sent at once; one the
     // dispatcher took over records through recordAttempts).
     await tx.run('insert-attempt', { ...rows.attemptToRow(attempt), held_since: null, held_until: null });
+    if (finished > 0) {
+      const counts = new MinuteCounts();
+      counts.add(attempt, ok ? 'succeeded' : 'failed', workerId ? counterSlot(workerId) : 0);
+      await counts.write(tx);
+    }
     if (!health || finished === 0) return [];
     const batch = new HealthBatch(tx, now);
     await batch.apply(attempt, health, null);

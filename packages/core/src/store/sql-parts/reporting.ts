@@ -61,13 +61,16 @@ export async function endpointStats(
   since: number,
   now: number,
 ): Promise<EndpointStats[]> {
-  return (await db.all('endpoint-stats', { tenant_id: tenantId, since, now })).map((r) => ({
+  const sinceMinute = Math.ceil(since / 60_000);
+  return (await db.all('endpoint-stats', { tenant_id: tenantId, since_minute: sinceMinute, now })).map((r) => ({
     endpointId: String(r.endpoint_id),
     endpointStatus: r.endpoint_status as EndpointStatus,
     queued: { pending: Number(r.pending), delivering: Number(r.delivering), held: Number(r.held) },
     oldestDueAt: r.oldest_due_at == null ? null : Number(r.oldest_due_at),
     succeeded: Number(r.succeeded),
     failed: Number(r.failed),
+    latencyMsSum: Number(r.latency_ms_sum),
+    latencyCount: Number(r.latency_count),
   }));
 }
 export async function deliveriesPerMinute(
@@ -75,12 +78,11 @@ export async function deliveriesPerMinute(
   tenantId: string,
   since: number,
 ): Promise<Array<{ minute: number; succeeded: number; retrying: number; failed: number }>> {
-  const byMinute = new Map<number, { minute: number; succeeded: number; retrying: number; failed: number }>();
-  for (const r of await db.all('deliveries-per-minute', { tenant_id: tenantId, since })) {
-    const minute = Number(r.minute);
-    let m = byMinute.get(minute);
-    if (!m) byMinute.set(minute, (m = { minute, succeeded: 0, retrying: 0, failed: 0 }));
-    m[r.status === 'pending' ? 'retrying' : (r.status as 'succeeded' | 'failed')] += Number(r.n);
-  }
-  return [...byMinute.values()].sort((x, y) => x.minute - y.minute);
+  const rs = await db.all('deliveries-per-minute', { tenant_id: tenantId, since_minute: Math.ceil(since / 60_000) });
+  return rs.map((r) => ({
+    minute: Number(r.minute),
+    succeeded: Number(r.succeeded),
+    retrying: Number(r.retried),
+    failed: Number(r.failed),
+  }));
 }

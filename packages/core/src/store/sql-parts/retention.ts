@@ -8,6 +8,9 @@ export function purgeDeliveries(db: SqlExecutor, before: number, batch: number):
 export function purgeEvents(db: SqlExecutor, before: number, batch: number): Promise<number> {
   return db.run('purge-events', { before, batch });
 }
+export function purgeDeliveryMinutes(db: SqlExecutor, before: number, batch: number): Promise<number> {
+  return db.run('purge-delivery-minutes', { before_minute: Math.floor(before / 60_000), batch });
+}
 export function purgeBreakerWindow(db: SqlExecutor, before: number): Promise<number> {
   return db.run('purge-breaker-window', { before });
 }

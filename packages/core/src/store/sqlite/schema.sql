@@ -100,6 +100,23 @@ CREATE INDEX deliveries_leased ON deliveries (lease_until) WHERE status = 'deliv
 
 CREATE INDEX deliveries_tenant ON deliveries (tenant_id, id);
 
+CREATE TABLE delivery_minutes (
+  endpoint_id TEXT NOT NULL REFERENCES endpoints(id) ON DELETE CASCADE,
+  minute INTEGER NOT NULL,
+  slot INTEGER NOT NULL,
+  tenant_id TEXT NOT NULL,
+  succeeded INTEGER NOT NULL DEFAULT 0,
+  failed INTEGER NOT NULL DEFAULT 0,
+  retried INTEGER NOT NULL DEFAULT 0,
+  latency_ms_sum INTEGER NOT NULL DEFAULT 0,
+  latency_count INTEGER NOT NULL DEFAULT 0,
+  PRIMARY KEY (endpoint_id, minute, slot)
+) WITHOUT ROWID;
+
+CREATE INDEX delivery_minutes_age ON delivery_minutes (minute);
+
+CREATE INDEX delivery_minutes_tenant ON delivery_minutes (tenant_id, minute);
+
 CREATE TABLE endpoint_secrets (
   kid TEXT PRIMARY KEY,
   endpoint_id TEXT NOT NULL REFERENCES endpoints(id) ON DELETE CASCADE,

@@ -96,6 +96,7 @@ const METHODS = [
   'purgeDeliveries',
   'purgeEvents',
   'purgeBreakerWindow',
+  'purgeDeliveryMinutes',
 ] as const satisfies ReadonlyArray<keyof Store>;
 
 type Forwarded = (typeof METHODS)[number];
