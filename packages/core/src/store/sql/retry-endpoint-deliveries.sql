@@ -4,4 +4,4 @@
 -- params :endpoint_id, :now
 UPDATE deliveries AS d SET next_attempt_at = :now, updated_at = :now
 WHERE d.endpoint_id = :endpoint_id AND d.status = 'pending' AND d.next_attempt_at > :now
-  AND 1 = 1
+  AND {{key-head}}
