@@ -339,6 +339,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/tenants/{tenant}/deliveries/{delivery}/retry": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Retry now: a pending delivery becomes due now, as its next attempt
+         * @description docs/rules.md#retry-now. The attempt counts on its retry ladder (not a replay). 409 delivery_finished (replay it instead), delivery_in_flight, delivery_not_head (a later delivery of an ordering key; names the head), breaker_open (held by a breaker that is not closed; the message carries the breaker's state), endpoint_paused.
+         */
+        post: operations["retryDelivery"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/tenants/{tenant}/endpoints": {
         parameters: {
             query?: never;
@@ -444,6 +464,26 @@ export interface paths {
          * @description Defaults: since = 24 h ago, until = now; both inclusive, compared with the attempt time. At most the 10,000 oldest; a limited number per tenant per UTC day (429 replay_quota_exceeded, Retry-After until the next UTC midnight; a replay that selects nothing does not count); 409 endpoint_paused on a paused endpoint.
          */
         post: operations["replayWindow"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tenants/{tenant}/endpoints/{endpoint}/retry": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Retry now: every pending delivery of the endpoint becomes due now
+         * @description docs/rules.md#retry-now. Sent as the endpoint's concurrency cap and rate limit allow; of an ordering key only its head moves; deliveries held by an open breaker stay held. 409 endpoint_paused on a paused endpoint.
+         */
+        post: operations["retryEndpoint"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1308,6 +1348,10 @@ export interface components {
             until?: string;
             include_skipped?: boolean;
         } | null;
+        RetryMoved: {
+            /** @description Pending deliveries made due now (of an ordering key, only its head). */
+            moved: number;
+        };
         RotateEndpointSecretRequest: {
             overlap_seconds?: number;
         } | null;
@@ -1582,6 +1626,7 @@ export type QueueStats = components['schemas']['QueueStats'];
 export type Replay = components['schemas']['Replay'];
 export type ReplayAccepted = components['schemas']['ReplayAccepted'];
 export type ReplayWindowRequest = components['schemas']['ReplayWindowRequest'];
+export type RetryMoved = components['schemas']['RetryMoved'];
 export type RotateEndpointSecretRequest = components['schemas']['RotateEndpointSecretRequest'];
 export type SendEventsRequest = components['schemas']['SendEventsRequest'];
 export type SendEventsResponse = components['schemas']['SendEventsResponse'];
@@ -2620,6 +2665,47 @@ export interface operations {
             };
         };
     };
+    retryDelivery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tenant: string;
+                delivery: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Delivery"];
+                };
+            };
+            /** @description An error from the catalog (docs/errors.md). */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error from the catalog (docs/errors.md). */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     listEndpoints: {
         parameters: {
             query?: {
@@ -2983,6 +3069,47 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ReplayAccepted"];
+                };
+            };
+            /** @description An error from the catalog (docs/errors.md). */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error from the catalog (docs/errors.md). */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    retryEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tenant: string;
+                endpoint: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RetryMoved"];
                 };
             };
             /** @description An error from the catalog (docs/errors.md). */

@@ -72,6 +72,24 @@ export const ERROR_CATALOG = {
     message:
       'delivery is {status}; only a failed delivery holding its ordering key (on_failure block) can be dismissed',
   },
+  delivery_finished: {
+    status: 409,
+    message: 'delivery is {status} and has no next attempt; replay it instead (POST …/deliveries/{delivery_id}/replay)',
+  },
+  delivery_in_flight: {
+    status: 409,
+    message: 'delivery is being attempted right now; its outcome decides its next attempt',
+  },
+  delivery_not_head: {
+    status: 409,
+    message:
+      'delivery waits behind {head_id} ({head_status}), the head of its ordering key; only the head of a key can be retried',
+  },
+  breaker_open: {
+    status: 409,
+    message:
+      'delivery is held by the {scope} breaker {scope_key}, which is {state} (next probe {next_probe_at}); it goes when the breaker closes, or reset the breaker',
+  },
   signing_immutable: {
     status: 409,
     message:

@@ -148,6 +148,22 @@ export function DeliveryPage({ tenant, id }: { tenant: string; id: string }) {
     }
   };
 
+  // Retry now (docs/rules.md#retry-now): the pending delivery's next attempt at once, on its ladder.
+  const retryNow = async () => {
+    setBusy(true);
+    try {
+      const d = await api
+        .POST('/v1/tenants/{tenant}/deliveries/{delivery}/retry', { params: { path: { tenant, delivery: id } } })
+        .then(unwrap);
+      setMessage({ text: `Retrying now: attempt ${d.attempt_count + 1} on its ${d.ladder} ladder.` });
+      await loaded.reload();
+    } catch (err) {
+      setMessage({ text: messageOf(err), error: true });
+    } finally {
+      setBusy(false);
+    }
+  };
+
   return (
     <Loading loaded={loaded}>
       {({ d, endpoint }) => {
@@ -180,7 +196,16 @@ export function DeliveryPage({ tenant, id }: { tenant: string; id: string }) {
               <dt>Created</dt>
               <dd>{when(d.created_at)}</dd>
             </dl>
-            <p>
+            <p className="actions">
+              <button
+                type="button"
+                id="retry-now"
+                disabled={busy || retryBlocked(d.status, endpoint?.status) !== null}
+                title={retryBlocked(d.status, endpoint?.status) ?? 'Attempt it now, as its next attempt on its ladder'}
+                onClick={retryNow}
+              >
+                Retry now
+              </button>
               <button
                 type="button"
                 id="replay"
@@ -190,6 +215,11 @@ export function DeliveryPage({ tenant, id }: { tenant: string; id: string }) {
                 Replay
               </button>
             </p>
+            {retryBlocked(d.status, endpoint?.status) ? (
+              <p className="hint" id="retry-now-reason">
+                Retry now: {retryBlocked(d.status, endpoint?.status)}
+              </p>
+            ) : null}
             <Status id="replay-status" message={message} />
             <h2>Timeline</h2>
             {d.attempts.length === 0 && tl.bands.length === 0 ? (
@@ -242,4 +272,13 @@ export function DeliveryPage({ tenant, id }: { tenant: string; id: string }) {
       }}
     </Loading>
   );
+}
+
+/** Why "Retry now" cannot apply (docs/rules.md#retry-now), or null; the server has the last word (ordering, breakers). */
+export function retryBlocked(status: string, endpointStatus: string | undefined): string | null {
+  if (status === 'delivering') return 'an attempt is running right now.';
+  if (status === 'succeeded' || status === 'failed' || status === 'skipped')
+    return `the delivery is ${status} and has no next attempt; replay it instead.`;
+  if (endpointStatus === 'paused') return 'the endpoint is paused; reactivate it first.';
+  return null;
 }

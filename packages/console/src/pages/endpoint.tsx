@@ -67,6 +67,15 @@ export function EndpointPage({ tenant, id }: { tenant: string; id: string }) {
       fail(err);
     }
   };
+  // Retry now (docs/rules.md#retry-now): every pending delivery of the endpoint due now, heads of keys only.
+  const retryNow = async () => {
+    try {
+      const r = await api.POST('/v1/tenants/{tenant}/endpoints/{endpoint}/retry', { params: { path } }).then(unwrap);
+      setStatus({ text: `${r.moved} pending ${r.moved === 1 ? 'delivery' : 'deliveries'} due now.` });
+    } catch (err) {
+      fail(err);
+    }
+  };
   const sendTest = async () => {
     try {
       const a = await api.POST('/v1/tenants/{tenant}/endpoints/{endpoint}/test', { params: { path } }).then(unwrap);
@@ -129,6 +138,19 @@ export function EndpointPage({ tenant, id }: { tenant: string; id: string }) {
             </button>
             <button type="button" id="pause" disabled={e.status === 'paused'} onClick={setEndpointStatus('paused')}>
               Pause
+            </button>
+            <button
+              type="button"
+              id="retry-now"
+              disabled={e.status === 'paused'}
+              title={
+                e.status === 'paused'
+                  ? 'The endpoint is paused; reactivate it first'
+                  : 'Every pending delivery due now, paced by the cap and rate limit'
+              }
+              onClick={retryNow}
+            >
+              Retry now
             </button>
             <button type="button" id="test-delivery" onClick={sendTest}>
               Send a test delivery

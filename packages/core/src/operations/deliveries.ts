@@ -1,8 +1,10 @@
-// Deliveries: filtered pages (the dead letter is status=failed) and one delivery with its payload and every attempt.
+// Deliveries: filtered pages (the dead letter is status=failed), one delivery with its payload and every attempt,
+// and the hand-driven steps: retry now and dismiss.
 import type { Attempt, Delivery } from '../domain.ts';
 import { fail } from '../errors.ts';
 import type { DeliveryFilter, Page } from '../store/store.ts';
 import type { EngineParts } from './parts.ts';
+import { retryRefusal } from './retry-refusal.ts';
 
 export class DeliveryOperations {
   readonly #p: EngineParts;
@@ -30,6 +32,33 @@ export class DeliveryOperations {
     if (!d) throw fail('delivery_not_found');
     const [event, attempts] = await Promise.all([store.getEvent(tenantId, d.eventId), store.listAttempts(d.id)]);
     return { delivery: d, body: event ? event.event.body : null, attempts };
+  }
+
+  /**
+   * Retry now (docs/rules.md#retry-now): a pending delivery, or one held whose breaker has closed, becomes due now — its
+   * next attempt on its ladder, not a replay. 409 for a delivery that cannot move (finished, in flight, behind its key's
+   * head, held by a breaker that is not closed, on a paused endpoint).
+   */
+  async retry(tenantId: string, deliveryId: string): Promise<Delivery> {
+    const p = this.#p;
+    const d = await p.store.getDelivery(tenantId, deliveryId);
+    if (!d) throw fail('delivery_not_found');
+    const ep = await p.store.getEndpoint(tenantId, d.endpointId);
+    if (!ep) throw fail('delivery_not_found');
+    const refusal = await retryRefusal(p, d, ep);
+    if (refusal) throw refusal;
+    const now = p.clock.now();
+    if (await p.store.retryDelivery(tenantId, deliveryId, now)) {
+      p.dispatcher.wake();
+      return { ...d, nextAttemptAt: now, updatedAt: now };
+    }
+    // Nothing moved: already due (as good as retried), or it changed between the read and the write.
+    const again = await p.store.getDelivery(tenantId, deliveryId);
+    if (!again) throw fail('delivery_not_found');
+    const changed = await retryRefusal(p, again, ep);
+    if (changed) throw changed;
+    p.dispatcher.wake();
+    return again;
   }
 
   /**

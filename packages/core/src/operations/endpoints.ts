@@ -1,4 +1,4 @@
-// Endpoints: create (with a first signing secret), read, edit, delete mid-flight, and one test delivery now.
+// Endpoints: create (with a first signing secret), read, edit, delete mid-flight, retry now, and one test delivery now.
 
 import { DEFAULTS } from '../defaults.ts';
 import { attemptFromResult } from '../dispatch/attempt-from-result.ts';
@@ -150,6 +150,20 @@ export class EndpointOperations {
     const ep = await this.#p.store.getEndpoint(tenantId, id);
     if (!ep) throw fail('endpoint_not_found');
     return ep;
+  }
+
+  /**
+   * Retry now for the endpoint (docs/rules.md#retry-now): every pending delivery due later becomes due now (of an
+   * ordering key only its head; held ones stay with their breaker), paced by the claim as usual; the count moved.
+   * 409 endpoint_paused on a paused endpoint (its queue is failed at the next claim, not sent).
+   */
+  async retry(tenantId: string, id: string): Promise<{ moved: number }> {
+    const p = this.#p;
+    const ep = await this.get(tenantId, id);
+    if (ep.status === 'paused') throw fail('endpoint_paused');
+    const moved = await p.store.retryEndpointDeliveries(id, p.clock.now());
+    if (moved > 0) p.dispatcher.wake();
+    return { moved };
   }
 
   /**

@@ -212,6 +212,15 @@ export class SqlStore implements Store {
   countInFlight(endpointId: string) {
     return queue.countInFlight(this.driver, endpointId);
   }
+  retryDelivery(tenantId: string, id: string, now: number) {
+    return queue.retryDelivery(this.driver, tenantId, id, now);
+  }
+  retryEndpointDeliveries(endpointId: string, now: number) {
+    return queue.retryEndpointDeliveries(this.driver, endpointId, now);
+  }
+  findKeyHead(endpointId: string, orderingKey: string) {
+    return queue.findKeyHead(this.driver, endpointId, orderingKey);
+  }
   setEffectiveConcurrency(endpointId: string, value: number | null) {
     return queue.setEffectiveConcurrency(this.driver, endpointId, value);
   }

@@ -15,6 +15,7 @@ import { healthRetentionConformance } from './health-retention.ts';
 import { rateLimitsConformance } from './rate-limits.ts';
 import { recordsConformance } from './records.ts';
 import { replaysConformance } from './replays.ts';
+import { retryNowConformance } from './retry-now.ts';
 import { statsConformance } from './stats.ts';
 
 export interface StoreUnderTest {
@@ -46,6 +47,7 @@ export function storeConformance(name: string, factory: StoreFactory, options: {
     describe('attempt records', () => recordsConformance(withStore));
     describe('attempt history', () => attemptHistoryConformance(withStore));
     describe('replays', () => replaysConformance(withStore));
+    describe('retry now', () => retryNowConformance(withStore));
     describe('endpoint options', () => endpointOptionsConformance(withStore));
     describe('stats', () => statsConformance(withStore));
     describe('breakers', () => breakersConformance(withStore));

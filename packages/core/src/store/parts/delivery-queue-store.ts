@@ -1,5 +1,13 @@
 // The delivery queue part of the store: what a dispatcher does with due work (claim, record, hold, end, leases).
-import type { Attempt, Delivery, Endpoint, EndpointStatus, Environment, PauseReason } from '../../domain.ts';
+import type {
+  Attempt,
+  Delivery,
+  DeliveryStatus,
+  Endpoint,
+  EndpointStatus,
+  Environment,
+  PauseReason,
+} from '../../domain.ts';
 import type { HealthRule, Ladder } from '../../policy/types.ts';
 
 /** A claimed delivery with everything a worker needs to send it, read in the claiming statement's transaction. */
@@ -114,6 +122,15 @@ export interface DeliveryQueueStore {
   nextDueAt(): Promise<number | null>;
   /** Deliveries leased by a worker right now (per endpoint), for cross-process concurrency caps. */
   countInFlight(endpointId: string): Promise<number>;
+  /**
+   * Retry now (docs/rules.md#retry-now): a pending or held delivery heading its ordering key, due later, becomes due
+   * `now` (its next attempt on its ladder). False when it is not such a delivery, or already due.
+   */
+  retryDelivery(tenantId: string, id: string, now: number): Promise<boolean>;
+  /** Retry now for an endpoint: every pending delivery due later (of a key, only its head) becomes due `now`; the count. */
+  retryEndpointDeliveries(endpointId: string, now: number): Promise<number>;
+  /** The head of an ordering key on an endpoint (docs/rules.md#retry-now), or null when the key is free. */
+  findKeyHead(endpointId: string, orderingKey: string): Promise<{ id: string; status: DeliveryStatus } | null>;
   /** Records the concurrency the dispatcher learned for an endpoint (null: not throttled); not an edit of the endpoint. */
   setEffectiveConcurrency(endpointId: string, value: number | null): Promise<void>;
   /**

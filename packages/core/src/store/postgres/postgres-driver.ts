@@ -25,6 +25,8 @@ const MAKES_DUE = new Set([
   'schedule-single-replay',
   'release-held-endpoint',
   'release-held-tenant',
+  'retry-delivery',
+  'retry-endpoint-deliveries',
   'release-expired-leases',
   'release-all-leases',
 ]);

@@ -1,6 +1,6 @@
 // The delivery queue part of SqlStore as functions over the driver: claim, hold, end, and the leases (recording
 // attempts is record-attempts.ts). The hot path: claimDue and holdDeliveries go straight to their statements.
-import type { Environment } from '../../domain.ts';
+import type { DeliveryStatus, Environment } from '../../domain.ts';
 import { addToFailureSummaries } from '../outbox-writes.ts';
 import type { ClaimedDelivery, ClaimOptions } from '../parts/delivery-queue-store.ts';
 import { applyRateLimits } from '../rate-limited-claim.ts';
@@ -139,4 +139,23 @@ export async function setEffectiveConcurrency(
   value: number | null,
 ): Promise<void> {
   await db.run('set-effective-concurrency', { id: endpointId, value });
+}
+
+// Retry now (docs/rules.md#retry-now): only next_attempt_at moves; the claim does the rest as for any due delivery.
+export async function retryDelivery(db: SqlExecutor, tenantId: string, id: string, now: number): Promise<boolean> {
+  return (await db.run('retry-delivery', { tenant_id: tenantId, id, now })) > 0;
+}
+export function retryEndpointDeliveries(db: SqlExecutor, endpointId: string, now: number): Promise<number> {
+  return db.run('retry-endpoint-deliveries', { endpoint_id: endpointId, now });
+}
+export async function findKeyHead(
+  db: SqlExecutor,
+  endpointId: string,
+  orderingKey: string,
+): Promise<{ id: string; status: DeliveryStatus } | null> {
+  const [r] = await db.all<{ id: string; status: DeliveryStatus }>('find-key-head', {
+    endpoint_id: endpointId,
+    ordering_key: orderingKey,
+  });
+  return r ? { id: r.id, status: r.status } : null;
 }

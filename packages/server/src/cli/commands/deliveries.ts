@@ -1,5 +1,5 @@
-// `hookline deliveries list|show|dismiss`: the delivery log and dead letters, filtered; one delivery with every attempt;
-// dismissing a failed delivery that holds its ordering key.
+// `hookline deliveries list|show|retry|dismiss`: the delivery log and dead letters, filtered; one delivery with every
+// attempt; retry now (a pending delivery's next attempt at once); dismissing a failed delivery that holds its key.
 
 import { MAX_PAGE_LIMIT } from '../../http/route.ts';
 import { out, printJson } from '../cli-context.ts';
@@ -30,17 +30,20 @@ export const deliveries: Command = {
   hookline deliveries list [--status <${STATUSES.join('|')}>] [--endpoint <id>] [--type <event type>]
                            [--since <iso | 2h>] [--until <iso | 10m>] [--limit <n>] [--cursor <c>]
   hookline deliveries show <delivery>
+  hookline deliveries retry <delivery>     (a pending delivery's next attempt now, on its ladder)
   hookline deliveries dismiss <delivery>   (a failed delivery holding its ordering key: the key goes on)
 
   failed deliveries are the dead letter; --since/--until take ISO-8601 or a duration ago.
   dismiss takes only a failed delivery of a key on an endpoint with --on-failure block; it stays
-  failed and replayable.
+  failed and replayable. retry takes a pending delivery (of an ordering key, only its head); a
+  finished one is replayed instead ('hookline replay'); one held by an open breaker waits for it.
 
 ${CLIENT_OPTIONS_HELP}
 
 Examples:
   hookline deliveries list --status failed --since 24h
-  hookline deliveries show dlv_01…`,
+  hookline deliveries show dlv_01…
+  hookline deliveries retry dlv_01…`,
 
   async run(args, ctx) {
     const { values, positionals } = parseCommandArgs('deliveries', args, OPTIONS, 2);
@@ -106,6 +109,21 @@ Examples:
       if (d.payload !== undefined) out(ctx, `\npayload: ${JSON.stringify(d.payload)}`);
       return 0;
     }
+    if (sub === 'retry') {
+      const d = await api.post<Json>(
+        api.tenantPath(
+          `/deliveries/${encodeURIComponent(requirePositional('deliveries retry', 'delivery', id))}/retry`,
+        ),
+        {},
+      );
+      if (values.json) printJson(ctx, d);
+      else
+        out(
+          ctx,
+          `retrying ${d.id as string} now: attempt ${(d.attempt_count as number) + 1}, on its ${d.ladder as string} ladder`,
+        );
+      return 0;
+    }
     if (sub === 'dismiss') {
       const d = await api.post<Json>(
         api.tenantPath(
@@ -123,8 +141,8 @@ Examples:
     }
     throw usageError(
       sub === undefined
-        ? `deliveries: missing subcommand (list, show, dismiss); see 'hookline deliveries --help'`
-        : `deliveries: unknown subcommand '${sub}' (list, show, dismiss)`,
+        ? `deliveries: missing subcommand (list, show, retry, dismiss); see 'hookline deliveries --help'`
+        : `deliveries: unknown subcommand '${sub}' (list, show, retry, dismiss)`,
     );
   },
 };

@@ -30,11 +30,11 @@ const OPTIONS = {
   cursor: { type: 'string' },
 } as const;
 
-const SUBS = 'add, list, show, set, limit, pause, resume, rotate, secret, test, delete';
+const SUBS = 'add, list, show, set, limit, pause, resume, retry, rotate, secret, test, delete';
 
 export const endpoints: Command = {
   name: 'endpoints',
-  summary: 'add, list, show, pause, resume, rotate, test and delete endpoints',
+  summary: 'add, list, show, pause, resume, retry, rotate, test and delete endpoints',
   help: `Usage:
   hookline endpoints add <https://receiver/url> [--policy <name>] [--description <text>]
                          [--event-types <a,b.*>] [--scheme hookline|standard] [--timeout <5s>]
@@ -50,6 +50,8 @@ export const endpoints: Command = {
   hookline endpoints resume <endpoint> [--catch-up]
                                            (reactivate; clears degradation; --catch-up replays what
                                             failed or was skipped since the pause began)
+  hookline endpoints retry <endpoint>      (every pending delivery due now, paced by the endpoint's
+                                            limits; of an ordering key, only its head)
   hookline endpoints rotate <endpoint>     (new signing secret; old ones stay live for the overlap)
   hookline endpoints secret <endpoint>     (the live signing secrets, or ed25519 public keys)
   hookline endpoints test <endpoint>       (one test delivery now, event type hookline.test)
@@ -215,6 +217,14 @@ Examples:
             : c
               ? `resumed ${e.id as string} (${e.status as string}); catch-up replay ${c.replay_id as string} selected ${(c.replay as Json).selected as number} deliveries`
               : `resumed ${e.id as string} (${e.status as string}); replay what it missed with 'hookline replay --endpoint ${e.id as string} --include-skipped'`,
+        );
+        return 0;
+      }
+      case 'retry': {
+        const r = await api.post<Json>(path('/retry'));
+        print(
+          r,
+          `${r.moved as number} pending ${r.moved === 1 ? 'delivery' : 'deliveries'} of ${id as string} due now`,
         );
         return 0;
       }

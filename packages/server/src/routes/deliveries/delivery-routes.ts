@@ -1,14 +1,25 @@
-// Deliveries: filter and page through them (the dead letter is status=failed), read one with every attempt.
+// Deliveries: filter and page through them (the dead letter is status=failed), read one with every attempt, and retry
+// now (one delivery, or every pending one of an endpoint).
 import type { DeliveryStatus } from '@hookline/core';
 import type { FastifyInstance } from 'fastify';
 import { parseCursor, parseTime } from '../../http/query.ts';
 import { addRoute, pagingQuery, paramsSchema } from '../../http/route.ts';
+import { named } from '../../http/schema-names.ts';
 import { pageSchema } from '../../http/views.ts';
 import type { Runtime } from '../../runtime.ts';
 import { attemptView } from './attempt-view.ts';
 import { DeliveryDetailSchema, DeliverySchema, deliveryView } from './delivery-view.ts';
 
 const tag = 'deliveries';
+
+const RetryMovedSchema = named('RetryMoved', {
+  type: 'object',
+  additionalProperties: false,
+  required: ['moved'],
+  properties: {
+    moved: { type: 'integer', description: 'Pending deliveries made due now (of an ordering key, only its head).' },
+  },
+});
 
 interface ListQuery {
   status?: DeliveryStatus;
@@ -94,5 +105,40 @@ export function deliveryRoutes(app: FastifyInstance, rt: Runtime): void {
         attempts: attempts.map(attemptView),
       };
     },
+  });
+
+  addRoute<{ tenant: string; delivery: string }>(app, {
+    method: 'POST',
+    url: '/v1/tenants/:tenant/deliveries/:delivery/retry',
+    operationId: 'retryDelivery',
+    summary: 'Retry now: a pending delivery becomes due now, as its next attempt',
+    tag,
+    auth: 'tenant',
+    description:
+      'docs/rules.md#retry-now. The attempt counts on its retry ladder (not a replay). 409 delivery_finished (replay it ' +
+      'instead), delivery_in_flight, delivery_not_head (a later delivery of an ordering key; names the head), ' +
+      "breaker_open (held by a breaker that is not closed; the message carries the breaker's state), endpoint_paused.",
+    params: paramsSchema('tenant', 'delivery'),
+    response: { 200: DeliverySchema },
+    handler: async (req) =>
+      deliveryView(
+        await engine.deliveries.retry(req.params.tenant, req.params.delivery),
+        await rt.authLookups.environmentOf(req.params.tenant),
+      ),
+  });
+
+  addRoute<{ tenant: string; endpoint: string }>(app, {
+    method: 'POST',
+    url: '/v1/tenants/:tenant/endpoints/:endpoint/retry',
+    operationId: 'retryEndpoint',
+    summary: 'Retry now: every pending delivery of the endpoint becomes due now',
+    tag,
+    auth: 'tenant',
+    description:
+      "docs/rules.md#retry-now. Sent as the endpoint's concurrency cap and rate limit allow; of an ordering key only its " +
+      'head moves; deliveries held by an open breaker stay held. 409 endpoint_paused on a paused endpoint.',
+    params: paramsSchema('tenant', 'endpoint'),
+    response: { 200: RetryMovedSchema },
+    handler: async (req) => engine.endpoints.retry(req.params.tenant, req.params.endpoint),
   });
 }
