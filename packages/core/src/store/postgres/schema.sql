@@ -113,6 +113,8 @@ CREATE INDEX deliveries_endpoint ON deliveries USING btree (endpoint_id, status,
 
 CREATE INDEX deliveries_endpoint_due ON deliveries USING btree (endpoint_id, next_attempt_at, id) WHERE (status = ANY (ARRAY['pending'::text, 'held'::text]));
 
+CREATE INDEX deliveries_endpoint_id ON deliveries USING btree (endpoint_id, id);
+
 CREATE INDEX deliveries_event ON deliveries USING btree (event_pk);
 
 CREATE INDEX deliveries_finished ON deliveries USING btree (updated_at) WHERE (status = ANY (ARRAY['succeeded'::text, 'failed'::text, 'skipped'::text]));
@@ -128,6 +130,10 @@ CREATE INDEX deliveries_leased ON deliveries USING btree (lease_until) WHERE (st
 CREATE UNIQUE INDEX deliveries_pkey ON deliveries USING btree (id);
 
 CREATE INDEX deliveries_tenant ON deliveries USING btree (tenant_id, id);
+
+CREATE INDEX deliveries_tenant_created ON deliveries USING btree (tenant_id, created_at);
+
+CREATE INDEX deliveries_tenant_status ON deliveries USING btree (tenant_id, status, id);
 
 CREATE TABLE delivery_minutes (
   endpoint_id text NOT NULL,
@@ -235,6 +241,8 @@ CREATE INDEX events_created ON events USING btree (created_at);
 CREATE UNIQUE INDEX events_pkey ON events USING btree (id);
 
 CREATE UNIQUE INDEX events_tenant_id_event_id_key ON events USING btree (tenant_id, event_id);
+
+CREATE INDEX events_tenant_type ON events USING btree (tenant_id, type, id);
 
 CREATE TABLE failure_summaries (
   endpoint_id text NOT NULL,

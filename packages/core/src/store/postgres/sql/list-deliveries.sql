@@ -1,7 +1,8 @@
--- list-deliveries: newest first, keyset on id; NULL filters match everything.
+-- list-deliveries: newest first, keyset on id; NULL filters match everything. The event's tenant is the delivery's:
+-- said on both sides so that a filter on the event's type or id is a range of the events' (tenant_id, …) indexes.
 -- params :tenant_id, :status, :endpoint_id, :event_type, :event_id, :since, :until, :before ('~' for the first page), :limit
 SELECT d.*, ev.event_id AS ev_event_id, ev.type AS ev_type FROM deliveries d JOIN events ev ON ev.id = d.event_pk
-WHERE d.tenant_id = :tenant_id AND d.id < :before::text
+WHERE d.tenant_id = :tenant_id AND ev.tenant_id = :tenant_id AND d.id < :before::text
   AND (:status::text IS NULL OR d.status = :status::text)
   AND (:endpoint_id::text IS NULL OR d.endpoint_id = :endpoint_id::text)
   AND (:event_type::text IS NULL OR ev.type = :event_type::text)
