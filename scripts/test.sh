@@ -24,16 +24,20 @@ npx biome ci --error-on-warnings .
 if [ $# -gt 0 ]; then files=("$@"); else
   mapfile -t files < <(find packages bench scripts -name node_modules -prune -o \( -name '*.test.ts' -print \) | sort)
 fi
-# A stuck test fails the run instead of hanging it. On Node 20, --test-timeout bounds each test file (the runner
-# ends the file's process); scripts/test-reporter.mjs names the tests that were still running in it. The bound
-# must hold the slowest honest file on a loaded machine: postgres.multiprocess (20,000 events) takes ~95 s on two
-# idle cores and ~430 s on two shared ones, and carries its own 900 s ceiling, which this stays above so that its
-# own timeout fires first. HOOKLINE_TEST_TIMEOUT_MS overrides it. --test-force-exit ends a file whose tests are
-# all done even if something it started still holds the event loop open.
+# A stuck test fails the run instead of hanging it, twice over. Each test: 120 s unless it names its own `timeout`
+# (and says why), put on test()/it() by scripts/per-test-timeout/ (a preload in NODE_OPTIONS below; node 20 refuses
+# --test-timeout there, and that option bounds a file, not a test), so a deadlock fails naming its test within two
+# minutes; HOOKLINE_TEST_PER_TEST_TIMEOUT_MS overrides the default. Each file: on Node 20, --test-timeout bounds each
+# test file (the runner ends the file's process); scripts/test-reporter.mjs names the tests that were still running
+# in it. The file bound must hold the slowest honest file on a loaded machine: postgres.multiprocess (20,000 events)
+# takes ~95 s on two idle cores and ~430 s on two shared ones, and carries its own 900 s ceiling, which this stays
+# above so that its own timeout fires first. HOOKLINE_TEST_TIMEOUT_MS overrides it. --test-force-exit ends a file
+# whose tests are all done even if something it started still holds the event loop open.
 timeout_ms="${HOOKLINE_TEST_TIMEOUT_MS:-960000}"
 echo "running ${#files[@]} test files (each bounded by ${timeout_ms} ms)"
 # The `source` export condition resolves the workspace's packages to their TypeScript sources (run through tsx), not
 # to their dist/ builds; in NODE_OPTIONS so that every process a test starts (hookline, forks, threads) does the same.
-export NODE_OPTIONS="--conditions=source${NODE_OPTIONS:+ $NODE_OPTIONS}"
+# The per-test timeout's preload rides there too: the runner starts each file as a process of its own.
+export NODE_OPTIONS="--conditions=source --import=$PWD/scripts/per-test-timeout/preload.mjs${NODE_OPTIONS:+ $NODE_OPTIONS}"
 node --import tsx --test --test-concurrency=2 --test-timeout="$timeout_ms" --test-force-exit \
   --test-reporter=./scripts/test-reporter.mjs --test-reporter-destination=stdout "${files[@]}"

@@ -7,6 +7,7 @@ import { describe, test } from 'node:test';
 import type { Attempt, Endpoint } from '../src/domain.ts';
 import { breakerEntry } from '../src/outbox/outbox-entries.ts';
 import type { AttemptRecord, BreakerRow, Store } from '../src/store/store.ts';
+import { within } from './deadline.ts';
 import type { StoreFactory } from './store-conformance/index.ts';
 import { MIN } from './time.ts';
 
@@ -307,7 +308,17 @@ export function outboxConformance(name: string, factory: StoreFactory, options: 
           nextProbeAt: T0 + 5 * MIN,
           probeDeliveryId: null,
         });
-      assert.equal(await store.saveBreaker(row({}), null, entry()), true);
+      // The notification is written on the transition's own transaction: one written beside it (on another
+      // connection, or on SQLite's one connection while the transaction holds it) could outlive a failed commit or
+      // wait for the transaction forever. A few seconds is ample for two rows; a hang fails here, named.
+      assert.equal(
+        await within(
+          'the breaker row and its notification, in one transaction',
+          5_000,
+          store.saveBreaker(row({}), null, entry()),
+        ),
+        true,
+      );
       assert.equal(await store.saveBreaker(row({ updatedAt: T0 + 1 }), null, entry()), false, 'lost: the row exists');
       assert.equal(
         await store.saveBreaker(row({ updatedAt: T0 + 2 }), T0 + 1, entry()),
