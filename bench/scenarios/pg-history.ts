@@ -202,6 +202,10 @@ export async function measure(a: HistoryArgs) {
     // Visited since the purge, and most of the purge's dead rows gone (a visit that began mid-purge is not enough).
     const swept = (v: { n: number; dead: number }, seen: number) => v.n >= seen + 3 && v.dead < perDay * 0.3;
     let autovacuumMissed = 0;
+    // A server with autovacuum off (this workplace's test server runs so) would never reuse the purged space, which
+    // says nothing of Hookline: there, a VACUUM after each day stands in for the autovacuum a production server runs
+    // (migration 016 sets its thresholds), and the line says so.
+    const autovacuumOn = (await db.query('SHOW autovacuum')).rows[0].autovacuum === 'on';
     const sizes = [await size()];
     for (let d = 0; d < a.weekDays; d++) {
       await addHistory(db, endpoints, a.history + d * perDay, perDay, start + (10 + d) * DAY, step);
@@ -209,9 +213,11 @@ export async function measure(a: HistoryArgs) {
       const seen = (await vacuums()).n;
       for (let n = 1; n > 0; ) n = await store.purgeDeliveries(before, 5000);
       for (let n = 1; n > 0; ) n = await store.purgeEvents(before, 5000);
-      const deadline = Date.now() + 150_000;
-      while (!swept(await vacuums(), seen) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 1000));
-      if (!swept(await vacuums(), seen)) autovacuumMissed++;
+      if (autovacuumOn) {
+        const deadline = Date.now() + 150_000;
+        while (!swept(await vacuums(), seen) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 1000));
+        if (!swept(await vacuums(), seen)) autovacuumMissed++;
+      } else await db.query('VACUUM (ANALYZE) deliveries, attempts, events, delivery_minutes');
       sizes.push(await size());
     }
     await engine.stop();
@@ -229,6 +235,7 @@ export async function measure(a: HistoryArgs) {
       p99_retention_ms: p99During,
       sizes_mb: sizes.map((b) => Math.round(b / 1e6)),
       autovacuum_missed_days: autovacuumMissed,
+      autovacuum: autovacuumOn ? 'on' : 'off (a VACUUM after each day stands in for it)',
     };
   } finally {
     await db.end().catch(() => {});
