@@ -151,6 +151,16 @@ for (const x of lines) {
         met,
       ]);
       break;
+    case 'pg-history':
+      rows.push([
+        `pg-history (${fmt(x.history_deliveries)} finished deliveries kept)`,
+        `drain ${fmt(x.history_per_s)}/s vs ${fmt(x.empty_per_s)}/s empty (ratio_to_empty ${r(x.ratio_to_empty)}); stats ${r(x.stats_ms)} ms, per minute ${r(x.per_minute_ms)} ms, dead-letter page ${r(x.dead_letter_page_ms)} ms; retention of ${fmt(x.retention_removed)} in ${r(x.retention_seconds)} s, p99 ratio ${r(x.retention_p99_ratio)}; week sizes ${(x.week_sizes_mb ?? []).join(' → ')} MB (ratio ${r(x.week_size_ratio)}; autovacuum ${r(x.server_autovacuum)})`,
+        '—',
+        '—',
+        target,
+        met,
+      ]);
+      break;
     default:
       rows.push([x.scenario, JSON.stringify(x), '', '', target, met]);
   }
