@@ -1136,12 +1136,16 @@ export interface components {
             queue: components["schemas"]["QueueDepth"];
             /** @description Milliseconds the oldest due pending delivery has waited past its next_attempt_at; null when nothing due waits. */
             oldest_due_age_ms: number | null;
-            /** @description Deliveries that ended succeeded with their last attempt in the window. */
+            /** @description Deliveries that ended succeeded by an attempt in the window (per-minute counters, docs/rules.md#stats-counters). */
             succeeded: number;
-            /** @description Deliveries that ended failed (dead letter) with their last attempt in the window. */
+            /** @description Deliveries that ended failed (dead letter) by an attempt in the window. */
             failed: number;
             /** @description succeeded / (succeeded + failed); null when none ended in the window. */
             success_rate: number | null;
+            /** @description Attempts made in the window, retries included. */
+            attempts: number;
+            /** @description The attempts' mean duration in the window (ms, one decimal); null when none was made. */
+            avg_latency_ms: number | null;
         };
         /** @description An error from the catalog (docs/errors.md). */
         Error: {

@@ -27,20 +27,39 @@ const QueueStatsSchema = named('QueueStats', {
 });
 const EndpointStatsSchema = named('EndpointStats', {
   type: 'object',
-  required: ['endpoint_id', 'endpoint_status', 'queue', 'oldest_due_age_ms', 'succeeded', 'failed', 'success_rate'],
+  required: [
+    'endpoint_id',
+    'endpoint_status',
+    'queue',
+    'oldest_due_age_ms',
+    'succeeded',
+    'failed',
+    'success_rate',
+    'attempts',
+    'avg_latency_ms',
+  ],
   properties: {
     endpoint_id: { type: 'string' },
     endpoint_status: { type: 'string', enum: ['active', 'degraded', 'paused'] },
     queue: Queue,
     oldest_due_age_ms: age,
-    succeeded: { ...count, description: 'Deliveries that ended succeeded with their last attempt in the window.' },
+    succeeded: {
+      ...count,
+      description:
+        'Deliveries that ended succeeded by an attempt in the window (per-minute counters, docs/rules.md#stats-counters).',
+    },
     failed: {
       ...count,
-      description: 'Deliveries that ended failed (dead letter) with their last attempt in the window.',
+      description: 'Deliveries that ended failed (dead letter) by an attempt in the window.',
     },
     success_rate: {
       type: ['number', 'null'],
       description: 'succeeded / (succeeded + failed); null when none ended in the window.',
+    },
+    attempts: { ...count, description: 'Attempts made in the window, retries included.' },
+    avg_latency_ms: {
+      type: ['number', 'null'],
+      description: "The attempts' mean duration in the window (ms, one decimal); null when none was made.",
     },
   },
 });
@@ -58,6 +77,8 @@ const tenantView = (s: TenantStats) => ({
     succeeded: e.succeeded,
     failed: e.failed,
     success_rate: e.successRate,
+    attempts: e.latencyCount,
+    avg_latency_ms: e.latencyCount === 0 ? null : Math.round((e.latencyMsSum / e.latencyCount) * 10) / 10,
   })),
 });
 
