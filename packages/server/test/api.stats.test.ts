@@ -46,6 +46,10 @@ test('per endpoint: its queue, oldest due age and success rate over deliveries t
     [byId[bad].succeeded, byId[bad].failed, byId[bad].success_rate, byId[bad].endpoint_status],
     [0, 3, 0, 'degraded'],
   );
+  // Every attempt counted with its duration: one each to the healthy endpoint, at least one per failed delivery.
+  assert.equal(byId[good].attempts, 3);
+  assert.ok(byId[bad].attempts >= 3);
+  for (const e of [byId[good], byId[bad]]) assert.ok(typeof e.avg_latency_ms === 'number' && e.avg_latency_ms >= 0);
   const since = new Date(Date.now() + 1000 * 60).toISOString();
   const future = await t.api('GET', `/v1/tenants/${ten}/stats?since=${encodeURIComponent(since)}`);
   assert.deepEqual([future.status, future.body.error.code], [400, 'invalid_request']);
