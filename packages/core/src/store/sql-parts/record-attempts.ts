@@ -129,12 +129,12 @@ export async function recordAttempts(
         });
       }
     }
-    for (const [, w] of [...window].sort(([x], [y]) => cmp(x, y))) {
-      await tx.run('put-breaker-delivery', {
-        scope_key: w.scopeKey,
-        delivery_id: w.deliveryId,
-        attempted_at: w.at,
-        failed: w.failed,
+    if (window.size > 0) {
+      const rows = [...window].sort(([x], [y]) => cmp(x, y)).map(([, w]) => w);
+      await tx.run('put-breaker-deliveries', {
+        rows: JSON.stringify(
+          rows.map((w) => ({ scope_key: w.scopeKey, delivery_id: w.deliveryId, attempted_at: w.at, failed: w.failed })),
+        ),
       });
     }
     const transitions = await health.flush();
