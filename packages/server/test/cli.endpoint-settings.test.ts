@@ -174,6 +174,10 @@ test('endpoints set changes URL, subscriptions, policy, timeout and the rest; re
     /deliveries: --url is not the API's address any more; use --api-url/,
     'deliveries --url',
   );
+  // A scheme that is not http(s) is named as the problem (the server allows http here, so it was url_invalid).
+  const ftp = await cli('endpoints', 'set', id, '--url', 'ftp://files.example.com/hooks');
+  assert.equal(ftp.code, 4, ftp.stderr);
+  assert.match(ftp.stderr, /^hookline: url scheme ftp is not supported: .* \(url_scheme_unsupported, HTTP 400\)\n$/);
   const unchanged = json(await cli('endpoints', 'show', id, '--json'));
   assert.deepEqual([unchanged.url, unchanged.rate_limit_per_s], [`${rx.url}/new`, 9]);
 
