@@ -47,6 +47,11 @@ export const ERROR_CATALOG = {
   },
   // 401/403 — who is asking
   unauthorized: { status: 401, message: 'missing or invalid credentials' },
+  credentials_missing: {
+    status: 401,
+    message:
+      'no credentials: send the admin token or a tenant API key as Authorization: Bearer … (the hookline CLI reads --token or HOOKLINE_TOKEN)',
+  },
   forbidden: { status: 403, message: 'these credentials cannot do this' },
   csrf_token_invalid: {
     status: 403,
