@@ -689,6 +689,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/whoami": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Who the credentials are: the admin, or a tenant API key with its tenant and environment */
+        get: operations["whoami"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1580,6 +1597,22 @@ export interface components {
             /** @description An endpoint of this tenant that receives operational events (endpoint.degraded, …). */
             operations_endpoint_id?: string | null;
         };
+        Whoami: {
+            /**
+             * @description admin: the admin token (or an admin console session); tenant: a tenant API key or portal session.
+             * @enum {string}
+             */
+            kind: "admin" | "tenant";
+            /** @description With kind tenant: the one tenant these credentials reach. */
+            tenant_id: string | null;
+            /** @description With kind tenant: the API key (or session key) in use. */
+            api_key_id: string | null;
+            /**
+             * @description With kind tenant: its tenant's environment.
+             * @enum {string|null}
+             */
+            environment: "test" | "live" | null;
+        };
     };
     responses: never;
     parameters: never;
@@ -1644,6 +1677,7 @@ export type TenantPage = components['schemas']['TenantPage'];
 export type UpdateEndpointRequest = components['schemas']['UpdateEndpointRequest'];
 export type UpdateEndpointResponse = components['schemas']['UpdateEndpointResponse'];
 export type UpdateTenantRequest = components['schemas']['UpdateTenantRequest'];
+export type Whoami = components['schemas']['Whoami'];
 export type $defs = Record<string, never>;
 export interface operations {
     healthz: {
@@ -3578,6 +3612,44 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["GetTenantMinuteStatsResponse"];
+                };
+            };
+            /** @description An error from the catalog (docs/errors.md). */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error from the catalog (docs/errors.md). */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    whoami: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Whoami"];
                 };
             };
             /** @description An error from the catalog (docs/errors.md). */

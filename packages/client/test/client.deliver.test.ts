@@ -121,7 +121,7 @@ test('errors arrive as the typed Error body, and unwrap throws them as HooklineA
   const anonymous = createHooklineClient({ baseUrl: server.url });
   await assert.rejects(
     async () => unwrap(await anonymous.GET('/v1/tenants', {})),
-    (e: unknown) => e instanceof HooklineApiError && e.status === 401 && e.code === 'unauthorized',
+    (e: unknown) => e instanceof HooklineApiError && e.status === 401 && e.code === 'credentials_missing',
   );
 });
 

@@ -13,6 +13,11 @@ export const ERROR_CATALOG = {
   schema_validation_failed: { status: 400, message: 'data does not match the event type schema at {path}: {detail}' },
   url_invalid: { status: 400, message: 'url is not a valid absolute URL' },
   url_must_be_https: { status: 400, message: 'url must be https' },
+  url_scheme_unsupported: {
+    status: 400,
+    message:
+      'url scheme {scheme} is not supported: endpoint URLs are https:// (http:// only where the server allows it)',
+  },
   url_too_long: { status: 400, message: 'url must be at most 2048 characters' },
   url_private_address: {
     status: 400,
@@ -42,6 +47,11 @@ export const ERROR_CATALOG = {
   },
   // 401/403 — who is asking
   unauthorized: { status: 401, message: 'missing or invalid credentials' },
+  credentials_missing: {
+    status: 401,
+    message:
+      'no credentials: send the admin token or a tenant API key as Authorization: Bearer … (the hookline CLI reads --token or HOOKLINE_TOKEN)',
+  },
   forbidden: { status: 403, message: 'these credentials cannot do this' },
   csrf_token_invalid: {
     status: 403,

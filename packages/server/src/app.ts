@@ -27,6 +27,7 @@ import { policyRoutes } from './routes/policies.ts';
 import { replayRoutes } from './routes/replays/replay-routes.ts';
 import { statsRoutes } from './routes/stats.ts';
 import { tenantRoutes } from './routes/tenants/tenant-routes.ts';
+import { whoamiRoutes } from './routes/whoami/whoami-routes.ts';
 import type { Runtime } from './runtime.ts';
 
 declare module 'fastify' {
@@ -127,7 +128,13 @@ export async function buildApp(runtime: Runtime): Promise<FastifyInstance> {
       req.headers.authorization === undefined && req.headers.cookie !== undefined
         ? await cookiePrincipal(runtime, req)
         : await authenticate(runtime.authLookups, runtime.adminTokenHash, req.headers.authorization);
-    if (!principal) throw fail('unauthorized');
+    // Nothing sent at all: say how to send a token; something sent and refused stays `unauthorized`.
+    if (!principal)
+      throw fail(
+        req.headers.authorization === undefined && req.headers.cookie === undefined
+          ? 'credentials_missing'
+          : 'unauthorized',
+      );
     req.principal = principal;
     await authorize(runtime.authLookups, principal, rule, req);
   });
@@ -146,7 +153,7 @@ export async function buildApp(runtime: Runtime): Promise<FastifyInstance> {
   app.setErrorHandler(async (err, req, reply) => {
     const e = toHooklineError(err, req, logger);
     reply.header('x-request-id', req.id);
-    if (e.code === 'unauthorized') reply.header('www-authenticate', 'Bearer');
+    if (e.code === 'unauthorized' || e.code === 'credentials_missing') reply.header('www-authenticate', 'Bearer');
     if (e.retryAfterSec !== undefined) reply.header('retry-after', String(e.retryAfterSec));
     return reply.code(e.status).type('application/json').send(errorBody(e, req.id));
   });
@@ -174,6 +181,7 @@ export async function buildApp(runtime: Runtime): Promise<FastifyInstance> {
     breakerRoutes(app, runtime);
     statsRoutes(app, runtime);
     policyRoutes(app, runtime);
+    whoamiRoutes(app);
     consoleRoutes(app, runtime);
   }
   await app.ready();

@@ -40,11 +40,12 @@ after(async () => {
   await t.close();
 });
 
-test('requests without or with a wrong token are 401 with a catalog error', async () => {
+test('requests without or with a wrong token are 401 with a catalog error; without one it says how to send one', async () => {
   for (const token of [null, 'nope', 'hk_live_doesnotexist']) {
     const r = await t.api('GET', `/v1/tenants/${a}`, { token });
     assert.equal(r.status, 401);
-    assert.equal(r.body.error.code, 'unauthorized');
+    assert.equal(r.body.error.code, token === null ? 'credentials_missing' : 'unauthorized');
+    if (token === null) assert.match(r.body.error.message, /Authorization: Bearer .*--token or HOOKLINE_TOKEN/);
     assert.equal(r.headers.get('www-authenticate'), 'Bearer');
     assert.equal(r.body.error.request_id, r.headers.get('x-request-id'));
   }
@@ -197,4 +198,20 @@ test('a key records its last use, to the minute: listed as last_used_at, written
   } finally {
     await s.close();
   }
+});
+
+test('GET /v1/whoami names the admin, or a tenant key with its tenant; no credentials is 401', async () => {
+  assert.deepEqual((await t.api('GET', '/v1/whoami')).body, {
+    kind: 'admin',
+    tenant_id: null,
+    api_key_id: null,
+    environment: null,
+  });
+  const me = await t.api('GET', '/v1/whoami', { token: keyA });
+  assert.equal(me.status, 200);
+  assert.deepEqual([me.body.kind, me.body.tenant_id, me.body.environment], ['tenant', a, 'live']);
+  assert.match(me.body.api_key_id, /^key_/);
+  assert.equal((await t.api('GET', '/v1/whoami', { token: keyB })).body.tenant_id, b);
+  const none = await t.api('GET', '/v1/whoami', { token: null });
+  assert.deepEqual([none.status, none.body.error.code], [401, 'credentials_missing']);
 });

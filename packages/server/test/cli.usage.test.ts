@@ -118,8 +118,8 @@ describe('hookline main()', () => {
     assertOneLineUsageError(await run(['replay', '--tenant', 't']), /missing <delivery> or --endpoint/);
     assertOneLineUsageError(await run(['deliveries', 'list']), /no tenant: pass --tenant/);
     assertOneLineUsageError(
-      await run(['tenants', 'list', '--url', 'not a url']),
-      /--url 'not a url' is not an absolute URL/,
+      await run(['tenants', 'list', '--api-url', 'not a url']),
+      /--api-url 'not a url' is not an absolute URL/,
     );
   });
 
@@ -130,12 +130,12 @@ describe('hookline main()', () => {
     assert.match(r.stderr, /^hookline: cannot reach the Hookline API at http:\/\/127\.0\.0\.1:1/);
   });
 
-  it('--url and --tenant win over HOOKLINE_URL and HOOKLINE_TENANT; a bad HOOKLINE_DEBUG is a usage error', async () => {
+  it('--api-url and --tenant win over HOOKLINE_URL and HOOKLINE_TENANT; a bad HOOKLINE_DEBUG is a usage error', async () => {
     const env = { HOOKLINE_URL: 'not a url', HOOKLINE_TENANT: 'ten_ENV' };
-    const r = await run(['deliveries', 'list', '--url', 'http://127.0.0.1:1', '--tenant', 'ten_FLAG'], env);
+    const r = await run(['deliveries', 'list', '--api-url', 'http://127.0.0.1:1', '--tenant', 'ten_FLAG'], env);
     assert.equal(r.code, 5);
     assert.match(r.stderr, /^hookline: cannot reach the Hookline API at http:\/\/127\.0\.0\.1:1/);
-    assertOneLineUsageError(await run(['deliveries', 'list'], env), /--url 'not a url' is not an absolute URL/);
+    assertOneLineUsageError(await run(['deliveries', 'list'], env), /--api-url 'not a url' is not an absolute URL/);
     assertOneLineUsageError(
       await run(['tenants', 'list'], { HOOKLINE_DEBUG: 'loud' }),
       /config debug: must be true or false/,

@@ -107,9 +107,11 @@ test('checkEndpointUrl applies docs/rules.md#endpoint-url', () => {
     ['https://93.184.216.34:8443/x', {}, 'ok'],
     ['https://[2606:4700:4700::1111]/x', {}, 'ok'],
     ['http://hooks.example.com/', {}, 'url_must_be_https'],
-    ['ftp://hooks.example.com/', {}, 'url_must_be_https'],
+    ['ftp://hooks.example.com/', {}, 'url_scheme_unsupported'],
+    ['file:///etc/passwd', {}, 'url_scheme_unsupported'],
+    ['wss://hooks.example.com/', { allowHttp: true }, 'url_scheme_unsupported'],
     ['http://hooks.example.com/', { allowHttp: true }, 'ok'],
-    ['ftp://hooks.example.com/', { allowHttp: true }, 'url_invalid'],
+    ['ftp://hooks.example.com/', { allowHttp: true }, 'url_scheme_unsupported'],
     ['/relative/path', {}, 'url_invalid'],
     ['not a url', {}, 'url_invalid'],
     ['', {}, 'url_invalid'],
@@ -136,6 +138,12 @@ test('checkEndpointUrl applies docs/rules.md#endpoint-url', () => {
   }
   const refused = checkEndpointUrl('http://x.example/');
   assert.equal(refused.ok ? '' : refused.message, 'url must be https');
+  // The scheme is named as the problem, with the scheme itself in the message and the params.
+  const ftp = checkEndpointUrl('ftp://hooks.example.com/');
+  assert.deepEqual(ftp.ok ? null : [ftp.message, ftp.params], [
+    'url scheme ftp is not supported: endpoint URLs are https:// (http:// only where the server allows it)',
+    { scheme: 'ftp' },
+  ]);
 });
 
 function run(lookup: LookupAll, hostname: string, allowPrivateTargets = false, all = true) {

@@ -69,11 +69,22 @@ export function isPublicAddress(ip: string): boolean {
   return family === 'ipv4' || MAYBE_PUBLIC_V6.check(ip, family);
 }
 
-export type UrlRefusalCode = 'url_invalid' | 'url_must_be_https' | 'url_too_long' | 'url_private_address';
+export type UrlRefusalCode =
+  | 'url_invalid'
+  | 'url_must_be_https'
+  | 'url_scheme_unsupported'
+  | 'url_too_long'
+  | 'url_private_address';
 
 export type UrlCheck =
   | { readonly ok: true; readonly url: URL }
-  | { readonly ok: false; readonly code: UrlRefusalCode; readonly message: string };
+  | {
+      readonly ok: false;
+      readonly code: UrlRefusalCode;
+      readonly message: string;
+      /** The values the catalog message names (`scheme`), for `fail(code, params)`. */
+      readonly params: Readonly<Record<string, string>>;
+    };
 
 export interface UrlRules {
   /** Plain http, only with the server's explicit development flag. */
@@ -82,7 +93,12 @@ export interface UrlRules {
   readonly allowPrivateTargets?: boolean;
 }
 
-const refuse = (code: UrlRefusalCode): UrlCheck => ({ ok: false, code, message: ERROR_CATALOG[code].message });
+const refuse = (code: UrlRefusalCode, params: Record<string, string> = {}): UrlCheck => ({
+  ok: false,
+  code,
+  message: ERROR_CATALOG[code].message.replace(/\{(\w+)\}/g, (_, k: string) => params[k] ?? `{${k}}`),
+  params,
+});
 
 /** Names that always mean this machine; checked here because they may never reach DNS (RFC 6761). */
 export function isLocalHostname(hostname: string): boolean {
@@ -123,10 +139,10 @@ export function checkEndpointUrl(url: string, rules: UrlRules = {}): UrlCheck {
   } catch {
     return refuse('url_invalid');
   }
-  if (parsed.protocol !== 'https:') {
-    if (!rules.allowHttp) return refuse('url_must_be_https');
-    if (parsed.protocol !== 'http:') return refuse('url_invalid');
-  }
+  // ftp:, ws:, file: … are named as the problem, whatever the http rule: https would not be the whole answer.
+  if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:')
+    return refuse('url_scheme_unsupported', { scheme: parsed.protocol.slice(0, -1) });
+  if (parsed.protocol !== 'https:' && !rules.allowHttp) return refuse('url_must_be_https');
   if (parsed.hostname === '') return refuse('url_invalid');
   if (!rules.allowPrivateTargets) {
     // WHATWG URL has already normalised 0x7f.1, 2130706433 and friends into a dotted quad.

@@ -71,7 +71,7 @@ export class EndpointOperations {
       allowHttp: this.#p.settings.allowHttp,
       allowPrivateTargets: this.#p.settings.allowPrivateTargets,
     });
-    if (!check.ok) throw fail(check.code);
+    if (!check.ok) throw fail(check.code, check.params);
     return check.url.toString();
   }
 

@@ -73,6 +73,23 @@ export class AttemptLog {
     return ms - this.#start;
   }
 
+  /**
+   * An operator's action on the endpoint (a scenario's pause or reactivate): the engine's observers report only the
+   * transitions health causes, so the simulation records the ones it makes by hand, in the same list.
+   */
+  operator(endpointId: string, from: string, to: string, reason: string): void {
+    this.transitions.push({
+      seq: this.#seq++,
+      atMs: this.rel(this.#now()),
+      scope: 'endpoint',
+      kind: 'health',
+      subject: endpointId,
+      from,
+      to,
+      reason,
+    });
+  }
+
   readonly observer: DispatchObserver = {
     attempt: ({ attempt, claimed, next }) => {
       this.attempts.push({

@@ -28,32 +28,45 @@ const UNREACHABLE_CODES = new Set([
   'UND_ERR_CLOSED',
 ]);
 
+/** A tenant API key (`hk_live_…`, `hk_test_…`), as opposed to the admin token: it names one tenant. */
+const API_KEY_PATTERN = /^hk_(live|test)_/;
+
 export class ApiClient {
   readonly baseUrl: URL;
   readonly #o: ApiClientOptions;
+  /** The tenant a tenant API key belongs to, once asked. */
+  #tenant: string | undefined;
 
   constructor(o: ApiClientOptions) {
     let base: URL;
     try {
       base = new URL(o.url);
     } catch {
-      throw usageError(`--url '${o.url}' is not an absolute URL (e.g. http://127.0.0.1:8080)`);
+      throw usageError(`--api-url '${o.url}' is not an absolute URL (e.g. http://127.0.0.1:8080; env HOOKLINE_URL)`);
     }
     if (base.protocol !== 'http:' && base.protocol !== 'https:')
-      throw usageError(`--url must be http:// or https://, got '${o.url}'`);
+      throw usageError(`--api-url must be http:// or https://, got '${o.url}' (env HOOKLINE_URL)`);
     this.baseUrl = base;
     this.#o = o;
   }
 
-  /** The tenant every tenant-scoped command works on; a usage error when neither --tenant nor HOOKLINE_TENANT is set. */
-  get tenant(): string {
-    if (!this.#o.tenant) throw usageError('no tenant: pass --tenant <id> or set HOOKLINE_TENANT');
-    return this.#o.tenant;
+  /**
+   * The tenant every tenant-scoped command works on: --tenant or HOOKLINE_TENANT, else the tenant of the tenant API
+   * key in use (asked of GET /v1/whoami once); a usage error when none of them names one.
+   */
+  async tenant(): Promise<string> {
+    if (this.#tenant !== undefined) return this.#tenant;
+    if (this.#o.tenant) return this.#o.tenant;
+    if (this.#o.token !== undefined && API_KEY_PATTERN.test(this.#o.token)) {
+      const me = await this.get<{ kind: string; tenant_id?: string | null }>('/v1/whoami');
+      if (typeof me.tenant_id === 'string') return (this.#tenant = me.tenant_id);
+    }
+    throw usageError('no tenant: pass --tenant <id> or set HOOKLINE_TENANT (a tenant API key as --token implies it)');
   }
 
   /** `/v1/tenants/<tenant><suffix>` with the tenant id escaped. */
-  tenantPath(suffix = ''): string {
-    return `/v1/tenants/${encodeURIComponent(this.tenant)}${suffix}`;
+  async tenantPath(suffix = ''): Promise<string> {
+    return `/v1/tenants/${encodeURIComponent(await this.tenant())}${suffix}`;
   }
 
   get<T = unknown>(path: string, query?: Query): Promise<T> {
@@ -94,7 +107,7 @@ export class ApiClient {
       if (code !== undefined && UNREACHABLE_CODES.has(code)) {
         throw new CliError(
           EXIT.unreachable,
-          `cannot reach the Hookline API at ${this.baseUrl.origin} (${code}); is 'hookline serve' running? (--url, HOOKLINE_URL)`,
+          `cannot reach the Hookline API at ${this.baseUrl.origin} (${code}); is 'hookline serve' running? (--api-url, HOOKLINE_URL)`,
         );
       }
       throw new CliError(EXIT.failure, `${method} ${url.pathname} failed: ${(err as Error).message}`);
@@ -108,7 +121,7 @@ export class ApiClient {
         parsed = undefined;
       }
     }
-    if (res.statusCode >= 400) throw apiError(res.statusCode, parsed, text);
+    if (res.statusCode >= 400) throw apiError(res.statusCode, parsed, text, this.#o.token !== undefined);
     if (text !== '' && parsed === undefined)
       throw new CliError(
         EXIT.failure,
@@ -118,9 +131,19 @@ export class ApiClient {
   }
 }
 
-/** `{"error":{"code","message","request_id"}}` → `message (code, HTTP 409)` with the exit code of the status. */
-function apiError(status: number, parsed: unknown, text: string): CliError {
+/**
+ * `{"error":{"code","message","request_id"}}` → `message (code, HTTP 409)` with the exit code of the status; a 401
+ * says which of the CLI's own settings carries the token, given or not.
+ */
+function apiError(status: number, parsed: unknown, text: string, tokenGiven: boolean): CliError {
   const e = (parsed as { error?: { code?: unknown; message?: unknown; request_id?: unknown } } | undefined)?.error;
+  if (status === 401)
+    return new CliError(
+      EXIT.refused,
+      tokenGiven
+        ? `the API refused the token (${typeof e?.code === 'string' ? e.code : 'unauthorized'}, HTTP 401): check --token or HOOKLINE_TOKEN (the admin token or a tenant API key)`
+        : `no token: pass --token <admin token or tenant API key> or set HOOKLINE_TOKEN (${typeof e?.code === 'string' ? e.code : 'unauthorized'}, HTTP 401)`,
+    );
   if (e && typeof e.message === 'string') {
     const code = typeof e.code === 'string' ? `${e.code}, ` : '';
     return new CliError(exitCodeForStatus(status), `${e.message} (${code}HTTP ${status})`);

@@ -106,7 +106,7 @@ Usage: hookline <command> [options]
 Server:
 ${group('server')}
 
-Client (talks to a running server; --url, --token, --tenant or HOOKLINE_URL, HOOKLINE_TOKEN, HOOKLINE_TENANT):
+Client (talks to a running server; --api-url, --token, --tenant or HOOKLINE_URL, HOOKLINE_TOKEN, HOOKLINE_TENANT):
 ${group('client')}
 
 Tools:

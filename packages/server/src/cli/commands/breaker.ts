@@ -35,12 +35,12 @@ Example:
           ? `breaker: missing subcommand (status, reset); see 'hookline breaker --help'`
           : `breaker: unknown subcommand '${sub}' (status, reset)`,
       );
-    const api = clientFrom(ctx, values);
+    const api = clientFrom(ctx, 'breaker', values);
     if (sub === 'status') {
       const res = await api.get<Json>(
         values.endpoint
-          ? api.tenantPath(`/endpoints/${encodeURIComponent(values.endpoint)}/breaker`)
-          : api.tenantPath('/breaker'),
+          ? await api.tenantPath(`/endpoints/${encodeURIComponent(values.endpoint)}/breaker`)
+          : await api.tenantPath('/breaker'),
       );
       if (values.json) printJson(ctx, res);
       else {
@@ -59,14 +59,14 @@ Example:
       return 0;
     }
     const path = values.endpoint
-      ? api.tenantPath(`/endpoints/${encodeURIComponent(values.endpoint)}/breaker/reset`)
-      : api.tenantPath('/breaker/reset');
+      ? await api.tenantPath(`/endpoints/${encodeURIComponent(values.endpoint)}/breaker/reset`)
+      : await api.tenantPath('/breaker/reset');
     const res = (await api.post<Json | undefined>(path)) ?? {};
     if (values.json) printJson(ctx, res);
     else
       out(
         ctx,
-        `breaker ${(res.scope_key as string | undefined) ?? values.endpoint ?? api.tenant} is ${(res.state as string | undefined) ?? 'closed'}; its held deliveries are due now`,
+        `breaker ${(res.scope_key as string | undefined) ?? values.endpoint ?? (await api.tenant())} is ${(res.state as string | undefined) ?? 'closed'}; its held deliveries are due now`,
       );
     return 0;
   },

@@ -48,12 +48,12 @@ Examples:
   async run(args, ctx) {
     const { values, positionals } = parseCommandArgs('deliveries', args, OPTIONS, 2);
     const [sub, id] = positionals;
-    const api = clientFrom(ctx, values);
+    const api = clientFrom(ctx, 'deliveries', values);
     if (sub === 'list') {
       if (values.status && !STATUSES.includes(values.status))
         throw usageError(`deliveries list: --status must be one of ${STATUSES.join(', ')}, got '${values.status}'`);
       const now = Date.now();
-      const page = await api.get<Page>(api.tenantPath('/deliveries'), {
+      const page = await api.get<Page>(await api.tenantPath('/deliveries'), {
         status: values.status,
         endpoint_id: values.endpoint,
         event_type: values.type,
@@ -71,7 +71,7 @@ Examples:
     }
     if (sub === 'show') {
       const d = await api.get<Json>(
-        api.tenantPath(`/deliveries/${encodeURIComponent(requirePositional('deliveries show', 'delivery', id))}`),
+        await api.tenantPath(`/deliveries/${encodeURIComponent(requirePositional('deliveries show', 'delivery', id))}`),
       );
       if (values.json) {
         printJson(ctx, d);
@@ -111,7 +111,7 @@ Examples:
     }
     if (sub === 'retry') {
       const d = await api.post<Json>(
-        api.tenantPath(
+        await api.tenantPath(
           `/deliveries/${encodeURIComponent(requirePositional('deliveries retry', 'delivery', id))}/retry`,
         ),
         {},
@@ -126,7 +126,7 @@ Examples:
     }
     if (sub === 'dismiss') {
       const d = await api.post<Json>(
-        api.tenantPath(
+        await api.tenantPath(
           `/deliveries/${encodeURIComponent(requirePositional('deliveries dismiss', 'delivery', id))}/dismiss`,
         ),
         {},

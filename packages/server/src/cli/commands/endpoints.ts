@@ -1,5 +1,4 @@
-// `hookline endpoints add|list|show|pause|resume|rotate|secret|test|delete`: a tenant's webhook subscriptions.
-import { InvalidDurationError, parseDuration } from '@hookline/core/config';
+// `hookline endpoints add|list|show|set|limit|pause|resume|retry|rotate|secret|test|delete`: a tenant's webhook subscriptions.
 import { MAX_PAGE_LIMIT } from '../../http/route.ts';
 import { out, printJson } from '../cli-context.ts';
 import { usageError } from '../cli-error.ts';
@@ -8,27 +7,31 @@ import type { Command } from '../command.ts';
 import { intValue, parseCommandArgs, requirePositional } from '../parse-args.ts';
 import { formatRecord, formatTable } from '../table.ts';
 import { attemptResponse, ENDPOINT_COLUMNS, type Json, type Page, shortTime } from '../views.ts';
+import {
+  ADD_FLAGS,
+  refuseApiAsReceiver,
+  refuseFlag,
+  SET_FLAGS,
+  SETTING_OPTIONS,
+  settingsBody,
+} from './endpoint-settings.ts';
 
 const OPTIONS = {
   ...CLIENT_OPTIONS,
-  policy: { type: 'string' },
-  description: { type: 'string' },
-  'event-types': { type: 'string' },
-  scheme: { type: 'string' },
-  timeout: { type: 'string' },
-  'max-concurrency': { type: 'string' },
-  'rate-limit': { type: 'string' },
-  paused: { type: 'boolean' },
-  ordering: { type: 'string' },
-  'on-failure': { type: 'string' },
-  filter: { type: 'string' },
-  header: { type: 'string', multiple: true },
-  'clear-headers': { type: 'boolean' },
-  'catch-up': { type: 'boolean' },
-  signing: { type: 'string' },
+  ...SETTING_OPTIONS,
   limit: { type: 'string' },
   cursor: { type: 'string' },
 } as const;
+
+/** The flags each subcommand takes beside the connection ones; any other is a usage error, never ignored. */
+const SUB_FLAGS: Readonly<Record<string, readonly string[]>> = {
+  add: ADD_FLAGS,
+  list: ['limit', 'cursor'],
+  set: SET_FLAGS,
+  limit: ['rate-limit', 'max-concurrency'],
+  resume: ['catch-up'],
+};
+const CONNECTION_FLAGS = ['api-url', 'token', 'tenant', 'json'];
 
 const SUBS = 'add, list, show, set, limit, pause, resume, retry, rotate, secret, test, delete';
 
@@ -43,8 +46,12 @@ export const endpoints: Command = {
                          [--filter <json>] [--header 'Name: value']…
   hookline endpoints list [--limit <n>] [--cursor <c>]
   hookline endpoints show <endpoint>
-  hookline endpoints set <endpoint> [--filter <json>|none] [--header 'Name: value']… [--clear-headers]
-                         [--rate-limit <n>|off] [--max-concurrency <n>]
+  hookline endpoints set <endpoint> [--url <https://receiver/url>] [--description <text>]
+                         [--event-types <a,b.*>|''] [--policy <name>] [--scheme hookline|standard]
+                         [--timeout <5s>|policy] [--max-concurrency <n>|policy] [--rate-limit <n>|off]
+                         [--status active|paused [--catch-up]] [--ordering none|key]
+                         [--on-failure continue|block] [--filter <json>|none]
+                         [--header 'Name: value']… [--clear-headers]
   hookline endpoints limit <endpoint> [--rate-limit <n>|off] [--max-concurrency <n>]
   hookline endpoints pause <endpoint>      (new events are recorded as skipped)
   hookline endpoints resume <endpoint> [--catch-up]
@@ -57,9 +64,13 @@ export const endpoints: Command = {
   hookline endpoints test <endpoint>       (one test delivery now, event type hookline.test)
   hookline endpoints delete <endpoint>
 
-  The receiver's URL is positional (--url is the API's). Policies: payments, standard (default),
-  brief, strict, or one defined in the server's config. --ordering key attempts deliveries of one
-  event ordering key one at a time, in accept order; --on-failure block holds a key after a failed
+  'set' changes any field the API's PATCH takes; only the signing (hmac or ed25519) is fixed at
+  creation. A flag a subcommand does not take is an error (exit 2), never ignored. The receiver's
+  URL is positional for 'add' and --url for 'set'; the API's address is --api-url (HOOKLINE_URL).
+  A URL change clears degradation. --event-types '' subscribes to every type; --timeout policy and
+  --max-concurrency policy go back to the policy's. Policies: payments, standard (default), brief,
+  strict, or one defined in the server's config. --ordering key attempts deliveries of one event
+  ordering key one at a time, in accept order; --on-failure block holds a key after a failed
   delivery until it is replayed successfully or dismissed ('hookline deliveries dismiss').
   --filter is a payload filter on the envelope (docs/filters.md), e.g.
   '{"path":"data.status","in":["paid","settled"]}'; 'none' clears it. --header may repeat; 'set'
@@ -75,14 +86,26 @@ ${CLIENT_OPTIONS_HELP}
 Examples:
   hookline endpoints add https://example.com/hooks --tenant ten_01… --policy payments
   hookline endpoints set ep_01… --filter '{"all":[{"path":"data.amount","gte":100}]}' --header 'X-Tenant: acme'
+  hookline endpoints set ep_01… --url https://example.com/hooks/v2 --policy payments --timeout 10s
   hookline endpoints resume ep_01… --catch-up
   hookline endpoints test ep_01…`,
 
   async run(args, ctx) {
     const { values, positionals } = parseCommandArgs('endpoints', args, OPTIONS, 2);
     const [sub, id] = positionals;
-    const api = clientFrom(ctx, values);
-    const path = (suffix = '') =>
+    const command = `endpoints ${sub ?? ''}`.trim();
+    const allowed = sub === undefined ? undefined : (SUB_FLAGS[sub] ?? []);
+    for (const [flag, value] of Object.entries(values)) {
+      if (value === undefined || allowed === undefined || CONNECTION_FLAGS.includes(flag) || allowed.includes(flag))
+        continue;
+      // --url elsewhere is an old script's API address: clientFrom says what to use instead.
+      if (flag === 'url' && sub !== 'add') continue;
+      if (sub === 'add' || sub === 'set' || sub === 'limit') refuseFlag(command, sub, flag);
+      throw usageError(`${command}: --${flag} does not go with '${sub}'; see 'hookline endpoints --help'`);
+    }
+    // `set --url` is the receiver's URL; everywhere else clientFrom refuses --url with advice.
+    const api = clientFrom(ctx, command, sub === 'set' ? { ...values, url: undefined } : values);
+    const path = async (suffix = '') =>
       api.tenantPath(
         `/endpoints/${encodeURIComponent(requirePositional(`endpoints ${sub}`, 'endpoint', id))}${suffix}`,
       );
@@ -113,45 +136,11 @@ Examples:
 
     switch (sub) {
       case 'add': {
-        const body: Json = { url: requirePositional('endpoints add', 'receiver url', id) };
-        if (values.policy) body.policy = values.policy;
-        if (values.description !== undefined) body.description = values.description;
-        if (values['event-types'])
-          body.event_types = values['event-types']
-            .split(',')
-            .map((s) => s.trim())
-            .filter(Boolean);
-        if (values.scheme) {
-          if (values.scheme !== 'hookline' && values.scheme !== 'standard')
-            throw usageError(`endpoints add: --scheme must be hookline or standard, got '${values.scheme}'`);
-          body.scheme = values.scheme;
-        }
-        if (values.timeout) body.timeout_ms = durationMs('endpoints add', 'timeout', values.timeout);
-        if (values['max-concurrency'])
-          body.max_concurrency = intValue('endpoints add', 'max-concurrency', values['max-concurrency'], {
-            min: 1,
-            max: 1000,
-          });
-        if (values['rate-limit'] !== undefined)
-          body.rate_limit_per_s = rateLimit('endpoints add', values['rate-limit']);
-        if (values.paused) body.status = 'paused';
-        if (values.ordering !== undefined) {
-          if (values.ordering !== 'none' && values.ordering !== 'key')
-            throw usageError(`endpoints add: --ordering must be none or key, got '${values.ordering}'`);
-          body.ordering = values.ordering;
-        }
-        if (values['on-failure'] !== undefined) {
-          if (values['on-failure'] !== 'continue' && values['on-failure'] !== 'block')
-            throw usageError(`endpoints add: --on-failure must be continue or block, got '${values['on-failure']}'`);
-          body.on_failure = values['on-failure'];
-        }
-        Object.assign(body, optionsBody('endpoints add', values));
-        if (values.signing !== undefined) {
-          if (values.signing !== 'hmac' && values.signing !== 'ed25519')
-            throw usageError(`endpoints add: --signing must be hmac or ed25519, got '${values.signing}'`);
-          body.signing = values.signing;
-        }
-        const created = await api.post<Json>(api.tenantPath('/endpoints'), body);
+        const body: Json = {
+          url: requirePositional('endpoints add', 'receiver url', id),
+          ...settingsBody('endpoints add', values),
+        };
+        const created = await api.post<Json>(await api.tenantPath('/endpoints'), body);
         const ep = (created.endpoint as Json | undefined) ?? created;
         const secret =
           typeof created.secret === 'string'
@@ -168,7 +157,7 @@ Examples:
         return 0;
       }
       case 'list': {
-        const page = await api.get<Page>(api.tenantPath('/endpoints'), {
+        const page = await api.get<Page>(await api.tenantPath('/endpoints'), {
           limit: values.limit && intValue('endpoints list', 'limit', values.limit, { min: 1, max: MAX_PAGE_LIMIT }),
           cursor: values.cursor,
         });
@@ -180,32 +169,36 @@ Examples:
         return 0;
       }
       case 'show': {
-        const e = await api.get<Json>(path());
+        const e = await api.get<Json>(await path());
         print(e, show(e));
         return 0;
       }
       case 'set':
       case 'limit': {
-        const command = `endpoints ${sub}`;
-        const body = sub === 'set' ? optionsBody(command, values) : {};
-        if (values['rate-limit'] !== undefined) body.rate_limit_per_s = rateLimit(command, values['rate-limit']);
-        if (values['max-concurrency'])
-          body.max_concurrency = intValue(command, 'max-concurrency', values['max-concurrency'], { min: 1, max: 1000 });
+        const body = settingsBody(command, values);
         if (Object.keys(body).length === 0) {
           throw usageError(
             sub === 'set'
-              ? 'endpoints set: give --filter, --header, --clear-headers, --rate-limit or --max-concurrency'
+              ? `endpoints set: give at least one setting (${SET_FLAGS.map((f) => `--${f}`).join(', ')})`
               : 'endpoints limit: give --rate-limit <n>|off and/or --max-concurrency <n>',
           );
         }
-        const e = await api.patch<Json>(path(), body);
-        print(e, show(e));
+        if (typeof body.url === 'string') refuseApiAsReceiver(command, body.url, api.baseUrl);
+        const e = await api.patch<Json>(await path(), body);
+        const c = e.catch_up as Json | undefined;
+        print(
+          e,
+          show(e) +
+            (c
+              ? `\ncatch-up replay ${c.replay_id as string} selected ${(c.replay as Json).selected as number} deliveries`
+              : ''),
+        );
         return 0;
       }
       case 'pause':
       case 'resume': {
         if (values['catch-up'] && sub === 'pause') throw usageError('endpoints pause: --catch-up goes with resume');
-        const e = await api.patch<Json>(path(), {
+        const e = await api.patch<Json>(await path(), {
           status: sub === 'pause' ? 'paused' : 'active',
           ...(values['catch-up'] ? { catch_up: true } : {}),
         });
@@ -221,7 +214,7 @@ Examples:
         return 0;
       }
       case 'retry': {
-        const r = await api.post<Json>(path('/retry'));
+        const r = await api.post<Json>(await path('/retry'));
         print(
           r,
           `${r.moved as number} pending ${r.moved === 1 ? 'delivery' : 'deliveries'} of ${id as string} due now`,
@@ -229,7 +222,7 @@ Examples:
         return 0;
       }
       case 'rotate': {
-        const s = await api.post<Json>(path('/secret/rotate'));
+        const s = await api.post<Json>(await path('/secret/rotate'));
         print(
           s,
           `new ${s.public_key ? 'public key' : 'secret'} ${s.kid as string}: ${(s.public_key ?? s.secret) as string}\n` +
@@ -238,12 +231,12 @@ Examples:
         return 0;
       }
       case 'secret': {
-        const s = await api.get<Json>(path('/secret'));
+        const s = await api.get<Json>(await path('/secret'));
         print(s, secretsTable(s));
         return 0;
       }
       case 'test': {
-        const r = await api.post<Json>(path('/test'));
+        const r = await api.post<Json>(await path('/test'));
         const a = (r.attempt as Json | undefined) ?? r;
         print(
           r,
@@ -252,7 +245,7 @@ Examples:
         return a.outcome === 'success' ? 0 : 1;
       }
       case 'delete': {
-        await api.delete(path());
+        await api.delete(await path());
         print({ deleted: id }, `deleted endpoint ${id as string}`);
         return 0;
       }
@@ -278,47 +271,4 @@ function secretsTable(s: Json): string {
     { header: 'created', value: (x) => shortTime(x.created_at) },
     { header: 'retires', value: (x) => (x.expires_at ? shortTime(x.expires_at) : 'current') },
   ]);
-}
-
-/** --filter, --header and --clear-headers as API fields; the server validates them (invalid_filter, invalid_header). */
-function optionsBody(command: string, values: { filter?: string; header?: string[]; 'clear-headers'?: boolean }): Json {
-  const body: Json = {};
-  if (values.filter !== undefined) {
-    if (values.filter === 'none') body.payload_filter = null;
-    else {
-      try {
-        body.payload_filter = JSON.parse(values.filter);
-      } catch {
-        throw usageError(`${command}: --filter must be JSON (see docs/filters.md) or 'none', got '${values.filter}'`);
-      }
-    }
-  }
-  if (values['clear-headers'] && values.header?.length)
-    throw usageError(`${command}: --clear-headers and --header do not go together`);
-  if (values['clear-headers']) body.headers = {};
-  if (values.header?.length) {
-    const headers: Record<string, string> = {};
-    for (const h of values.header) {
-      const cut = h.indexOf(':');
-      if (cut <= 0) throw usageError(`${command}: --header must be 'Name: value', got '${h}'`);
-      headers[h.slice(0, cut).trim()] = h.slice(cut + 1).trim();
-    }
-    body.headers = headers;
-  }
-  return body;
-}
-
-/** docs/rules.md#rate-limit: 1 … 10,000 sends a second, or `off` (null: no limit). */
-function rateLimit(command: string, raw: string): number | null {
-  if (raw === 'off' || raw === 'none') return null;
-  return intValue(command, 'rate-limit', raw, { min: 1, max: 10_000 });
-}
-
-function durationMs(command: string, name: string, raw: string): number {
-  try {
-    return parseDuration(raw);
-  } catch (err) {
-    if (err instanceof InvalidDurationError) throw usageError(`${command}: --${name}: ${err.message}`);
-    throw err;
-  }
 }

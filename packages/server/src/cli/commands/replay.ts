@@ -44,7 +44,7 @@ Examples:
   async run(args, ctx) {
     const { values, positionals } = parseCommandArgs('replay', args, OPTIONS, 1);
     const [deliveryId] = positionals;
-    const api = clientFrom(ctx, values);
+    const api = clientFrom(ctx, 'replay', values);
     let res: Json;
     if (values.endpoint !== undefined) {
       if (deliveryId) throw usageError('replay: give a delivery id or --endpoint, not both');
@@ -53,13 +53,16 @@ Examples:
       if (values.since) body.since = timeValue('replay', 'since', values.since, now);
       if (values.until) body.until = timeValue('replay', 'until', values.until, now);
       if (values['include-skipped']) body.include_skipped = true;
-      res = await api.post<Json>(api.tenantPath(`/endpoints/${encodeURIComponent(values.endpoint)}/replays`), body);
+      res = await api.post<Json>(
+        await api.tenantPath(`/endpoints/${encodeURIComponent(values.endpoint)}/replays`),
+        body,
+      );
     } else {
       if (!deliveryId) throw usageError(`replay: missing <delivery> or --endpoint <id>; see 'hookline replay --help'`);
       for (const flag of ['since', 'until', 'include-skipped'] as const) {
         if (values[flag] !== undefined) throw usageError(`replay: --${flag} goes with --endpoint (a window replay)`);
       }
-      res = await api.post<Json>(api.tenantPath(`/deliveries/${encodeURIComponent(deliveryId)}/replay`));
+      res = await api.post<Json>(await api.tenantPath(`/deliveries/${encodeURIComponent(deliveryId)}/replay`));
     }
     const replayId =
       (res.replay_id as string | undefined) ??
@@ -90,7 +93,7 @@ Examples:
 async function follow(ctx: CliContext, api: ApiClient, replayId: string): Promise<Json> {
   const bar = createProgressBar(ctx.stderr, `replay ${replayId}`);
   for (;;) {
-    const r = await api.get<Json>(api.tenantPath(`/replays/${encodeURIComponent(replayId)}`));
+    const r = await api.get<Json>(await api.tenantPath(`/replays/${encodeURIComponent(replayId)}`));
     const selected = Number(r.selected ?? 0);
     const attempted = Number(r.attempted ?? 0);
     bar.update(attempted, selected, `(${Number(r.succeeded ?? 0)} ok, ${Number(r.failed ?? 0)} failed)`);

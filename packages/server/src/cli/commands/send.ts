@@ -41,13 +41,13 @@ Example:
     const data = raw.startsWith('@')
       ? jsonValue('send', 'data', readData(raw.slice(1)))
       : jsonValue('send', 'data', raw);
-    const api = clientFrom(ctx, values);
+    const api = clientFrom(ctx, 'send', values);
     const body: Json = { type, data };
     if (values['event-id']) body.event_id = values['event-id'];
     if (values['occurred-at']) body.occurred_at = values['occurred-at'];
     if (values.version) body.version = values.version;
     if (values['ordering-key'] !== undefined) body.ordering_key = values['ordering-key'];
-    const res = await api.post<Json>(api.tenantPath('/events'), body);
+    const res = await api.post<Json>(await api.tenantPath('/events'), body);
     if (values.json) {
       printJson(ctx, res);
       return 0;

@@ -39,10 +39,10 @@ Example:
 
   async run(args, ctx) {
     const { values } = parseCommandArgs('tail', args, OPTIONS);
-    const api = clientFrom(ctx, values);
+    const api = clientFrom(ctx, 'tail', values);
     const intervalMs = values.interval ? interval(values.interval) : 1000;
     const maxAttempts = values.count ? intValue('tail', 'count', values.count, { min: 1 }) : Number.POSITIVE_INFINITY;
-    const base = api.tenantPath('/deliveries');
+    const base = await api.tenantPath('/deliveries');
     const filter = { endpoint_id: values.endpoint, limit: PAGE };
     // id → attempts already reported and whether the delivery had finished.
     const tracked = new Map<string, { count: number; terminal: boolean }>();

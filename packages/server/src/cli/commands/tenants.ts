@@ -52,7 +52,7 @@ Examples:
   async run(args, ctx) {
     const { values, positionals } = parseCommandArgs('tenants', args, OPTIONS, 2);
     const [sub, id] = positionals;
-    const api = clientFrom(ctx, values);
+    const api = clientFrom(ctx, 'tenants', values);
     const show = (t: Json) =>
       formatRecord([
         ['id', t.id],
@@ -108,7 +108,7 @@ Examples:
         return 0;
       }
       case 'show': {
-        const t = await api.get<Json>(`/v1/tenants/${encodeURIComponent(id ?? api.tenant)}`);
+        const t = await api.get<Json>(`/v1/tenants/${encodeURIComponent(id ?? (await api.tenant()))}`);
         if (values.json) printJson(ctx, t);
         else out(ctx, show(t));
         return 0;

@@ -100,7 +100,7 @@ export async function runScenario(scenario: Scenario, seed: number): Promise<Sce
       await runUntilIdle(sim.engine, clock, { ...step, until: start + atMs });
       if (clock.now() < start + atMs) clock.set(start + atMs);
       for (const action of actions)
-        done.push({ action, ...(await act(sim.engine, sim.tenantId, sim.endpointId, action)) });
+        done.push({ action, ...(await act(sim.engine, sim.tenantId, sim.endpointId, action, log)) });
       for (let i = 0; i < group.length; i += ACCEPT_CHUNK) {
         const results = await sim.engine.events.acceptMany(sim.tenantId, group.slice(i, i + ACCEPT_CHUNK));
         for (const r of results) {
@@ -169,6 +169,7 @@ async function act(
   tenantId: string,
   endpointId: string,
   a: ScenarioAction,
+  log: AttemptLog,
 ): Promise<{ error: string | null; replayId: string | null }> {
   try {
     if (a.do === 'replay')
@@ -176,13 +177,24 @@ async function act(
         error: null,
         replayId: (await engine.replays.window(tenantId, endpointId, { includeSkipped: a.includeSkipped })).id,
       };
-    if (a.do === 'reactivate' && a.catchUp)
-      return {
-        error: null,
-        replayId: (await engine.endpoints.reactivate(tenantId, endpointId, { status: 'active', catch_up: true })).replay
-          .id,
-      };
-    await engine.endpoints.update(tenantId, endpointId, { status: a.do === 'pause' ? 'paused' : 'active' });
+    const from = (await engine.endpoints.get(tenantId, endpointId)).status;
+    // A pause or reactivation is a transition of the endpoint like health's own: the transitions list shows it.
+    const record = (to: string) => {
+      if (to !== from)
+        log.operator(
+          endpointId,
+          from,
+          to,
+          a.do === 'pause' ? 'manual' : a.catchUp ? 'reactivated, catch-up' : 'reactivated',
+        );
+    };
+    if (a.do === 'reactivate' && a.catchUp) {
+      const r = await engine.endpoints.reactivate(tenantId, endpointId, { status: 'active', catch_up: true });
+      record(r.endpoint.status);
+      return { error: null, replayId: r.replay.id };
+    }
+    const ep = await engine.endpoints.update(tenantId, endpointId, { status: a.do === 'pause' ? 'paused' : 'active' });
+    record(ep.status);
     return { error: null, replayId: null };
   } catch (err) {
     if (isHooklineError(err)) return { error: err.code, replayId: null };
