@@ -1017,8 +1017,12 @@ export interface components {
             payload: unknown;
             attempts: components["schemas"]["Attempt"][];
         };
-        DeliveryPage: {
-            items: components["schemas"]["Delivery"][];
+        DeliveryListItem: components["schemas"]["Delivery"] & {
+            /** @description The latest attempt's answer (docs/rules.md#dead-letter): HTTP status, the first bytes of the body, or the error when there was no answer; null before any attempt. */
+            last_response: null | components["schemas"]["LastResponse"];
+        };
+        DeliveryListItemPage: {
+            items: components["schemas"]["DeliveryListItem"][];
             /** @description Pass as `cursor` for the next page; null on the last page. */
             next_cursor: string | null;
         };
@@ -1266,6 +1270,11 @@ export interface components {
             /** Format: date-time */
             since: string;
             endpoints: components["schemas"]["EndpointStats"][];
+        };
+        LastResponse: {
+            status: number | null;
+            excerpt: string | null;
+            error: string | null;
         };
         ListApiKeysResponse: {
             items: components["schemas"]["ApiKey"][];
@@ -1632,7 +1641,8 @@ export type CreatePortalLinkResponse = components['schemas']['CreatePortalLinkRe
 export type CreateTenantRequest = components['schemas']['CreateTenantRequest'];
 export type Delivery = components['schemas']['Delivery'];
 export type DeliveryDetail = components['schemas']['DeliveryDetail'];
-export type DeliveryPage = components['schemas']['DeliveryPage'];
+export type DeliveryListItem = components['schemas']['DeliveryListItem'];
+export type DeliveryListItemPage = components['schemas']['DeliveryListItemPage'];
 export type DoctorEndpointRequest = components['schemas']['DoctorEndpointRequest'];
 export type DoctorEndpointResponse = components['schemas']['DoctorEndpointResponse'];
 export type Endpoint = components['schemas']['Endpoint'];
@@ -1650,6 +1660,7 @@ export type GetEventResponse = components['schemas']['GetEventResponse'];
 export type GetTenantBreakerResponse = components['schemas']['GetTenantBreakerResponse'];
 export type GetTenantMinuteStatsResponse = components['schemas']['GetTenantMinuteStatsResponse'];
 export type GetTenantStatsResponse = components['schemas']['GetTenantStatsResponse'];
+export type LastResponse = components['schemas']['LastResponse'];
 export type ListApiKeysResponse = components['schemas']['ListApiKeysResponse'];
 export type ListEventTypesResponse = components['schemas']['ListEventTypesResponse'];
 export type ListPoliciesResponse = components['schemas']['ListPoliciesResponse'];
@@ -2557,7 +2568,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["DeliveryPage"];
+                    "application/json": components["schemas"]["DeliveryListItemPage"];
                 };
             };
             /** @description An error from the catalog (docs/errors.md). */

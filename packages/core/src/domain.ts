@@ -134,6 +134,11 @@ export interface Delivery {
   heldUntil?: number | null;
   createdAt: number;
   updatedAt: number;
+  /**
+   * The latest attempt's answer (docs/rules.md#dead-letter): set on deliveries read by a list (null before any
+   * attempt); not read elsewhere (one delivery is read with every attempt).
+   */
+  lastResponse?: { status: number | null; excerpt: string | null; error: string | null } | null;
 }
 
 export interface Attempt {

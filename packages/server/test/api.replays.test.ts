@@ -48,6 +48,8 @@ test('deliveries: list with filters and cursor; detail shows the failure, last r
   );
   assert.equal(failed.body.items.length, 1);
   assert.equal(failed.body.items[0].id, d2, 'newest first');
+  // The dead letter shows what the receiver answered (docs/rules.md#dead-letter), beside each delivery of the list.
+  assert.deepEqual(failed.body.items[0].last_response, { status: 400, excerpt: 'nope', error: 'HTTP 400' });
   const next = await t.api(
     'GET',
     `/v1/tenants/${ten}/deliveries?status=failed&limit=1&cursor=${failed.body.next_cursor}`,

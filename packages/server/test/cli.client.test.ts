@@ -87,6 +87,8 @@ test('tenants, endpoints, send, deliveries, replay, tail and breaker against a l
     );
     const table = await okHere('deliveries', 'list', ...t, '--status', 'failed');
     assert.match(table.stdout, new RegExp(`${bad}\\s+failed\\s+\\S+\\s+order\\.bad`));
+    assert.match(table.stdout, /LAST RESPONSE/);
+    assert.match(table.stdout, /\b400 ok\b/, "the dead letter shows the receiver's answer");
 
     // The receiver is fixed; replaying the dead letter delivers it, same ids.
     rx.state.fixed = true;

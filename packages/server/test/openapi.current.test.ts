@@ -100,9 +100,10 @@ test('bodies are named component schemas: every JSON body is a $ref, every $ref 
     }
   }
   // The Delivery inside a page, an event's answer and a detail is the one component, not a copy.
-  assert.deepEqual((schemas.DeliveryPage.properties as { items: { items: object } }).items.items, {
-    $ref: '#/components/schemas/Delivery',
+  assert.deepEqual((schemas.DeliveryListItemPage.properties as { items: { items: object } }).items.items, {
+    $ref: '#/components/schemas/DeliveryListItem',
   });
+  assert.deepEqual((schemas.DeliveryListItem.allOf as object[])[0], { $ref: '#/components/schemas/Delivery' });
   assert.deepEqual((schemas.DeliveryDetail.properties as { attempts: { items: object } }).attempts.items, {
     $ref: '#/components/schemas/Attempt',
   });

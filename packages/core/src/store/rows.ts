@@ -43,6 +43,14 @@ export function tenantFromRow(r: Row): Tenant {
   };
 }
 
+/** The latest attempt's answer a list reads beside each delivery; null when it has none (or no attempt yet). */
+function lastResponseFromRow(r: Row): Delivery['lastResponse'] {
+  const status = numOrNull(r.last_response_status);
+  const excerpt = r.last_response_excerpt ?? null;
+  const error = r.last_error_message ?? null;
+  return status === null && excerpt === null && error === null ? null : { status, excerpt, error };
+}
+
 export function tenantToRow(t: NewTenant): Row {
   return {
     id: t.id,
@@ -217,6 +225,7 @@ export function deliveryFromRow(r: Row): Delivery {
     heldUntil: numOrNull(r.held_until),
     createdAt: num(r.created_at),
     updatedAt: num(r.updated_at),
+    ...('last_response_status' in r ? { lastResponse: lastResponseFromRow(r) } : {}),
   };
 }
 

@@ -53,6 +53,17 @@ export const DELIVERY_COLUMNS: Column<Json>[] = [
         : (d.terminal_reason as string | null),
     max: 60,
   },
+  {
+    // The latest answer (docs/rules.md#dead-letter): `503 upstream down`, or the error when nothing answered.
+    header: 'last response',
+    value: (d) => {
+      const r = d.last_response as { status: number | null; excerpt: string | null; error: string | null } | null;
+      if (!r) return null;
+      const body = (r.excerpt ?? '').replace(/\s+/g, ' ').trim();
+      return r.status === null ? r.error : `${r.status}${body ? ` ${body}` : ''}`;
+    },
+    max: 48,
+  },
 ];
 
 /** What came back: `503`, `timeout`, `connection` … */

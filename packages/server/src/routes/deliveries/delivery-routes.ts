@@ -8,7 +8,13 @@ import { named } from '../../http/schema-names.ts';
 import { pageSchema } from '../../http/views.ts';
 import type { Runtime } from '../../runtime.ts';
 import { attemptView } from './attempt-view.ts';
-import { DeliveryDetailSchema, DeliverySchema, deliveryView } from './delivery-view.ts';
+import {
+  DeliveryDetailSchema,
+  DeliveryListItemSchema,
+  DeliverySchema,
+  deliveryListView,
+  deliveryView,
+} from './delivery-view.ts';
 
 const tag = 'deliveries';
 
@@ -62,7 +68,7 @@ export function deliveryRoutes(app: FastifyInstance, rt: Runtime): void {
         ...pagingQuery,
       },
     },
-    response: { 200: pageSchema(DeliverySchema) },
+    response: { 200: pageSchema(DeliveryListItemSchema) },
     handler: async (req) => {
       const q = req.query;
       const since = parseTime(q.since, 'query', '/since');
@@ -81,7 +87,7 @@ export function deliveryRoutes(app: FastifyInstance, rt: Runtime): void {
         parseCursor(q.cursor),
         q.limit,
       );
-      return { items: page.items.map((d) => deliveryView(d, environment)), next_cursor: page.nextCursor };
+      return { items: page.items.map((d) => deliveryListView(d, environment)), next_cursor: page.nextCursor };
     },
   });
 

@@ -67,6 +67,29 @@ export const deliveryView = (d: Delivery, environment: Environment) => ({
   updated_at: iso(d.updatedAt),
 });
 
+const LastResponseSchema = named(
+  'LastResponse',
+  obj({ status: nullableInt, excerpt: nullableStr, error: nullableStr }),
+);
+
+/** A delivery in a list: its latest attempt's answer beside it, so the dead letter shows what the receiver said. */
+export const DeliveryListItemSchema: Schema = named('DeliveryListItem', {
+  allOf: [
+    DeliverySchema,
+    obj({
+      last_response: {
+        description:
+          "The latest attempt's answer (docs/rules.md#dead-letter): HTTP status, the first bytes of the body, or the error when there was no answer; null before any attempt.",
+        oneOf: [{ type: 'null' }, LastResponseSchema],
+      },
+    }),
+  ],
+});
+export const deliveryListView = (d: Delivery, environment: Environment) => ({
+  ...deliveryView(d, environment),
+  last_response: d.lastResponse ?? null,
+});
+
 export const DeliveryDetailSchema: Schema = named('DeliveryDetail', {
   ...DeliverySchema,
   required: [...(DeliverySchema.required as string[]), 'payload', 'attempts'],
