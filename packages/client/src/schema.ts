@@ -1300,6 +1300,11 @@ export interface components {
             };
             /** Format: date-time */
             created_at: string;
+            /**
+             * Format: date-time
+             * @description A degraded or paused notice: when its incident ended (a recovery that held for the reopen window, or a reactivation by hand; docs/rules.md#notifications). Null while the incident is open, and for other kinds.
+             */
+            resolved_at: string | null;
         };
         NoticePage: {
             items: components["schemas"]["Notice"][];

@@ -43,4 +43,11 @@ export const DEFAULTS = deepFreeze({
     /** Batches per purge run at most. */
     maxBatches: 200,
   },
+  notifications: {
+    /**
+     * A degradation that begins this soon after the endpoint's last recovery reopens the same incident, and a recovery
+     * is told once it has held this long (docs/rules.md#notifications).
+     */
+    reopenWindowMs: 15 * 60 * SECOND,
+  },
 });

@@ -46,7 +46,14 @@ export interface HooklineOptions {
     adaptiveConcurrency?: boolean;
   };
   /** The notification outbox's drainer (docs/rules.md#notifications); started by start(), sending once a handler is installed. */
-  notifications?: { summaryWindowMs?: number; pollMs?: number; leaseMs?: number; maxTries?: number };
+  notifications?: {
+    summaryWindowMs?: number;
+    pollMs?: number;
+    leaseMs?: number;
+    maxTries?: number;
+    /** A degradation this soon after a recovery reopens the same incident (docs/rules.md#notifications: 15 min). */
+    reopenWindowMs?: number;
+  };
   /** Default secret-rotation overlap (docs/rules.md#secret-rotation: 24 h). */
   rotationOverlapMs?: number;
   /** Window replays per tenant per UTC day (docs/rules.md#replay-quota: 20). */

@@ -117,6 +117,7 @@ export class Hookline {
       observers: o.observers,
       // One SQLite file has one writer process: leasing ahead is safe. Several PostgreSQL workers need exact caps.
       leaseFactor: store.dialect === 'sqlite' ? 25 : 1,
+      noticeReopenWindowMs: o.notifications?.reopenWindowMs ?? DEFAULTS.notifications.reopenWindowMs,
       ...o.dispatcher,
     }));
     // A pause made while recording must make the next events `skipped` at once, not after the fan-out cache expires.
@@ -165,6 +166,7 @@ export class Hookline {
         rotationOverlapMs: o.rotationOverlapMs,
         replayQuotaPerDay: o.replayQuotaPerDay,
         replayMaxDeliveries: o.replayMaxDeliveries,
+        noticeReopenWindowMs: o.notifications?.reopenWindowMs,
       },
       emitHealth: (transitions) => this.#emitHealth(transitions),
     };

@@ -109,3 +109,20 @@ test('role api or worker needs PostgreSQL: a postgres:// or postgresql:// URL in
     (err: unknown) => err instanceof ConfigError && err.key === 'role',
   );
 });
+
+test('notifications.reopenWindow: 15 min by default, from the file or HOOKLINE_NOTIFICATIONS_REOPEN_WINDOW, at most 24 h', () => {
+  assert.equal(resolveConfig({ env: {} }).notifications.reopenWindowMs, DEFAULTS.notifications.reopenWindowMs);
+  assert.equal(DEFAULTS.notifications.reopenWindowMs, 15 * 60_000);
+  const env = { HOOKLINE_NOTIFICATIONS_REOPEN_WINDOW: '5m' };
+  assert.deepEqual(resolveConfig({ env }).notifications, { reopenWindow: '5m', reopenWindowMs: 300_000 });
+  const dir = mkdtempSync(join(tmpdir(), 'hookline-cfg-'));
+  const file = join(dir, 'c.json');
+  writeFileSync(file, JSON.stringify({ notifications: { reopenWindow: '0s' } }));
+  assert.equal(resolveConfig({ env: {}, file }).notifications.reopenWindowMs, 0);
+  assert.throws(
+    () => resolveConfig({ env: { HOOKLINE_NOTIFICATIONS_REOPEN_WINDOW: '2d' } }),
+    (e: Error) => e instanceof ConfigError && /notifications\.reopenWindow/.test(e.message),
+  );
+  writeFileSync(file, JSON.stringify({ notifications: { window: '1m' } }));
+  assert.throws(() => resolveConfig({ env: {}, file }), /notifications\.window/);
+});

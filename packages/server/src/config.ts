@@ -86,6 +86,8 @@ export interface HooklineConfig {
   metricsRefreshMs: number;
   /** CSP `frame-ancestors` of the console (docs/console.md#frame-ancestors): `'none'` (default) or the provider's origins, space-separated. */
   consoleFrameAncestors: string;
+  /** reopenWindow: a degradation this soon after a recovery is the same incident, not a new notice (docs/rules.md#notifications). */
+  notifications: { reopenWindow: string; reopenWindowMs: number };
 }
 
 /** The engine's defaults (@hookline/core DEFAULTS) where the engine has one; the server's own beside them. */
@@ -123,6 +125,10 @@ export const DEFAULT_CONFIG: Readonly<HooklineConfig> = deepFreeze({
   metricsRefresh: '5s',
   metricsRefreshMs: 5000,
   consoleFrameAncestors: "'none'",
+  notifications: {
+    reopenWindow: formatDuration(DEFAULTS.notifications.reopenWindowMs),
+    reopenWindowMs: DEFAULTS.notifications.reopenWindowMs,
+  },
 }) as Readonly<HooklineConfig>;
 
 /** Keys a config file or flags may set (derived *Ms fields are computed, never set). */
@@ -153,12 +159,19 @@ const KEYS = [
   'metricsToken',
   'metricsRefresh',
   'consoleFrameAncestors',
+  'notifications',
 ] as const;
 type Key = (typeof KEYS)[number];
 
 /** The server's HOOKLINE_* variables and the key each sets; JSON-valued ones are parsed (docs/deploy.md lists them). */
 export const SERVER_ENV: Readonly<
-  Record<string, Key | `smtp.${keyof SmtpConfig}` | `dispatcher.${'batchSize' | 'maxInFlight' | 'leaseMs'}`>
+  Record<
+    string,
+    | Key
+    | `smtp.${keyof SmtpConfig}`
+    | `dispatcher.${'batchSize' | 'maxInFlight' | 'leaseMs'}`
+    | 'notifications.reopenWindow'
+  >
 > = {
   HOOKLINE_PORT: 'port',
   HOOKLINE_HOST: 'host',
@@ -194,6 +207,7 @@ export const SERVER_ENV: Readonly<
   HOOKLINE_METRICS_REFRESH: 'metricsRefresh',
   HOOKLINE_DISPATCHER_LEASE_MS: 'dispatcher.leaseMs',
   HOOKLINE_CONSOLE_FRAME_ANCESTORS: 'consoleFrameAncestors',
+  HOOKLINE_NOTIFICATIONS_REOPEN_WINDOW: 'notifications.reopenWindow',
 };
 Object.freeze(SERVER_ENV);
 
@@ -227,11 +241,17 @@ export function resolveConfig(options: ResolveConfigOptions = {}): HooklineConfi
     ...DEFAULT_CONFIG,
     smtp: null,
     dispatcher: { ...DEFAULT_CONFIG.dispatcher },
+    notifications: { reopenWindow: DEFAULT_CONFIG.notifications.reopenWindow },
   };
   for (const layer of layers) {
     for (const [k, v] of Object.entries(layer)) {
       if (v === undefined) continue;
-      if ((k === 'smtp' || k === 'dispatcher') && v !== null && typeof v === 'object' && !Array.isArray(v)) {
+      if (
+        (k === 'smtp' || k === 'dispatcher' || k === 'notifications') &&
+        v !== null &&
+        typeof v === 'object' &&
+        !Array.isArray(v)
+      ) {
         merged[k] = { ...((merged[k] as object | null) ?? {}), ...(v as object) };
       } else merged[k] = v;
     }
@@ -333,6 +353,7 @@ function validate(m: Record<string, unknown>): HooklineConfig {
     metricsRefresh,
     metricsRefreshMs,
     consoleFrameAncestors,
+    notifications: notifications(m.notifications),
   };
   return deepFreeze(config);
 }
@@ -369,4 +390,17 @@ function dispatcher(v: unknown): HooklineConfig['dispatcher'] {
     // A lease shorter than a send lets a second worker repeat it; 1 s suits only endpoints with sub-second timeouts.
     leaseMs: int(o.leaseMs, 'dispatcher.leaseMs', 1_000, 3_600_000),
   };
+}
+function notifications(v: unknown): HooklineConfig['notifications'] {
+  if (v === null || typeof v !== 'object' || Array.isArray(v))
+    throw new ConfigError('notifications', 'must be an object {reopenWindow}');
+  const o = v as Record<string, unknown>;
+  for (const k of Object.keys(o))
+    if (k !== 'reopenWindow') throw new ConfigError(`notifications.${k}`, 'unknown key; expected reopenWindow');
+  const reopenWindow = str(o.reopenWindow, 'notifications.reopenWindow');
+  const reopenWindowMs = duration(reopenWindow, 'notifications.reopenWindow');
+  // 0 tells every flip; a day at most: a recovery is told only once the window has passed.
+  if (reopenWindowMs > 86_400_000)
+    throw new ConfigError('notifications.reopenWindow', `must be at most 24h, got ${JSON.stringify(reopenWindow)}`);
+  return { reopenWindow, reopenWindowMs };
 }

@@ -163,6 +163,7 @@ export async function openRuntime(config: HooklineConfig, overrides: RuntimeOver
       // The registry is built over the engine's event-type operations below; it is in place before any event is accepted.
       isMoneyOverride: (type, data) => eventTypes.moneyOverride(type, data),
       maintenance: { retention: { deliveriesMs: config.retentionMs } },
+      notifications: { reopenWindowMs: config.notifications.reopenWindowMs },
     });
     const eventTypes = new EventTypeRegistry(engine.eventTypes);
     // API keys and tenants as authentication reads them; a revocation or tenant deletion in this process forgets them at once.

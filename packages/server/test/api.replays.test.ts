@@ -228,6 +228,7 @@ test('notices: list newest first with cursor', async () => {
     ['notice 3', 'notice 2'],
   );
   assert.deepEqual(p1.body.items[0].data, { n: 3 });
+  assert.equal(p1.body.items[0].resolved_at, null, 'an open incident: not resolved (docs/rules.md#notifications)');
   const p2 = await t.api('GET', `/v1/tenants/${quiet}/notices?limit=2&cursor=${p1.body.next_cursor}`);
   assert.deepEqual(
     p2.body.items.map((x: { message: string }) => x.message),

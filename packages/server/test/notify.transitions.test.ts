@@ -93,6 +93,9 @@ test('the degradation mail is sent once across many failures; recovery is told o
     await s.engine.events.accept(s.tenantId, { type: 'order.created', data: {} });
     await s.engine.events.accept(s.tenantId, { type: 'order.created', data: {} });
     await drain(s.engine, s.clock, s.notifier);
+    // A recovery is told once it has held for the reopen window (docs/rules.md#notifications).
+    s.clock.advance(15 * 60_000);
+    await s.notifier.idle();
     assert.deepEqual((await s.notices()).map((n) => n.kind).slice(2), ['endpoint.recovered']);
     assert.equal(s.sink.mails.filter((m) => m.subject.includes('Endpoint recovered')).length, 1);
   } finally {
@@ -219,6 +222,8 @@ test('a mail relay that is down never blocks or fails delivery; the notice is st
     await t.engine.events.accept(t.tenantId, { type: 'a', data: {} });
     await settle(t.engine, t.clock);
     assert.equal(rx.received.length, 2);
+    await notifier.idle();
+    t.clock.advance(15 * 60_000); // the recovery is told once it has held for the reopen window
     await notifier.idle();
     const kinds = (await t.store.listNotices(t.tenantId, null, 10)).items.map((n) => n.kind).reverse();
     assert.deepEqual(kinds, ['endpoint.degraded', 'endpoint.recovered']);

@@ -72,6 +72,7 @@ export function attemptRecord(
   breakerScope: string | null,
   workerId: string,
   random: () => number,
+  reopenWindowMs?: number,
 ): AttemptRecord {
   const d = c.delivery;
   const isReplay = c.replayId !== null;
@@ -104,6 +105,7 @@ export function attemptRecord(
       rule: policy.health,
       countsFailure: trigger === 'scheduled' || trigger === 'probe',
       countsSuccess: true,
+      ...(reopenWindowMs !== undefined ? { reopenWindowMs } : {}),
     },
     breakerScope,
     ...(d.orderingKey != null ? { ordering: { endpointId: c.endpoint.id, key: d.orderingKey } } : {}),

@@ -62,6 +62,8 @@ export interface DispatcherOptions {
    * (default true). Off: every endpoint is sent its max_concurrency at once.
    */
   adaptiveConcurrency?: boolean;
+  /** The notifications' reopen window, carried by each attempt record to the store (docs/rules.md#notifications). */
+  noticeReopenWindowMs?: number;
 }
 
 export type ResolvedOptions = Required<Omit<DispatcherOptions, 'workerId' | 'gate' | 'observers' | 'random'>> & {
@@ -77,6 +79,7 @@ export function resolveOptions(options: DispatcherOptions): ResolvedOptions {
     logAttempts: true,
     releaseLeasesOnStart: !options.store.capsAcrossWorkers,
     adaptiveConcurrency: true,
+    noticeReopenWindowMs: DEFAULTS.notifications.reopenWindowMs,
     ...options,
     gate: options.gate ?? openGate,
     random: options.random ?? Math.random,

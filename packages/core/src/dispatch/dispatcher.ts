@@ -384,6 +384,7 @@ export class Dispatcher {
       isReplay ? null : o.gate.scopeKey(c, policy),
       this.workerId,
       o.random,
+      o.noticeReopenWindowMs,
     );
     const { attempt, next } = record;
     const transitions = await this.#recorder.submit(record);

@@ -367,7 +367,12 @@ export class EndpointOperations {
     );
     const transitions = await p.store.recordTestAttempt(
       attempt,
-      { rule: policy.health, countsFailure: false, countsSuccess: true },
+      {
+        rule: policy.health,
+        countsFailure: false,
+        countsSuccess: true,
+        reopenWindowMs: p.settings.noticeReopenWindowMs ?? DEFAULTS.notifications.reopenWindowMs,
+      },
       p.clock.now(),
       workerId,
     );

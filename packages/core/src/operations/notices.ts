@@ -10,7 +10,7 @@ export class NoticeOperations {
   }
 
   /** Records a notice; its environment is the tenant's, read back with it (docs/rules.md#environments). */
-  add(notice: Omit<Notice, 'environment'>): Promise<void> {
+  add(notice: Omit<Notice, 'environment' | 'resolvedAt'>): Promise<void> {
     return this.#p.store.addNotice(notice);
   }
 

@@ -29,6 +29,8 @@ export interface EngineParts {
     rotationOverlapMs?: number;
     replayQuotaPerDay?: number;
     replayMaxDeliveries?: number;
+    /** A test delivery's recovery waits out this window before it is told (docs/rules.md#notifications). */
+    noticeReopenWindowMs?: number;
   };
   /** Tells every observer about health transitions made outside an attempt (test deliveries, the health sweep). */
   emitHealth(transitions: HealthTransition[]): void;

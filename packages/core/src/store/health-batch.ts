@@ -1,8 +1,9 @@
 // Endpoint health across one commit of attempts: read each endpoint once, apply every attempt, write what changed.
+
+import { DEFAULTS } from '../defaults.ts';
 import type { Attempt, Endpoint } from '../domain.ts';
 import { type HealthChange, healthAfterAttempt } from '../health.ts';
-import { healthEntry } from './notification-rows.ts';
-import { insertOutbox } from './outbox-writes.ts';
+import { writeHealthNotice } from './endpoint-incidents.ts';
 import * as rows from './rows.ts';
 import type { SqlExecutor } from './sql-driver.ts';
 import type { AttemptRecord, HealthTransition } from './store.ts';
@@ -12,7 +13,7 @@ type Health = NonNullable<AttemptRecord['health']>;
 /**
  * Endpoint health across one commit: each endpoint is read once, every attempt of the batch is applied in order
  * (the shared pure decision in health.ts), and only endpoints whose state changed are written, once, with the
- * notifications of their transitions (docs/rules.md#notifications) in the same transaction.
+ * notifications of their transitions (docs/rules.md#notifications), decided per incident, in the same transaction.
  *
  * Where several processes commit attempts of the same endpoints (PostgreSQL, `lockToWrite`), only an endpoint this
  * commit will change is row-locked (and read again under the lock). A success on an endpoint that is already clean
@@ -25,6 +26,8 @@ export class HealthBatch {
   /** The attempts `load` reads endpoints for, by endpoint, in the order they were expected. */
   readonly #expected = new Map<string, Array<{ a: Attempt; h: Health; previousAttemptAt: number | null }>>();
   readonly #transitions: HealthTransition[] = [];
+  /** Each transition's reopen window, from the attempt that made it (a recovery's notice waits it out). */
+  readonly #windows: number[] = [];
   constructor(
     private readonly tx: SqlExecutor,
     private readonly now: number,
@@ -99,8 +102,10 @@ export class HealthBatch {
     if (!entry.locked) throw new Error(`endpoint ${ep.id}: a health change without its row lock`);
     Object.assign(ep, change.state);
     entry.dirty = true;
-    if (change.transition)
+    if (change.transition) {
       this.#transitions.push({ tenantId: ep.tenantId, endpointId: ep.id, ...change.transition, at: this.now });
+      this.#windows.push(h.reopenWindowMs ?? DEFAULTS.notifications.reopenWindowMs);
+    }
   }
 
   async flush(): Promise<HealthTransition[]> {
@@ -116,9 +121,9 @@ export class HealthBatch {
         now: this.now,
       });
     }
-    for (const t of this.#transitions) {
-      const entry = healthEntry(t, this.#endpoints.get(t.endpointId)?.ep ?? null);
-      if (entry) await insertOutbox(this.tx, entry);
+    // In order: a recovery and a failure in one batch are a reopened incident, as in two.
+    for (const [i, t] of this.#transitions.entries()) {
+      await writeHealthNotice(this.tx, t, this.#endpoints.get(t.endpointId)?.ep ?? null, this.#windows[i]);
     }
     return this.#transitions;
   }

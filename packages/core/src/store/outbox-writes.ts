@@ -8,8 +8,9 @@ import type { OutboxEntry } from './store.ts';
 
 const cmp = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
-export async function insertOutbox(tx: SqlExecutor, entry: OutboxEntry): Promise<void> {
-  await tx.run('insert-outbox', rows.outboxToRow(entry));
+/** Due at its creation unless `dueAt` says later (a recovery waits out the reopen window, docs/rules.md#notifications). */
+export async function insertOutbox(tx: SqlExecutor, entry: OutboxEntry, dueAt = entry.createdAt): Promise<void> {
+  await tx.run('insert-outbox', rows.outboxToRow(entry, dueAt));
 }
 
 /**

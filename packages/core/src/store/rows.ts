@@ -379,6 +379,7 @@ export function noticeFromRow(r: Row): Notice {
     message: r.message,
     data: json(r.data, {}),
     createdAt: num(r.created_at),
+    resolvedAt: numOrNull(r.resolved_at),
   };
 }
 
@@ -391,6 +392,7 @@ export function noticeToRow(n: Omit<Notice, 'environment'>): Row {
     message: n.message,
     data: JSON.stringify(n.data),
     created_at: n.createdAt,
+    resolved_at: n.resolvedAt,
   };
 }
 

@@ -309,7 +309,7 @@ export class SqlStore implements Store {
   }
 
   // outbox and notices
-  addNotice(notice: Omit<Notice, 'environment'>) {
+  addNotice(notice: Omit<Notice, 'environment' | 'resolvedAt'>) {
     return outbox.addNotice(this.driver, notice);
   }
   listNotices(tenantId: string, cursor: string | null, limit: number) {

@@ -12,6 +12,7 @@ import { engineRulesConformance } from './engine-rules.ts';
 import { eventsDeliveriesConformance } from './events-deliveries.ts';
 import type { WithStore } from './fixtures.ts';
 import { healthRetentionConformance } from './health-retention.ts';
+import { incidentsConformance } from './incidents.ts';
 import { rateLimitsConformance } from './rate-limits.ts';
 import { recordsConformance } from './records.ts';
 import { replaysConformance } from './replays.ts';
@@ -52,6 +53,7 @@ export function storeConformance(name: string, factory: StoreFactory, options: {
     describe('stats', () => statsConformance(withStore));
     describe('breakers', () => breakersConformance(withStore));
     describe('health sweeps and retention', () => healthRetentionConformance(withStore));
+    describe('notices per incident', () => incidentsConformance(withStore));
     describe('engine rules on this store', () => engineRulesConformance(withStore));
   });
 }

@@ -29,6 +29,9 @@ const TITLES: Record<NoticeKind, string> = {
   'deliveries.failed': 'Deliveries failed',
 };
 
+const minutes = (ms: number) => (ms % 60_000 === 0 ? `${ms / 60_000} min` : `${Math.round(ms / 1000)} s`);
+const held = (ms: unknown) => (typeof ms === 'number' && ms > 0 ? ` for ${minutes(ms)}` : '');
+
 function messageOf(row: OutboxRow): string {
   const d = row.data as Record<string, any>;
   const url = d.url ?? row.subjectId;
@@ -38,11 +41,11 @@ function messageOf(row: OutboxRow): string {
       : `endpoint ${String(d.scope_key ?? '').slice(String(d.scope_key ?? '').indexOf(':') + 1)}`;
   switch (row.kind) {
     case 'endpoint.degraded':
-      return `Endpoint ${url} is failing; deliveries keep retrying. You are told once until it recovers.`;
+      return `Endpoint ${url} is failing; deliveries keep retrying. You are told once per incident: not again until it has recovered and stayed healthy${held(d.reopen_window_ms)}.`;
     case 'endpoint.paused':
       return `Endpoint ${url} was ${PAUSE_WORDS[d.reason] ?? 'paused'}. New events are recorded as skipped; reactivate it (status=active), then replay.`;
     case 'endpoint.recovered':
-      return `Endpoint ${url} recovered: a delivery succeeded.`;
+      return `Endpoint ${url} recovered: a delivery succeeded${d.held_ms > 0 ? `, and none has failed in the ${minutes(d.held_ms)} since` : ''}.`;
     case 'breaker.opened':
       return `Circuit breaker opened for ${what}: most recent deliveries failed. Deliveries are held (no attempts spent) and retried after a pause.`;
     case 'breaker.closed':

@@ -39,7 +39,13 @@ export interface AttemptRecord {
   /** The delivery's previous attempt time (null: first attempt); brief's auto-suspend counts failed events with it. */
   previousAttemptAt?: number | null;
   /** How the attempt counts for endpoint health; null: it does not (a failed replay or test). */
-  health: { rule: HealthRule; countsFailure: boolean; countsSuccess: boolean } | null;
+  health: {
+    rule: HealthRule;
+    countsFailure: boolean;
+    countsSuccess: boolean;
+    /** The notifications' reopen window (docs/rules.md#notifications); absent: DEFAULTS.notifications.reopenWindowMs. */
+    reopenWindowMs?: number;
+  } | null;
   /** Breaker window to count this attempt's delivery in (by its latest attempt); null when the policy has no breaker. */
   breakerScope: string | null;
   /**

@@ -12,6 +12,8 @@ export interface Notice {
   message: string;
   data: Record<string, unknown>;
   createdAt: number;
+  /** A degraded or paused notice: when its incident ended (docs/rules.md#notifications); null while open, and for other kinds. */
+  resolvedAt: number | null;
 }
 
 /** What the owners are told about (docs/rules.md#notifications); `deliveries.failed` is a per-endpoint summary. */
@@ -48,8 +50,11 @@ export interface OutboxRow extends OutboxEntry {
 
 export interface OutboxStore {
   // notices
-  /** Idempotent by id: a notification sent again after a crash is listed once. */
-  addNotice(notice: Omit<Notice, 'environment'>): Promise<void>;
+  /**
+   * Idempotent by id: a notification sent again after a crash is listed once. An endpoint.recovered notice ends its
+   * incident and resolves the incident's notices; one written after its incident ended is written resolved.
+   */
+  addNotice(notice: Omit<Notice, 'environment' | 'resolvedAt'>): Promise<void>;
   listNotices(tenantId: string, cursor: string | null, limit: number): Promise<Page<Notice>>;
 
   // the notification outbox (docs/rules.md#notifications): rows are written by the transitions' own transactions

@@ -155,6 +155,21 @@ CREATE UNIQUE INDEX delivery_minutes_pkey ON delivery_minutes USING btree (endpo
 
 CREATE INDEX delivery_minutes_tenant ON delivery_minutes USING btree (tenant_id, minute);
 
+CREATE TABLE endpoint_incidents (
+  endpoint_id text NOT NULL,
+  tenant_id text NOT NULL,
+  notice_id text,
+  paused_notice_id text,
+  opened_at bigint NOT NULL,
+  recovered_at bigint,
+  recovery_id text,
+  ended_at bigint,
+  CONSTRAINT endpoint_incidents_endpoint_id_fkey FOREIGN KEY (endpoint_id) REFERENCES endpoints(id) ON DELETE CASCADE,
+  CONSTRAINT endpoint_incidents_pkey PRIMARY KEY (endpoint_id)
+);
+
+CREATE UNIQUE INDEX endpoint_incidents_pkey ON endpoint_incidents USING btree (endpoint_id);
+
 CREATE TABLE endpoint_secrets (
   kid text NOT NULL,
   endpoint_id text NOT NULL,
@@ -269,6 +284,7 @@ CREATE TABLE notices (
   message text NOT NULL,
   data text DEFAULT '{}'::text NOT NULL,
   created_at bigint NOT NULL,
+  resolved_at bigint,
   CONSTRAINT notices_pkey PRIMARY KEY (id)
 );
 

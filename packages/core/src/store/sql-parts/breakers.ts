@@ -1,7 +1,9 @@
 // The breakers-and-health part of SqlStore as functions over the driver: breaker rows (compare-and-set, with their
 // notification), windows, held work, and the sweep that pauses endpoints failing for too long.
+
+import { DEFAULTS } from '../../defaults.ts';
 import type { Endpoint } from '../../domain.ts';
-import { healthEntry } from '../notification-rows.ts';
+import { writeHealthNotice } from '../endpoint-incidents.ts';
 import { insertOutbox } from '../outbox-writes.ts';
 import type { BreakerRow, BreakerWindow } from '../parts/breaker-store.ts';
 import type { OutboxEntry } from '../parts/outbox-store.ts';
@@ -65,11 +67,13 @@ export function pauseFailingEndpoint(
     if (!r || (await tx.run('pause-failing-endpoint', { id: endpointId, failing_since: failingSince, now })) === 0)
       return false;
     const ep = rows.endpointFromRow(r);
-    const entry = healthEntry(
+    // A pause: the window only matters for recoveries.
+    await writeHealthNotice(
+      tx,
       { tenantId: ep.tenantId, endpointId, from: 'degraded', to: 'paused', reason: 'failing', at: now },
       ep,
+      DEFAULTS.notifications.reopenWindowMs,
     );
-    if (entry) await insertOutbox(tx, entry);
     return true;
   });
 }

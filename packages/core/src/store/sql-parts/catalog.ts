@@ -1,6 +1,7 @@
 // The catalog part of SqlStore as functions over the driver: settings, tenants, API keys, portal links, endpoints,
 // secrets, event types.
 import type { Endpoint, Environment, Tenant } from '../../domain.ts';
+import { endIncidentByHand } from '../endpoint-incidents.ts';
 import type {
   ApiKeyRecord,
   EndpointPatch,
@@ -175,6 +176,8 @@ export async function writeEndpointPatch(
     if (next.status === 'degraded') next.status = 'active';
   }
   await tx.run('update-endpoint', { ...rows.endpointToRow(next), now });
+  // Reactivated by hand, or cleared by a new URL: the endpoint's incident ends here (docs/rules.md#notifications).
+  if (cur.status !== 'active' && next.status === 'active') await endIncidentByHand(tx, id, now);
   await tx.run('set-endpoint-options', rows.endpointOptionsToRow(next));
   // The pause triggers of migration 010 keep paused_at; the row read back carries it.
   const [back] = await tx.all('get-endpoint', { tenant_id: tenantId, id });

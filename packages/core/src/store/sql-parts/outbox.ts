@@ -1,6 +1,7 @@
 // The outbox-and-notices part of SqlStore as functions over the driver: notices, and the notification outbox the
 // drainer leases, sends and retries (its rows are written by the transitions' own transactions, outbox-writes.ts).
 
+import { incidentOfNotice } from '../endpoint-incidents.ts';
 import { flushDueSummaries } from '../outbox-writes.ts';
 import type { Notice, OutboxRow } from '../parts/outbox-store.ts';
 import type { Page } from '../parts/page.ts';
@@ -9,8 +10,12 @@ import type { SqlDriver, SqlExecutor } from '../sql-driver.ts';
 import { cmp, page } from './listing.ts';
 
 // notices
-export async function addNotice(db: SqlExecutor, notice: Omit<Notice, 'environment'>): Promise<void> {
-  await db.run('insert-notice', rows.noticeToRow(notice));
+/** Records a notice with its incident (docs/rules.md#notifications): a recovery that held resolves the incident's notices. */
+export function addNotice(db: SqlDriver, notice: Omit<Notice, 'environment' | 'resolvedAt'>): Promise<void> {
+  return db.transaction(async (tx) => {
+    const resolvedAt = await incidentOfNotice(tx, notice);
+    await tx.run('insert-notice', rows.noticeToRow({ ...notice, resolvedAt }));
+  });
 }
 export async function listNotices(
   db: SqlExecutor,

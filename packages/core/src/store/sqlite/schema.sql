@@ -123,6 +123,17 @@ CREATE INDEX delivery_minutes_age ON delivery_minutes (minute);
 
 CREATE INDEX delivery_minutes_tenant ON delivery_minutes (tenant_id, minute);
 
+CREATE TABLE endpoint_incidents (
+  endpoint_id TEXT PRIMARY KEY REFERENCES endpoints(id) ON DELETE CASCADE,
+  tenant_id TEXT NOT NULL,
+  notice_id TEXT,                                -- the notice that opened it (endpoint.degraded, or endpoint.paused)
+  paused_notice_id TEXT,                         -- its endpoint.paused notice, once paused by health
+  opened_at INTEGER NOT NULL,
+  recovered_at INTEGER,                             -- its last recovery, while that recovery is not yet told (or once it ended so)
+  recovery_id TEXT,                              -- that recovery's endpoint.recovered outbox row, due at the window's end
+  ended_at INTEGER                                  -- null while open; the held recovery's time, or the reactivation's
+);
+
 CREATE TABLE endpoint_secrets (
   kid TEXT PRIMARY KEY,
   endpoint_id TEXT NOT NULL REFERENCES endpoints(id) ON DELETE CASCADE,
@@ -213,7 +224,7 @@ CREATE TABLE notices (
   message TEXT NOT NULL,
   data TEXT NOT NULL DEFAULT '{}',
   created_at INTEGER NOT NULL
-);
+, resolved_at INTEGER);
 
 CREATE INDEX notices_tenant ON notices (tenant_id, created_at);
 

@@ -1,7 +1,7 @@
 // A notice (endpoint degraded, paused, recovered…) as the API answers it, and its JSON Schema.
 import type { Notice } from '@hookline/core';
 import { named } from '../../http/schema-names.ts';
-import { environment, iso, nullableStr, obj, str, time } from '../../http/views.ts';
+import { environment, iso, nullableStr, nullableTime, obj, str, time } from '../../http/views.ts';
 
 export const NoticeSchema = named(
   'Notice',
@@ -13,6 +13,11 @@ export const NoticeSchema = named(
     message: str,
     data: { type: 'object', additionalProperties: true },
     created_at: time,
+    resolved_at: {
+      ...nullableTime,
+      description:
+        'A degraded or paused notice: when its incident ended (a recovery that held for the reopen window, or a reactivation by hand; docs/rules.md#notifications). Null while the incident is open, and for other kinds.',
+    },
   }),
 );
 export const noticeView = (n: Notice) => ({
@@ -23,4 +28,5 @@ export const noticeView = (n: Notice) => ({
   message: n.message,
   data: n.data,
   created_at: iso(n.createdAt),
+  resolved_at: iso(n.resolvedAt),
 });
