@@ -84,6 +84,11 @@ export interface HooklineConfig {
   /** How often the store gauges of /metrics are read at most, however many scrapers (e.g. `5s`). */
   metricsRefresh: string;
   metricsRefreshMs: number;
+  /**
+   * The settings epoch (docs/scaling.md#settings-that-must-match): a process refuses to start beside live processes
+   * of the same epoch whose settings that must match differ; raising it lets a rolling deploy change them.
+   */
+  settingsEpoch: number;
   /** CSP `frame-ancestors` of the console (docs/console.md#frame-ancestors): `'none'` (default) or the provider's origins, space-separated. */
   consoleFrameAncestors: string;
 }
@@ -122,6 +127,7 @@ export const DEFAULT_CONFIG: Readonly<HooklineConfig> = deepFreeze({
   metricsToken: null,
   metricsRefresh: '5s',
   metricsRefreshMs: 5000,
+  settingsEpoch: 0,
   consoleFrameAncestors: "'none'",
 }) as Readonly<HooklineConfig>;
 
@@ -152,6 +158,7 @@ const KEYS = [
   'dispatcher',
   'metricsToken',
   'metricsRefresh',
+  'settingsEpoch',
   'consoleFrameAncestors',
 ] as const;
 type Key = (typeof KEYS)[number];
@@ -193,6 +200,7 @@ export const SERVER_ENV: Readonly<
   HOOKLINE_METRICS_TOKEN: 'metricsToken',
   HOOKLINE_METRICS_REFRESH: 'metricsRefresh',
   HOOKLINE_DISPATCHER_LEASE_MS: 'dispatcher.leaseMs',
+  HOOKLINE_SETTINGS_EPOCH: 'settingsEpoch',
   HOOKLINE_CONSOLE_FRAME_ANCESTORS: 'consoleFrameAncestors',
 };
 Object.freeze(SERVER_ENV);
@@ -332,6 +340,7 @@ function validate(m: Record<string, unknown>): HooklineConfig {
     metricsToken,
     metricsRefresh,
     metricsRefreshMs,
+    settingsEpoch: int(m.settingsEpoch, 'settingsEpoch', 0, 1_000_000_000),
     consoleFrameAncestors,
   };
   return deepFreeze(config);
