@@ -24,8 +24,10 @@ const API = ['api'] as const;
  * Why each is refused or only warned (docs/scaling.md#settings-that-must-match says the same):
  * - masterKey: the worker could not open the secrets the API sealed: every delivery fails.
  * - allowHttp, allowPrivateTargets: the API accepts an endpoint URL the worker's sender then refuses: every delivery fails.
- * - policies, moneyRules: the API accepts an endpoint's policy (and classifies money events) by its own list, the worker
- *   schedules retries and ends deliveries by its own: a policy it lacks fails the delivery.
+ * - policies: the API accepts an endpoint's policy by its own list, the worker schedules retries and ends deliveries by
+ *   its own: a policy it lacks fails the delivery.
+ * - moneyRules: read when an event is accepted (the money flag is stored with it): two API processes would classify
+ *   the same payment event differently, silently, by which one the load balancer picked. A worker never reads them.
  * - strictEventTypes, bodyLimitBytes, batchBodyLimitBytes, replayQuotaPerDay, rotationOverlap: read only when a request
  *   is answered; two API processes that differ answer the same request differently depending on which one the load
  *   balancer picked, but nothing accepted fails later. A worker never reads them.
@@ -39,7 +41,7 @@ export const SETTING_RULES: Readonly<Record<string, SettingRule>> = Object.freez
   policies: { severity: 'refuse', usedBy: BOTH, shown: (c) => digest(c.policies) },
   moneyRules: {
     severity: 'refuse',
-    usedBy: BOTH,
+    usedBy: API,
     shown: (c) => (c.moneyRules === null ? 'built-in' : digest(c.moneyRules)),
   },
   strictEventTypes: { severity: 'warn', usedBy: API, shown: (c) => String(c.strictEventTypes) },

@@ -2,12 +2,15 @@
 // process at start naming the setting; equal settings run together; settings that may differ are warned on /readyz
 // and /metrics; a raised settings epoch lets a rolling change through (docs/scaling.md#settings-that-must-match).
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { test } from 'node:test';
 import { ownChild } from '@hookline/core/testing';
 import pg from 'pg';
 import { runCli } from './cli-harness.ts';
 import { type ServeProcess, serveApi, startServe } from './fixtures/serve-process.ts';
-import { ADMIN_TOKEN, startReceiver, until, within } from './server-harness.ts';
+import { ADMIN_TOKEN, startReceiver, startTestServer, until, within } from './server-harness.ts';
 
 const given = process.env.HOOKLINE_TEST_PG_URL;
 const skip =
@@ -170,4 +173,36 @@ test('a rolling change: a raised settings epoch starts beside the old processes 
   const old = await runCli(['serve', '--port', '0', '--host', '127.0.0.1', '--db', db, '--role', 'worker'], ENV);
   assert.equal(old.code, 2, old.stderr);
   assert.match(old.stderr, /^hookline: config settingsEpoch: the live worker process prc_\S+ .*epoch 1, this one 0/);
+});
+
+test('SQLite: the one owner forgets the row a killed predecessor left and compares with nothing', async (t) => {
+  const masterKey = Buffer.alloc(32, 9).toString('base64');
+  const dir = mkdtempSync(join(tmpdir(), 'hookline-roles-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const db = join(dir, 'hookline.db');
+  const first = await startTestServer({ config: { db, masterKey } });
+  // What a SIGKILLed owner leaves behind: a fresh row with other settings (a graceful stop removes its own row).
+  const now = Date.now();
+  await first.server.runtime.store.putProcess({
+    processId: 'prc_killed',
+    role: 'all',
+    epoch: 0,
+    settings: { allowHttp: 'false', allowPrivateTargets: 'false' },
+    startedAt: now,
+    seenAt: now,
+  });
+  await first.close();
+  const next = await startTestServer({ config: { db, masterKey } });
+  try {
+    const ready = await next.api('GET', '/readyz', { token: null });
+    assert.equal(ready.status, 200);
+    assert.equal(ready.body.settings_mismatch, undefined);
+    const rows = await next.server.runtime.engine.processes.live();
+    assert.deepEqual(
+      rows.map((r) => r.processId),
+      [next.server.runtime.settings.processId],
+    );
+  } finally {
+    await next.close();
+  }
 });
