@@ -43,7 +43,7 @@ export const LAYERS: Readonly<Record<string, ReadonlyArray<readonly string[]>>> 
     ['http', 'durable-file', 'sqlite-owner-lock', 'config-error'],
     ['config-readers'],
     ['config'],
-    ['log-output', 'event-types', 'metrics', 'notify'],
+    ['log-output', 'event-types', 'metrics', 'notify', 'settings-agreement'],
     ['runtime'],
     ['routes', 'console', 'openapi'],
     ['app'],

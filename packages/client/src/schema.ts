@@ -59,7 +59,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Readiness: the store answers and can take writes (503 storage_unavailable while the disk is full, writes or checkpoints fail, or after a fatal store failure) */
+        /** Readiness: the store answers and can take writes (503 storage_unavailable while the disk is full, writes or checkpoints fail, or after a fatal store failure); settings_mismatch lists settings another live process has different */
         get: operations["readyz"];
         put?: never;
         post?: never;
@@ -1352,6 +1352,18 @@ export interface components {
             /** @description Milliseconds the oldest due pending delivery has waited past its next_attempt_at; null when nothing due waits. */
             oldest_due_age_ms: number | null;
         };
+        Readiness: {
+            status: string;
+            role?: string;
+            /** @description Present while another live process on this database has different settings that may differ for a while (docs/scaling.md#settings-that-must-match): warned, not refused; the process is still ready */
+            settings_mismatch?: {
+                setting: string;
+                here: string;
+                there: string;
+                process_id: string;
+                role: string;
+            }[];
+        };
         Replay: {
             id: string;
             endpoint_id: string | null;
@@ -1676,6 +1688,7 @@ export type Policy = components['schemas']['Policy'];
 export type PutEventTypeRequest = components['schemas']['PutEventTypeRequest'];
 export type QueueDepth = components['schemas']['QueueDepth'];
 export type QueueStats = components['schemas']['QueueStats'];
+export type Readiness = components['schemas']['Readiness'];
 export type Replay = components['schemas']['Replay'];
 export type ReplayAccepted = components['schemas']['ReplayAccepted'];
 export type ReplayWindowRequest = components['schemas']['ReplayWindowRequest'];
@@ -1825,7 +1838,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ServiceStatus"];
+                    "application/json": components["schemas"]["Readiness"];
                 };
             };
             /** @description An error from the catalog (docs/errors.md). */

@@ -31,6 +31,13 @@ export const DEFAULTS = deepFreeze({
     /** Most deliveries one window replay selects (docs/rules.md#replay-window). */
     maxDeliveries: 10_000,
   },
+  /** Settings rows of running processes (docs/scaling.md#settings-that-must-match). */
+  processes: {
+    /** How often a process refreshes its row. */
+    heartbeatMs: 10 * SECOND,
+    /** A row not refreshed for this long is a process that is gone (killed, or cut off from the database). */
+    staleAfterMs: 60 * SECOND,
+  },
   /** How long a rotated-out secret stays live (docs/rules.md#secret-rotation). */
   rotationOverlapMs: DAY,
   retention: {

@@ -24,6 +24,7 @@ import { EventOperations } from './operations/events.ts';
 import { MaintenanceOperations } from './operations/maintenance.ts';
 import { NoticeOperations } from './operations/notices.ts';
 import type { EngineParts } from './operations/parts.ts';
+import { ProcessOperations } from './operations/processes.ts';
 import { ReplayOperations } from './operations/replays.ts';
 import { SimulationOperations } from './operations/simulations.ts';
 import { StatsOperations } from './operations/stats.ts';
@@ -53,6 +54,8 @@ export class Hookline {
   readonly replays: ReplayOperations;
   readonly breakers: BreakerOperations;
   readonly notices: NoticeOperations;
+  /** The processes sharing the store and their published settings (docs/scaling.md#settings-that-must-match). */
+  readonly processes: ProcessOperations;
   readonly eventTypes: EventTypeOperations;
   readonly stats: StatsOperations;
   readonly doctor: DoctorOperations;
@@ -183,6 +186,7 @@ export class Hookline {
     this.replays = new ReplayOperations(parts);
     this.breakers = new BreakerOperations(parts);
     this.notices = new NoticeOperations(parts);
+    this.processes = new ProcessOperations(parts);
     this.eventTypes = new EventTypeOperations(parts);
     this.stats = new StatsOperations(parts);
     this.doctor = new DoctorOperations(parts);

@@ -51,6 +51,7 @@ export {
   MaintenanceOperations,
   NoticeOperations,
   PORTAL_LINK_TTL_MS,
+  ProcessOperations,
   ReplayOperations,
   SIMULATION_MAX_RESPONSES,
   SIMULATION_MAX_RUNNING,

@@ -84,6 +84,11 @@ export interface HooklineConfig {
   /** How often the store gauges of /metrics are read at most, however many scrapers (e.g. `5s`). */
   metricsRefresh: string;
   metricsRefreshMs: number;
+  /**
+   * The settings epoch (docs/scaling.md#settings-that-must-match): a process refuses to start beside live processes
+   * of the same epoch whose settings that must match differ; raising it lets a rolling deploy change them.
+   */
+  settingsEpoch: number;
   /** CSP `frame-ancestors` of the console (docs/console.md#frame-ancestors): `'none'` (default) or the provider's origins, space-separated. */
   consoleFrameAncestors: string;
   /** reopenWindow: a degradation this soon after a recovery is the same incident, not a new notice (docs/rules.md#notifications). */
@@ -124,6 +129,7 @@ export const DEFAULT_CONFIG: Readonly<HooklineConfig> = deepFreeze({
   metricsToken: null,
   metricsRefresh: '5s',
   metricsRefreshMs: 5000,
+  settingsEpoch: 0,
   consoleFrameAncestors: "'none'",
   notifications: {
     reopenWindow: formatDuration(DEFAULTS.notifications.reopenWindowMs),
@@ -158,6 +164,7 @@ const KEYS = [
   'dispatcher',
   'metricsToken',
   'metricsRefresh',
+  'settingsEpoch',
   'consoleFrameAncestors',
   'notifications',
 ] as const;
@@ -206,6 +213,7 @@ export const SERVER_ENV: Readonly<
   HOOKLINE_METRICS_TOKEN: 'metricsToken',
   HOOKLINE_METRICS_REFRESH: 'metricsRefresh',
   HOOKLINE_DISPATCHER_LEASE_MS: 'dispatcher.leaseMs',
+  HOOKLINE_SETTINGS_EPOCH: 'settingsEpoch',
   HOOKLINE_CONSOLE_FRAME_ANCESTORS: 'consoleFrameAncestors',
   HOOKLINE_NOTIFICATIONS_REOPEN_WINDOW: 'notifications.reopenWindow',
 };
@@ -352,6 +360,7 @@ function validate(m: Record<string, unknown>): HooklineConfig {
     metricsToken,
     metricsRefresh,
     metricsRefreshMs,
+    settingsEpoch: int(m.settingsEpoch, 'settingsEpoch', 0, 1_000_000_000),
     consoleFrameAncestors,
     notifications: notifications(m.notifications),
   };

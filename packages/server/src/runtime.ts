@@ -27,6 +27,7 @@ import { KeyUsage } from './http/key-usage.ts';
 import { serverLogger } from './log-output.ts';
 import { ServerMetrics } from './metrics/server-metrics.ts';
 import { createNotifier, smtpMailer } from './notify/index.ts';
+import { COMPARED_SETTINGS, SettingsAgreement } from './settings-agreement.ts';
 import { openWithOwnerLock } from './sqlite-owner-lock.ts';
 
 export interface RuntimeOverrides {
@@ -52,6 +53,8 @@ export interface Runtime {
   readonly adminTokenHash: Buffer;
   /** API keys and tenants as authentication reads them (a narrow read-only port on the store), remembered briefly; forgotten on every revocation through the engine. */
   readonly authLookups: AuthLookups;
+  /** This process's published settings and what differs from the other processes on the database (docs/scaling.md#settings-that-must-match). */
+  readonly settings: SettingsAgreement;
   /** Set only on the start that generated the admin token: print it once, it is not stored. */
   readonly adminTokenPlaintext?: string;
   /** Set once the store has failed for good (a failed fsync, a dead store thread): answer 503 and exit. */
@@ -166,6 +169,20 @@ export async function openRuntime(config: HooklineConfig, overrides: RuntimeOver
       notifications: { reopenWindowMs: config.notifications.reopenWindowMs },
     });
     const eventTypes = new EventTypeRegistry(engine.eventTypes);
+    // Before anything runs: a process whose settings contradict a live one's refuses here, naming the setting.
+    metrics.showSettingsMismatches(COMPARED_SETTINGS, []);
+    const settings = await SettingsAgreement.join({
+      processes: engine.processes,
+      config,
+      masterKey,
+      logger,
+      soleOwner: !isPostgresUrl(config.db),
+      onChange: (found) =>
+        metrics.showSettingsMismatches(
+          COMPARED_SETTINGS,
+          found.map((m) => m.setting),
+        ),
+    });
     // API keys and tenants as authentication reads them; a revocation or tenant deletion in this process forgets them at once.
     const authLookups = new AuthLookups(store);
     const keyUsage = new KeyUsage((id) => engine.apiKeys.touch(id), clock, logger);
@@ -227,12 +244,14 @@ export async function openRuntime(config: HooklineConfig, overrides: RuntimeOver
       },
       adminTokenHash: admin.hash,
       authLookups,
+      settings,
       ...(admin.plaintext ? { adminTokenPlaintext: admin.plaintext } : {}),
       async close() {
         if (closed) return;
         closed = true;
         await engine.stop();
         await notifier.close();
+        await settings.close();
         await store.close();
       },
     };

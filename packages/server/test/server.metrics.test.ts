@@ -156,6 +156,8 @@ test("/metrics keeps Hookline's names and help texts and adds the process and ev
         'Deliveries ended without an attempt (age limit while held, endpoint paused).',
       hookline_endpoint_effective_concurrency:
         'Sends this worker allows an endpoint at once, learned from its 429/503 answers and latency (1 … max_concurrency).',
+      hookline_settings_mismatch:
+        'Whether another live process on this database has a different value of this setting (1) or not (0).',
       hookline_http_requests_total: 'API requests by method, route and status class.',
       hookline_queue_depth:
         'Deliveries not yet terminal, by status (pending, delivering, held), read at most once per refresh interval.',

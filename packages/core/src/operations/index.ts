@@ -17,6 +17,7 @@ export { EventTypeOperations } from './event-types.ts';
 export { EventOperations } from './events.ts';
 export { MaintenanceOperations } from './maintenance.ts';
 export { NoticeOperations } from './notices.ts';
+export { ProcessOperations } from './processes.ts';
 export { ReplayOperations } from './replays.ts';
 export {
   type PolicySummary,

@@ -8,6 +8,7 @@ import * as catalog from './sql-parts/catalog.ts';
 import * as queue from './sql-parts/delivery-queue.ts';
 import * as events from './sql-parts/events.ts';
 import * as outbox from './sql-parts/outbox.ts';
+import * as processes from './sql-parts/processes.ts';
 import type { FinishedRow, RecordDialect } from './sql-parts/record-attempts.ts';
 import * as record from './sql-parts/record-attempts.ts';
 import * as replays from './sql-parts/replays.ts';
@@ -28,6 +29,7 @@ import type {
   NewTenant,
   Notice,
   OutboxEntry,
+  ProcessRecord,
   ReplayQuota,
   ReplayRow,
   SealedSecret,
@@ -349,5 +351,19 @@ export class SqlStore implements Store {
   }
   purgePortalLinks(before: number) {
     return retention.purgePortalLinks(this.driver, before);
+  }
+
+  // processes
+  putProcess(record: ProcessRecord) {
+    return processes.putProcess(this.driver, record);
+  }
+  touchProcess(processId: string, seenAt: number) {
+    return processes.touchProcess(this.driver, processId, seenAt);
+  }
+  liveProcesses(since: number) {
+    return processes.liveProcesses(this.driver, since);
+  }
+  removeProcess(processId: string, options?: { others?: boolean }) {
+    return processes.removeProcess(this.driver, processId, options);
   }
 }

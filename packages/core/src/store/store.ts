@@ -7,6 +7,7 @@ import type { CatalogStore } from './parts/catalog-store.ts';
 import type { DeliveryQueueStore } from './parts/delivery-queue-store.ts';
 import type { EventStore } from './parts/event-store.ts';
 import type { OutboxStore } from './parts/outbox-store.ts';
+import type { ProcessStore } from './parts/process-store.ts';
 import type { ReplayStore } from './parts/replay-store.ts';
 import type { ReportingStore } from './parts/reporting-store.ts';
 import type { RetentionStore } from './parts/retention-store.ts';
@@ -18,6 +19,7 @@ export type * from './parts/delivery-queue-store.ts';
 export type * from './parts/event-store.ts';
 export type * from './parts/outbox-store.ts';
 export type * from './parts/page.ts';
+export type * from './parts/process-store.ts';
 export type * from './parts/replay-store.ts';
 export type * from './parts/reporting-store.ts';
 export type * from './parts/retention-store.ts';
@@ -32,6 +34,7 @@ export type Store = StoreLifecycle &
   ReplayStore &
   BreakerStore &
   OutboxStore &
-  RetentionStore;
+  RetentionStore &
+  ProcessStore;
 
 export type { AttemptTrigger };

@@ -13,6 +13,7 @@ import { eventsDeliveriesConformance } from './events-deliveries.ts';
 import type { WithStore } from './fixtures.ts';
 import { healthRetentionConformance } from './health-retention.ts';
 import { incidentsConformance } from './incidents.ts';
+import { processesConformance } from './processes.ts';
 import { rateLimitsConformance } from './rate-limits.ts';
 import { recordsConformance } from './records.ts';
 import { replaysConformance } from './replays.ts';
@@ -51,6 +52,7 @@ export function storeConformance(name: string, factory: StoreFactory, options: {
     describe('retry now', () => retryNowConformance(withStore));
     describe('endpoint options', () => endpointOptionsConformance(withStore));
     describe('stats', () => statsConformance(withStore));
+    describe('processes', () => processesConformance(withStore));
     describe('breakers', () => breakersConformance(withStore));
     describe('health sweeps and retention', () => healthRetentionConformance(withStore));
     describe('notices per incident', () => incidentsConformance(withStore));

@@ -77,6 +77,13 @@ export class ServerMetrics {
     labelNames: ['endpoint_id'],
     registers: [this.registry],
   });
+  /** docs/scaling.md#settings-that-must-match: 1 while another live process on the database has a different value. */
+  readonly settingsMismatch = new Gauge({
+    name: 'hookline_settings_mismatch',
+    help: 'Whether another live process on this database has a different value of this setting (1) or not (0).',
+    labelNames: ['setting'],
+    registers: [this.registry],
+  });
   readonly httpRequests = new Counter({
     name: 'hookline_http_requests_total',
     help: 'API requests by method, route and status class.',
@@ -126,6 +133,12 @@ export class ServerMetrics {
     ended: (_c, status) => this.ended.inc({ status }),
     concurrency: (e) => this.effectiveConcurrency.set({ endpoint_id: e.endpointId }, e.effective),
   };
+
+  /** Sets `hookline_settings_mismatch` to 1 for each setting in `differing`, 0 for the rest of `compared`. */
+  showSettingsMismatches(compared: readonly string[], differing: readonly string[]): void {
+    for (const setting of new Set([...compared, ...differing]))
+      this.settingsMismatch.set({ setting }, differing.includes(setting) ? 1 : 0);
+  }
 
   /**
    * One shared, rate-limited read of the store gauges: at most one read per refresh interval and at most one at a

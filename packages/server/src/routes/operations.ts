@@ -13,6 +13,31 @@ const Status = named('ServiceStatus', {
   properties: { status: { type: 'string' }, role: { type: 'string' } },
 });
 
+const Readiness = named('Readiness', {
+  type: 'object',
+  required: ['status'],
+  properties: {
+    status: { type: 'string' },
+    role: { type: 'string' },
+    settings_mismatch: {
+      type: 'array',
+      description:
+        'Present while another live process on this database has different settings that may differ for a while (docs/scaling.md#settings-that-must-match): warned, not refused; the process is still ready',
+      items: {
+        type: 'object',
+        required: ['setting', 'here', 'there', 'process_id', 'role'],
+        properties: {
+          setting: { type: 'string' },
+          here: { type: 'string' },
+          there: { type: 'string' },
+          process_id: { type: 'string' },
+          role: { type: 'string' },
+        },
+      },
+    },
+  },
+});
+
 export function operationRoutes(app: FastifyInstance, rt: Runtime, openapi: () => Record<string, unknown>): void {
   let lastReason: string | null = null;
   // Compared as sha256 digests in constant time, like the admin token.
@@ -39,8 +64,8 @@ export function operationRoutes(app: FastifyInstance, rt: Runtime, openapi: () =
     tag,
     auth: 'public',
     summary:
-      'Readiness: the store answers and can take writes (503 storage_unavailable while the disk is full, writes or checkpoints fail, or after a fatal store failure)',
-    response: { 200: Status },
+      'Readiness: the store answers and can take writes (503 storage_unavailable while the disk is full, writes or checkpoints fail, or after a fatal store failure); settings_mismatch lists settings another live process has different',
+    response: { 200: Readiness },
     handler: async (req) => {
       const reason = await rt.engine.maintenance.notReadyReason();
       if (reason !== null) {
@@ -51,7 +76,19 @@ export function operationRoutes(app: FastifyInstance, rt: Runtime, openapi: () =
       }
       if (lastReason !== null) rt.logger.log('info', 'ready again', { request_id: req.id, was: lastReason });
       lastReason = null;
-      return { status: 'ready', role: rt.config.role };
+      const mismatches = await rt.settings.refresh();
+      if (mismatches.length === 0) return { status: 'ready', role: rt.config.role };
+      return {
+        status: 'ready',
+        role: rt.config.role,
+        settings_mismatch: mismatches.map((m) => ({
+          setting: m.setting,
+          here: m.here,
+          there: m.there,
+          process_id: m.processId,
+          role: m.role,
+        })),
+      };
     },
   });
 
@@ -70,6 +107,8 @@ export function operationRoutes(app: FastifyInstance, rt: Runtime, openapi: () =
         const presented = sha256(typeof header === 'string' && header.startsWith('Bearer ') ? header.slice(7) : '');
         if (!timingSafeEqual(presented, metricsTokenHash)) throw fail('unauthorized');
       }
+      // The settings gauge reads the other processes' rows (at most once a second), like /readyz.
+      await rt.settings.refresh();
       return reply.type('text/plain; version=0.0.4; charset=utf-8').send(await rt.metrics.render());
     },
   });

@@ -330,6 +330,20 @@ CREATE UNIQUE INDEX portal_links_pkey ON portal_links USING btree (hash);
 
 CREATE INDEX portal_links_tenant ON portal_links USING btree (tenant_id);
 
+CREATE TABLE process_settings (
+  process_id text NOT NULL,
+  role text NOT NULL,
+  epoch integer NOT NULL,
+  settings text NOT NULL,
+  started_at bigint NOT NULL,
+  seen_at bigint NOT NULL,
+  CONSTRAINT process_settings_pkey PRIMARY KEY (process_id)
+);
+
+CREATE UNIQUE INDEX process_settings_pkey ON process_settings USING btree (process_id);
+
+CREATE INDEX process_settings_seen ON process_settings USING btree (seen_at);
+
 CREATE TABLE rate_buckets (
   endpoint_id text NOT NULL,
   tokens double precision NOT NULL,

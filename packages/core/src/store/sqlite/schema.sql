@@ -258,6 +258,17 @@ CREATE TABLE portal_links (
 
 CREATE INDEX portal_links_tenant ON portal_links (tenant_id);
 
+CREATE TABLE process_settings (
+  process_id TEXT PRIMARY KEY,
+  role TEXT NOT NULL,
+  epoch INTEGER NOT NULL,
+  settings TEXT NOT NULL,
+  started_at INTEGER NOT NULL,
+  seen_at INTEGER NOT NULL
+);
+
+CREATE INDEX process_settings_seen ON process_settings (seen_at);
+
 CREATE TABLE rate_buckets (
   endpoint_id TEXT PRIMARY KEY REFERENCES endpoints(id) ON DELETE CASCADE,
   tokens REAL NOT NULL,

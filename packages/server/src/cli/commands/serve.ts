@@ -22,6 +22,8 @@ ${SERVER_OPTIONS_HELP}
   --port <n>                 listen port (0 picks a free one)
   --host <addr>              listen address (0.0.0.0 for every interface)
   --role <api|worker|all>    api: HTTP only; worker: deliveries only; all (default): both
+  --settings-epoch <n>       raise it to change a setting every process must share in a rolling deploy
+                             (docs/scaling.md#settings-that-must-match; env HOOKLINE_SETTINGS_EPOCH)
   --allow-http               accept plain http:// endpoint URLs (development only)
   --allow-private-targets    accept loopback and private endpoint addresses (development only)
   --log-format <f>           auto (default): readable lines on a terminal, JSON lines otherwise; json or pretty
@@ -39,6 +41,7 @@ Example:
       'allow-http': { type: 'boolean' },
       'allow-private-targets': { type: 'boolean' },
       'log-format': { type: 'string' },
+      'settings-epoch': { type: 'string' },
     });
     const config = await serverConfig(ctx, values.config, {
       db: values.db,
@@ -48,6 +51,7 @@ Example:
       allowHttp: values['allow-http'],
       allowPrivateTargets: values['allow-private-targets'],
       logFormat: values['log-format'],
+      settingsEpoch: values['settings-epoch'],
     });
     const { startServer } = await import('../../index.ts');
     let server: Awaited<ReturnType<typeof startServer>>;
@@ -70,7 +74,7 @@ Example:
         ? 'API and delivery workers'
         : config.role === 'api'
           ? 'API only (no deliveries in this process)'
-          : 'delivery workers (the API answers too)';
+          : 'delivery workers only (no API in this process; /healthz, /readyz and /metrics answer)';
     note(ctx, `hookline ${role} on ${server.url}`);
     note(ctx, `database  ${redactDb(config.db)}`);
     if (config.allowHttp || config.allowPrivateTargets) {
