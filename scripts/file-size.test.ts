@@ -26,7 +26,7 @@ const EXEMPT: ReadonlyArray<{ pattern: RegExp; why: string }> = [
 // listed file that is back under the limit, so the list cannot outlive the splits).
 const BEING_SPLIT: readonly string[] = [];
 // Over the limit and not yet being split by anyone: listed so the rule holds for everything else meanwhile.
-const NOT_YET_SPLIT: readonly string[] = ['bench/run.ts', 'packages/server/test/console.browser.test.ts'];
+const NOT_YET_SPLIT: readonly string[] = ['bench/run.ts'];
 // ---- end of TEMPORARY ALLOW-LIST ----------------------------------------------------------------------------------
 
 function ourFiles(): string[] {

@@ -41,7 +41,7 @@ export function OverviewPage({ tenant }: { tenant: string }) {
                 ['chart', 'Deliveries per minute'],
                 ['needs-attention', 'Needs attention'],
                 ['queue', 'Queue'],
-                ['endpoint-figures', 'Endpoints'],
+                ['endpoint-figures', 'Endpoint figures'],
                 ['notices-section', 'Notices'],
               ]}
             />
@@ -92,7 +92,7 @@ export function OverviewPage({ tenant }: { tenant: string }) {
                 </Card>
               </Flex>
             </Section>
-            <Section id="endpoint-figures" title="Endpoints">
+            <Section id="endpoint-figures" title="Endpoint figures">
               <Text as="p" size="2" color="gray" id="rate-explained">
                 Succeeded, failed and the success rate count the deliveries that ended in the last {duration(windowMs)}{' '}
                 (succeeded ÷ (succeeded + failed)); retries still under way are not in them, so a degraded endpoint can

@@ -1,5 +1,5 @@
 // Every tenant (admin), the queue's figures, and a form to create a tenant.
-import { Button, Flex, RadioGroup, Text } from '@radix-ui/themes';
+import { Button, Flex, Text } from '@radix-ui/themes';
 import { type FormEvent, useState } from 'react';
 import { api, messageOf, unwrap } from '../api.ts';
 import { Field } from '../components/field.tsx';
@@ -69,20 +69,17 @@ function CreateTenant() {
       <Flex gap="3" wrap="wrap" align="end">
         <Field id="tenant-name-input" label="Name" required value={name} onChange={(e) => setName(e.target.value)} />
         <div className="field">
-          <Text as="label" size="2" weight="bold" id="tenant-environment-label">
+          <Text as="label" htmlFor="tenant-environment" size="2" weight="bold">
             Environment
           </Text>
-          <RadioGroup.Root
+          <select
+            id="tenant-environment"
             value={environment}
-            onValueChange={(v) => setEnvironment(v as 'live' | 'test')}
-            aria-labelledby="tenant-environment-label"
-            orientation="horizontal"
+            onChange={(e) => setEnvironment(e.target.value as 'live' | 'test')}
           >
-            <Flex gap="3">
-              <RadioGroup.Item value="live">live</RadioGroup.Item>
-              <RadioGroup.Item value="test">test</RadioGroup.Item>
-            </Flex>
-          </RadioGroup.Root>
+            <option value="live">live</option>
+            <option value="test">test</option>
+          </select>
         </div>
         <Button
           type="submit"
