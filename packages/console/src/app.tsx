@@ -47,7 +47,7 @@ export function App() {
       >
         Skip to content
       </a>
-      <Flex asChild wrap="wrap" gap="2 4" align="center" px="4" py="2" className="top">
+      <Flex asChild wrap="wrap" gap="4" align="center" px="4" py="2" className="top">
         <header>
           <Strong className="brand">Hookline</Strong>
           {tenant && tenantName ? (
