@@ -21,14 +21,6 @@ const EXEMPT: ReadonlyArray<{ pattern: RegExp; why: string }> = [
   { pattern: /\/migrations\/[^/]+\.sql$/, why: 'migrations: numbered, forward-only, never edited' },
 ];
 
-// ---- TEMPORARY ALLOW-LIST -----------------------------------------------------------------------------------------
-// Being split in this round (issue 24) by other branches; delete these lines when they land (the test fails on a
-// listed file that is back under the limit, so the list cannot outlive the splits).
-const BEING_SPLIT: readonly string[] = [];
-// Over the limit and not yet being split by anyone: listed so the rule holds for everything else meanwhile.
-const NOT_YET_SPLIT: readonly string[] = ['packages/server/test/console.browser.test.ts'];
-// ---- end of TEMPORARY ALLOW-LIST ----------------------------------------------------------------------------------
-
 function ourFiles(): string[] {
   const out: string[] = [];
   const walk = (dir: string): void => {
@@ -63,14 +55,7 @@ function oversized(files: ReadonlyMap<string, string>, allowed: readonly string[
 test(`size: no hand-written file passes ${MAX_LINES} lines`, () => {
   const files = new Map(ourFiles().map((f) => [f, readFileSync(join(ROOT, f), 'utf8')]));
   assert.ok(files.size > 300, `read ${files.size} files: the walk is broken`);
-  assert.deepEqual(oversized(files, [...BEING_SPLIT, ...NOT_YET_SPLIT]), []);
-});
-
-test('size: every file on the temporary allow-list is still over the limit (else delete its line)', () => {
-  for (const f of [...BEING_SPLIT, ...NOT_YET_SPLIT]) {
-    const n = lineCount(readFileSync(join(ROOT, f), 'utf8'));
-    assert.ok(n > MAX_LINES, `${f} is down to ${n} lines: delete it from the allow-list in scripts/file-size.test.ts`);
-  }
+  assert.deepEqual(oversized(files, []), []);
 });
 
 test('size: a planted 501-line file is named with its length; 500 lines, an exempt dump and a migration pass', () => {

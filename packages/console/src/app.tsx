@@ -1,7 +1,8 @@
-// The console's shell: the session (read once from /console/session), the header with the tenant's navigation, and
-// the page the hash route names. Every page fetches through @hookline/client (api.ts).
+// The console's shell: the session (read once from /console/session), the header with the tenant's name and
+// navigation, and the page the hash route names. Every page fetches through @hookline/client (api.ts).
+import { Button, Flex, Strong, Text } from '@radix-ui/themes';
 import { useEffect, useRef, useState } from 'react';
-import { type ConsoleSession, currentSession, signOut } from './api.ts';
+import { api, type ConsoleSession, currentSession, signOut, unwrap } from './api.ts';
 import { Page } from './components/page.tsx';
 import { DeliveriesPage } from './pages/deliveries.tsx';
 import { DeliveryPage } from './pages/delivery.tsx';
@@ -32,6 +33,7 @@ export function App() {
 
   const signedIn = session !== 'unknown' && session !== null;
   const tenant = route.parts[0] === 't' && route.parts[1] ? route.parts[1] : null;
+  const tenantName = useTenantName(signedIn ? tenant : null);
   return (
     <>
       {/* biome-ignore lint/a11y/useValidAnchor: a skip link: it keeps its #main href for no-script and moves focus itself. */}
@@ -45,38 +47,49 @@ export function App() {
       >
         Skip to content
       </a>
-      <header>
-        <span className="brand">Hookline</span>
-        <nav id="nav" aria-label="Console">
-          {signedIn && session.kind === 'admin' ? <a href="#/">Tenants</a> : null}
-          {signedIn && tenant ? (
-            <>
-              <a href={tenantHref(tenant)}>Overview</a>
-              <a href={tenantHref(tenant, 'deliveries')}>Deliveries</a>
-              <a href={tenantHref(tenant, 'endpoints')}>Endpoints</a>
-              <a href={tenantHref(tenant, 'event-types')}>Event types</a>
-              <a href={tenantHref(tenant, 'policy-preview')}>Policy preview</a>
-            </>
+      <Flex asChild wrap="wrap" gap="4" align="center" px="4" py="2" className="top">
+        <header>
+          <Strong className="brand">Hookline</Strong>
+          {tenant && tenantName ? (
+            <Text id="tenant-name" weight="medium" title={tenant}>
+              {tenantName}
+            </Text>
           ) : null}
-        </nav>
-        <span id="who">
-          {signedIn ? (
-            <>
-              {session.kind === 'admin' ? 'admin ' : `tenant ${session.tenant_id} `}
-              <button
-                type="button"
-                onClick={async () => {
-                  await signOut();
-                  setSession(null);
-                  go('#/signin');
-                }}
-              >
-                Sign out
-              </button>
-            </>
-          ) : null}
-        </span>
-      </header>
+          <nav id="nav" aria-label="Console">
+            {signedIn && session.kind === 'admin' ? <a href="#/">Tenants</a> : null}
+            {signedIn && tenant ? (
+              <>
+                <a href={tenantHref(tenant)}>Overview</a>
+                <a href={tenantHref(tenant, 'deliveries')}>Deliveries</a>
+                <a href={tenantHref(tenant, 'endpoints')}>Endpoints</a>
+                <a href={tenantHref(tenant, 'event-types')}>Event types</a>
+                <a href={tenantHref(tenant, 'policy-preview')}>Policy preview</a>
+              </>
+            ) : null}
+          </nav>
+          <Text id="who" color="gray">
+            {signedIn ? (
+              <>
+                {session.kind === 'admin'
+                  ? 'admin '
+                  : `tenant ${session.tenant_id === tenant && tenantName ? tenantName : session.tenant_id} `}
+                <Button
+                  type="button"
+                  variant="soft"
+                  size="1"
+                  onClick={async () => {
+                    await signOut();
+                    setSession(null);
+                    go('#/signin');
+                  }}
+                >
+                  Sign out
+                </Button>
+              </>
+            ) : null}
+          </Text>
+        </header>
+      </Flex>
       <main id="main" tabIndex={-1} ref={main}>
         {session === 'unknown' && route.parts[0] !== 'signin' ? (
           <p aria-busy="true">Loading…</p>
@@ -118,6 +131,26 @@ function Routed({
       <p>No such page.</p>
     </Page>
   );
+}
+
+/** The tenant's name for the header (its id until it is known, or when it cannot be read). */
+function useTenantName(tenant: string | null): string | null {
+  const [name, setName] = useState<{ tenant: string; name: string } | null>(null);
+  useEffect(() => {
+    if (!tenant) return;
+    let live = true;
+    api
+      .GET('/v1/tenants/{tenant}', { params: { path: { tenant } } })
+      .then(unwrap)
+      .then(
+        (t) => live && setName({ tenant, name: t.name }),
+        () => live && setName(null),
+      );
+    return () => {
+      live = false;
+    };
+  }, [tenant]);
+  return tenant && name?.tenant === tenant ? name.name : null;
 }
 
 /** A tenant session has no tenants list: its home is its tenant's overview. */

@@ -39,6 +39,44 @@ function useWidth(): [RefObject<HTMLElement | null>, number] {
   return [ref, width];
 }
 
+/** A label's drawn width, estimated: about 7 px a character at the timeline's 12 px type, plus a gap. */
+const textWidth = (text: string) => text.length * 7 + 10;
+
+export interface LabelGroup {
+  readonly x: number;
+  readonly label: string;
+  readonly sub: string;
+}
+
+/**
+ * The marks' labels, merged where they would overlap: attempts seconds apart on a timeline hours long share one label
+ * ("#1–#3", their ladders or triggers once each) at the first one's place, so no two labels are drawn over each other.
+ */
+export function labelGroups(marks: ReadonlyArray<{ x: number; label: string; sub?: string }>): LabelGroup[] {
+  const groups: { x: number; members: { label: string; sub?: string }[] }[] = [];
+  const draw = (g: (typeof groups)[number]) => {
+    const first = g.members[0];
+    const last = g.members[g.members.length - 1];
+    const subs = [...new Set(g.members.map((m) => m.sub).filter((x): x is string => !!x))];
+    return {
+      x: g.x,
+      label: g.members.length === 1 ? first.label : `${first.label}–${last.label}`,
+      sub: subs.join(', '),
+    };
+  };
+  const width = (g: (typeof groups)[number]) => {
+    const d = draw(g);
+    return Math.max(textWidth(d.label), textWidth(d.sub));
+  };
+  for (const m of [...marks].sort((a, b) => a.x - b.x)) {
+    const prev = groups.at(-1);
+    const mine = Math.max(textWidth(m.label), textWidth(m.sub ?? ''));
+    if (prev && m.x - prev.x < (width(prev) + mine) / 2) prev.members.push(m);
+    else groups.push({ x: m.x, members: [m] });
+  }
+  return groups.map(draw);
+}
+
 /** Tick spacing: the first "nice" step that gives at most `most` ticks. */
 function tickStep(total: number, most: number): number {
   const steps = [
@@ -99,12 +137,16 @@ export function Timeline({
             <rect x={x(m.atMs) - 2} y={40} width={Math.max(4, x(m.atMs + m.durationMs) - x(m.atMs))} height={40}>
               <title>{m.detail}</title>
             </rect>
-            <text x={x(m.atMs)} y={30} textAnchor={anchor(x(m.atMs))} className="mark-label">
-              {m.label}
+          </g>
+        ))}
+        {labelGroups(marks.map((m) => ({ x: x(m.atMs), label: m.label, sub: m.sub }))).map((g) => (
+          <g key={`l${g.x}`}>
+            <text x={g.x} y={30} textAnchor={anchor(g.x)} className="mark-label">
+              {g.label}
             </text>
-            {m.sub ? (
-              <text x={x(m.atMs)} y={104} textAnchor={anchor(x(m.atMs))} className="mark-sub">
-                {m.sub}
+            {g.sub ? (
+              <text x={g.x} y={104} textAnchor={anchor(g.x)} className="mark-sub">
+                {g.sub}
               </text>
             ) : null}
           </g>

@@ -1,5 +1,6 @@
 // Deliveries (the dead letter is status=failed): filters by status, endpoint, event type, event id and creation time,
 // kept in the URL (#/t/<tenant>/deliveries?status=failed&…) so a filtered list can be bookmarked; paginated by cursor.
+import { Button } from '@radix-ui/themes';
 import { type FormEvent, useState } from 'react';
 import { api, unwrap } from '../api.ts';
 import { Badge, Loading, Page, ScrollTable, when } from '../components/page.tsx';
@@ -192,7 +193,7 @@ function Filters({
         <input id="until" name="until" type="datetime-local" value={v.until} onChange={set('until')} />
       </div>
       <div>
-        <button type="submit">Filter</button>
+        <Button type="submit">Filter</Button>
       </div>
     </form>
   );

@@ -1,14 +1,27 @@
-// A delivery: status and failure reason, Replay, its attempts drawn to scale (each with its ladder or trigger; waits,
-// past and current held periods, a paused endpoint; the ladder of the next attempt), each attempt's response excerpt,
-// the signed headers and the payload.
-
+// A delivery, in sections: status and failure reason, its endpoint by name, its ladder named with the endpoint's
+// policy, Retry now and Replay (each saying why when disabled), its attempts drawn to scale (each with its ladder or
+// trigger; waits, past and current held periods, a paused endpoint; the ladder of the next attempt), each attempt's
+// response excerpt, the signed headers and the payload.
 import type { components } from '@hookline/client';
+import { Button, DataList, Flex } from '@radix-ui/themes';
 import { useState } from 'react';
 import { api, messageOf, unwrap } from '../api.ts';
-import { Badge, Loading, Page, ScrollTable, Status, when } from '../components/page.tsx';
+import {
+  Badge,
+  Fact,
+  Loading,
+  Page,
+  Reason,
+  ScrollTable,
+  Section,
+  SectionLinks,
+  Status,
+  when,
+} from '../components/page.tsx';
 import { TableHead } from '../components/table-head.tsx';
 import { Timeline, type TimelineBand, type TimelineMark } from '../components/timeline.tsx';
 import { duration } from '../format.ts';
+import { endpointName, ladderName } from '../names.ts';
 import { tenantHref } from '../router.ts';
 import { useLoad } from '../use-load.ts';
 
@@ -115,7 +128,12 @@ export function DeliveryPage({ tenant, id }: { tenant: string; id: string }) {
       .GET('/v1/tenants/{tenant}/endpoints/{endpoint}', { params: { path: { tenant, endpoint: d.endpoint_id } } })
       .then(unwrap)
       .catch(() => null);
-    return { d, endpoint };
+    const policies = await api
+      .GET('/v1/policies')
+      .then(unwrap)
+      .then((p) => p.items)
+      .catch(() => []);
+    return { d, endpoint, policies };
   }, [tenant, id]);
   const [message, setMessage] = useState<{ text: string; error?: boolean } | null>(null);
   const [busy, setBusy] = useState(false);
@@ -166,107 +184,126 @@ export function DeliveryPage({ tenant, id }: { tenant: string; id: string }) {
 
   return (
     <Loading loaded={loaded}>
-      {({ d, endpoint }) => {
+      {({ d, endpoint, policies }) => {
         const tl = deliveryTimeline(d, endpoint, Date.now());
+        const retryWhy = retryBlocked(d.status, endpoint?.status);
+        const replayWhy =
+          d.status === 'failed' || d.status === 'skipped'
+            ? null
+            : `the delivery is ${d.status}; only failed or skipped deliveries can be replayed.`;
         return (
           <Page title={`Delivery ${d.id}`}>
-            <dl className="facts">
-              <dt>Status</dt>
-              <dd id="delivery-status">
-                <Badge status={d.status} />
-              </dd>
-              <dt>Failure reason</dt>
-              <dd id="failure-reason">{d.terminal_reason ?? '—'}</dd>
-              <dt>Event</dt>
-              <dd className="wrap">
-                {d.event_type} · {d.event_id}
-              </dd>
-              <dt>Endpoint</dt>
-              <dd>
-                <a href={tenantHref(tenant, 'endpoints', d.endpoint_id)}>{endpoint?.description || d.endpoint_id}</a>
-                {endpoint && endpoint.status !== 'active' ? (
-                  <>
-                    {' '}
-                    <Badge status={endpoint.status} />
-                  </>
-                ) : null}
-              </dd>
-              <dt>Ladder</dt>
-              <dd>{d.ladder}</dd>
-              <dt>Created</dt>
-              <dd>{when(d.created_at)}</dd>
-            </dl>
-            <p className="actions">
-              <button
-                type="button"
-                id="retry-now"
-                disabled={busy || retryBlocked(d.status, endpoint?.status) !== null}
-                title={retryBlocked(d.status, endpoint?.status) ?? 'Attempt it now, as its next attempt on its ladder'}
-                onClick={retryNow}
-              >
-                Retry now
-              </button>
-              <button
-                type="button"
-                id="replay"
-                disabled={busy || !(d.status === 'failed' || d.status === 'skipped')}
-                onClick={replay}
-              >
-                Replay
-              </button>
-            </p>
-            {retryBlocked(d.status, endpoint?.status) ? (
-              <p className="hint" id="retry-now-reason">
-                Retry now: {retryBlocked(d.status, endpoint?.status)}
-              </p>
-            ) : null}
-            <Status id="replay-status" message={message} />
-            <h2>Timeline</h2>
-            {d.attempts.length === 0 && tl.bands.length === 0 ? (
-              <p>No attempt yet.</p>
-            ) : (
-              <Timeline
-                id="delivery-timeline"
-                marks={tl.marks}
-                bands={tl.bands}
-                endMs={tl.endMs}
-                label={`${d.attempts.length} attempts over ${duration(tl.endMs)} since the delivery was created; status ${d.status}`}
-                endLabel={`t = 0 is ${when(d.created_at)}`}
-              />
-            )}
-            <h2>Attempts</h2>
-            <ScrollTable>
-              <table id="attempts">
-                <TableHead
-                  columns={['#', 'Trigger', 'Ladder', 'Started', 'Duration', 'Outcome', 'Response', 'Error']}
+            <SectionLinks
+              sections={[
+                ['summary', 'Summary'],
+                ['timeline', 'Timeline'],
+                ['attempts-section', 'Attempts'],
+                ['request', 'Headers and payload'],
+              ]}
+            />
+            <Section id="summary" title="Summary">
+              <DataList.Root className="facts" size="2">
+                <Fact label="Status" id="delivery-status">
+                  <Badge status={d.status} />
+                </Fact>
+                <Fact label="Failure reason" id="failure-reason">
+                  {d.terminal_reason ?? '—'}
+                </Fact>
+                <Fact label="Event">
+                  {d.event_type} · {d.event_id}
+                </Fact>
+                <Fact label="Endpoint" id="delivery-endpoint">
+                  <a href={tenantHref(tenant, 'endpoints', d.endpoint_id)}>
+                    {endpoint ? endpointName(endpoint) : d.endpoint_id}
+                  </a>
+                  {endpoint && endpoint.status !== 'active' ? (
+                    <>
+                      {' '}
+                      <Badge status={endpoint.status} />
+                    </>
+                  ) : null}
+                </Fact>
+                <Fact label="Ladder" id="delivery-ladder">
+                  {ladderName(endpoint?.policy ?? null, d.ladder, policies)}
+                </Fact>
+                <Fact label="Created">{when(d.created_at)}</Fact>
+              </DataList.Root>
+              <Flex gap="2" wrap="wrap" mt="3" className="actions">
+                <Button
+                  type="button"
+                  id="retry-now"
+                  disabled={busy || retryWhy !== null}
+                  aria-describedby={retryWhy ? 'retry-now-reason' : undefined}
+                  title={retryWhy ?? 'Attempt it now, as its next attempt on its ladder'}
+                  onClick={retryNow}
+                >
+                  Retry now
+                </Button>
+                <Button
+                  type="button"
+                  id="replay"
+                  variant="soft"
+                  disabled={busy || replayWhy !== null}
+                  aria-describedby={replayWhy ? 'replay-reason' : undefined}
+                  onClick={replay}
+                >
+                  Replay
+                </Button>
+              </Flex>
+              {retryWhy ? <Reason id="retry-now-reason">Retry now: {retryWhy}</Reason> : null}
+              {replayWhy ? <Reason id="replay-reason">Replay: {replayWhy}</Reason> : null}
+              <Status id="replay-status" message={message} />
+            </Section>
+            <Section id="timeline" title="Timeline">
+              {d.attempts.length === 0 && tl.bands.length === 0 ? (
+                <p>No attempt yet.</p>
+              ) : (
+                <Timeline
+                  id="delivery-timeline"
+                  marks={tl.marks}
+                  bands={tl.bands}
+                  endMs={tl.endMs}
+                  label={`${d.attempts.length} attempts over ${duration(tl.endMs)} since the delivery was created; status ${d.status}`}
+                  endLabel={`t = 0 is ${when(d.created_at)}`}
                 />
-                <tbody>
-                  {d.attempts.map((a) => (
-                    <tr key={a.id}>
-                      <td>{a.n}</td>
-                      <td>{a.trigger}</td>
-                      <td>{a.ladder ?? '—'}</td>
-                      <td>{when(a.started_at)}</td>
-                      <td>{Math.round(a.duration_ms)} ms</td>
-                      <td>
-                        <Badge status={a.outcome} />
-                      </td>
-                      <td>
-                        {a.response_status === null ? '—' : String(a.response_status)}
-                        {a.response_body_excerpt ? <pre className="response">{a.response_body_excerpt}</pre> : null}
-                      </td>
-                      <td className="wrap">{a.error_class ? `${a.error_class}: ${a.error_message ?? ''}` : ''}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </ScrollTable>
-            <h2>Signed headers of the last attempt</h2>
-            <pre id="headers">
-              {d.attempts.length ? JSON.stringify(d.attempts[d.attempts.length - 1].request_headers, null, 2) : '—'}
-            </pre>
-            <h2>Payload</h2>
-            <pre id="payload">{JSON.stringify(d.payload, null, 2)}</pre>
+              )}
+            </Section>
+            <Section id="attempts-section" title="Attempts">
+              <ScrollTable>
+                <table id="attempts">
+                  <TableHead
+                    columns={['#', 'Trigger', 'Ladder', 'Started', 'Duration', 'Outcome', 'Response', 'Error']}
+                  />
+                  <tbody>
+                    {d.attempts.map((a) => (
+                      <tr key={a.id}>
+                        <td>{a.n}</td>
+                        <td>{a.trigger}</td>
+                        <td>{a.ladder ?? '—'}</td>
+                        <td>{when(a.started_at)}</td>
+                        <td>{Math.round(a.duration_ms)} ms</td>
+                        <td>
+                          <Badge status={a.outcome} />
+                        </td>
+                        <td>
+                          {a.response_status === null ? '—' : String(a.response_status)}
+                          {a.response_body_excerpt ? <pre className="response">{a.response_body_excerpt}</pre> : null}
+                        </td>
+                        <td className="wrap">{a.error_class ? `${a.error_class}: ${a.error_message ?? ''}` : ''}</td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </ScrollTable>
+            </Section>
+            <Section id="request" title="Headers and payload">
+              <h3>Signed headers of the last attempt</h3>
+              <pre id="headers">
+                {d.attempts.length ? JSON.stringify(d.attempts[d.attempts.length - 1].request_headers, null, 2) : '—'}
+              </pre>
+              <h3>Payload</h3>
+              <pre id="payload">{JSON.stringify(d.payload, null, 2)}</pre>
+            </Section>
           </Page>
         );
       }}

@@ -2,6 +2,7 @@
 // same run as `hookline simulate --responses`), drawn to scale with held periods, ladders and the outcome.
 
 import type { components } from '@hookline/client';
+import { Button } from '@radix-ui/themes';
 import { type FormEvent, useState } from 'react';
 import { api, messageOf, unwrap } from '../api.ts';
 import { Loading, Page, ScrollTable, Status } from '../components/page.tsx';
@@ -137,7 +138,7 @@ export function PolicyPreviewPage() {
               onChange={(e) => setSeed(e.target.value)}
             />
             <div>
-              <button type="submit">Simulate</button>
+              <Button type="submit">Simulate</Button>
             </div>
           </form>
         )}

@@ -1,3 +1,4 @@
+import { Button } from '@radix-ui/themes';
 import { type FormEvent, useState } from 'react';
 import { type ConsoleSession, messageOf, signIn } from '../api.ts';
 import { Page, Status } from '../components/page.tsx';
@@ -34,7 +35,7 @@ export function SignInPage({ onSignIn }: { onSignIn: (s: ConsoleSession) => void
           The admin token sees every tenant; an API key (hk_live_… or hk_test_…) sees only its tenant.
         </p>
         <div>
-          <button type="submit">Sign in</button>
+          <Button type="submit">Sign in</Button>
         </div>
         <Status id="signin-status" message={message} />
       </form>

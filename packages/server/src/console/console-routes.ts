@@ -191,6 +191,8 @@ export function consoleRoutes(app: FastifyInstance, rt: Runtime): void {
     reply.code(308).header('location', '/console/').send(),
   );
   app.get('/console/', { config: { auth: 'public' } }, async (_req, reply) => serve('index.html', reply));
+  // Browsers ask the site's root for its icon (a page without <link rel="icon">, a bookmark): the console's.
+  app.get('/favicon.ico', { config: { auth: 'public' } }, async (_req, reply) => serve('favicon.ico', reply));
   app.get<{ Params: { '*': string } }>('/console/*', { config: { auth: 'public' } }, async (req, reply) =>
     serve(req.params['*'], reply),
   );
