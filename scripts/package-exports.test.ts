@@ -61,8 +61,9 @@ for (const pkg of LIBRARIES) {
       assert.ok(!subpath.includes('*'), `${pkg} exports the wildcard ${subpath}: name the subpath instead`);
       const source = target.source as string;
       assert.ok(existsSync(join(ROOT, 'packages', pkg, source)), `${pkg} ${subpath}: ${source} does not exist`);
-      // Test support is for our own tests (run from sources); it is not published.
-      if (subpath === './testing') continue;
+      // Test support is for our own tests (run from sources); it is not published. The signing vectors too: the one
+      // copy, read by the receiver's verifier tests and core's signer tests.
+      if (subpath === './testing' || subpath === './test-vectors.json') continue;
       // The receiver's dual build nests its types and files under import/require.
       const builds = (pkg === 'receiver' ? [target.import, target.require] : [target]) as Array<Record<string, string>>;
       for (const b of builds) {

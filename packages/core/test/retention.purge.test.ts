@@ -51,6 +51,7 @@ test('purges only terminal deliveries (and their attempts, events) past retentio
     assert.deepEqual(await purgeExpired(t.store, t.clock.now(), { deliveriesMs: 40 * DAY }), {
       deliveries: 0,
       events: 0,
+      deliveryMinutes: 0,
       breakerWindow: 0,
       outbox: 0,
       portalLinks: 0,

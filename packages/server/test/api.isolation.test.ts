@@ -30,6 +30,7 @@ const ROUTES: Record<string, RouteCase> = {
   'GET /v1/tenants/{tenant}/deliveries/{delivery}': { foreignId: 'delivery_not_found' },
   'POST /v1/tenants/{tenant}/deliveries/{delivery}/replay': { foreignId: 'delivery_not_found' },
   'POST /v1/tenants/{tenant}/deliveries/{delivery}/dismiss': { foreignId: 'delivery_not_found' },
+  'POST /v1/tenants/{tenant}/deliveries/{delivery}/retry': { foreignId: 'delivery_not_found' },
   'POST /v1/tenants/{tenant}/endpoints': { body: { url: 'http://127.0.0.1:9/stolen' } },
   'GET /v1/tenants/{tenant}/endpoints': {},
   'GET /v1/tenants/{tenant}/endpoints/{endpoint}': { foreignId: 'endpoint_not_found' },
@@ -50,6 +51,7 @@ const ROUTES: Record<string, RouteCase> = {
     foreignId: 'endpoint_not_found',
   },
   'POST /v1/tenants/{tenant}/endpoints/{endpoint}/test': { foreignId: 'endpoint_not_found' },
+  'POST /v1/tenants/{tenant}/endpoints/{endpoint}/retry': { foreignId: 'endpoint_not_found' },
   'POST /v1/tenants/{tenant}/endpoints/{endpoint}/doctor': {
     body: { type: 'order.created' },
     foreignId: 'endpoint_not_found',

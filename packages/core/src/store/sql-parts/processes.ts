@@ -36,5 +36,6 @@ export async function removeProcess(
   processId: string,
   options: { others?: boolean } = {},
 ): Promise<void> {
-  await db.run(options.others ? 'remove-other-processes' : 'remove-process', { process_id: processId });
+  if (options.others) await db.run('remove-other-processes', { process_id: processId });
+  else await db.run('remove-process', { process_id: processId });
 }
