@@ -14,6 +14,7 @@ export {
   isReclaimable,
   type StoredAnswer,
 } from './dedup-store.ts';
+export { DOCTOR_HEADER, DOCTOR_ID_PREFIX, isDoctorRequest } from './doctor-request.ts';
 export {
   ReceiverError,
   type ReceiverErrorCode,
