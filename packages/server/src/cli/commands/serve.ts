@@ -50,6 +50,7 @@ Example:
       logFormat: values['log-format'],
     });
     const { startServer } = await import('../../index.ts');
+    const { consoleDir } = await import('../../console/console-routes.ts');
     let server: Awaited<ReturnType<typeof startServer>>;
     try {
       server = await startServer(config);
@@ -73,6 +74,8 @@ Example:
           : 'delivery workers (the API answers too)';
     note(ctx, `hookline ${role} on ${server.url}`);
     note(ctx, `database  ${redactDb(config.db)}`);
+    // The web console comes with the server (docs/console.md); say where, or why it is missing.
+    note(ctx, `console   ${consoleDir() === null ? 'not built (npm run build)' : `${server.url}/console/`}`);
     if (config.allowHttp || config.allowPrivateTargets) {
       note(
         ctx,
