@@ -75,7 +75,7 @@ const JSON_HEADERS = Object.freeze({ 'content-type': 'application/json' });
  *
  * @example
  * const receive = createWebhookHandler({
- *   secrets: [{ kid: '2025-01', secret: process.env.WEBHOOK_SECRET! }],
+ *   secrets: [{ kid: 'sec_01JGZ6Q4W8N5T2R7Y3K9M1B0XC', secret: process.env.WEBHOOK_SECRET! }],
  *   store: sqliteStore(new Database('webhooks.db')),
  *   events: { 'order.shipped': { schema: { type: 'object', required: ['data'] }, handle: (e) => printLabel(e.payload) } },
  * });
@@ -308,7 +308,8 @@ export function createWebhookHandler(options: HandlerOptions): WebhookHandler {
     try {
       signed = verifier.verify(request.headers, request.rawBody);
     } catch (error) {
-      if (!(error instanceof ReceiverError)) throw error;
+      // A wrong call (a parsed body from a JSON parser in front) is our bug, not the sender's: an opaque 500, logged.
+      if (!(error instanceof ReceiverError) || error.code === 'invalid_argument') throw error;
       return reject(error, signatureResult(error.code));
     }
     base.event_id = signed.eventId;

@@ -5,7 +5,7 @@ export { type FastifyWebhookOptions, fastifyWebhook } from './adapters/fastify.t
 export { honoWebhook } from './adapters/hono.ts';
 export { nodeHttpWebhook } from './adapters/node-http.ts';
 export type { BodyLimits } from './adapters/read-body.ts';
-export { type ContractViolation, type JsonSchema, validateContract } from './contract.ts';
+export { type ContractViolation, type JsonSchema, type SchemaPayload, validateContract } from './contract.ts';
 export {
   type ClaimResult,
   type DedupRecord,
@@ -68,4 +68,4 @@ export {
   type VerifierOptions,
   verifyWebhook,
 } from './verify.ts';
-export type { EventContract, WebhookEvent } from './webhook-event.ts';
+export { defineEvent, type EventContract, type WebhookEvent } from './webhook-event.ts';
