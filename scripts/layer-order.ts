@@ -53,7 +53,7 @@ export const LAYERS: Readonly<Record<string, ReadonlyArray<readonly string[]>>> 
   ],
   receiver: [
     ['errors', 'headers', 'secret-key', 'signed-request', 'contract', 'sql-files.generated'],
-    ['signature-hookline', 'signature-standard', 'dedup-store', 'log-line', 'webhook-event'],
+    ['signature-hookline', 'signature-standard', 'dedup-store', 'log-line', 'webhook-event', 'doctor-request'],
     ['verify', 'sign'],
     ['stores'],
     ['handler', 'inbox', 'ordering'],

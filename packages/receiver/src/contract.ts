@@ -11,6 +11,51 @@ export interface JsonSchema {
   enum?: readonly unknown[];
 }
 
+/**
+ * The payload type a schema describes, for handlers' `event.payload` (through `defineEvent`): `required` fields are
+ * present, other `properties` optional, `enum` values literal, `items` typed; what the schema leaves open is `unknown`.
+ *
+ * @example
+ * type Shipped = SchemaPayload<{ type: 'object'; required: ['data']; properties: { data: { type: 'object'; required: ['order_id']; properties: { order_id: { type: 'string' } } } } }>;
+ * // { data: { order_id: string } }
+ */
+export type SchemaPayload<S> = S extends { readonly enum: readonly (infer E)[] }
+  ? E
+  : S extends { readonly type: 'array' }
+    ? S extends { readonly items: infer I }
+      ? SchemaPayload<I>[]
+      : unknown[]
+    : S extends { readonly type: 'object' } | { readonly properties: object } | { readonly required: readonly string[] }
+      ? ObjectPayload<S>
+      : S extends { readonly type: infer T }
+        ? T extends readonly (infer U)[]
+          ? TypePayload<U>
+          : TypePayload<T>
+        : unknown;
+
+type TypePayload<T> = T extends 'string'
+  ? string
+  : T extends 'number' | 'integer'
+    ? number
+    : T extends 'boolean'
+      ? boolean
+      : T extends 'null'
+        ? null
+        : T extends 'array'
+          ? unknown[]
+          : T extends 'object'
+            ? Record<string, unknown>
+            : unknown;
+
+type PropertiesOf<S> = S extends { readonly properties: infer P } ? P : Record<never, never>;
+type RequiredOf<S> = S extends { readonly required: readonly (infer R)[] } ? Extract<R, string> : never;
+type ObjectPayload<S> = Flatten<
+  { -readonly [K in RequiredOf<S>]: K extends keyof PropertiesOf<S> ? SchemaPayload<PropertiesOf<S>[K]> : unknown } & {
+    -readonly [K in Exclude<keyof PropertiesOf<S>, RequiredOf<S>>]?: SchemaPayload<PropertiesOf<S>[K]>;
+  }
+>;
+type Flatten<T> = { [K in keyof T]: T[K] };
+
 export interface ContractViolation {
   readonly kind: 'missing' | 'invalid';
   /** Where it failed, e.g. `data.items[2].sku`; `(root)` for the payload itself. */

@@ -30,6 +30,8 @@ export const receiverErrors = Object.freeze({
   payload_too_large: { status: 413, message: 'payload too large' },
   handler_failed: { status: 500, message: 'event handler failed' },
   internal_error: { status: 500, message: 'internal error' },
+  // Thrown to the caller for a programming mistake (arguments swapped, no secrets, a parsed body); never a sender's fault.
+  invalid_argument: { status: 500, message: 'invalid argument: {detail}' },
   storage_unavailable: { status: 503, message: 'storage unavailable' },
 } as const);
 

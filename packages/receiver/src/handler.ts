@@ -1,6 +1,7 @@
 // The framework-free receiver: verify → timestamp → record id → parse → contract → worker → 2xx.
 import { validateContract } from './contract.ts';
 import type { DedupStore, StoredAnswer } from './dedup-store.ts';
+import { isDoctorRequest } from './doctor-request.ts';
 import { formatMessage, ReceiverError, type ReceiverErrorCode, receiverErrors, StorageUnavailable } from './errors.ts';
 import { type HeaderSource, keptHeaders, readHeader } from './headers.ts';
 import type { Inbox } from './inbox/inbox.ts';
@@ -38,6 +39,13 @@ export interface HandlerOptions extends VerifierOptions {
   eventType?: (payload: unknown) => unknown;
   /** One JSON object per outcome; default writes a JSON line to stderr. */
   logger?: (line: LogLine) => void;
+  /**
+   * Requests from `hookline doctor` (`X-Webhook-Doctor: 1` or a `doctor_` event id, docs/rules.md#tool-doctor).
+   * `acknowledge` (default): verified, validated and answered exactly as a real event, but never stored and never
+   * handed to a handler. `handle`: treated as real events (stored, run); `isDoctorRequest(event.headers, event.id)`
+   * tells them apart in the handler.
+   */
+  doctorEvents?: 'acknowledge' | 'handle';
 }
 
 export interface WebhookRequest {
@@ -67,7 +75,7 @@ const JSON_HEADERS = Object.freeze({ 'content-type': 'application/json' });
  *
  * @example
  * const receive = createWebhookHandler({
- *   secrets: [{ kid: '2025-01', secret: process.env.WEBHOOK_SECRET! }],
+ *   secrets: [{ kid: 'sec_01JGZ6Q4W8N5T2R7Y3K9M1B0XC', secret: process.env.WEBHOOK_SECRET! }],
  *   store: sqliteStore(new Database('webhooks.db')),
  *   events: { 'order.shipped': { schema: { type: 'object', required: ['data'] }, handle: (e) => printLabel(e.payload) } },
  * });
@@ -95,6 +103,11 @@ export function createWebhookHandler(options: HandlerOptions): WebhookHandler {
   const storeTimeoutMs = options.storeTimeoutMs ?? 5000;
   const eventType = options.eventType ?? ((payload: unknown) => (payload as { type?: unknown } | null)?.type);
   const log = options.logger ?? defaultLogger;
+  const doctorEvents = options.doctorEvents ?? 'acknowledge';
+  if (doctorEvents !== 'acknowledge' && doctorEvents !== 'handle')
+    throw new TypeError(
+      `createWebhookHandler: doctorEvents must be 'acknowledge' or 'handle', got ${String(doctorEvents)}`,
+    );
   const running = new Set<Promise<void>>();
 
   const timed = <T>(work: Promise<T>): Promise<T> => {
@@ -209,6 +222,32 @@ export function createWebhookHandler(options: HandlerOptions): WebhookHandler {
     return { payload, type, contract };
   }
 
+  /** A doctor check: judged like a real event (parse, signed id, contract), answered with its status, never run. */
+  function answerDoctor(
+    request: WebhookRequest,
+    signed: SignedRequest,
+    eventId: string,
+    base: LogBase,
+  ): WebhookResponse {
+    const admitted = admit(request.rawBody, signed, eventId);
+    if (admitted instanceof ReceiverError) return rejectWith(base, admitted, 'valid');
+    if (admitted.contract === undefined) {
+      logUnknownType(base, admitted.type);
+      return accepted(eventId, 202, 'unknown event type');
+    }
+    const status = inbox === undefined && ackMode === 'after-handler' ? 200 : 202;
+    log({
+      level: 'info',
+      msg: 'webhook doctor check answered, not run',
+      ...base,
+      signature: 'valid',
+      status,
+      type: admitted.type,
+      doctor: true,
+    });
+    return accepted(eventId, status);
+  }
+
   /** Inbox mode: validate, then store the event in one write; the 2xx only once it is on disk. */
   async function receiveIntoInbox(
     inbox: Inbox,
@@ -269,13 +308,17 @@ export function createWebhookHandler(options: HandlerOptions): WebhookHandler {
     try {
       signed = verifier.verify(request.headers, request.rawBody);
     } catch (error) {
-      if (!(error instanceof ReceiverError)) throw error;
+      // A wrong call (a parsed body from a JSON parser in front) is our bug, not the sender's: an opaque 500, logged.
+      if (!(error instanceof ReceiverError) || error.code === 'invalid_argument') throw error;
       return reject(error, signatureResult(error.code));
     }
     base.event_id = signed.eventId;
     base.delivery_id = signed.deliveryId;
     const eventId = signed.eventId;
     if (eventId === undefined || eventId === '') return reject(new ReceiverError('missing_event_id'), 'valid');
+    // Before any write: a doctor check leaves no id behind, so it can neither run nor shadow a real delivery.
+    if (doctorEvents === 'acknowledge' && isDoctorRequest(request.headers, eventId))
+      return answerDoctor(request, signed, eventId, base);
     if (inbox !== undefined) return receiveIntoInbox(inbox, request, signed, eventId, base);
 
     let attempt: number;

@@ -28,13 +28,15 @@ export function readHeader(headers: HeaderSource, name: string): string | undefi
   return value;
 }
 
-/** The headers an inbox keeps with the event: its ids, timestamp, signature and content type. */
+/** The headers an inbox keeps with the event: its ids, timestamp, signature, content type and the doctor's mark. */
 export const KEPT_HEADERS = Object.freeze([
   'content-type',
   'x-webhook-id',
   'x-webhook-delivery',
   'x-webhook-timestamp',
   'x-webhook-signature',
+  // Kept so a handler that opted in to the doctor's checks (`doctorEvents: 'handle'`) can tell them from the stored copy.
+  'x-webhook-doctor',
   'webhook-id',
   'webhook-timestamp',
   'webhook-signature',

@@ -5,7 +5,7 @@ export { type FastifyWebhookOptions, fastifyWebhook } from './adapters/fastify.t
 export { honoWebhook } from './adapters/hono.ts';
 export { nodeHttpWebhook } from './adapters/node-http.ts';
 export type { BodyLimits } from './adapters/read-body.ts';
-export { type ContractViolation, type JsonSchema, validateContract } from './contract.ts';
+export { type ContractViolation, type JsonSchema, type SchemaPayload, validateContract } from './contract.ts';
 export {
   type ClaimResult,
   type DedupRecord,
@@ -14,6 +14,7 @@ export {
   isReclaimable,
   type StoredAnswer,
 } from './dedup-store.ts';
+export { DOCTOR_HEADER, DOCTOR_ID_PREFIX, isDoctorRequest } from './doctor-request.ts';
 export {
   ReceiverError,
   type ReceiverErrorCode,
@@ -67,4 +68,4 @@ export {
   type VerifierOptions,
   verifyWebhook,
 } from './verify.ts';
-export type { EventContract, WebhookEvent } from './webhook-event.ts';
+export { defineEvent, type EventContract, type WebhookEvent } from './webhook-event.ts';

@@ -24,7 +24,7 @@ const WHSEC = 'whsec_';
  * Decodes every configured secret into key bytes for both schemes.
  *
  * @example
- * toSigningKeys([{ kid: '2025-01', secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' }])
+ * toSigningKeys([{ kid: 'sec_01JGZ6Q4W8N5T2R7Y3K9M1B0XC', secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' }])
  */
 export function toSigningKeys(secrets: SecretInput | readonly SecretInput[]): SigningKey[] {
   const list = Array.isArray(secrets) ? secrets : [secrets as SecretInput];

@@ -225,7 +225,7 @@ describe('hookline scheme', () => {
 
   test('a parsed object is refused as a body', () => {
     const headers = signWebhook({ secrets: secrets[0]!, id: 'evt_1', timestamp: NOW_S, body });
-    assert.throws(() => verifier.verify(headers, JSON.parse(body) as never), TypeError);
+    assert.throws(() => verifier.verify(headers, JSON.parse(body) as never), { code: 'invalid_argument' });
   });
 });
 
@@ -286,8 +286,9 @@ describe('verifier options and scheme choice', () => {
   test('toleranceSeconds must be a number ≥ 0; 0 accepts only the current second', () => {
     for (const bad of [-1, Number.NaN]) {
       assert.throws(() => createVerifier({ secrets: whsec, toleranceSeconds: bad }), {
-        name: 'TypeError',
-        message: 'toleranceSeconds must be >= 0',
+        name: 'ReceiverError',
+        code: 'invalid_argument',
+        message: 'invalid argument: toleranceSeconds must be >= 0',
       });
     }
     const exact = createVerifier({ secrets: whsec, toleranceSeconds: 0, now });
@@ -305,9 +306,35 @@ describe('verifier options and scheme choice', () => {
   test('a parsed object is refused before any signature work, with a message that says why', () => {
     const verifier = createVerifier({ secrets: whsec, now });
     assert.throws(() => verifier.verify({}, { a: 1 } as never), {
-      name: 'TypeError',
-      message: /raw body as Buffer, Uint8Array or string/,
+      name: 'ReceiverError',
+      code: 'invalid_argument',
+      message: /raw body must be a Buffer, Uint8Array or string .*got an object with keys \["a"\]/,
     });
+  });
+
+  test('a wrong call is a ReceiverError invalid_argument saying what to pass, never a raw TypeError', () => {
+    const headers = signWebhook({ secrets: whsec, id: 'evt_1', timestamp: NOW_S, body });
+    const wrong = (call: () => unknown, message: RegExp) =>
+      assert.throws(call, (error: unknown) => {
+        assert.ok(error instanceof ReceiverError, `not a ReceiverError: ${String(error)}`);
+        assert.equal(error.code, 'invalid_argument');
+        assert.match(error.message, message);
+        return true;
+      });
+    wrong(() => verifyWebhook(body as never, headers as never, { secrets: whsec }), /headers must be .*got a string/);
+    wrong(
+      () => verifyWebhook(Buffer.from(body) as never, body, { secrets: whsec }),
+      /headers must be .*got a Buffer \(the body\?\)/,
+    );
+    wrong(
+      () => verifyWebhook(headers, body, undefined as never),
+      /options must be an object with secrets.*got undefined/,
+    );
+    wrong(() => verifyWebhook(headers, body, 'whsec_x' as never), /options must be an object with secrets/);
+    wrong(() => verifyWebhook(headers, body, { secrets: [] }), /options\.secrets: at least one secret is required/);
+    wrong(() => verifyWebhook(headers, body, { secrets: '' }), /options\.secrets: a secret must not be empty/);
+    wrong(() => verifyWebhook(headers, body, { secrets: whsec, scheme: 'svix' as never }), /options\.scheme must be/);
+    wrong(() => verifyWebhook(headers, undefined as never, { secrets: whsec }), /raw body .*got undefined/);
   });
 
   test('a pinned scheme reads only its own headers; auto with no signature at all is missing_signature', () => {

@@ -23,7 +23,7 @@ export interface VerifierOptions {
 }
 
 export interface Verifier {
-  /** Returns what was verified, or throws a `ReceiverError` with a verification code. */
+  /** Returns what was verified, or throws a `ReceiverError` with a verification code (`invalid_argument` for a wrong call). */
   verify(headers: HeaderSource, rawBody: string | Uint8Array): SignedRequest;
 }
 
@@ -33,22 +33,40 @@ export const DEFAULT_TOLERANCE_SECONDS = 300;
  * Builds a verifier with its keys decoded once; reuse it for every request.
  *
  * @example
- * const verifier = createVerifier({ secrets: [{ kid: '2025-01', secret: process.env.WEBHOOK_SECRET! }] });
+ * const verifier = createVerifier({ secrets: [{ kid: 'sec_01J…', secret: process.env.WEBHOOK_SECRET! }] });
  * const { eventId } = verifier.verify(req.headers, rawBody); // throws ReceiverError('signature_mismatch'), …
  */
 export function createVerifier(options: VerifierOptions): Verifier {
-  const keys = toKeySet(options.secrets);
+  if (typeof options !== 'object' || options === null || !('secrets' in options))
+    throw invalidArgument(
+      `options must be an object with secrets, e.g. { secrets: [{ kid: 'sec_01J…', secret: 'whsec_…' }] }; got ${describeValue(options)}`,
+    );
+  let keys: KeySet;
+  try {
+    keys = toKeySet(options.secrets);
+  } catch (error) {
+    if (!(error instanceof TypeError)) throw error;
+    throw invalidArgument(`options.secrets: ${error.message}`);
+  }
   // Stryker disable next-line StringLiteral: matchScheme treats every value but 'hookline' and 'standard' as auto, so '' is equivalent
   const scheme = options.scheme ?? 'auto';
+  if (scheme !== 'auto' && scheme !== 'hookline' && scheme !== 'standard')
+    throw invalidArgument(`options.scheme must be 'hookline', 'standard' or 'auto'; got ${describeValue(scheme)}`);
   const toleranceSeconds = options.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS;
   const now = options.now ?? Date.now;
-  if (!(toleranceSeconds >= 0)) throw new TypeError('toleranceSeconds must be >= 0');
+  if (!(toleranceSeconds >= 0)) throw invalidArgument('toleranceSeconds must be >= 0');
 
   return {
     verify(headers, rawBody) {
+      if (typeof headers !== 'object' || headers === null || headers instanceof Uint8Array)
+        throw invalidArgument(
+          `headers must be the request's headers (req.headers, a plain object or fetch Headers), the first argument; got ${describeValue(headers)}`,
+        );
       // A body that is not bytes or text (a parsed object) cannot be what was signed.
       if (typeof rawBody !== 'string' && !(rawBody instanceof Uint8Array)) {
-        throw new TypeError('verify() needs the raw body as Buffer, Uint8Array or string, not a parsed object');
+        throw invalidArgument(
+          `the raw body must be a Buffer, Uint8Array or string (the bytes as they arrived, before any JSON parser), the second argument; got ${describeValue(rawBody)}`,
+        );
       }
       const signed = matchScheme(scheme, headers, rawBody, keys);
       // Signature first, then time (docs/rules.md#receiver-verify): a tampered old request reads
@@ -62,10 +80,12 @@ export function createVerifier(options: VerifierOptions): Verifier {
 }
 
 /**
- * One-shot verification; decodes the secrets on every call, so prefer `createVerifier` in a server.
+ * One-shot verification; decodes the secrets on every call, so prefer `createVerifier` in a server. Throws a
+ * `ReceiverError`: a verification code (`signature_mismatch`, `timestamp_too_old`, …) for the sender's request, or
+ * `invalid_argument` for a call that is wrong (arguments swapped, no secrets, a parsed body).
  *
  * @example
- * verifyWebhook(req.headers, rawBody, { secrets: 'whsec_…', scheme: 'standard' });
+ * verifyWebhook(req.headers, rawBody, { secrets: [{ kid: 'sec_01J…', secret: 'whsec_…' }] });
  */
 export function verifyWebhook(
   headers: HeaderSource,
@@ -73,6 +93,21 @@ export function verifyWebhook(
   options: VerifierOptions,
 ): SignedRequest {
   return createVerifier(options).verify(headers, rawBody);
+}
+
+/** The catalog's error for a caller's mistake: a code to branch on, and a message that says what to pass instead. */
+function invalidArgument(detail: string): ReceiverError {
+  return new ReceiverError('invalid_argument', { detail });
+}
+
+function describeValue(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  if (value instanceof Uint8Array) return 'a Buffer (the body?)';
+  if (typeof value === 'object') return `an object with keys ${JSON.stringify(Object.keys(value).slice(0, 5))}`;
+  if (typeof value === 'string')
+    return `a string (${JSON.stringify(value.length > 24 ? `${value.slice(0, 24)}…` : value)})`;
+  return typeof value;
 }
 
 function matchScheme(

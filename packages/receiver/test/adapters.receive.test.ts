@@ -164,6 +164,17 @@ for (const [name, start] of Object.entries(adapters)) {
       assert.equal((await post(harness.port, harness.path, headers, body)).status, 202);
     });
 
+    test('a doctor check (X-Webhook-Doctor: 1, doctor_ id) is answered 202 as a real event and never run', async () => {
+      const id = `doctor_evt_${name.replace(':', '_')}`;
+      const body = Buffer.from(oddBody(id));
+      const headers = { ...signWebhook({ secrets: secret, id, body }), 'X-Webhook-Doctor': '1' };
+      const before = runs.length;
+      const reply = await post(harness.port, harness.path, headers, body);
+      assert.deepEqual([reply.status, JSON.parse(reply.body)], [202, { ok: true, event_id: id }]);
+      await handler.drain();
+      assert.equal(runs.length, before, 'the handler ran a doctor check');
+    });
+
     test('a bad signature is 401 with a plain reason', async () => {
       const body = Buffer.from(oddBody('evt_bad'));
       const headers = signWebhook({ secrets: secret, id: 'evt_bad', body: body.toString().replace('ord_1', 'ord_2') });

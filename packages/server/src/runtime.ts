@@ -122,7 +122,13 @@ async function bootstrapAdminToken(
   store: Store,
   config: HooklineConfig,
 ): Promise<{ hash: Buffer; plaintext?: string }> {
-  if (config.adminToken) return { hash: sha256(config.adminToken) };
+  if (config.adminToken) {
+    // Stored too, so a token set to replace a lost one (docs/deploy.md#admin-token) stays the only one once unset.
+    const hash = sha256(config.adminToken);
+    if ((await store.getSetting(ADMIN_TOKEN_SETTING)) !== hash.toString('hex'))
+      await store.setSetting(ADMIN_TOKEN_SETTING, hash.toString('hex'));
+    return { hash };
+  }
   const stored = await store.getSetting(ADMIN_TOKEN_SETTING);
   if (stored) return { hash: Buffer.from(stored, 'hex') };
   const plaintext = `hl_admin_${randomBytes(32).toString('base64url')}`;

@@ -60,7 +60,9 @@ test('a @hookline/receiver receiver passes every case, both schemes: exit 0, tab
     assert.match(run.stdout, /score 12\/12 passed · 0 warnings · 0 failed/);
     assert.doesNotMatch(run.stdout, /FAIL|WARN|fixes:/);
     assert.match(run.stdout, /type order\.shipped/);
+    assert.match(run.stdout, /X-Webhook-Doctor: 1 and a doctor_ event id: .* never runs them as work/);
     assert.equal(receiver.received.length, 15);
+    assert.deepEqual(receiver.handled, [], 'the toolkit ran a doctor check as work');
   }
 });
 

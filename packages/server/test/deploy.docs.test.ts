@@ -233,7 +233,8 @@ describe('docs/deploy.md systemd units', () => {
     assert.ok(user && user !== 'root', 'a dedicated user');
     assert.match(
       values(unit, 'Service', 'ExecStart')[0],
-      /^\/\S+\/node \S+\/packages\/server\/bin\/hookline\.js serve$/,
+      // The production install of the Install section: the packed server under /opt/hookline/node_modules.
+      /^\/\S+\/node \/opt\/hookline\/node_modules\/@hookline\/server\/bin\/hookline\.js serve$/,
     );
     assert.deepEqual(values(unit, 'Service', 'StateDirectory'), ['hookline']);
     assert.deepEqual(values(unit, 'Service', 'WorkingDirectory'), ['/var/lib/hookline']);
@@ -254,7 +255,7 @@ describe('docs/deploy.md systemd units', () => {
     );
     assert.match(
       values(unit, 'Service', 'ExecStart')[0],
-      /\/packages\/server\/bin\/hookline\.js backup \/var\/backups\/hookline\//,
+      /\/opt\/hookline\/node_modules\/@hookline\/server\/bin\/hookline\.js backup \/var\/backups\/hookline\//,
     );
     const timer = parseUnit('hookline-backup.timer', units.get('hookline-backup.timer')!);
     assert.equal(values(timer, 'Timer', 'OnCalendar').length, 1);

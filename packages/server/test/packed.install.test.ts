@@ -159,7 +159,6 @@ test('the receiver tarball holds only what users need: compiled ESM + CJS with t
     'dist/cjs/index.d.ts',
     'dist/cjs/package.json',
   ]) {
-    if (f === 'LICENSE' && !existsSync(join(ROOT, 'packages/receiver/LICENSE'))) continue;
     assert.ok(files.includes(f), `${f} in the tarball`);
   }
   assert.deepEqual(
@@ -169,6 +168,44 @@ test('the receiver tarball holds only what users need: compiled ESM + CJS with t
   const pkg = JSON.parse(readFileSync(join(ROOT, 'packages/receiver/package.json'), 'utf8'));
   assert.equal(pkg.sideEffects, false);
   assert.deepEqual(Object.keys(pkg.dependencies ?? {}), [], 'no runtime dependencies');
+});
+
+test('every tarball carries the LICENSE (Apache-2.0) and its README where it has one', async () => {
+  const { stdout } = await run(
+    'npm',
+    ['pack', '--dry-run', '--json', '--ignore-scripts', ...PACKAGES.flatMap((p) => ['-w', p])],
+    { cwd: ROOT, env: userEnv(process.execPath) },
+  );
+  const packed = JSON.parse(stdout) as Array<{ name: string; files: Array<{ path: string }> }>;
+  assert.equal(packed.length, PACKAGES.length);
+  for (const [i, pkg] of packed.entries()) {
+    const files = pkg.files.map((f) => f.path);
+    assert.ok(files.includes('LICENSE'), `${pkg.name}: LICENSE in the tarball`);
+    assert.equal(
+      readFileSync(join(ROOT, PACKAGES[i]!, 'LICENSE'), 'utf8'),
+      readFileSync(join(ROOT, 'LICENSE'), 'utf8'),
+      `${PACKAGES[i]}/LICENSE is the repository's`,
+    );
+    if (existsSync(join(ROOT, PACKAGES[i]!, 'README.md')))
+      assert.ok(files.includes('README.md'), `${pkg.name}: README`);
+  }
+});
+
+test("docs/deploy.md's production pack names exactly the @hookline packages the server needs", () => {
+  const doc = readFileSync(join(ROOT, 'docs/deploy.md'), 'utf8');
+  const block = /<!-- production-pack[^\n]*\n```sh\n([\s\S]*?)```/.exec(doc);
+  assert.ok(block, 'the production-pack block');
+  const named = [...block[1]!.matchAll(/-w (packages\/\S+)/g)].map((m) => m[1]!).sort();
+  const needed = new Set<string>();
+  const visit = (dir: string) => {
+    if (needed.has(dir)) return;
+    needed.add(dir);
+    const pkg = JSON.parse(readFileSync(join(ROOT, dir, 'package.json'), 'utf8'));
+    for (const dep of Object.keys(pkg.dependencies ?? {}))
+      if (dep.startsWith('@hookline/')) visit(`packages/${dep.slice('@hookline/'.length)}`);
+  };
+  visit('packages/server');
+  assert.deepEqual(named, [...needed].sort());
 });
 
 for (const major of ['current', '22', '24']) {
@@ -191,7 +228,8 @@ for (const major of ['current', '22', '24']) {
     // Their dependencies come from the npm cache (or the registry). Install scripts run below, per Node ABI.
     const installed = await run(
       'npm',
-      ['install', '--no-audit', '--no-fund', '--prefer-offline', '--ignore-scripts', ...tarballs],
+      // --omit=dev as docs/deploy.md's production install says.
+      ['install', '--omit=dev', '--no-audit', '--no-fund', '--prefer-offline', '--ignore-scripts', ...tarballs],
       { cwd: app, env, timeoutMs: 600_000 },
     );
     // Nothing the packages pull in asks for a newer Node than the one installing them (npm warns EBADENGINE).
@@ -200,10 +238,17 @@ for (const major of ['current', '22', '24']) {
       /EBADENGINE/,
       `npm install on Node ${version} warned of an unsupported engine`,
     );
-    assert.ok(
-      !existsSync(join(app, 'node_modules/typescript')) && !existsSync(join(app, 'node_modules/tsx')),
-      'no TypeScript tooling installed',
-    );
+    // The production install pulls no dev toolchain: no compiler, bundler, linter, test or browser tooling.
+    for (const dev of [
+      'typescript',
+      'tsx',
+      'vite',
+      '@biomejs/biome',
+      '@stryker-mutator/core',
+      'playwright-core',
+      'fast-check',
+    ])
+      assert.ok(!existsSync(join(app, 'node_modules', dev)), `${dev} installed`);
     await nativeSqlite(app, nodeBin, env);
 
     // hookline --help
@@ -251,8 +296,10 @@ console.log(JSON.stringify({ scheme: ok.scheme, eventId: ok.eventId, refused, v1
       t.after.bind(t),
     );
     const [, url, token] = await serve.waitFor(/on (http:\/\/127\.0\.0\.1:\d+)[\s\S]*admin token[^:]*: (hl_admin_\S+)/);
-    // The console comes with the server (@hookline/console's static files).
-    const page = await fetch(`${url}/console/`);
+    // The console comes with the server (@hookline/console's static files), at the address the banner prints.
+    const [, consoleUrl] = await serve.waitFor(/\nconsole {3}(http:\/\/\S+)/);
+    assert.equal(consoleUrl, `${url}/console/`);
+    const page = await fetch(consoleUrl!);
     assert.equal(page.status, 200, 'the console is served');
     assert.match(page.headers.get('content-type') ?? '', /^text\/html/);
 

@@ -90,3 +90,17 @@ test('the README v1a snippet verifies what an ed25519 endpoint sends, during a r
   );
   assert.equal(verifyV1a(publicKeyOf(current), body, headers, t + 301), false, 'too old');
 });
+
+test('the tour is one paste: it writes verify.mjs itself, byte for byte the snippet this file runs', () => {
+  assert.ok(block, 'README.md has the verify-snippet block');
+  const tour = /<!-- tour[^>]*-->\n```sh\n([\s\S]*?)```/.exec(readme);
+  assert.ok(tour, 'README.md has the tour block');
+  const written = /cat > verify\.mjs <<'JS'\n([\s\S]*?)JS\n/.exec(tour[1]);
+  assert.ok(written, 'the tour writes verify.mjs');
+  assert.equal(written[1], block[1]);
+  // Written before the receiver that imports it, and nothing else the tour runs is left for the reader to create.
+  assert.ok(tour[1].indexOf('cat > verify.mjs') < tour[1].indexOf('node receiver.mjs'));
+  // Outside the repository a bare `npx hookline` would go to the registry: the tour calls the CLI by its path.
+  assert.doesNotMatch(tour[1], /\bnpx hookline\b/);
+  assert.match(tour[1], /node_modules\/\.bin\/hookline/);
+});

@@ -91,6 +91,20 @@ test('the request cap: a case runs only when all its requests fit, and a higher 
   assert.ok(all.requestsSent <= DOCTOR_MAX_REQUESTS);
 });
 
+test('on the standard scheme too, every request (bad signatures and tampered bodies included) is marked', async () => {
+  const clock = new VirtualClock();
+  const sender = scriptedSender(clock, 5);
+  await runDoctor(
+    { ...target, scheme: 'standard', schema: { type: 'object', required: ['order_id'] }, example: { order_id: 'o1' } },
+    { sender, clock },
+  );
+  assert.equal(sender.sent.length, 14);
+  for (const s of sender.sent) {
+    assert.equal(s.headers['X-Webhook-Doctor'], '1');
+    assert.match(s.headers['webhook-id'], /^doctor_evt_/);
+  }
+});
+
 test('every request goes to the one URL, carries X-Webhook-Doctor: 1 and a doctor_ event id in header and body', async () => {
   const clock = new VirtualClock();
   const sender = scriptedSender(clock, 5);

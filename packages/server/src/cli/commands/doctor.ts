@@ -46,7 +46,8 @@ Sends signed requests to <url> and nothing else — a valid event, the same even
 signature, a body changed by one byte, timestamps 10 minutes old and ahead, corrupted JSON, a missing
 required field, an unknown event type, an extra optional field, the previous secret, two versions out
 of order — and grades each pass / warn / fail with the fix. At most 30 requests and 60 s; every request
-carries X-Webhook-Doctor: 1 and an event id starting doctor_.
+carries X-Webhook-Doctor: 1 and an event id starting doctor_: a receiver answers them as real
+events but must not run them as work (@hookline/receiver does so by default).
 
 Options:
   --secret <s>            the receiver's signing secret (required; an ed25519 whsk_ key signs v1a, --scheme standard)
@@ -177,6 +178,10 @@ function isEnvelope(v: unknown): v is { type: string; data: unknown } {
   );
 }
 
+/** Said on every report: the doctor's events are checks, and a receiver must not run them as work. */
+const DOCTOR_MARK_NOTE =
+  'every request carried X-Webhook-Doctor: 1 and a doctor_ event id: a receiver answers them as real events but never runs them as work (@hookline/receiver does so by default; docs/rules.md#tool-doctor)';
+
 const MARK = { pass: 'pass', warn: 'WARN', fail: 'FAIL', skip: 'skip' } as const;
 
 function printReport(ctx: CliContext, r: DoctorReport): void {
@@ -184,6 +189,7 @@ function printReport(ctx: CliContext, r: DoctorReport): void {
     ctx,
     `doctor ${r.url} · scheme ${r.scheme} · type ${r.eventType} · ${r.requestsSent} requests in ${(r.durationMs / 1000).toFixed(1)} s`,
   );
+  out(ctx, DOCTOR_MARK_NOTE);
   out(ctx);
   out(
     ctx,

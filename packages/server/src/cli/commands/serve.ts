@@ -54,6 +54,7 @@ Example:
       settingsEpoch: values['settings-epoch'],
     });
     const { startServer } = await import('../../index.ts');
+    const { consoleDir } = await import('../../console/console-routes.ts');
     let server: Awaited<ReturnType<typeof startServer>>;
     try {
       server = await startServer(config);
@@ -77,6 +78,8 @@ Example:
           : 'delivery workers only (no API in this process; /healthz, /readyz and /metrics answer)';
     note(ctx, `hookline ${role} on ${server.url}`);
     note(ctx, `database  ${redactDb(config.db)}`);
+    // The web console comes with the server (docs/console.md); say where, or why it is missing.
+    note(ctx, `console   ${consoleDir() === null ? 'not built (npm run build)' : `${server.url}/console/`}`);
     if (config.allowHttp || config.allowPrivateTargets) {
       note(
         ctx,
