@@ -133,7 +133,7 @@ CREATE INDEX deliveries_tenant ON deliveries USING btree (tenant_id, id);
 
 CREATE INDEX deliveries_tenant_created ON deliveries USING btree (tenant_id, created_at);
 
-CREATE INDEX deliveries_tenant_status ON deliveries USING btree (tenant_id, status, id);
+CREATE INDEX deliveries_tenant_status ON deliveries USING btree (tenant_id, status, id) WHERE (status <> 'succeeded'::text);
 
 CREATE TABLE delivery_minutes (
   endpoint_id text NOT NULL,

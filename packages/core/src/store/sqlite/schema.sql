@@ -84,8 +84,6 @@ CREATE INDEX deliveries_due ON deliveries (status, next_attempt_at) WHERE status
 
 CREATE INDEX deliveries_endpoint ON deliveries (endpoint_id, status, last_attempt_at);
 
-CREATE INDEX deliveries_endpoint_id ON deliveries (endpoint_id, id);
-
 CREATE INDEX deliveries_event ON deliveries (event_pk);
 
 CREATE INDEX deliveries_finished ON deliveries (updated_at) WHERE status IN ('succeeded', 'failed', 'skipped');
@@ -101,10 +99,6 @@ CREATE UNIQUE INDEX deliveries_key_seq ON deliveries (endpoint_id, ordering_key,
 CREATE INDEX deliveries_leased ON deliveries (lease_until) WHERE status = 'delivering';
 
 CREATE INDEX deliveries_tenant ON deliveries (tenant_id, id);
-
-CREATE INDEX deliveries_tenant_created ON deliveries (tenant_id, created_at);
-
-CREATE INDEX deliveries_tenant_status ON deliveries (tenant_id, status, id);
 
 CREATE TABLE delivery_minutes (
   endpoint_id TEXT NOT NULL REFERENCES endpoints(id) ON DELETE CASCADE,
@@ -200,8 +194,6 @@ CREATE TABLE events (
 );
 
 CREATE INDEX events_created ON events (created_at);
-
-CREATE INDEX events_tenant_type ON events (tenant_id, type, id);
 
 CREATE TABLE failure_summaries (
   endpoint_id TEXT PRIMARY KEY REFERENCES endpoints(id) ON DELETE CASCADE,
