@@ -47,6 +47,10 @@ export const ERROR_CATALOG = {
   },
   // 401/403 — who is asking
   unauthorized: { status: 401, message: 'missing or invalid credentials' },
+  authorization_malformed: {
+    status: 401,
+    message: "the Authorization header must be 'Bearer <token>' (the admin token or a tenant API key)",
+  },
   credentials_missing: {
     status: 401,
     message:

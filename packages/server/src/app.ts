@@ -128,13 +128,14 @@ export async function buildApp(runtime: Runtime): Promise<FastifyInstance> {
       req.headers.authorization === undefined && req.headers.cookie !== undefined
         ? await cookiePrincipal(runtime, req)
         : await authenticate(runtime.authLookups, runtime.adminTokenHash, req.headers.authorization);
-    // Nothing sent at all: say how to send a token; something sent and refused stays `unauthorized`.
-    if (!principal)
-      throw fail(
-        req.headers.authorization === undefined && req.headers.cookie === undefined
-          ? 'credentials_missing'
-          : 'unauthorized',
-      );
+    // Nothing sent at all: say how to send a token; a header of another form: say which form; a token that was
+    // sent and refused stays `unauthorized`.
+    if (!principal) {
+      const header = req.headers.authorization;
+      if (header === undefined && req.headers.cookie === undefined) throw fail('credentials_missing');
+      if (header !== undefined && !/^Bearer\s+\S+\s*$/i.test(header)) throw fail('authorization_malformed');
+      throw fail('unauthorized');
+    }
     req.principal = principal;
     await authorize(runtime.authLookups, principal, rule, req);
   });
@@ -153,7 +154,8 @@ export async function buildApp(runtime: Runtime): Promise<FastifyInstance> {
   app.setErrorHandler(async (err, req, reply) => {
     const e = toHooklineError(err, req, logger);
     reply.header('x-request-id', req.id);
-    if (e.code === 'unauthorized' || e.code === 'credentials_missing') reply.header('www-authenticate', 'Bearer');
+    if (e.code === 'unauthorized' || e.code === 'credentials_missing' || e.code === 'authorization_malformed')
+      reply.header('www-authenticate', 'Bearer');
     if (e.retryAfterSec !== undefined) reply.header('retry-after', String(e.retryAfterSec));
     return reply.code(e.status).type('application/json').send(errorBody(e, req.id));
   });

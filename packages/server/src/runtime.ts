@@ -121,12 +121,18 @@ async function checkMasterKey(store: Store, masterKey: string): Promise<void> {
 async function bootstrapAdminToken(
   store: Store,
   config: HooklineConfig,
+  logger: Logger,
 ): Promise<{ hash: Buffer; plaintext?: string }> {
   if (config.adminToken) {
     // Stored too, so a token set to replace a lost one (docs/deploy.md#admin-token) stays the only one once unset.
     const hash = sha256(config.adminToken);
-    if ((await store.getSetting(ADMIN_TOKEN_SETTING)) !== hash.toString('hex'))
+    const stored = await store.getSetting(ADMIN_TOKEN_SETTING);
+    if (stored !== hash.toString('hex')) {
       await store.setSetting(ADMIN_TOKEN_SETTING, hash.toString('hex'));
+      // Said once, when it happens: the operator recovering a lost token sees that the old one no longer works.
+      if (stored !== null)
+        logger.log('warn', 'the configured admin token replaced the stored one; the old token no longer works');
+    }
     return { hash };
   }
   const stored = await store.getSetting(ADMIN_TOKEN_SETTING);
@@ -147,7 +153,7 @@ export async function openRuntime(config: HooklineConfig, overrides: RuntimeOver
   try {
     await store.migrate();
     await checkMasterKey(store, masterKey);
-    const admin = await bootstrapAdminToken(store, config);
+    const admin = await bootstrapAdminToken(store, config, logger);
     const metrics = new ServerMetrics(store, { refreshMs: config.metricsRefreshMs });
     const observers: DispatchObserver[] = [metrics.observer];
     const engine = createHookline({

@@ -7,7 +7,7 @@ import { after, before, test } from 'node:test';
 import { silentLogger, VirtualClock } from '@hookline/core';
 import { resolveConfig } from '../src/config.ts';
 import { openRuntime } from '../src/runtime.ts';
-import { startReceiver, startTestServer, type TestServer, until } from './server-harness.ts';
+import { ADMIN_TOKEN, startReceiver, startTestServer, type TestServer, until } from './server-harness.ts';
 
 let t: TestServer;
 let receiver: Awaited<ReturnType<typeof startReceiver>>;
@@ -48,6 +48,11 @@ test('requests without or with a wrong token are 401 with a catalog error; witho
     if (token === null) assert.match(r.body.error.message, /Authorization: Bearer .*--token or HOOKLINE_TOKEN/);
     assert.equal(r.headers.get('www-authenticate'), 'Bearer');
     assert.equal(r.body.error.request_id, r.headers.get('x-request-id'));
+  } // A header of another form than `Bearer <token>` (the token alone, Basic) says which form it must take.
+  for (const authorization of [ADMIN_TOKEN, `Basic ${Buffer.from('a:b').toString('base64')}`, 'Bearer']) {
+    const r = await t.api('GET', `/v1/tenants/${a}`, { token: null, headers: { authorization } });
+    assert.deepEqual([r.status, r.body.error.code], [401, 'authorization_malformed'], authorization);
+    assert.match(r.body.error.message, /must be 'Bearer <token>'/);
   }
 });
 

@@ -23,7 +23,8 @@ async function start(env: NodeJS.ProcessEnv) {
     env,
     argv: { port: 0, host: '127.0.0.1', db: join(dir, 'hookline.db'), dataDir: join(dir, 'data') },
   });
-  const server = await startServer(config, { logger: memoryLogger() });
+  const logger = memoryLogger();
+  const server = await startServer(config, { logger });
   open.add(server);
   const close = async () => {
     open.delete(server);
@@ -31,7 +32,7 @@ async function start(env: NodeJS.ProcessEnv) {
   };
   const status = async (token: string) =>
     (await fetch(`${server.url}/v1/tenants`, { headers: { authorization: `Bearer ${token}` } })).status;
-  return { server, status, close };
+  return { server, status, close, logs: logger.lines };
 }
 
 test('a lost admin token: set HOOKLINE_ADMIN_TOKEN and restart; the old token is refused, the new one stays', async () => {
@@ -45,11 +46,15 @@ test('a lost admin token: set HOOKLINE_ADMIN_TOKEN and restart; the old token is
   const second = await start({ HOOKLINE_ADMIN_TOKEN: replacement });
   assert.equal(second.server.runtime.adminTokenPlaintext, undefined, 'nothing generated or printed');
   assert.deepEqual([await second.status(replacement), await second.status(lost)], [200, 401]);
+  // Said once, at the start that replaced it.
+  const said = (logs: Array<{ msg?: string }>) => logs.filter((l) => /replaced the stored one/.test(String(l.msg)));
+  assert.equal(said(second.logs).length, 1, JSON.stringify(second.logs));
   await second.close();
 
   // The variable removed again: the replacement is still the admin token, and the lost one does not come back.
   const third = await start({});
   assert.equal(third.server.runtime.adminTokenPlaintext, undefined);
   assert.deepEqual([await third.status(replacement), await third.status(lost)], [200, 401]);
+  assert.equal(said(third.logs).length, 0);
   await third.close();
 });

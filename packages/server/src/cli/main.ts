@@ -33,7 +33,7 @@ const COMMANDS: ReadonlyArray<{ name: string; group: string; summary: string; lo
   {
     name: 'endpoints',
     group: 'client',
-    summary: 'add, list, show, pause, resume, rotate, test and delete endpoints',
+    summary: 'add, list, show, set, limit, pause, resume, retry, rotate, secret, test and delete endpoints',
     load: async () => (await import('./commands/endpoints.ts')).endpoints,
   },
   {
@@ -45,7 +45,7 @@ const COMMANDS: ReadonlyArray<{ name: string; group: string; summary: string; lo
   {
     name: 'deliveries',
     group: 'client',
-    summary: 'list deliveries and show one with its attempts',
+    summary: 'list deliveries (the dead letter: --status failed), show one with its attempts, retry or dismiss one',
     load: async () => (await import('./commands/deliveries.ts')).deliveries,
   },
   {

@@ -187,6 +187,12 @@ export function consoleRoutes(app: FastifyInstance, rt: Runtime): void {
           : 'public, max-age=300';
     return secure(reply).header('cache-control', cache).type(CONTENT_TYPES[extname(path)]).send(body);
   };
+  // The address the banner prints, opened as is: a browser goes to the console, anything else is told where things are.
+  app.get('/', { config: { auth: 'public' } }, async (req, reply) =>
+    (req.headers.accept ?? '').includes('text/html')
+      ? reply.code(302).header('location', '/console/').send()
+      : reply.send({ name: 'hookline', console: '/console/', openapi: '/openapi.json', health: '/healthz' }),
+  );
   app.get('/console', { config: { auth: 'public' } }, async (_req, reply) =>
     reply.code(308).header('location', '/console/').send(),
   );

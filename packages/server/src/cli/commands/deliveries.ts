@@ -25,7 +25,7 @@ const OPTIONS = {
 
 export const deliveries: Command = {
   name: 'deliveries',
-  summary: 'list deliveries and show one with its attempts',
+  summary: 'list deliveries (the dead letter: --status failed), show one with its attempts, retry or dismiss one',
   help: `Usage:
   hookline deliveries list [--status <${STATUSES.join('|')}>] [--endpoint <id>] [--type <event type>]
                            [--since <iso | 2h>] [--until <iso | 10m>] [--limit <n>] [--cursor <c>]

@@ -37,7 +37,7 @@ const SUBS = 'add, list, show, set, limit, pause, resume, retry, rotate, secret,
 
 export const endpoints: Command = {
   name: 'endpoints',
-  summary: 'add, list, show, pause, resume, retry, rotate, test and delete endpoints',
+  summary: 'add, list, show, set, limit, pause, resume, retry, rotate, secret, test and delete endpoints',
   help: `Usage:
   hookline endpoints add <https://receiver/url> [--policy <name>] [--description <text>]
                          [--event-types <a,b.*>] [--scheme hookline|standard] [--timeout <5s>]
