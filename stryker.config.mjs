@@ -68,7 +68,7 @@ export const groups = {
   // The endpoint operations (create, update, delete and what deletion tells the dispatcher), through the engine.
   'endpoints-ops': {
     mutate: ['packages/core/src/operations/endpoints.ts'],
-    tests: ['packages/core/test/endpoint.{options,catch-up,test-delivery,delete}.test.ts'],
+    tests: ['packages/core/test/endpoint.{edit,options,catch-up,test-delivery,delete}.test.ts'],
   },
   // The rate bucket and adaptive concurrency: their unit tests and the engine's steady-stream rate test.
   pacing: {
