@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { HooklineError } from '../src/errors.ts';
+import type { SendRequest } from '../src/http/sender.ts';
 import { hasPrefix } from '../src/ids.ts';
 import { PolicyRegistry } from '../src/policy/registry.ts';
 import { testEngine } from '../testing/harness.ts';
@@ -310,6 +311,65 @@ test('delete: gone for get and edits, a second delete is not found', async () =>
     await refused(t.engine.endpoints.get(t.tenantId, endpoint.id), 'endpoint_not_found');
     await refused(t.engine.endpoints.delete(t.tenantId, endpoint.id), 'endpoint_not_found');
     await refused(t.engine.endpoints.update(t.tenantId, endpoint.id, { description: 'x' }), 'endpoint_not_found');
+  } finally {
+    await t.close();
+  }
+});
+
+test('a test delivery: the capped timeout, a signed request with the custom headers, leased while it is sent', async () => {
+  const seen: Array<{ request: SendRequest; lease: number | null | undefined }> = [];
+  const t = await testEngine({
+    policies,
+    maintenance: { enabled: false },
+    sender: {
+      async send(request) {
+        const rows = await t.store.listDeliveries({ tenantId: t.tenantId }, null, 10);
+        seen.push({ request, lease: rows.items[0]?.leaseUntil });
+        return {
+          outcome: 'success',
+          status: 204,
+          responseHeaders: {},
+          bodyExcerpt: '',
+          errorClass: null,
+          errorMessage: null,
+          startedAt: t.clock.now(),
+          durationMs: 1,
+          simulatedDurationMs: 1,
+        };
+      },
+    },
+  });
+  try {
+    t.clock.set(Date.UTC(2026, 0, 5, 12, 0, 0, 750));
+    const now = t.clock.now();
+    const { endpoint } = await t.engine.endpoints.create(t.tenantId, {
+      url: URL_,
+      scheme: 'standard',
+      policy: 'narrow',
+      timeout_ms: 90_000,
+      headers: { 'x-team': 'billing' },
+    });
+    const attempt = await t.engine.endpoints.test(t.tenantId, endpoint.id);
+    assert.equal(seen.length, 1);
+    const { request, lease } = seen[0];
+    assert.equal(request.url, URL_);
+    assert.equal(request.timeoutMs, 60_000, 'a test send waits at most 60 s, whatever the endpoint says');
+    assert.equal(request.endpointId, endpoint.id);
+    assert.equal(request.maxConcurrency, 3);
+    assert.equal(request.headers['x-team'], 'billing');
+    assert.equal(request.headers['webhook-timestamp'], String(Math.floor(now / 1000)));
+    assert.match(request.headers['webhook-signature'] ?? '', /^v1,/);
+    const envelope = JSON.parse(request.body.toString('utf8'));
+    assert.equal(envelope.type, 'hookline.test');
+    assert.deepEqual(envelope.data, { endpoint_id: endpoint.id, message: 'test delivery from Hookline' });
+    assert.equal(lease, now + 60_000 + 30_000, 'leased for the send and a margin');
+    assert.equal(attempt.outcome, 'success');
+    assert.equal(attempt.responseStatus, 204);
+    assert.equal(attempt.ladder, 'fast');
+    assert.equal(attempt.n, 1);
+    assert.equal(attempt.trigger, 'test');
+    assert.equal(attempt.requestHeaders?.['x-team'], 'billing');
+    await refused(t.engine.endpoints.test(t.tenantId, 'ep_missing'), 'endpoint_not_found');
   } finally {
     await t.close();
   }
