@@ -8,7 +8,7 @@ cd "$(dirname "$0")/.."
 # The test processes resolve workspace packages to their sources (`--conditions=source` in stryker.config.mjs's
 # nodeArgs); Stryker itself must run without it, or its tap runner plugin fails to load (tap-parser's `source` export).
 
-all=(policy breaker signing address-guard wal-sync replay)
+all=(policy breaker signing address-guard wal-sync replay dispatch endpoints-ops pacing filters outbox)
 groups=() flags=()
 for arg in "$@"; do
   case "$arg" in

@@ -89,9 +89,7 @@ async function run(adaptive: boolean): Promise<Outcome> {
 
 const rate = (xs: boolean[]) => xs.filter(Boolean).length / xs.length;
 
-test(`a receiver that answers 503 above ${OVERLOAD_ABOVE} in flight: adaptive settles at ≤ 6 with ≥ 95 % success; a fixed cap of 20 fails most`, {
-  timeout: 300_000,
-}, async () => {
+test(`a receiver that answers 503 above ${OVERLOAD_ABOVE} in flight: adaptive settles at ≤ 6 with ≥ 95 % success; a fixed cap of 20 fails most`, async () => {
   const adaptive = await run(true);
   const fixed = await run(false);
   const settledIn = adaptive.inFlight.slice(LEARNING);

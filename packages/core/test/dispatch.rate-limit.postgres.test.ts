@@ -18,7 +18,6 @@ const pgDb = await pgTestDb();
 
 test(`PostgreSQL: two workers share the endpoint's bucket: ${N} deliveries at ${RATE}/s ± 10 %`, {
   skip: pgDb.skip ?? false,
-  timeout: 300_000,
 }, async () => {
   const schema = `rate_${process.pid}_${Date.now().toString(36)}`;
   const storeA = await openPostgresStore(pgDb.url!, { poolMax: 4, schema });

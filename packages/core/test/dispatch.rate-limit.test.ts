@@ -10,9 +10,7 @@ import { acceptAll, assertPace, drive, RATE } from './fixtures/rate-pacing.ts';
 
 const N = 1000;
 
-test(`SQLite: ${N} deliveries to an endpoint limited to ${RATE}/s arrive at ${RATE}/s ± 10 %, none spending an attempt to wait`, {
-  timeout: 300_000,
-}, async () => {
+test(`SQLite: ${N} deliveries to an endpoint limited to ${RATE}/s arrive at ${RATE}/s ± 10 %, none spending an attempt to wait`, async () => {
   const t = await testEngine();
   const rx = await startReceiver(() => 200, { clock: t.clock });
   try {

@@ -34,6 +34,7 @@ const pgDb = await pgTestDb();
 
 test(`3 workers on one database: ${KEYS} keys × ${PER_KEY} events in strict per-key order, one key in flight at a time, a worker SIGKILLed holding a head`, {
   skip: pgDb.skip ?? false,
+  // Three worker processes send 600 ordered events one key head at a time, one is SIGKILLed: up to 240 s to finish.
   timeout: 300_000,
 }, async (t) => {
   const dbName = `hookline_ord_${process.pid}_${Date.now().toString(36)}`;

@@ -35,6 +35,7 @@ function startWorker(db: string, key: string, after: (fn: () => void) => void): 
 }
 
 test("SQLite: a worker SIGKILLed while a key's head is in flight; after a restart the head is re-sent and the key goes on in order", {
+  // A worker process caught with a head in flight (up to 120 s), SIGKILLed, then a restarted one drains the file.
   timeout: 240_000,
 }, async (t) => {
   // Per key: the n of every request in arrival order, what is in flight now, and any violation seen.

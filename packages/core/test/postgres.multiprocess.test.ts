@@ -95,6 +95,7 @@ const pgDb = await pgTestDb();
 
 test(`3 workers + 1 API process on one database: ${EVENTS} events, connections cut, a worker SIGKILLed`, {
   skip: pgDb.skip ?? false,
+  // 20,000 events through four processes with connections cut and a SIGKILL: each phase's deadline is 600 s.
   timeout: 900_000,
 }, async (t) => {
   const dbName = `hookline_mp_${process.pid}_${Date.now().toString(36)}`;

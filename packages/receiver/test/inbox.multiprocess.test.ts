@@ -124,6 +124,7 @@ const redisSkip = await skipUnlessReachable('redis', host, 6379);
 
 test(`PostgreSQL: ${WORKERS} processes on one inbox, ${EVENTS} events, each handled exactly once`, {
   skip: pgSkip,
+  // Three forked workers (60 s each to start), then up to 120 s for 300 side effects and 60 s for every entry done.
   timeout: 300_000,
 }, async (t) => {
   const database = `hookline_receiver_mp_${randomBytes(6).toString('hex')}`;
@@ -166,6 +167,7 @@ test(`PostgreSQL: ${WORKERS} processes on one inbox, ${EVENTS} events, each hand
 
 test(`Redis: ${WORKERS} processes on one inbox, ${EVENTS} events, each handled exactly once`, {
   skip: redisSkip,
+  // Three forked workers (60 s each to start), then up to 120 s for 300 side effects and 60 s for every entry done.
   timeout: 300_000,
 }, async (t) => {
   const prefix = `{hookline:inbox:mp:${randomBytes(6).toString('hex')}}:`;

@@ -77,6 +77,7 @@ function post(agent: Agent, port: number, id: string): Promise<number> {
 }
 
 test(`SIGKILL with ${EVENTS} events accepted and about half handled: after a restart each is handled, duplicates only from runs in flight`, {
+  // 1,000 events over HTTP into a receiver process, a SIGKILL and a restart: deadlines of 60 s and 90 s for the runs.
   timeout: 150_000,
 }, async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'hookline-inbox-kill-'));

@@ -24,6 +24,7 @@ const ADMIN = 'backup-admin-token-0123456789';
 const MASTER_KEY = Buffer.alloc(32, 7).toString('base64');
 
 test('a backup taken while serve runs and events keep arriving holds every event answered 202 before it began; a server on the copy finds them all', {
+  // Two real `hookline serve` processes and a backup between them, with events acknowledged for up to 60 s first.
   timeout: 180_000,
 }, async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'hookline-backup-'));
