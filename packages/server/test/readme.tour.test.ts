@@ -4,21 +4,13 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { freePort } from './fixtures/free-port.ts';
 import { ADMIN_TOKEN, startTestServer, within } from './server-harness.ts';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '../../..');
-
-async function freePort(): Promise<number> {
-  const s = createServer();
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
-  const { port } = s.address() as { port: number };
-  await new Promise<void>((r) => s.close(() => r()));
-  return port;
-}
 
 test('the README tour, pasted whole: delivered and verified, the dead letter with its response, replayed', async () => {
   const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
