@@ -125,6 +125,11 @@ export class PostgresDriver implements SqlDriver {
     // An idle connection cut by the server (restart, pg_terminate_backend) is dropped by the pool; the next
     // checkout opens a fresh one. Without a listener the error would end the process.
     this.pool.on('error', (err) => this.#o.onError?.(err, 'idle connection'));
+    // Every connection keeps a listener for its whole life: after a server crash, a connection already released as
+    // broken (by pool.query or a transaction) can still receive the server's last message ("terminating connection
+    // due to unexpected postmaster exit") as an 'error' event, which unheard would end the process. The failure is
+    // seen where it matters anyway: by the query that was running, and by the pool for idle connections.
+    this.pool.on('connect', (client) => client.on('error', () => {}));
   }
 
   /** Connections this process holds (total, idle, waiting checkouts): worth exporting as metrics. */
