@@ -101,7 +101,12 @@ const postgresOnly = namedIn('postgres/postgres-store.ts', 'sqlite');
 const sqliteOnly = namedIn('sqlite/sqlite-sql-store.ts', 'postgres');
 
 test('every SQLite statement and migration has a PostgreSQL twin of the same name, and no more', () => {
-  assert.deepEqual([...postgresOnly].sort(), ['durability-settings', 'insert-deliveries', 'insert-events']);
+  assert.deepEqual([...postgresOnly].sort(), [
+    'durability-settings',
+    'insert-deliveries',
+    'insert-events',
+    'upkeep-settings',
+  ]);
   assert.deepEqual([...sqliteOnly].sort(), ['claimed-endpoints']);
   assert.deepEqual(
     sqlNames('postgres').filter((n) => !postgresOnly.has(n)),
@@ -111,6 +116,20 @@ test('every SQLite statement and migration has a PostgreSQL twin of the same nam
 });
 
 describe('postgres only', { skip: db.skip ?? false }, () => {
+  test("the start-up warnings follow the server's autovacuum setting (docs/scaling.md#history)", async () => {
+    const { store, cleanup } = await fresh({ poolMax: 1 });
+    try {
+      const c = new pg.Client(db.url!);
+      await c.connect();
+      const { autovacuum } = (await c.query('SHOW autovacuum')).rows[0];
+      await c.end();
+      const warnings = await store.upkeepWarnings();
+      assert.equal(warnings.length, autovacuum === 'off' ? 1 : 0, JSON.stringify({ autovacuum, warnings }));
+    } finally {
+      await cleanup();
+    }
+  });
+
   test('a role with synchronous_commit = off is refused at open, before anything is written; back on, it opens', async () => {
     const role = `hl_async_${process.pid}_${Date.now().toString(36)}`;
     const c = new pg.Client(db.url!);

@@ -152,6 +152,9 @@ export async function openRuntime(config: HooklineConfig, overrides: RuntimeOver
   const store = await openStore(config.db);
   try {
     await store.migrate();
+    // PostgreSQL's own upkeep (autovacuum off): said at start, never refused (docs/scaling.md#history).
+    if ('upkeepWarnings' in store && typeof store.upkeepWarnings === 'function')
+      for (const w of (await store.upkeepWarnings()) as string[]) logger.log('warn', w);
     await checkMasterKey(store, masterKey);
     const admin = await bootstrapAdminToken(store, config, logger);
     const metrics = new ServerMetrics(store, { refreshMs: config.metricsRefreshMs });

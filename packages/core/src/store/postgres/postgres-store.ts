@@ -6,6 +6,7 @@ import type { FinishedRow } from '../sql-parts/record-attempts.ts';
 import { SqlStore } from '../sql-store.ts';
 import type { AcceptResult, AttemptRecord, NewEvent } from '../store.ts';
 import { PostgresDriver, type PostgresOptions } from './postgres-driver.ts';
+import { upkeepWarnings } from './upkeep-warnings.ts';
 
 /**
  * SqlStore plus what only PostgreSQL adds: other processes' due work wakes this one's dispatcher, and the hot writes
@@ -35,6 +36,12 @@ export class PostgresStore extends SqlStore {
       throw new Error(
         `PostgreSQL has ${off.map((k) => `${k} = off`).join(', ')} for this database or role: a commit could be answered before it is on disk; set ${off.length > 1 ? 'them' : 'it'} back to on (docs/deploy.md#postgresql)`,
       );
+  }
+
+  /** What the operator should be told at start about PostgreSQL's own upkeep (autovacuum off); never refused. */
+  async upkeepWarnings(): Promise<string[]> {
+    const [s] = await this.pg.transaction((tx) => tx.all('upkeep-settings'));
+    return upkeepWarnings(s ?? {});
   }
 
   override async acceptEvents(events: NewEvent[]): Promise<AcceptResult[]> {
