@@ -6,35 +6,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { buildFaultFs } from '@hookline/core/testing';
-import { startCli } from './cli-harness.ts';
+import { callJson, serveFaulty } from './fixtures/fault-serve.ts';
 
-const TOKEN = 'test-admin-token-0123456789';
 const shim = buildFaultFs();
-
-function serve(dir: string, env: Record<string, string>) {
-  const run = startCli(['serve', '--db', join(dir, 'h.db'), '--port', '0', '--allow-http', '--allow-private-targets'], {
-    HOOKLINE_ADMIN_TOKEN: TOKEN,
-    HOOKLINE_DATA_DIR: join(dir, 'data'),
-    HOOKLINE_FATAL_EXIT_DELAY_MS: '5000',
-    ...env,
-  });
-  const url = run.stderrLine(/ on http:\/\//).then((line) => /(http:\/\/[^\s]+)/.exec(line)![1]);
-  return { ...run, url };
-}
-
-async function call(url: string, method: string, path: string, body?: unknown) {
-  const res = await fetch(url + path, {
-    method,
-    headers: {
-      authorization: `Bearer ${TOKEN}`,
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-    signal: AbortSignal.timeout(20_000),
-  });
-  const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : null };
-}
 
 test('after one failed WAL fsync: no 202, 503 storage_unavailable to everything, not ready, a loud log line, exit non-zero; every 202 survives the restart', {
   skip: 'skip' in shim ? shim.skip : false,
@@ -44,19 +18,19 @@ test('after one failed WAL fsync: no 202, 503 storage_unavailable to everything,
   const arm = join(dir, 'arm');
   const faults = join(dir, 'faults.log');
   try {
-    const first = serve(dir, {
+    const first = serveFaulty(dir, {
       LD_PRELOAD: (shim as { path: string }).path,
       FAULTFS_PATTERN: join(dir, 'h.db-wal'),
       FAULTFS_ARM_FILE: arm,
       FAULTFS_LOG: faults,
     });
     const url = await first.url;
-    const tenant = await call(url, 'POST', '/v1/tenants', { name: 'Acme', owner_emails: ['ops@acme.test'] });
+    const tenant = await callJson(url, 'POST', '/v1/tenants', { name: 'Acme', owner_emails: ['ops@acme.test'] });
     assert.equal(tenant.status, 201);
     const events = `/v1/tenants/${tenant.body.id}/events`;
     const acked: string[] = [];
     for (let i = 0; i < 10; i++) {
-      const r = await call(url, 'POST', events, { event_id: `before_${i}`, type: 'order.created', data: { i } });
+      const r = await callJson(url, 'POST', events, { event_id: `before_${i}`, type: 'order.created', data: { i } });
       assert.equal(r.status, 202);
       acked.push(`before_${i}`);
     }
@@ -64,7 +38,7 @@ test('after one failed WAL fsync: no 202, 503 storage_unavailable to everything,
     writeFileSync(arm, ''); // the next fsync of the WAL fails with EIO; the one after would succeed
     const after = await Promise.all(
       Array.from({ length: 40 }, (_, i) =>
-        call(url, 'POST', events, { event_id: `after_${i}`, type: 'order.created', data: { i } }),
+        callJson(url, 'POST', events, { event_id: `after_${i}`, type: 'order.created', data: { i } }),
       ),
     );
     assert.ok(existsSync(faults) && /EIO/.test(readFileSync(faults, 'utf8')), 'the shim injected the failure');
@@ -74,18 +48,18 @@ test('after one failed WAL fsync: no 202, 503 storage_unavailable to everything,
       assert.equal(r.body.error.code, 'storage_unavailable');
     }
     // A retry of the same events (a client's) must not be taken as accepted duplicates of the unsynced rows.
-    const retry = await call(url, 'POST', events, { event_id: 'after_0', type: 'order.created', data: { i: 0 } });
+    const retry = await callJson(url, 'POST', events, { event_id: 'after_0', type: 'order.created', data: { i: 0 } });
     assert.equal(retry.status, 503);
-    const batch = await call(url, 'POST', `${events}/batch`, {
+    const batch = await callJson(url, 'POST', `${events}/batch`, {
       events: [{ event_id: 'b1', type: 'order.created', data: {} }],
     });
     assert.equal(batch.status, 503);
     assert.equal(batch.body.error.code, 'storage_unavailable');
-    const ready = await call(url, 'GET', '/readyz');
+    const ready = await callJson(url, 'GET', '/readyz');
     assert.equal(ready.status, 503);
     assert.equal(ready.body.error.code, 'storage_unavailable');
-    assert.equal((await call(url, 'GET', '/healthz')).status, 503);
-    assert.equal((await call(url, 'GET', `${events}/before_0`)).status, 503, 'reads too');
+    assert.equal((await callJson(url, 'GET', '/healthz')).status, 503);
+    assert.equal((await callJson(url, 'GET', `${events}/before_0`)).status, 503, 'reads too');
 
     const ended = await first.done;
     assert.notEqual(ended.code, 0, 'the process exits for its supervisor');
@@ -93,11 +67,11 @@ test('after one failed WAL fsync: no 202, 503 storage_unavailable to everything,
     assert.match(ended.stderr, /hookline: storage failed for good, exiting for a restart: .*(EIO|disk I\/O error)/);
 
     // Restarted without the fault: SQLite recovers from the WAL and every acknowledged event is there.
-    const second = serve(dir, {});
+    const second = serveFaulty(dir, {});
     try {
       const url2 = await second.url;
-      assert.equal((await call(url2, 'GET', '/readyz')).status, 200);
-      for (const id of acked) assert.equal((await call(url2, 'GET', `${events}/${id}`)).status, 200, id);
+      assert.equal((await callJson(url2, 'GET', '/readyz')).status, 200);
+      for (const id of acked) assert.equal((await callJson(url2, 'GET', `${events}/${id}`)).status, 200, id);
     } finally {
       second.child.kill('SIGTERM');
       assert.equal((await second.done).code, 0);

@@ -9,35 +9,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { buildFaultFs } from '@hookline/core/testing';
-import { startCli } from './cli-harness.ts';
+import { callJson, serveFaulty } from './fixtures/fault-serve.ts';
 
-const TOKEN = 'test-admin-token-0123456789';
 const shim = buildFaultFs();
-
-function serve(dir: string, env: Record<string, string>) {
-  const run = startCli(['serve', '--db', join(dir, 'h.db'), '--port', '0', '--allow-http', '--allow-private-targets'], {
-    HOOKLINE_ADMIN_TOKEN: TOKEN,
-    HOOKLINE_DATA_DIR: join(dir, 'data'),
-    HOOKLINE_FATAL_EXIT_DELAY_MS: '5000',
-    ...env,
-  });
-  const url = run.stderrLine(/ on http:\/\//).then((line) => /(http:\/\/[^\s]+)/.exec(line)![1]);
-  return { ...run, url };
-}
-
-async function call(url: string, method: string, path: string, body?: unknown) {
-  const res = await fetch(url + path, {
-    method,
-    headers: {
-      authorization: `Bearer ${TOKEN}`,
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-    signal: AbortSignal.timeout(20_000),
-  });
-  const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : null };
-}
 
 test('one failed fsync of the WAL by WalSync, the checkpointer healthy: 503 storage_unavailable from then on, nothing acknowledged after it; every 202 survives the restart', {
   skip: 'skip' in shim ? shim.skip : false,
@@ -46,9 +20,9 @@ test('one failed fsync of the WAL by WalSync, the checkpointer healthy: 503 stor
   const dir = mkdtempSync(join(tmpdir(), 'hookline-wal-fsync-'));
   const arm = join(dir, 'arm');
   const faults = join(dir, 'faults.log');
-  let first: ReturnType<typeof serve> | undefined;
+  let first: ReturnType<typeof serveFaulty> | undefined;
   try {
-    first = serve(dir, {
+    first = serveFaulty(dir, {
       LD_PRELOAD: (shim as { path: string }).path,
       FAULTFS_PATTERN: join(dir, 'h.db-wal'),
       FAULTFS_SKIP_NOFOLLOW: '1',
@@ -56,12 +30,12 @@ test('one failed fsync of the WAL by WalSync, the checkpointer healthy: 503 stor
       FAULTFS_LOG: faults,
     });
     const url = await first.url;
-    const tenant = await call(url, 'POST', '/v1/tenants', { name: 'Acme', owner_emails: ['ops@acme.test'] });
+    const tenant = await callJson(url, 'POST', '/v1/tenants', { name: 'Acme', owner_emails: ['ops@acme.test'] });
     assert.equal(tenant.status, 201);
     const events = `/v1/tenants/${tenant.body.id}/events`;
     const acked: string[] = [];
     for (let i = 0; i < 5; i++) {
-      const r = await call(url, 'POST', events, { event_id: `before_${i}`, type: 'order.created', data: { i } });
+      const r = await callJson(url, 'POST', events, { event_id: `before_${i}`, type: 'order.created', data: { i } });
       assert.equal(r.status, 202);
       acked.push(`before_${i}`);
     }
@@ -70,7 +44,7 @@ test('one failed fsync of the WAL by WalSync, the checkpointer healthy: 503 stor
     // One at a time: the first event's fsync fails; each later one would get a fsync of its own that succeeds.
     const after: Array<{ status: number; body: { error?: { code: string } } }> = [];
     for (let i = 0; i < 10; i++) {
-      const r = await call(url, 'POST', events, { event_id: `after_${i}`, type: 'order.created', data: { i } });
+      const r = await callJson(url, 'POST', events, { event_id: `after_${i}`, type: 'order.created', data: { i } });
       if (r.status === 202) acked.push(`after_${i}`);
       after.push(r);
     }
@@ -81,8 +55,8 @@ test('one failed fsync of the WAL by WalSync, the checkpointer healthy: 503 stor
       after.map((r) => [r.status, r.body?.error?.code]),
       Array.from({ length: 10 }, () => [503, 'storage_unavailable']),
     );
-    assert.equal((await call(url, 'GET', '/readyz')).status, 503);
-    assert.equal((await call(url, 'GET', `${events}/before_0`)).status, 503, 'reads too');
+    assert.equal((await callJson(url, 'GET', '/readyz')).status, 503);
+    assert.equal((await callJson(url, 'GET', `${events}/before_0`)).status, 503, 'reads too');
 
     const ended = await first.done;
     assert.notEqual(ended.code, 0, 'the process exits for its supervisor');
@@ -93,11 +67,11 @@ test('one failed fsync of the WAL by WalSync, the checkpointer healthy: 503 stor
     assert.doesNotMatch(ended.stdout + ended.stderr, /checkpointer's fsync failed/, 'the checkpointer stayed healthy');
 
     // Restarted without the fault: every acknowledged event is there.
-    const second = serve(dir, {});
+    const second = serveFaulty(dir, {});
     try {
       const url2 = await second.url;
-      assert.equal((await call(url2, 'GET', '/readyz')).status, 200);
-      for (const id of acked) assert.equal((await call(url2, 'GET', `${events}/${id}`)).status, 200, id);
+      assert.equal((await callJson(url2, 'GET', '/readyz')).status, 200);
+      for (const id of acked) assert.equal((await callJson(url2, 'GET', `${events}/${id}`)).status, 200, id);
     } finally {
       second.child.kill('SIGTERM');
       assert.equal((await second.done).code, 0);
