@@ -1,11 +1,13 @@
-// The real HTTP API in its own process for the ingest and scrape scenarios: temp SQLite (or BENCH_DB, opened with
-// BENCH_MASTER_KEY), port 0; prints {"url":…} when listening.
+// The real HTTP API in its own process for the ingest, scrape and steady scenarios: temp SQLite (or BENCH_DB, opened
+// with BENCH_MASTER_KEY), port 0; prints {"url":…, "pid":…, "threads":{store, checkpointer}} when listening (the
+// thread ids let the bench read each thread's CPU time in /proc, bench/lib/thread-cpu.ts).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generateMasterKey } from '@hookline/core';
 import { resolveConfig, startServer } from '@hookline/server';
 import { startPhaseProfile } from './lib/phase-profile.ts';
+import { storeThreadIds } from './lib/thread-cpu.ts';
 
 const [role, adminToken] = process.argv.slice(2);
 const dir = mkdtempSync(join(tmpdir(), 'hookline-bench-server-'));
@@ -28,7 +30,12 @@ const config = resolveConfig({
 const profileDir = process.env.BENCH_PROFILE_DIR;
 const stopProfile = profileDir ? await startPhaseProfile(profileDir, `server-${role}`) : null;
 const server = await startServer(config);
-process.stdout.write(`${JSON.stringify({ url: server.url })}\n`);
+// The checkpointer starts after the migrations: give its thread a moment to report its id.
+for (let i = 0; i < 50 && storeThreadIds(server.runtime.store).checkpointer === undefined; i++)
+  await new Promise((r) => setTimeout(r, 20));
+process.stdout.write(
+  `${JSON.stringify({ url: server.url, pid: process.pid, threads: storeThreadIds(server.runtime.store) })}\n`,
+);
 const stop = async () => {
   await stopProfile?.();
   await server.close().catch(() => {});

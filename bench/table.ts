@@ -61,6 +61,16 @@ for (const x of lines) {
         met,
       ]);
       break;
+    case 'steady':
+      rows.push([
+        'steady (HTTP batches of 100 from 4 clients, delivered to a receiver process)',
+        `${fmt(x.sustained_per_s)} events/s held ${x.hold_seconds} s at p50 ${x.p50_ms} ms, p99 ${x.p99_ms} ms (accept to receipt)`,
+        r(x.ratio_to_limit),
+        '—',
+        target,
+        met,
+      ]);
+      break;
     case 'latency':
       rows.push([
         `latency at ${fmt(x.rate_per_s)} events/s`,

@@ -2,7 +2,9 @@
 import { measureInChild, type Receiver } from './children.ts';
 import { environment } from './machine.ts';
 import { N, PROFILE_DIR, profile, quick, TIMEOUT } from './run-options.ts';
+import { settle } from './settle.ts';
 import { median, medianRun, round } from './stats.ts';
+import type { CpuSplit } from './thread-cpu.ts';
 
 /** The run's shared receivers: `okReceiver` answers 200 at once (started by run.ts before any scenario). */
 export const ctx: { okReceiver: Receiver; receivers: Receiver[] } = {
@@ -21,7 +23,9 @@ export async function runs<T>(n: number, fn: (i: number) => Promise<T>): Promise
   return out;
 }
 
-export function child<T>(module: string, args: Record<string, unknown>): Promise<T> {
+export async function child<T>(module: string, args: Record<string, unknown>): Promise<T> {
+  // Each measured child starts on a settled machine: what the one before it wrote is flushed (lib/settle.ts).
+  await settle();
   // --profile: every scenario child profiles its timed phase only (bench/.profiles/<scenario>-<pid>-<ms>.cpuprofile).
   return measureInChild<T>(module, 'measure', profile ? { ...args, profileDir: PROFILE_DIR } : args, {
     timeoutMs: TIMEOUT,
@@ -48,7 +52,7 @@ export const limitFigure = () =>
     return { per_s: median(r.map((x) => x.per_s)), runs: r.map((x) => round(x.per_s)) };
   });
 
-export type DrainRun = Rate & { cpu_us_per_delivery: number; loop_busy: number; store_thread_busy: number | null };
+export type DrainRun = Rate & CpuSplit & { loop_busy: number; store_thread_busy: number | null };
 export const drainFigure = () =>
   once('drain', async () => {
     const r = await runs(N.runs, () =>
@@ -60,6 +64,7 @@ export const drainFigure = () =>
       runs: r.map((x) => round(x.per_s)),
       // Of the median run: where the time went (CPU of the whole engine process, busy share of each thread).
       cpu_us_per_delivery: round(m.cpu_us_per_delivery),
+      cpu_us_by_thread: m.cpu_us_by_thread,
       loop_busy: round(m.loop_busy, 2),
       store_thread_busy: m.store_thread_busy === null ? null : round(m.store_thread_busy, 2),
     };

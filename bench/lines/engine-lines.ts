@@ -2,12 +2,13 @@ import { startReceiver } from '../lib/children.ts';
 import { bullmqFigure, child, ctx, drainFigure, emit, limitFigure, type Rate, ratio, runs } from '../lib/figures.ts';
 import { N, type Scenario } from '../lib/run-options.ts';
 import { median, medianRun, round } from '../lib/stats.ts';
+import type { CpuSplit } from '../lib/thread-cpu.ts';
 
 export const lines: Partial<Record<Scenario, () => Promise<void>>> = {
   async isolation() {
     const dead = await startReceiver('hang');
     ctx.receivers.push(dead);
-    type I = Rate & { dead_attempts: number };
+    type I = Rate & CpuSplit & { dead_attempts: number };
     const base = {
       okUrl: ctx.okReceiver.url('/iso'),
       healthyEvents: N.isoHealthyEvents,
@@ -33,6 +34,10 @@ export const lines: Partial<Record<Scenario, () => Promise<void>>> = {
       dead_deliveries: N.isoDead,
       dead_timeout_ms: 1000,
       dead_attempts_during_run: m.with.dead_attempts,
+      // Per healthy delivery, the dead endpoint's attempts included; then the same run without it.
+      cpu_us_per_delivery: m.with.cpu_us_per_delivery,
+      cpu_us_by_thread: m.with.cpu_us_by_thread,
+      baseline_cpu_us_per_delivery: m.without.cpu_us_per_delivery,
       ratio_to_baseline: r,
       ratio_to_limit: ratio(m.with.per_s, l.per_s),
       limit_per_s: round(l.per_s),
@@ -45,7 +50,7 @@ export const lines: Partial<Record<Scenario, () => Promise<void>>> = {
   },
 
   async backlog() {
-    type B = Rate & { rss_mb: number; insert_seconds: number };
+    type B = Rate & CpuSplit & { rss_mb: number; insert_seconds: number };
     const big = await runs(N.runs, () =>
       child<B>('backlog.ts', { url: ctx.okReceiver.url('/backlog'), future: N.backlogBig, due: N.backlogDue }),
     );
@@ -71,6 +76,8 @@ export const lines: Partial<Record<Scenario, () => Promise<void>>> = {
       baseline_runs: small.map((x) => round(x.per_s)),
       baseline_rss_mb: round(Math.max(...small.map((x) => x.rss_mb))),
       ratio_to_baseline: r,
+      cpu_us_per_delivery: medianRun(big, (x) => x.per_s).cpu_us_per_delivery,
+      cpu_us_by_thread: medianRun(big, (x) => x.per_s).cpu_us_by_thread,
       ratio_to_limit: ratio(bigRate, l.per_s),
       limit_per_s: round(l.per_s),
       ratio_to_bullmq: ratio(bigRate, b.per_s),
@@ -82,7 +89,7 @@ export const lines: Partial<Record<Scenario, () => Promise<void>>> = {
 
   async ordered() {
     // The same keyed backlog to one endpoint ordered by key, and to an unordered one (the unordered drain), alternated.
-    type O = Rate & { succeeded: number; cpu_us_per_delivery: number; store_thread_busy: number | null };
+    type O = Rate & CpuSplit & { succeeded: number; store_thread_busy: number | null };
     const base = { url: ctx.okReceiver.url('/ordered'), events: N.events, keys: N.orderedKeys, warmup: N.warmup };
     const pairs = await runs(N.runs, async () => {
       const unordered = await child<O>('ordered.ts', { ...base, ordered: false });
@@ -108,7 +115,9 @@ export const lines: Partial<Record<Scenario, () => Promise<void>>> = {
       runs: pairs.map((p) => round(p.ordered.per_s)),
       // CPU per delivery is steadier than wall time on a shared machine: the same ratio, by cost.
       cpu_us_per_delivery: round(m.ordered.cpu_us_per_delivery),
+      cpu_us_by_thread: m.ordered.cpu_us_by_thread,
       unordered_cpu_us_per_delivery: round(m.unordered.cpu_us_per_delivery),
+      unordered_cpu_us_by_thread: m.unordered.cpu_us_by_thread,
       cpu_ratio_to_unordered: ratio(
         median(pairs.map((p) => p.unordered.cpu_us_per_delivery)),
         median(pairs.map((p) => p.ordered.cpu_us_per_delivery)),
@@ -160,13 +169,13 @@ export const lines: Partial<Record<Scenario, () => Promise<void>>> = {
 
   async fanout() {
     const [l, d, b] = [await limitFigure(), await drainFigure(), await bullmqFigure()];
-    type F = Rate & {
-      ingest_deliveries_per_s: number;
-      ingest_events: number;
-      succeeded: number;
-      endpoints_reached: number;
-      cpu_us_per_delivery: number;
-    };
+    type F = Rate &
+      CpuSplit & {
+        ingest_deliveries_per_s: number;
+        ingest_events: number;
+        succeeded: number;
+        endpoints_reached: number;
+      };
     const r = await runs(N.runs, () =>
       child<F>('fanout.ts', {
         url: ctx.okReceiver.url('/fanout'),
@@ -190,6 +199,8 @@ export const lines: Partial<Record<Scenario, () => Promise<void>>> = {
       events: N.events / 200,
       endpoints_reached: m.endpoints_reached,
       cpu_us_per_delivery: round(m.cpu_us_per_delivery),
+      cpu_us_by_thread: m.cpu_us_by_thread,
+      drain_cpu_us_per_delivery: d.cpu_us_per_delivery,
       drain_per_s: round(d.per_s),
       ratio_to_drain: toDrain,
       ingest_deliveries_per_s: round(ingest),

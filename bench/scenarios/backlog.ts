@@ -5,6 +5,7 @@
 import { performance } from 'node:perf_hooks';
 import Database from 'better-sqlite3';
 import { acceptBacklog, engineFixture, TENANT, terminalCounter } from '../lib/fixture.ts';
+import { storeThreadIds, threadCpu } from '../lib/thread-cpu.ts';
 
 export async function measure(a: { url: string; future: number; due: number }) {
   const f = await engineFixture();
@@ -47,10 +48,12 @@ export async function measure(a: { url: string; future: number; due: number }) {
   const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 20);
   const rssBefore = process.memoryUsage().rss;
   const counter = terminalCounter(f.engine);
+  const cpu = threadCpu();
   const t0 = performance.now();
   f.engine.start();
   await counter.until(a.due, 180_000);
   const seconds = (performance.now() - t0) / 1000;
+  const split = cpu.done(a.due, storeThreadIds(f.store));
   // Keep the engine idling over the backlog briefly: its scheduler must not load the future rows either.
   await new Promise((r) => setTimeout(r, 500));
   clearInterval(sampler);
@@ -62,6 +65,8 @@ export async function measure(a: { url: string; future: number; due: number }) {
     seconds,
     per_s: a.due / seconds,
     rss_mb: peak / 2 ** 20,
+    cpu_us_per_delivery: split?.cpu_us_per_delivery ?? null,
+    cpu_us_by_thread: split?.cpu_us_by_thread ?? null,
     rss_before_start_mb: rssBefore / 2 ** 20,
     insert_seconds: insertSeconds,
   };

@@ -8,6 +8,7 @@ import { performance } from 'node:perf_hooks';
 import { jsonLogger, type SqliteThreadStore } from '@hookline/core';
 import { acceptBacklog, engineFixture, TENANT, terminalCounter } from '../lib/fixture.ts';
 import { startPhaseProfile } from '../lib/phase-profile.ts';
+import { storeThreadIds, threadCpu } from '../lib/thread-cpu.ts';
 
 export async function measure(a: {
   url: string;
@@ -44,7 +45,7 @@ export async function measure(a: {
   }
   await acceptBacklog(f.engine, a.events);
   const stopProfile = await startPhaseProfile(a.profileDir, 'drain');
-  const cpu0 = process.cpuUsage();
+  const cpu = threadCpu();
   const elu0 = performance.eventLoopUtilization();
   const thread = f.store as Partial<Pick<SqliteThreadStore, 'threadUtilization'>>;
   const storeElu0 = thread.threadUtilization?.();
@@ -52,7 +53,7 @@ export async function measure(a: {
   f.engine.start();
   await counter.until((a.warmup ?? 0) + a.events, 120_000);
   const seconds = (performance.now() - t0) / 1000;
-  const cpu = process.cpuUsage(cpu0);
+  const split = cpu.done(a.events, storeThreadIds(f.store));
   const elu = performance.eventLoopUtilization(elu0).utilization;
   const storeElu = storeElu0 ? thread.threadUtilization!(storeElu0).utilization : null;
   await stopProfile();
@@ -60,15 +61,14 @@ export async function measure(a: {
   await f.engine.stop();
   stream?.end();
   await f.close();
-  // CPU per delivery (all of the process's threads) is steadier than wall time on a shared machine.
-  const cpuUs = cpu.user + cpu.system;
   return {
     deliveries: a.events,
     succeeded: counts.succeeded - (a.warmup ?? 0),
     seconds,
     per_s: a.events / seconds,
-    cpu_us_per_delivery: cpuUs / a.events,
-    cpu_cores: cpuUs / 1e6 / seconds,
+    // CPU per delivery (all of the process's threads, and by thread) is steadier than wall time on a shared machine.
+    cpu_us_per_delivery: split?.cpu_us_per_delivery ?? null,
+    cpu_us_by_thread: split?.cpu_us_by_thread ?? null,
     loop_busy: elu,
     store_thread_busy: storeElu,
   };

@@ -10,6 +10,7 @@ import { performance } from 'node:perf_hooks';
 import type { SqliteThreadStore } from '@hookline/core';
 import { engineFixture, eventInput, TENANT, terminalCounter } from '../lib/fixture.ts';
 import { startPhaseProfile } from '../lib/phase-profile.ts';
+import { storeThreadIds, threadCpu } from '../lib/thread-cpu.ts';
 
 const TYPE = 'fan.out';
 
@@ -60,14 +61,14 @@ export async function measure(a: {
 
   reached.clear();
   const stopProfile = await startPhaseProfile(a.profileDir, 'fanout');
-  const cpu0 = process.cpuUsage();
+  const cpu = threadCpu();
   const thread = f.store as Partial<Pick<SqliteThreadStore, 'threadUtilization'>>;
   const storeElu0 = thread.threadUtilization?.();
   const t0 = performance.now();
   f.engine.start();
   await counter.until(warmEvents * a.endpoints + created, 180_000);
   const seconds = (performance.now() - t0) / 1000;
-  const cpu = process.cpuUsage(cpu0);
+  const split = cpu.done(created, storeThreadIds(f.store));
   const storeElu = storeElu0 ? thread.threadUtilization!(storeElu0).utilization : null;
   await stopProfile();
   const counts = await f.store.countByStatus();
@@ -82,7 +83,8 @@ export async function measure(a: {
     ingest_events: events,
     ingest_seconds: ingestSeconds,
     ingest_deliveries_per_s: created / ingestSeconds,
-    cpu_us_per_delivery: (cpu.user + cpu.system) / created,
+    cpu_us_per_delivery: split?.cpu_us_per_delivery ?? null,
+    cpu_us_by_thread: split?.cpu_us_by_thread ?? null,
     store_thread_busy: storeElu,
   };
 }

@@ -8,6 +8,7 @@ import { performance } from 'node:perf_hooks';
 import { Pool } from 'undici';
 import { startTs } from '../lib/children.ts';
 import { eventInput } from '../lib/fixture.ts';
+import { threadCpu } from '../lib/thread-cpu.ts';
 
 async function call(
   pool: Pool,
@@ -41,7 +42,7 @@ export async function measure(a: {
     env: a.profileDir ? { ...process.env, BENCH_PROFILE_DIR: a.profileDir } : undefined,
   });
   try {
-    const { url } = await server.firstJson;
+    const { url, pid, threads } = await server.firstJson;
     const pool = new Pool(url, { connections: a.clients, pipelining: 1, keepAliveTimeout: 10_000 });
     const tenant = await call(pool, 'POST', '/v1/tenants', token, { name: 'bench', notify_email: false });
     if (tenant.status !== 201) throw new Error(`create tenant: ${tenant.status} ${JSON.stringify(tenant.json)}`);
@@ -77,7 +78,10 @@ export async function measure(a: {
       return { seconds: (performance.now() - t0) / 1000, bad };
     };
     await single(50_000_000, a.warmup);
+    // The server's CPU (every thread, and by thread) per event: each event is one (skipped) delivery row.
+    const singleCpu = threadCpu(pid);
     const s = await single(0, a.singles);
+    const singleSplit = singleCpu.done(a.singles, threads);
 
     // Batches of `batchSize`, a few in flight (a producer flushing its outbox).
     const batch = async (from: number, count: number) => {
@@ -106,15 +110,19 @@ export async function measure(a: {
       return { seconds: (performance.now() - t0) / 1000, bad };
     };
     await batch(60_000_000, Math.max(1, Math.round(a.warmup / a.batchSize)));
+    const batchCpu = threadCpu(pid);
     const b = await batch(10_000_000, a.batches);
+    const batchSplit = batchCpu.done(a.batches * a.batchSize, threads);
     await pool.close();
     return {
       single_events: a.singles,
       single_per_s: a.singles / s.seconds,
       single_errors: s.bad,
+      single_cpu: singleSplit,
       batch_events: a.batches * a.batchSize,
       batch_per_s: (a.batches * a.batchSize) / b.seconds,
       batch_errors: b.bad,
+      batch_cpu: batchSplit,
     };
   } finally {
     await server.kill();

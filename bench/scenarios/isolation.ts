@@ -2,6 +2,7 @@
 // 10,000 deliveries retrying). Healthy deliveries/s with the dead endpoint present vs the same run without it.
 import { performance } from 'node:perf_hooks';
 import { acceptBacklog, engineFixture, TENANT, terminalCounter } from '../lib/fixture.ts';
+import { storeThreadIds, threadCpu } from '../lib/thread-cpu.ts';
 
 export async function measure(a: {
   okUrl: string;
@@ -33,10 +34,12 @@ export async function measure(a: {
   let deadAttempts = 0;
   f.engine.addObserver({ attempt: (e) => void (e.attempt.endpointId === deadId && deadAttempts++) });
   const counter = terminalCounter(f.engine, (id) => healthy.has(id));
+  const cpu = threadCpu();
   const t0 = performance.now();
   f.engine.start();
   await counter.until(total, 180_000);
   const seconds = (performance.now() - t0) / 1000;
+  const split = cpu.done(total, storeThreadIds(f.store));
   const deadInFlight = f.engine.inFlight;
   // Stopping waits for the dead endpoint's in-flight attempts to time out and commit (bounded by its timeout).
   await f.close();
@@ -45,6 +48,9 @@ export async function measure(a: {
     seconds,
     per_s: total / seconds,
     dead_attempts: deadAttempts,
+    // Per healthy delivery: the dead endpoint's attempts are part of the cost.
+    cpu_us_per_delivery: split?.cpu_us_per_delivery ?? null,
+    cpu_us_by_thread: split?.cpu_us_by_thread ?? null,
     in_flight_at_end: deadInFlight,
   };
 }

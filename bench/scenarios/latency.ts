@@ -3,6 +3,7 @@
 // the same wall clock (performance.timeOrigin + now()).
 import { performance } from 'node:perf_hooks';
 import { type EngineFixture, engineFixture, eventInput, TENANT } from '../lib/fixture.ts';
+import { storeThreadIds, threadCpu } from '../lib/thread-cpu.ts';
 
 const wall = () => performance.timeOrigin + performance.now();
 
@@ -48,6 +49,7 @@ export async function measure(a: { url: string; rate: number; seconds: number; w
   }
   const total = Math.round(a.rate * a.seconds);
   const accepted: Record<string, { sent: number; accepted: number }> = {};
+  const cpu = threadCpu();
   const offeredSeconds = await stream(f, a.rate, total, 0, accepted);
   // Let the last attempts land.
   const deadline = Date.now() + 10_000;
@@ -57,6 +59,7 @@ export async function measure(a: { url: string; rate: number; seconds: number; w
     if (Object.keys(arrivals).length >= total || Date.now() > deadline) break;
     await new Promise((r) => setTimeout(r, 100));
   }
+  const split = cpu.done(total, storeThreadIds(f.store));
   await f.close();
   const fromAccept: number[] = [];
   const fromSend: number[] = [];
@@ -66,5 +69,12 @@ export async function measure(a: { url: string; rate: number; seconds: number; w
     fromAccept.push(at - t.accepted);
     fromSend.push(at - t.sent);
   }
-  return { events: total, arrived: fromAccept.length, offered_per_s: total / offeredSeconds, fromAccept, fromSend };
+  return {
+    events: total,
+    arrived: fromAccept.length,
+    offered_per_s: total / offeredSeconds,
+    fromAccept,
+    fromSend,
+    cpu: split,
+  };
 }

@@ -4,6 +4,7 @@
 import { performance } from 'node:perf_hooks';
 import type { EventInput, SqliteThreadStore } from '@hookline/core';
 import { engineFixture, eventInput, TENANT, terminalCounter } from '../lib/fixture.ts';
+import { storeThreadIds, threadCpu } from '../lib/thread-cpu.ts';
 
 /** `count` events numbered from `from`, round-robin over `keys` keys: key k's events are seq 0, 1, 2, … in accept order. */
 export function keyedBacklog(
@@ -47,22 +48,23 @@ export async function measure(a: { url: string; events: number; keys: number; or
   for (const batch of keyedBacklog(a.events, a.keys)) await f.engine.events.acceptMany(TENANT, batch);
   const thread = f.store as Partial<Pick<SqliteThreadStore, 'threadUtilization'>>;
   const storeElu0 = thread.threadUtilization?.();
-  const cpu0 = process.cpuUsage();
+  const cpu = threadCpu();
   const t0 = performance.now();
   f.engine.start();
   await counter.until((a.warmup ?? 0) + a.events, 240_000);
   const seconds = (performance.now() - t0) / 1000;
-  const cpu = process.cpuUsage(cpu0);
+  const split = cpu.done(a.events, storeThreadIds(f.store));
   const storeBusy = storeElu0 ? thread.threadUtilization!(storeElu0).utilization : null;
   const counts = await f.store.countByStatus();
   await f.close();
-  // CPU per delivery (all of the process's threads) is steadier than wall time on a shared machine.
   return {
     deliveries: a.events,
     succeeded: counts.succeeded - (a.warmup ?? 0),
     seconds,
     per_s: a.events / seconds,
-    cpu_us_per_delivery: (cpu.user + cpu.system) / a.events,
+    // CPU per delivery (all of the process's threads, and by thread) is steadier than wall time on a shared machine.
+    cpu_us_per_delivery: split?.cpu_us_per_delivery ?? null,
+    cpu_us_by_thread: split?.cpu_us_by_thread ?? null,
     store_thread_busy: storeBusy,
   };
 }

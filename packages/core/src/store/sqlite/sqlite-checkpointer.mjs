@@ -9,11 +9,17 @@
 // Plain JavaScript on purpose: a thread that loads TypeScript registers tsx, whose loader runs on a thread (and heap)
 // of its own; this one needs none of it.
 
-import { statSync } from 'node:fs';
+import { readlinkSync, statSync } from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 
 const port = parentPort;
+// This thread's id on Linux (/proc/<pid>/task/<tid>), for per-thread CPU figures (SqliteThreadStore.threadIds).
+try {
+  port.postMessage({ tid: Number(readlinkSync('/proc/thread-self').split('/').pop()) });
+} catch {
+  /* not Linux */
+}
 const db = new Database(workerData.path);
 const busyTimeoutMs = workerData.busyTimeoutMs ?? 5000;
 const walLimitBytes = workerData.walLimitBytes ?? 16 * 1024 * 1024;

@@ -141,6 +141,8 @@ export class SqliteThreadStore {
   #fatal: StorageFatalError | null = null;
   readonly #fatalListeners: Array<(err: Error) => void> = [];
   #closing = false;
+  /** Linux thread ids of the store thread and the checkpointer, as each reports it (benchmarks' per-thread CPU). */
+  readonly #tids: { store?: number; checkpointer?: number } = {};
 
   constructor(path: string, options: SqliteOptions = {}) {
     this.#path = path;
@@ -149,9 +151,11 @@ export class SqliteThreadStore {
       workerData: { module: THREAD_MODULE, path, options: { ...options, externalCheckpoints: true } },
     });
     this.#worker.unref(); // like a plain database handle, an idle store does not keep the process alive
-    this.#worker.on('message', (m: ThreadAnswer | ThreadFatal) =>
-      'fatal' in m ? this.#failForGood(m.fatal.message) : this.#answer(m),
-    );
+    this.#worker.on('message', (m: ThreadAnswer | ThreadFatal | { tid: number }) => {
+      if ('tid' in m) this.#tids.store = m.tid;
+      else if ('fatal' in m) this.#failForGood(m.fatal.message);
+      else this.#answer(m);
+    });
     this.#worker.on('error', (err) => {
       this.#failForGood(`the store thread crashed: ${err.message}`);
       this.#fail(err);
@@ -246,6 +250,14 @@ export class SqliteThreadStore {
     return this.#worker.performance.eventLoopUtilization(since);
   }
 
+  /**
+   * The Linux thread ids (/proc/<pid>/task/<tid>) of the store thread and the checkpointer, once each has started;
+   * empty elsewhere. A benchmark reads each thread's CPU time there.
+   */
+  threadIds(): { store?: number; checkpointer?: number } {
+    return { ...this.#tids };
+  }
+
   /** Starts the checkpointer thread (once the database exists in WAL mode, i.e. after migrate). */
   startCheckpointer(intervalMs = 200): void {
     if (this.#checkpointer || this.#dead) return;
@@ -261,8 +273,9 @@ export class SqliteThreadStore {
     // A failing checkpointer leaves the store correct (the store thread's own automatic checkpoint is the safety
     // valve) but not healthy: readiness reports it until a checkpoint succeeds again. A failed fsync is the exception:
     // the pages it lost may be the WAL's, so the store ends for good, like after a failed fsync of its own.
-    w.on('message', (m: { error?: string; code?: string; ok?: boolean } | string) => {
+    w.on('message', (m: { error?: string; code?: string; ok?: boolean; tid?: number } | string) => {
       if (typeof m !== 'object') return;
+      if (m.tid !== undefined) this.#tids.checkpointer = m.tid;
       if (m.ok) this.#checkpointError = null;
       else if (m.error !== undefined) {
         this.#checkpointError = m.error;
