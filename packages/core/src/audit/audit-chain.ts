@@ -39,7 +39,10 @@ export function entryHash(e: Omit<AuditEntry, 'hash'>): string {
  * Walks entries in seq order from `prev` (the checkpoint, then each entry checked): the first break, or null. A break
  * is a missing seq (deleted), a prev_hash that is not the previous entry's hash, or a hash the entry's fields do not give.
  */
-export function firstBreak(prev: AuditCheckpoint, entries: readonly AuditEntry[]): { seq: number; reason: string } | null {
+export function firstBreak(
+  prev: AuditCheckpoint,
+  entries: readonly AuditEntry[],
+): { seq: number; reason: string } | null {
   let last = prev;
   for (const e of entries) {
     if (e.seq !== last.seq + 1)

@@ -9,7 +9,8 @@ export const REDACTED = '[redacted]';
  * passwords, OAuth and mTLS material. Matched on the name, so a column another change adds (`oauth_client_secret`,
  * `mtls_key_pem`) is redacted without touching this file.
  */
-const SECRET_NAME = /secret|sealed|hash|token|password|passphrase|private|credential|cert|pem|oauth|mtls|signing_key|api_key$|^key$/i;
+const SECRET_NAME =
+  /secret|sealed|hash|token|password|passphrase|private|credential|cert|pem|oauth|mtls|signing_key|api_key$|^key$/i;
 
 /** Columns whose value is a JSON object of header name → value: the names are kept, every value redacted. */
 const HEADER_MAPS = /headers$/i;

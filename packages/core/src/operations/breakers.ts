@@ -29,6 +29,10 @@ export class BreakerOperations {
 
   /** Closes the breaker now (a manual reset); its held deliveries become due at once. */
   reset(scope: string | BreakerScopeRef, actor?: Actor): Promise<BreakerStatus> {
-    return this.#p.breaker.reset(scope, { at: this.#p.clock.now(), actor: actor ?? SYSTEM_ACTOR, action: 'breaker.reset' });
+    return this.#p.breaker.reset(scope, {
+      at: this.#p.clock.now(),
+      actor: actor ?? SYSTEM_ACTOR,
+      action: 'breaker.reset',
+    });
   }
 }

@@ -1,9 +1,9 @@
 // An endpoint's signing secrets: the live ones, decrypted, and rotation with an overlap (docs/rules.md#secret-rotation).
 
+import type { Actor } from '../audit/audit-types.ts';
 import { DEFAULTS } from '../defaults.ts';
 import { newestFirst } from '../dispatch/secret-cache.ts';
 import type { Signing } from '../domain.ts';
-import type { Actor } from '../audit/audit-types.ts';
 import { fail } from '../errors.ts';
 import { newId } from '../ids.ts';
 import { generateEd25519Secret, isEd25519Secret, publicKeyOf } from '../signing/ed25519-keys.ts';

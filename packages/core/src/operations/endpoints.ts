@@ -1,9 +1,9 @@
 // Endpoints: create (with a first signing secret), read, edit, delete mid-flight, retry now, and one test delivery now.
 
+import type { Actor } from '../audit/audit-types.ts';
 import { DEFAULTS } from '../defaults.ts';
 import { attemptFromResult } from '../dispatch/attempt-from-result.ts';
 import type { DeliverySender } from '../dispatch/dispatcher.ts';
-import type { Actor } from '../audit/audit-types.ts';
 import type { Attempt, Endpoint, EndpointStatus, Ordering, OrderingOnFailure, Scheme, Signing } from '../domain.ts';
 import { fail } from '../errors.ts';
 import { parsePayloadFilter } from '../filters/payload-filter.ts';

@@ -97,7 +97,15 @@ export class TenantOperations {
       patch.operationsEndpointId = input.operations_endpoint_id;
     }
     const target = { type: 'tenant' as const, id, tenantId: id };
-    const t = await audited(this.#p, actor, { action: 'tenant.update', target }, 'updateTenant', id, patch, this.#p.clock.now());
+    const t = await audited(
+      this.#p,
+      actor,
+      { action: 'tenant.update', target },
+      'updateTenant',
+      id,
+      patch,
+      this.#p.clock.now(),
+    );
     if (!t) throw fail('tenant_not_found');
     return t;
   }
@@ -110,7 +118,8 @@ export class TenantOperations {
     const p = this.#p;
     const endpoints = await p.store.listTenantEndpoints(id);
     const target = { type: 'tenant' as const, id, tenantId: id };
-    if (!(await audited(p, actor, { action: 'tenant.delete', target }, 'deleteTenant', id))) throw fail('tenant_not_found');
+    if (!(await audited(p, actor, { action: 'tenant.delete', target }, 'deleteTenant', id)))
+      throw fail('tenant_not_found');
     p.dispatcher.forgetTenant(id);
     p.ingest.invalidate(id);
     for (const ep of endpoints) {

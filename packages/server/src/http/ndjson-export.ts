@@ -29,5 +29,8 @@ export function sendNdjson<T>(
       cursor = page.nextCursor;
     } while (cursor !== null);
   }
-  return reply.type(NDJSON).header('cache-control', 'no-store').send(Readable.from(lines(), { objectMode: false }));
+  return reply
+    .type(NDJSON)
+    .header('cache-control', 'no-store')
+    .send(Readable.from(lines(), { objectMode: false }));
 }

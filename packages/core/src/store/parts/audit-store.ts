@@ -1,11 +1,6 @@
 // The audit part of the store (docs/audit.md): entries appended in the same transaction as the change they describe,
 // chained by hash; listed, walked for verification, and purged past retention behind a checkpoint.
-import type {
-  AuditCheckpoint,
-  AuditDraft,
-  AuditEntry,
-  AuditFilter,
-} from '../../audit/audit-types.ts';
+import type { AuditCheckpoint, AuditDraft, AuditEntry, AuditFilter } from '../../audit/audit-types.ts';
 import type { Page } from './page.ts';
 
 /** The store writes an operation may wrap in audited(): each runs inside the entry's transaction. */

@@ -2,13 +2,7 @@
 // (with the target row's diff), list, walk and purge behind a checkpoint (docs/audit.md).
 import { entryHash } from '../../audit/audit-chain.ts';
 import { redactDetails, rowDiff } from '../../audit/audit-redaction.ts';
-import type {
-  AuditCheckpoint,
-  AuditDraft,
-  AuditEntry,
-  AuditFilter,
-  AuditTarget,
-} from '../../audit/audit-types.ts';
+import type { AuditCheckpoint, AuditDraft, AuditEntry, AuditFilter, AuditTarget } from '../../audit/audit-types.ts';
 import type { Page } from '../parts/page.ts';
 import type { SqlExecutor } from '../sql-driver.ts';
 
@@ -86,7 +80,11 @@ export async function append(
     },
     action: draft.action,
     // A target whose tenant the caller could not know (a portal link being used) takes its row's.
-    target: { type: draft.target.type, id: draft.target.id, tenantId: draft.target.tenantId ?? rowTenant(before, after) },
+    target: {
+      type: draft.target.type,
+      id: draft.target.id,
+      tenantId: draft.target.tenantId ?? rowTenant(before, after),
+    },
     changes: rowDiff(before, after),
     details: redactDetails(draft.details),
     prevHash: String(head.head_hash),

@@ -76,7 +76,10 @@ export function auditRoutes(app: FastifyInstance, rt: Runtime): void {
     querystring: {
       type: 'object',
       additionalProperties: false,
-      properties: { ...filterQuery, tenant: { type: 'string', maxLength: 255, description: 'Only this tenant’s entries' } },
+      properties: {
+        ...filterQuery,
+        tenant: { type: 'string', maxLength: 255, description: 'Only this tenant’s entries' },
+      },
     },
     response: { 200: pageSchema(AuditEntrySchema) },
     handler: async (req, reply) => answer(req, reply, filterOf(req.query, req.query.tenant)),

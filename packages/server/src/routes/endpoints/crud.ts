@@ -103,7 +103,12 @@ export function endpointCrudRoutes(app: FastifyInstance, rt: Runtime): void {
     handler: async (req) => {
       if (req.body.catch_up !== true)
         return endpointView(await engine.endpoints.update(req.params.tenant, req.params.endpoint, req.body, req.actor));
-      const { endpoint, replay } = await engine.endpoints.reactivate(req.params.tenant, req.params.endpoint, req.body, req.actor);
+      const { endpoint, replay } = await engine.endpoints.reactivate(
+        req.params.tenant,
+        req.params.endpoint,
+        req.body,
+        req.actor,
+      );
       return { ...endpointView(endpoint), catch_up: { replay_id: replay.id, replay: replayView(replay) } };
     },
   });
