@@ -74,11 +74,16 @@ export function replayRoutes(app: FastifyInstance, rt: Runtime): void {
       const b = req.body ?? {};
       const since = parseTime(b.since, 'body', '/since');
       const until = parseTime(b.until, 'body', '/until');
-      const r = await engine.replays.window(req.params.tenant, req.params.endpoint, {
-        ...(since !== undefined ? { since } : {}),
-        ...(until !== undefined ? { until } : {}),
-        includeSkipped: b.include_skipped === true,
-      });
+      const r = await engine.replays.window(
+        req.params.tenant,
+        req.params.endpoint,
+        {
+          ...(since !== undefined ? { since } : {}),
+          ...(until !== undefined ? { until } : {}),
+          includeSkipped: b.include_skipped === true,
+        },
+        req.actor,
+      );
       return reply.code(202).send({ replay_id: r.id, replay: replayView(r) });
     },
   });
