@@ -9,6 +9,7 @@ import { VirtualClock } from '../src/clock.ts';
 import { createHookline, type Hookline } from '../src/hookline.ts';
 import { generateMasterKey } from '../src/secret-box.ts';
 import { openPostgresStore } from '../src/store/postgres/postgres-store.ts';
+import type { SqliteDriver } from '../src/store/sqlite/sqlite-driver.ts';
 import { openSqliteStore } from '../src/store/sqlite/sqlite-store.ts';
 import type { Store } from '../src/store/store.ts';
 import { tempStore } from '../testing/harness.ts';
@@ -120,7 +121,7 @@ tamperChecks('sqlite', async () => {
   const store = await openSqliteStore(t.path);
   return {
     store,
-    raw: async (sql) => void store.driver.db.exec(sql),
+    raw: async (sql) => void (store.driver as SqliteDriver).db.exec(sql),
     cleanup: async () => {
       await store.close();
       await t.cleanup().catch(() => {});
