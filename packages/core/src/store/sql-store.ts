@@ -409,8 +409,8 @@ export class SqlStore implements Store {
   #within(tx: SqlExecutor): SqlStore {
     const driver: SqlDriver = {
       dialect: this.driver.dialect,
-      all: (name, params) => tx.all(name, params),
-      run: (name, params) => tx.run(name, params),
+      all: tx.all.bind(tx),
+      run: tx.run.bind(tx),
       transaction: (fn) => fn(tx),
       migrate: () => Promise.reject(new Error('migrate inside a transaction')),
       ping: () => this.driver.ping(),
