@@ -23,7 +23,8 @@ export const LAYERS: Readonly<Record<string, ReadonlyArray<readonly string[]>>> 
       'db-url',
     ],
     // Rules as pure data and functions.
-    ['policy', 'filters', 'pacing'],
+    // The audit log's nouns, its hash chain and redaction (pure; the store appends, operations record).
+    ['policy', 'filters', 'pacing', 'audit'],
     // The nouns, the defaults the parts read, and the config kit (@hookline/core/config) over them.
     ['domain', 'defaults', 'config-kit'],
     // Leaf services over the nouns: signing, the HTTP sender, endpoint health, the receiver doctor.

@@ -69,6 +69,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/audit-log": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every change made through the API, CLI or console, newest first (admin; all tenants or one) */
+        get: operations["listAuditLog"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/audit-log/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Walk the audit chain from its checkpoint: the first edited, inserted or deleted entry, or ok (admin) */
+        get: operations["verifyAuditLog"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/event-types": {
         parameters: {
             query?: never;
@@ -225,6 +259,23 @@ export interface paths {
         post?: never;
         /** Revoke an API key */
         delete: operations["revokeApiKey"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tenants/{tenant}/audit-log": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The tenant's audit log, newest first */
+        get: operations["listTenantAuditLog"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -777,6 +828,59 @@ export interface components {
              * @description End of that held period: the breaker closed or was reset, or this attempt was its probe.
              */
             held_until: string | null;
+        };
+        AuditEntry: {
+            /** @description Position in the chain: 1, 2, 3, … without gaps. */
+            seq: number;
+            /** Format: date-time */
+            at: string;
+            tenant_id: string | null;
+            actor: {
+                /** @enum {string} */
+                kind: "admin" | "api_key" | "console_session" | "portal_link" | "system";
+                id: string | null;
+                ip: string | null;
+                user_agent: string | null;
+                request_id: string | null;
+            };
+            /** @description `<resource>.<verb>`, e.g. endpoint.update, api_key.revoke, console.sign_in */
+            action: string;
+            target: {
+                type: string;
+                id: string | null;
+            };
+            /** @description The target row’s changed columns, before → after; secret values read `[redacted]`. */
+            changes: {
+                [key: string]: {
+                    before: unknown;
+                    after: unknown;
+                };
+            };
+            details: {
+                [key: string]: unknown;
+            };
+            prev_hash: string;
+            /** @description SHA-256 (hex) over the entry’s canonical form and prev_hash (docs/audit.md#chain). */
+            hash: string;
+        };
+        AuditEntryPage: {
+            items: components["schemas"]["AuditEntry"][];
+            /** @description Pass as `cursor` for the next page; null on the last page. */
+            next_cursor: string | null;
+        };
+        AuditVerification: {
+            ok: boolean;
+            checked: number;
+            /** @description Where the walk began: the last entry retention purged (seq 0 before any). */
+            from: {
+                seq: number;
+                hash: string;
+            };
+            /** @description The first entry that does not hold (edited, deleted or out of chain), or null. */
+            broken: {
+                seq: number;
+                reason: string;
+            } | null;
         };
         Breaker: {
             scope_key: string;
@@ -1649,6 +1753,9 @@ export interface components {
 export type AcceptedEvent = components['schemas']['AcceptedEvent'];
 export type ApiKey = components['schemas']['ApiKey'];
 export type Attempt = components['schemas']['Attempt'];
+export type AuditEntry = components['schemas']['AuditEntry'];
+export type AuditEntryPage = components['schemas']['AuditEntryPage'];
+export type AuditVerification = components['schemas']['AuditVerification'];
 export type Breaker = components['schemas']['Breaker'];
 export type CreateApiKeyRequest = components['schemas']['CreateApiKeyRequest'];
 export type CreateApiKeyResponse = components['schemas']['CreateApiKeyResponse'];
@@ -1839,6 +1946,96 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Readiness"];
+                };
+            };
+            /** @description An error from the catalog (docs/errors.md). */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error from the catalog (docs/errors.md). */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listAuditLog: {
+        parameters: {
+            query?: {
+                limit?: number;
+                /** @description next_cursor of the previous page */
+                cursor?: string;
+                /** @description Only entries of this action, e.g. endpoint.update */
+                action?: string;
+                /** @description Only entries at or after this time */
+                since?: string;
+                /** @description Only entries before this time */
+                until?: string;
+                /** @description ndjson: every matching entry, one JSON object per line, streamed (also chosen by Accept: application/x-ndjson); limit and cursor are ignored. */
+                format?: "json" | "ndjson";
+                /** @description Only this tenant’s entries */
+                tenant?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuditEntryPage"];
+                };
+            };
+            /** @description An error from the catalog (docs/errors.md). */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error from the catalog (docs/errors.md). */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    verifyAuditLog: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuditVerification"];
                 };
             };
             /** @description An error from the catalog (docs/errors.md). */
@@ -2411,6 +2608,58 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description An error from the catalog (docs/errors.md). */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error from the catalog (docs/errors.md). */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listTenantAuditLog: {
+        parameters: {
+            query?: {
+                limit?: number;
+                /** @description next_cursor of the previous page */
+                cursor?: string;
+                /** @description Only entries of this action, e.g. endpoint.update */
+                action?: string;
+                /** @description Only entries at or after this time */
+                since?: string;
+                /** @description Only entries before this time */
+                until?: string;
+                /** @description ndjson: every matching entry, one JSON object per line, streamed (also chosen by Accept: application/x-ndjson); limit and cursor are ignored. */
+                format?: "json" | "ndjson";
+            };
+            header?: never;
+            path: {
+                tenant: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuditEntryPage"];
+                };
             };
             /** @description An error from the catalog (docs/errors.md). */
             "4XX": {

@@ -4,6 +4,7 @@ import { Button, Flex, Strong, Text } from '@radix-ui/themes';
 import { useEffect, useRef, useState } from 'react';
 import { api, type ConsoleSession, currentSession, signOut, unwrap } from './api.ts';
 import { Page } from './components/page.tsx';
+import { AuditLogPage } from './pages/audit-log.tsx';
 import { DeliveriesPage } from './pages/deliveries.tsx';
 import { DeliveryPage } from './pages/delivery.tsx';
 import { EndpointPage } from './pages/endpoint.tsx';
@@ -57,6 +58,7 @@ export function App() {
           ) : null}
           <nav id="nav" aria-label="Console">
             {signedIn && session.kind === 'admin' ? <a href="#/">Tenants</a> : null}
+            {signedIn && session.kind === 'admin' && !tenant ? <a href="#/audit">Audit log</a> : null}
             {signedIn && tenant ? (
               <>
                 <a href={tenantHref(tenant)}>Overview</a>
@@ -64,6 +66,7 @@ export function App() {
                 <a href={tenantHref(tenant, 'endpoints')}>Endpoints</a>
                 <a href={tenantHref(tenant, 'event-types')}>Event types</a>
                 <a href={tenantHref(tenant, 'policy-preview')}>Policy preview</a>
+                <a href={tenantHref(tenant, 'audit')}>Audit log</a>
               </>
             ) : null}
           </nav>
@@ -116,6 +119,7 @@ function Routed({
     if (session.kind !== 'admin') return <Redirect to={tenantHref(session.tenant_id!)} />;
     return <TenantsPage />;
   }
+  if (parts[0] === 'audit' && session.kind === 'admin') return <AuditLogPage tenant={null} query={query} />;
   if (parts[0] === 't' && parts[1]) {
     const tenant = parts[1];
     if (parts.length === 2) return <OverviewPage key={tenant} tenant={tenant} />;
@@ -125,6 +129,7 @@ function Routed({
     if (parts[2] === 'endpoints') return <EndpointsPage tenant={tenant} />;
     if (parts[2] === 'event-types') return <EventTypesPage />;
     if (parts[2] === 'policy-preview') return <PolicyPreviewPage />;
+    if (parts[2] === 'audit') return <AuditLogPage key={tenant} tenant={tenant} query={query} />;
   }
   return (
     <Page title="Not found">

@@ -13,6 +13,7 @@ import { Ingest } from './ingest.ts';
 import { type Logger, silentLogger } from './logger.ts';
 import { Maintenance } from './maintenance/runner.ts';
 import { ApiKeyOperations } from './operations/api-keys.ts';
+import { AuditOperations } from './operations/audit.ts';
 import { BreakerOperations } from './operations/breakers.ts';
 import { ConsoleSessionOperations } from './operations/console-sessions.ts';
 import { DeliveryOperations } from './operations/deliveries.ts';
@@ -45,6 +46,8 @@ export class Hookline {
   // ---- operations: every write (and read) of the API, the CLI and the notifier goes through one of these
   readonly tenants: TenantOperations;
   readonly apiKeys: ApiKeyOperations;
+  /** The audit log (docs/audit.md): every write above records its entry itself; this lists and verifies them. */
+  readonly audit: AuditOperations;
   /** Console portal links and sessions (docs/console.md). */
   readonly console: ConsoleSessionOperations;
   readonly endpoints: EndpointOperations;
@@ -178,6 +181,7 @@ export class Hookline {
     };
     this.tenants = new TenantOperations(parts, revoked);
     this.apiKeys = new ApiKeyOperations(parts, revoked);
+    this.audit = new AuditOperations(parts);
     this.console = new ConsoleSessionOperations(parts);
     this.endpoints = new EndpointOperations(parts);
     this.endpointSecrets = new EndpointSecretOperations(parts);

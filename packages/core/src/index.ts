@@ -1,5 +1,8 @@
 // Public surface of @hookline/core: the engine, its store interface and backends, policies, signing, HTTP client.
 
+export { canonicalJson, entryHash, firstBreak } from './audit/audit-chain.ts';
+export { isSecretName, REDACTED, redactValue, rowDiff } from './audit/audit-redaction.ts';
+export * from './audit/audit-types.ts';
 export { Breaker, type BreakerOptions, type BreakerScopeRef, type BreakerStatus } from './breaker/breaker-gate.ts';
 export { type BreakerScope, type BreakerState, scopeKeyOf, scopeOfKey } from './breaker/breaker-rules.ts';
 export * from './clock.ts';
@@ -38,6 +41,7 @@ export type { EndpointEdit, EndpointInput } from './operations/endpoints.ts';
 export type { ConsoleGrant, ConsoleSession, PolicySummary, SimulationInput } from './operations/index.ts';
 export {
   ApiKeyOperations,
+  AuditOperations,
   BreakerOperations,
   CONSOLE_SESSION_MAX_MS,
   ConsoleSessionOperations,
@@ -52,6 +56,7 @@ export {
   NoticeOperations,
   PORTAL_LINK_TTL_MS,
   ProcessOperations,
+  portalLinkId,
   ReplayOperations,
   SIMULATION_MAX_RESPONSES,
   SIMULATION_MAX_RUNNING,

@@ -3,16 +3,18 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { maxHeaderSize, STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
-import { fail } from '@hookline/core';
+import { type Actor, type ConsoleGrant, fail } from '@hookline/core';
 import Fastify, { type FastifyInstance, type FastifyReply, type RouteOptions } from 'fastify';
 import { cookiePrincipal } from './console/console-auth.ts';
 import { consoleRoutes } from './console/console-routes.ts';
+import { actorOf } from './http/actor.ts';
 import { authenticate, authorize, type Principal } from './http/auth.ts';
 import { errorBody, MAX_PARAM_LENGTH, toHooklineError } from './http/error-reply.ts';
 import { parseJsonBody } from './http/json-body.ts';
 import { compileValidator } from './http/validation.ts';
 import { buildOpenApi, collectRoutes } from './openapi/openapi-document.ts';
 import { apiKeyRoutes } from './routes/api-keys/api-key-routes.ts';
+import { auditRoutes } from './routes/audit/audit-routes.ts';
 import { breakerRoutes } from './routes/breaker/breaker-routes.ts';
 import { deliveryRoutes } from './routes/deliveries/delivery-routes.ts';
 import { endpointCrudRoutes } from './routes/endpoints/crud.ts';
@@ -33,6 +35,10 @@ import type { Runtime } from './runtime.ts';
 declare module 'fastify' {
   interface FastifyRequest {
     principal: Principal | null;
+    /** Who the audit log names for this request's writes (http/actor.ts); set with the principal. */
+    actor: Actor | undefined;
+    /** The console session's grant when its cookie authenticated the request. */
+    consoleGrant: ConsoleGrant | null;
   }
 }
 
@@ -117,6 +123,8 @@ export async function buildApp(runtime: Runtime): Promise<FastifyInstance> {
   });
 
   app.decorateRequest('principal', null);
+  app.decorateRequest('actor', undefined);
+  app.decorateRequest('consoleGrant', null);
   app.addHook('onRequest', async (req, reply) => {
     reply.header('x-request-id', req.id);
     // The store failed for good: nothing is answered as if it worked, the probes included (see Runtime.fatal).
@@ -137,6 +145,7 @@ export async function buildApp(runtime: Runtime): Promise<FastifyInstance> {
       throw fail('unauthorized');
     }
     req.principal = principal;
+    req.actor = actorOf(req, principal, req.consoleGrant);
     await authorize(runtime.authLookups, principal, rule, req);
   });
   app.addHook('onResponse', async (req, reply) => {
@@ -180,6 +189,7 @@ export async function buildApp(runtime: Runtime): Promise<FastifyInstance> {
     replayRoutes(app, runtime);
     eventTypeRoutes(app, runtime);
     noticeRoutes(app, runtime);
+    auditRoutes(app, runtime);
     breakerRoutes(app, runtime);
     statsRoutes(app, runtime);
     policyRoutes(app, runtime);

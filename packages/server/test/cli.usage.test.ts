@@ -16,6 +16,7 @@ const COMMANDS = [
   'replay',
   'tail',
   'breaker',
+  'audit',
   'simulate',
 ];
 

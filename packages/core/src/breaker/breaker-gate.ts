@@ -1,4 +1,5 @@
 // The circuit breaker as the dispatcher's admission gate (docs/rules.md#breaker-hold): state in the store, decisions in breaker-rules.ts.
+import type { AuditDraft } from '../audit/audit-types.ts';
 import type { Clock } from '../clock.ts';
 import { DEFAULTS } from '../defaults.ts';
 import type { Admission, AdmissionGate } from '../dispatch/admission.ts';
@@ -7,12 +8,12 @@ import { fail } from '../errors.ts';
 import type { Logger } from '../logger.ts';
 import { breakerEntry } from '../outbox/outbox-entries.ts';
 import type { BreakerRule, Policy } from '../policy/types.ts';
-import type { BreakerRow, BreakerStore, CatalogStore, ClaimedDelivery } from '../store/store.ts';
+import type { AuditStore, BreakerRow, BreakerStore, CatalogStore, ClaimedDelivery } from '../store/store.ts';
 import * as rules from './breaker-rules.ts';
 import { Coalescer } from './coalesce.ts';
 
 export interface BreakerOptions {
-  store: BreakerStore & Pick<CatalogStore, 'getEndpoint' | 'getTenant'>;
+  store: BreakerStore & Pick<CatalogStore, 'getEndpoint' | 'getTenant'> & Pick<AuditStore, 'audited'>;
   clock: Clock;
   logger: Logger;
   /** Every transition, as it is committed (the engine hands them to dispatcher observers). */
@@ -145,7 +146,7 @@ export class Breaker implements AdmissionGate {
   }
 
   /** Manual reset: closed at once, pause and window reset, every held delivery of the scope due now. */
-  async reset(scope: string | BreakerScopeRef): Promise<BreakerStatus> {
+  async reset(scope: string | BreakerScopeRef, audit?: Omit<AuditDraft, 'target'>): Promise<BreakerStatus> {
     const { key, tenantId } = await this.#resolve(scope);
     const now = this.#o.clock.now();
     for (let i = 0; i < SAVE_TRIES; i++) {
@@ -153,7 +154,8 @@ export class Breaker implements AdmissionGate {
       const change = rules.reset(row, key, row?.tenantId ?? tenantId ?? '', now);
       if (!change || (await this.#save(change, row, now))) break;
     }
-    await this.#closed(key, now);
+    const target = { type: 'breaker' as const, id: key, tenantId: tenantId ?? rules.scopeOfKey(key).id };
+    await this.#closed(key, now, audit && { ...audit, target });
     return this.status(key);
   }
 
@@ -216,9 +218,11 @@ export class Breaker implements AdmissionGate {
   }
 
   /** After closing: counters reset, every held delivery of the scope due at once, the dispatcher woken. */
-  async #closed(key: string, now: number): Promise<void> {
+  async #closed(key: string, now: number, audit?: AuditDraft): Promise<void> {
     this.#recentFailure.delete(key);
-    await this.#o.store.resetBreakerWindow(key);
+    // A reset by hand is recorded with the window's reset (docs/audit.md); a probe's close is the engine's own.
+    if (audit) await this.#o.store.audited(audit, 'resetBreakerWindow', [key]);
+    else await this.#o.store.resetBreakerWindow(key);
     const { scope, id } = rules.scopeOfKey(key);
     const released = await this.#o.store.releaseHeld(scope === 'tenant' ? { tenantId: id } : { endpointId: id }, now);
     if (released > 0) this.#o.onRelease?.();

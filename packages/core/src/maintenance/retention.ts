@@ -1,9 +1,10 @@
 // Purges deliveries (attempts cascade), events and the per-minute counters past their retention in small batches
 // (docs/rules.md#retention: 30 days),
-// sent notifications after 7 days (docs/rules.md#notifications), and console portal links once expired.
+// sent notifications after 7 days (docs/rules.md#notifications), console portal links once expired, and audit entries
+// as old as purged events (docs/audit.md#retention: behind the chain's checkpoint).
 import { DEFAULTS } from '../defaults.ts';
 import { MAX_BREAKER_WINDOW_MS } from '../policy/registry.ts';
-import type { RetentionStore } from '../store/store.ts';
+import type { AuditStore, RetentionStore } from '../store/store.ts';
 
 export interface RetentionOptions {
   /** Terminal deliveries last touched longer ago than this are deleted, attempts included. */
@@ -34,11 +35,13 @@ export interface PurgeCounts {
   outbox: number;
   /** Console portal links past their expiry (single use, 15 minutes: nothing can use them). */
   portalLinks: number;
+  /** Audit log entries older than the events' retention. */
+  audit: number;
 }
 
 /** One retention pass at `now`; yields to the event loop between batches. */
 export async function purgeExpired(
-  store: RetentionStore,
+  store: RetentionStore & Pick<AuditStore, 'purgeAudit'>,
   now: number,
   options: Partial<RetentionOptions> = {},
 ): Promise<PurgeCounts> {
@@ -50,6 +53,7 @@ export async function purgeExpired(
     breakerWindow: 0,
     outbox: 0,
     portalLinks: 0,
+    audit: 0,
   };
   counts.deliveries = await inBatches(o, (batch) => store.purgeDeliveries(now - o.deliveriesMs, batch));
   counts.events = await inBatches(o, (batch) => store.purgeEvents(now - (o.eventsMs ?? o.deliveriesMs), batch));
@@ -57,6 +61,7 @@ export async function purgeExpired(
   counts.breakerWindow = await store.purgeBreakerWindow(now - BREAKER_WINDOW_RETENTION_MS);
   counts.outbox = await store.purgeOutbox(now - o.outboxMs);
   counts.portalLinks = await store.purgePortalLinks(now);
+  counts.audit = await inBatches(o, (batch) => store.purgeAudit(now - (o.eventsMs ?? o.deliveriesMs), batch));
   return counts;
 }
 

@@ -2,13 +2,15 @@
 import type { Clock } from '../clock.ts';
 import type { Logger } from '../logger.ts';
 import type { PolicyRegistry } from '../policy/registry.ts';
-import type { BreakerStore, HealthTransition, RetentionStore } from '../store/store.ts';
+import type { AuditStore, BreakerStore, HealthTransition, RetentionStore } from '../store/store.ts';
 import { sweepHealth } from './health-sweep.ts';
 import { type PurgeCounts, purgeExpired, type RetentionOptions } from './retention.ts';
 
 export interface MaintenanceOptions {
   /** The health sweep's reads and pause, and the retention part. */
-  store: Pick<BreakerStore, 'listEndpointsFailingSince' | 'pauseFailingEndpoint'> & RetentionStore;
+  store: Pick<BreakerStore, 'listEndpointsFailingSince' | 'pauseFailingEndpoint'> &
+    RetentionStore &
+    Pick<AuditStore, 'purgeAudit'>;
   clock: Clock;
   policies: PolicyRegistry;
   logger: Logger;

@@ -1,7 +1,9 @@
 // Tenant API keys: recorded (sha256 and a short prefix, never the key), listed, revoked; every key write goes through here.
+import type { Actor } from '../audit/audit-types.ts';
 import { fail } from '../errors.ts';
 import { newId } from '../ids.ts';
 import type { ApiKeyRecord } from '../store/store.ts';
+import { audited } from './audit.ts';
 import type { EngineParts } from './parts.ts';
 
 /** How fresh `last_used_at` is kept: a key used all day writes its row about once a minute. */
@@ -18,7 +20,11 @@ export class ApiKeyOperations {
   }
 
   /** Records a key the caller generated; the plaintext never reaches the engine. */
-  async create(tenantId: string, input: { name?: string; hash: string; prefix: string }): Promise<ApiKeyRecord> {
+  async create(
+    tenantId: string,
+    input: { name?: string; hash: string; prefix: string },
+    actor?: Actor,
+  ): Promise<ApiKeyRecord> {
     const now = this.#p.clock.now();
     const record: ApiKeyRecord = {
       id: newId('key', now),
@@ -30,7 +36,8 @@ export class ApiKeyOperations {
       lastUsedAt: null,
       revokedAt: null,
     };
-    await this.#p.store.createApiKey(record);
+    const target = { type: 'api_key' as const, id: record.id, tenantId };
+    await audited(this.#p, actor, { action: 'api_key.create', target }, 'createApiKey', record);
     return record;
   }
 
@@ -47,8 +54,11 @@ export class ApiKeyOperations {
   }
 
   /** 404 `api_key_not_found` when the tenant has no such key. */
-  async revoke(tenantId: string, id: string): Promise<void> {
-    if (!(await this.#p.store.revokeApiKey(tenantId, id, this.#p.clock.now()))) throw fail('api_key_not_found');
+  async revoke(tenantId: string, id: string, actor?: Actor): Promise<void> {
+    const target = { type: 'api_key' as const, id, tenantId };
+    const now = this.#p.clock.now();
+    if (!(await audited(this.#p, actor, { action: 'api_key.revoke', target }, 'revokeApiKey', tenantId, id, now)))
+      throw fail('api_key_not_found');
     this.#onRevoke();
   }
 }

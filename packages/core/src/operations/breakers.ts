@@ -1,4 +1,6 @@
 // Circuit breakers (docs/rules.md#breaker): read one scope or a tenant's, reset one by hand.
+import type { Actor } from '../audit/audit-types.ts';
+import { SYSTEM_ACTOR } from '../audit/audit-types.ts';
 import type { BreakerScopeRef, BreakerStatus } from '../breaker/breaker-gate.ts';
 import type { EngineParts } from './parts.ts';
 
@@ -26,7 +28,11 @@ export class BreakerOperations {
   }
 
   /** Closes the breaker now (a manual reset); its held deliveries become due at once. */
-  reset(scope: string | BreakerScopeRef): Promise<BreakerStatus> {
-    return this.#p.breaker.reset(scope);
+  reset(scope: string | BreakerScopeRef, actor?: Actor): Promise<BreakerStatus> {
+    return this.#p.breaker.reset(scope, {
+      at: this.#p.clock.now(),
+      actor: actor ?? SYSTEM_ACTOR,
+      action: 'breaker.reset',
+    });
   }
 }

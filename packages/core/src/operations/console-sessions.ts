@@ -2,7 +2,9 @@
 // sealed with the master key into the cookie itself (AES-256-GCM via the secret box: unreadable and unforgeable
 // without the key), at most 12 hours long, each with its own CSRF token.
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { Actor } from '../audit/audit-types.ts';
 import { fail } from '../errors.ts';
+import { audited } from './audit.ts';
 import type { EngineParts } from './parts.ts';
 
 /** A portal link signs in once, within 15 minutes of its creation (docs/console.md#portal-links). */
@@ -15,7 +17,7 @@ const SESSION_AAD = 'hookline console session v1';
 export type ConsoleGrant =
   | { kind: 'admin' }
   | { kind: 'key'; tenantId: string; keyHash: string }
-  | { kind: 'portal'; tenantId: string };
+  | { kind: 'portal'; tenantId: string; linkId?: string };
 
 export interface ConsoleSession {
   grant: ConsoleGrant;
@@ -30,6 +32,11 @@ function sha256hex(text: string): string {
   return createHash('sha256').update(text, 'utf8').digest('hex');
 }
 
+/** A portal link's id in the audit log: its stored hash's first 16 hex digits (the token itself is never kept). */
+export function portalLinkId(hash: string): string {
+  return hash.slice(0, 16);
+}
+
 export class ConsoleSessionOperations {
   readonly #p: EngineParts;
 
@@ -38,21 +45,48 @@ export class ConsoleSessionOperations {
   }
 
   /** A new single-use link token for `tenantId` (404 tenant_not_found); the plaintext is returned once, never stored. */
-  async createPortalLink(tenantId: string): Promise<{ token: string; expiresAt: number }> {
+  async createPortalLink(tenantId: string, actor?: Actor): Promise<{ token: string; expiresAt: number }> {
     if (!(await this.#p.store.getTenant(tenantId))) throw fail('tenant_not_found');
     const now = this.#p.clock.now();
     const token = `hlp_${randomBytes(32).toString('base64url')}`;
     const expiresAt = now + PORTAL_LINK_TTL_MS;
-    await this.#p.store.createPortalLink({ hash: sha256hex(token), tenantId, createdAt: now, expiresAt }, now);
+    const hash = sha256hex(token);
+    const target = { type: 'portal_link' as const, id: portalLinkId(hash), tenantId };
+    await audited(
+      this.#p,
+      actor,
+      { action: 'portal_link.create', target },
+      'createPortalLink',
+      { hash, tenantId, createdAt: now, expiresAt },
+      now,
+    );
     return { token, expiresAt };
   }
 
-  /** The link's tenant, marking the link used; 400 portal_link_invalid when it is unknown, used or expired. */
-  async consumePortalLink(token: string): Promise<string> {
+  /**
+   * The link's tenant and id, marking the link used (audited as the link's own sign-in, `from` the request); 400
+   * portal_link_invalid when it is unknown, used or expired.
+   */
+  async consumePortalLink(
+    token: string,
+    from: Omit<Actor, 'kind' | 'id'> = {},
+  ): Promise<{ tenantId: string; linkId: string }> {
     if (!/^hlp_[A-Za-z0-9_-]{43}$/.test(token)) throw fail('portal_link_invalid');
-    const tenantId = await this.#p.store.consumePortalLink(sha256hex(token), this.#p.clock.now());
+    const hash = sha256hex(token);
+    const linkId = portalLinkId(hash);
+    const actor: Actor = { ...from, kind: 'portal_link', id: linkId };
+    // The tenant is known only once consumed: the entry names the link, and the store fills the tenant from its row.
+    const target = { type: 'portal_link' as const, id: linkId, tenantId: null };
+    const tenantId = await audited(
+      this.#p,
+      actor,
+      { action: 'portal_link.use', target },
+      'consumePortalLink',
+      hash,
+      this.#p.clock.now(),
+    );
     if (tenantId === null) throw fail('portal_link_invalid');
-    return tenantId;
+    return { tenantId, linkId };
   }
 
   /** Seals a new session for `grant`, valid `ttlMs` (at most 12 h): the cookie value, its CSRF token and its end. */

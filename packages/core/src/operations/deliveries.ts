@@ -1,8 +1,10 @@
 // Deliveries: filtered pages (the dead letter is status=failed), one delivery with its payload and every attempt,
 // and the hand-driven steps: retry now and dismiss.
+import type { Actor } from '../audit/audit-types.ts';
 import type { Attempt, Delivery } from '../domain.ts';
 import { fail } from '../errors.ts';
 import type { DeliveryFilter, Page } from '../store/store.ts';
+import { audited } from './audit.ts';
 import type { EngineParts } from './parts.ts';
 import { retryRefusal } from './retry-refusal.ts';
 
@@ -39,7 +41,7 @@ export class DeliveryOperations {
    * next attempt on its ladder, not a replay. 409 for a delivery that cannot move (finished, in flight, behind its key's
    * head, held by a breaker that is not closed, on a paused endpoint).
    */
-  async retry(tenantId: string, deliveryId: string): Promise<Delivery> {
+  async retry(tenantId: string, deliveryId: string, actor?: Actor): Promise<Delivery> {
     const p = this.#p;
     const d = await p.store.getDelivery(tenantId, deliveryId);
     if (!d) throw fail('delivery_not_found');
@@ -48,7 +50,8 @@ export class DeliveryOperations {
     const refusal = await retryRefusal(p, d, ep);
     if (refusal) throw refusal;
     const now = p.clock.now();
-    if (await p.store.retryDelivery(tenantId, deliveryId, now)) {
+    const what = { action: 'delivery.retry', target: { type: 'delivery' as const, id: deliveryId, tenantId } };
+    if (await audited(p, actor, what, 'retryDelivery', tenantId, deliveryId, now)) {
       p.dispatcher.wake();
       return { ...d, nextAttemptAt: now, updatedAt: now };
     }
@@ -57,6 +60,8 @@ export class DeliveryOperations {
     if (!again) throw fail('delivery_not_found');
     const changed = await retryRefusal(p, again, ep);
     if (changed) throw changed;
+    // Already due: answered as retried, and recorded as asked for (no row changed).
+    await p.store.appendAudit({ at: now, actor: actor ?? { kind: 'system', id: null }, ...what });
     p.dispatcher.wake();
     return again;
   }
@@ -65,7 +70,7 @@ export class DeliveryOperations {
    * Dismisses a failed delivery that holds its ordering key (on_failure `block`): it stays failed, and the key's later
    * deliveries go on (docs/rules.md#ordered-dismiss). 409 delivery_not_dismissable for any other delivery.
    */
-  async dismiss(tenantId: string, deliveryId: string): Promise<Delivery> {
+  async dismiss(tenantId: string, deliveryId: string, actor?: Actor): Promise<Delivery> {
     const p = this.#p;
     const d = await p.store.getDelivery(tenantId, deliveryId);
     if (!d) throw fail('delivery_not_found');
@@ -85,7 +90,8 @@ export class DeliveryOperations {
                 : d.status,
       });
     const now = p.clock.now();
-    if (!(await p.store.dismissDelivery(tenantId, deliveryId, now)))
+    const what = { action: 'delivery.dismiss', target: { type: 'delivery' as const, id: deliveryId, tenantId } };
+    if (!(await audited(p, actor, what, 'dismissDelivery', tenantId, deliveryId, now)))
       throw fail('delivery_not_dismissable', { status: 'changed' });
     p.dispatcher.wake();
     return { ...d, dismissedAt: now, updatedAt: now };

@@ -1,5 +1,6 @@
 // An endpoint's signing secrets: the live ones, decrypted, and rotation with an overlap (docs/rules.md#secret-rotation).
 
+import type { Actor } from '../audit/audit-types.ts';
 import { DEFAULTS } from '../defaults.ts';
 import { newestFirst } from '../dispatch/secret-cache.ts';
 import type { Signing } from '../domain.ts';
@@ -7,6 +8,7 @@ import { fail } from '../errors.ts';
 import { newId } from '../ids.ts';
 import { generateEd25519Secret, isEd25519Secret, publicKeyOf } from '../signing/ed25519-keys.ts';
 import { generateSecret } from '../signing/signing-keys.ts';
+import { audited } from './audit.ts';
 import type { EngineParts } from './parts.ts';
 
 /** A live signing key as users may see it: an HMAC secret, or an ed25519 public key (its secret key is never shown). */
@@ -55,15 +57,26 @@ export class EndpointSecretOperations {
    * New secret with a new kid, of the endpoint's signing (an ed25519 endpoint gets a new key pair); the old ones stay
    * live for the overlap (default 24 h), then retire at that fixed time.
    */
-  async rotate(tenantId: string, id: string, overlapMs?: number): Promise<LiveSecret[]> {
+  async rotate(tenantId: string, id: string, overlapMs?: number, actor?: Actor): Promise<LiveSecret[]> {
     const p = this.#p;
     const signing = await this.#endpoint(tenantId, id);
     const now = p.clock.now();
     const overlap = overlapMs ?? p.settings.rotationOverlapMs ?? DEFAULTS.rotationOverlapMs;
     const secret = signing === 'ed25519' ? generateEd25519Secret() : generateSecret();
-    await p.store.rotateSecret(
+    const kid = newId('sec', now);
+    const what = {
+      action: 'endpoint.secret_rotate',
+      target: { type: 'endpoint' as const, id, tenantId },
+      // The new key's id and when the old ones retire; never the secret (docs/audit.md#redaction).
+      details: { new_kid: kid, signing, old_retire_at: now + overlap },
+    };
+    await audited(
+      p,
+      actor,
+      what,
+      'rotateSecret',
       id,
-      { kid: newId('sec', now), endpointId: id, sealed: p.box.seal(secret, id), createdAt: now, expiresAt: null },
+      { kid, endpointId: id, sealed: p.box.seal(secret, id), createdAt: now, expiresAt: null },
       now + overlap,
       now,
     );

@@ -1,5 +1,6 @@
 // Endpoints: create (with a first signing secret), read, edit, delete mid-flight, retry now, and one test delivery now.
 
+import type { Actor } from '../audit/audit-types.ts';
 import { DEFAULTS } from '../defaults.ts';
 import { attemptFromResult } from '../dispatch/attempt-from-result.ts';
 import type { DeliverySender } from '../dispatch/dispatcher.ts';
@@ -13,6 +14,7 @@ import { generateEd25519Secret, publicKeyOf } from '../signing/ed25519-keys.ts';
 import { signHeaders } from '../signing/sign-headers.ts';
 import { generateSecret } from '../signing/signing-keys.ts';
 import type { EndpointPatch, Page, ReplayRow } from '../store/store.ts';
+import { audited } from './audit.ts';
 import type { EngineParts } from './parts.ts';
 import { dailyReplayQuota, replayQuotaExceeded } from './replay-quota.ts';
 
@@ -89,6 +91,7 @@ export class EndpointOperations {
   async create(
     tenantId: string,
     input: EndpointInput,
+    actor?: Actor,
   ): Promise<{ endpoint: Endpoint; secret: string | null; publicKey: string | null }> {
     const p = this.#p;
     const now = p.clock.now();
@@ -124,7 +127,8 @@ export class EndpointOperations {
       updatedAt: now,
     };
     const secret = signing === 'ed25519' ? generateEd25519Secret() : generateSecret();
-    await p.store.createEndpoint(endpoint, {
+    const what = { action: 'endpoint.create', target: { type: 'endpoint' as const, id: endpoint.id, tenantId } };
+    await audited(p, actor, what, 'createEndpoint', endpoint, {
       kid: newId('sec', now),
       endpointId: endpoint.id,
       sealed: p.box.seal(secret, endpoint.id),
@@ -157,11 +161,12 @@ export class EndpointOperations {
    * ordering key only its head; held ones stay with their breaker), paced by the claim as usual; the count moved.
    * 409 endpoint_paused on a paused endpoint (its queue is failed at the next claim, not sent).
    */
-  async retry(tenantId: string, id: string): Promise<{ moved: number }> {
+  async retry(tenantId: string, id: string, actor?: Actor): Promise<{ moved: number }> {
     const p = this.#p;
     const ep = await this.get(tenantId, id);
     if (ep.status === 'paused') throw fail('endpoint_paused');
-    const moved = await p.store.retryEndpointDeliveries(id, p.clock.now());
+    const what = { action: 'endpoint.retry', target: { type: 'endpoint' as const, id, tenantId } };
+    const moved = await audited(p, actor, what, 'retryEndpointDeliveries', id, p.clock.now());
     if (moved > 0) p.dispatcher.wake();
     return { moved };
   }
@@ -170,12 +175,13 @@ export class EndpointOperations {
    * Edits an endpoint. A URL change clears degradation and the failure streak; description and subscription
    * edits do not (docs/rules.md#health-clear). `status: 'active'` reactivates a paused endpoint; `paused` pauses it manually.
    */
-  async update(tenantId: string, id: string, input: EndpointEdit): Promise<StoredEndpoint> {
+  async update(tenantId: string, id: string, input: EndpointEdit, actor?: Actor): Promise<StoredEndpoint> {
     const p = this.#p;
     if (input.catch_up === true) throw fail('catch_up_needs_reactivation');
     const cur = await this.get(tenantId, id);
     const patch = this.#patch(cur, input);
-    const next = await p.store.updateEndpoint(tenantId, id, patch, p.clock.now());
+    const what = { action: 'endpoint.update', target: { type: 'endpoint' as const, id, tenantId } };
+    const next = await audited(p, actor, what, 'updateEndpoint', tenantId, id, patch, p.clock.now());
     if (!next) throw fail('endpoint_not_found');
     p.ingest.invalidate(tenantId);
     if (patch.status === 'active') p.dispatcher.wake();
@@ -192,6 +198,7 @@ export class EndpointOperations {
     tenantId: string,
     id: string,
     input: EndpointEdit,
+    actor?: Actor,
   ): Promise<{ endpoint: StoredEndpoint; replay: ReplayRow }> {
     const p = this.#p;
     if (input.status !== 'active') throw fail('catch_up_needs_reactivation');
@@ -214,7 +221,16 @@ export class EndpointOperations {
       failed: 0,
       createdAt: now,
     };
-    const result = await p.store.reactivateWithCatchUp(
+    const what = {
+      action: 'endpoint.reactivate',
+      target: { type: 'endpoint' as const, id, tenantId },
+      details: { catch_up_replay_id: replay.id },
+    };
+    const result = await audited(
+      p,
+      actor,
+      what,
+      'reactivateWithCatchUp',
       tenantId,
       id,
       patch,
@@ -279,9 +295,10 @@ export class EndpointOperations {
    * once (another process's within about a second), sends already on the wire finish and record nothing, and no
    * other endpoint's records are touched.
    */
-  async delete(tenantId: string, id: string): Promise<void> {
+  async delete(tenantId: string, id: string, actor?: Actor): Promise<void> {
     const p = this.#p;
-    if (!(await p.store.deleteEndpoint(tenantId, id))) throw fail('endpoint_not_found');
+    const what = { action: 'endpoint.delete', target: { type: 'endpoint' as const, id, tenantId } };
+    if (!(await audited(p, actor, what, 'deleteEndpoint', tenantId, id))) throw fail('endpoint_not_found');
     p.dispatcher.forgetEndpoint(id);
     p.ingest.invalidate(tenantId);
     p.secrets.forget(id);
@@ -294,7 +311,7 @@ export class EndpointOperations {
    * The delivery is inserted leased by this process for the send's timeout and a margin, so it always ends: by its
    * recorded attempt here, or, when this process dies or the record fails, by the dispatcher once the lease lapses.
    */
-  async test(tenantId: string, id: string): Promise<Attempt> {
+  async test(tenantId: string, id: string, actor?: Actor): Promise<Attempt> {
     const p = this.#p;
     const ep = await this.get(tenantId, id);
     const tenant = await p.store.getTenant(tenantId);
@@ -365,7 +382,16 @@ export class EndpointOperations {
       },
       result,
     );
-    const transitions = await p.store.recordTestAttempt(
+    const what = {
+      action: 'endpoint.test',
+      target: { type: 'delivery' as const, id: deliveryId, tenantId },
+      details: { endpoint_id: id },
+    };
+    const transitions = await audited(
+      p,
+      actor,
+      what,
+      'recordTestAttempt',
       attempt,
       {
         rule: policy.health,

@@ -1,5 +1,7 @@
 // Event-type registry rows as stored; the server's registry checks definitions and validates data over these.
+import type { Actor } from '../audit/audit-types.ts';
 import type { EventTypeRow } from '../store/store.ts';
+import { audited } from './audit.ts';
 import type { EngineParts } from './parts.ts';
 
 export class EventTypeOperations {
@@ -10,8 +12,9 @@ export class EventTypeOperations {
   }
 
   /** Defines or replaces a type (the caller has checked the definition). */
-  put(row: EventTypeRow): Promise<void> {
-    return this.#p.store.putEventType(row);
+  put(row: EventTypeRow, actor?: Actor): Promise<void> {
+    const target = { type: 'event_type' as const, id: row.name, tenantId: null };
+    return audited(this.#p, actor, { action: 'event_type.put', target }, 'putEventType', row);
   }
 
   get(name: string): Promise<EventTypeRow | null> {

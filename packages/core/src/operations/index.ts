@@ -1,6 +1,7 @@
 // The engine's operations, one class per resource; the engine exposes one instance of each (engine.tenants, …).
 
 export { ApiKeyOperations, LAST_USED_GRANULARITY_MS } from './api-keys.ts';
+export { AuditOperations, type AuditWhat } from './audit.ts';
 export { BreakerOperations } from './breakers.ts';
 export {
   CONSOLE_SESSION_MAX_MS,
@@ -8,6 +9,7 @@ export {
   type ConsoleSession,
   ConsoleSessionOperations,
   PORTAL_LINK_TTL_MS,
+  portalLinkId,
 } from './console-sessions.ts';
 export { DeliveryOperations } from './deliveries.ts';
 export { DoctorOperations } from './doctor.ts';

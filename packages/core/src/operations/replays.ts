@@ -1,9 +1,11 @@
 // Replays (docs/rules.md#replay): one failed or skipped delivery, or an endpoint's window under a daily quota; progress by id.
 
+import type { Actor } from '../audit/audit-types.ts';
 import { DEFAULTS } from '../defaults.ts';
 import { fail } from '../errors.ts';
 import { newId } from '../ids.ts';
 import type { ReplayRow } from '../store/store.ts';
+import { audited } from './audit.ts';
 import type { EngineParts } from './parts.ts';
 import { dailyReplayQuota, replayQuotaExceeded } from './replay-quota.ts';
 
@@ -21,7 +23,7 @@ export class ReplayOperations {
   }
 
   /** One attempt now for a failed or skipped delivery, same ids. */
-  async delivery(tenantId: string, deliveryId: string): Promise<ReplayRow> {
+  async delivery(tenantId: string, deliveryId: string, actor?: Actor): Promise<ReplayRow> {
     const p = this.#p;
     const d = await p.store.getDelivery(tenantId, deliveryId);
     if (!d) throw fail('delivery_not_found');
@@ -42,7 +44,12 @@ export class ReplayOperations {
       failed: 0,
       createdAt: now,
     };
-    if (!(await p.store.scheduleSingleReplay(replay, deliveryId, now)))
+    const what = {
+      action: 'delivery.replay',
+      target: { type: 'delivery' as const, id: deliveryId, tenantId },
+      details: { replay_id: replay.id },
+    };
+    if (!(await audited(p, actor, what, 'scheduleSingleReplay', replay, deliveryId, now)))
       throw fail('delivery_not_replayable', { status: 'changed' });
     p.dispatcher.wake();
     return replay;
@@ -53,6 +60,7 @@ export class ReplayOperations {
     tenantId: string,
     endpointId: string,
     opts: { since?: number; until?: number; includeSkipped?: boolean } = {},
+    actor?: Actor,
   ): Promise<ReplayRow> {
     const p = this.#p;
     await this.#activeEndpoint(tenantId, endpointId);
@@ -75,7 +83,12 @@ export class ReplayOperations {
       failed: 0,
       createdAt: now,
     };
-    const result = await p.store.scheduleWindowReplay(
+    const what = { action: 'endpoint.replay', target: { type: 'replay' as const, id: replay.id, tenantId } };
+    const result = await audited(
+      p,
+      actor,
+      what,
+      'scheduleWindowReplay',
       replay,
       p.settings.replayMaxDeliveries ?? DEFAULTS.replay.maxDeliveries,
       now,

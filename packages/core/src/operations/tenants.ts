@@ -1,8 +1,10 @@
 // Tenants: create, read, edit and delete (with everything they own); every tenant write goes through here.
+import type { Actor } from '../audit/audit-types.ts';
 import { DEFAULT_ENVIRONMENT, type Environment, type Tenant } from '../domain.ts';
 import { fail } from '../errors.ts';
 import { newId } from '../ids.ts';
 import type { Page } from '../store/store.ts';
+import { audited } from './audit.ts';
 import type { EngineParts } from './parts.ts';
 
 export interface TenantInput {
@@ -35,7 +37,7 @@ export class TenantOperations {
     this.#onRevoke = onRevoke;
   }
 
-  async create(input: TenantInput): Promise<Tenant> {
+  async create(input: TenantInput, actor?: Actor): Promise<Tenant> {
     const now = this.#p.clock.now();
     const tenant: Tenant = {
       id: input.id ?? newId('ten', now),
@@ -47,7 +49,8 @@ export class TenantOperations {
       createdAt: now,
       updatedAt: now,
     };
-    await this.#p.store.createTenant(tenant);
+    const target = { type: 'tenant' as const, id: tenant.id, tenantId: tenant.id };
+    await audited(this.#p, actor, { action: 'tenant.create', target }, 'createTenant', tenant);
     return tenant;
   }
 
@@ -68,7 +71,7 @@ export class TenantOperations {
   }
 
   /** Edits a tenant; an operations endpoint must be one of its own (400 naming the field otherwise). */
-  async update(id: string, input: TenantPatch): Promise<Tenant> {
+  async update(id: string, input: TenantPatch, actor?: Actor): Promise<Tenant> {
     if (input.environment !== undefined) {
       // Test and live stay apart (docs/rules.md#environments): a tenant never moves between them.
       const current = (await this.get(id)).environment;
@@ -93,7 +96,16 @@ export class TenantOperations {
       }
       patch.operationsEndpointId = input.operations_endpoint_id;
     }
-    const t = await this.#p.store.updateTenant(id, patch, this.#p.clock.now());
+    const target = { type: 'tenant' as const, id, tenantId: id };
+    const t = await audited(
+      this.#p,
+      actor,
+      { action: 'tenant.update', target },
+      'updateTenant',
+      id,
+      patch,
+      this.#p.clock.now(),
+    );
     if (!t) throw fail('tenant_not_found');
     return t;
   }
@@ -102,10 +114,12 @@ export class TenantOperations {
    * Deletes a tenant and everything it owns, as endpoints.delete does for each of its endpoints; 404
    * `tenant_not_found` when absent. Its API keys stop working in this process at once.
    */
-  async delete(id: string): Promise<void> {
+  async delete(id: string, actor?: Actor): Promise<void> {
     const p = this.#p;
     const endpoints = await p.store.listTenantEndpoints(id);
-    if (!(await p.store.deleteTenant(id))) throw fail('tenant_not_found');
+    const target = { type: 'tenant' as const, id, tenantId: id };
+    if (!(await audited(p, actor, { action: 'tenant.delete', target }, 'deleteTenant', id)))
+      throw fail('tenant_not_found');
     p.dispatcher.forgetTenant(id);
     p.ingest.invalidate(id);
     for (const ep of endpoints) {

@@ -1,8 +1,11 @@
 // The Store over any SqlDriver: each part's SQL is a module of functions (sql-parts/), which this class only composes;
 // each dialect supplies its SQL files, its driver, and overrides of the hooks below (acceptEvents, claimedDeliveries,
 // finishBatch) where a multi-row statement saves round trips.
+import type { AuditDraft, AuditFilter } from '../audit/audit-types.ts';
 import type { Attempt, Endpoint, Environment } from '../domain.ts';
+import type { AuditedMethod } from './parts/audit-store.ts';
 import type { SqlDriver, SqlExecutor } from './sql-driver.ts';
+import * as audit from './sql-parts/audit.ts';
 import * as breakers from './sql-parts/breakers.ts';
 import * as catalog from './sql-parts/catalog.ts';
 import * as queue from './sql-parts/delivery-queue.ts';
@@ -365,5 +368,56 @@ export class SqlStore implements Store {
   }
   removeProcess(processId: string, options?: { others?: boolean }) {
     return processes.removeProcess(this.driver, processId, options);
+  }
+
+  // audit
+  audited(draft: AuditDraft, method: AuditedMethod, args: unknown[]): Promise<unknown> {
+    return this.driver
+      .transaction(async (tx) => {
+        const before = await audit.snapshot(tx, draft.target);
+        const result = await (this.#within(tx)[method] as (...a: unknown[]) => Promise<unknown>)(...args);
+        // Nothing done: roll back whatever the write began (a catch-up's patch before its quota refusal) and record nothing.
+        if (audit.nothingDone(result)) throw new audit.NothingDone(result);
+        await audit.append(tx, draft, before, await audit.snapshot(tx, draft.target));
+        return result;
+      })
+      .catch((err) => {
+        if (err instanceof audit.NothingDone) return err.result;
+        throw err;
+      });
+  }
+  appendAudit(draft: AuditDraft) {
+    return this.driver.transaction((tx) => audit.append(tx, draft, null, null));
+  }
+  listAudit(filter: AuditFilter, cursor: string | null, limit: number) {
+    return audit.listAudit(this.driver, filter, cursor, limit);
+  }
+  auditChain(afterSeq: number, limit: number) {
+    return audit.auditChain(this.driver, afterSeq, limit);
+  }
+  auditBounds() {
+    return audit.auditBounds(this.driver);
+  }
+  purgeAudit(before: number, batch: number) {
+    return this.driver.transaction((tx) => audit.purgeAudit(tx, before, batch));
+  }
+
+  /**
+   * This store with every statement going to `tx`, and its transactions joining `tx`: an audited write runs its usual
+   * code inside the audit entry's transaction. Only for the AUDITED_METHODS (none of them reads a private field).
+   */
+  #within(tx: SqlExecutor): SqlStore {
+    const driver: SqlDriver = {
+      dialect: this.driver.dialect,
+      all: tx.all.bind(tx),
+      run: tx.run.bind(tx),
+      transaction: (fn) => fn(tx),
+      migrate: () => Promise.reject(new Error('migrate inside a transaction')),
+      ping: () => this.driver.ping(),
+      close: () => Promise.reject(new Error('close inside a transaction')),
+    };
+    const scoped = Object.create(this) as SqlStore;
+    Object.defineProperty(scoped, 'driver', { value: driver });
+    return scoped;
   }
 }

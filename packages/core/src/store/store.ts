@@ -2,6 +2,7 @@
 // (store/parts/, one file per aggregate with its types); store-conformance/ checks every backend alike. A caller that
 // needs one part names that part (the dispatcher: DeliveryQueueStore; auth: CatalogStore).
 import type { AttemptTrigger } from '../domain.ts';
+import type { AuditStore } from './parts/audit-store.ts';
 import type { BreakerStore } from './parts/breaker-store.ts';
 import type { CatalogStore } from './parts/catalog-store.ts';
 import type { DeliveryQueueStore } from './parts/delivery-queue-store.ts';
@@ -13,6 +14,7 @@ import type { ReportingStore } from './parts/reporting-store.ts';
 import type { RetentionStore } from './parts/retention-store.ts';
 import type { StoreLifecycle } from './parts/store-lifecycle.ts';
 
+export type * from './parts/audit-store.ts';
 export type * from './parts/breaker-store.ts';
 export type * from './parts/catalog-store.ts';
 export type * from './parts/delivery-queue-store.ts';
@@ -35,6 +37,7 @@ export type Store = StoreLifecycle &
   BreakerStore &
   OutboxStore &
   RetentionStore &
+  AuditStore &
   ProcessStore;
 
 export type { AttemptTrigger };

@@ -5,6 +5,7 @@ import { describe, test } from 'node:test';
 import type { Store } from '../../src/store/store.ts';
 import { administrationConformance } from './administration.ts';
 import { attemptHistoryConformance } from './attempt-history.ts';
+import { auditConformance } from './audit.ts';
 import { breakersConformance } from './breakers.ts';
 import { claimsLeasesConformance } from './claims-leases.ts';
 import { endpointOptionsConformance } from './endpoint-options.ts';
@@ -56,6 +57,7 @@ export function storeConformance(name: string, factory: StoreFactory, options: {
     describe('breakers', () => breakersConformance(withStore));
     describe('health sweeps and retention', () => healthRetentionConformance(withStore));
     describe('notices per incident', () => incidentsConformance(withStore));
+    describe('audit log', () => auditConformance(withStore));
     describe('engine rules on this store', () => engineRulesConformance(withStore));
   });
 }

@@ -64,6 +64,16 @@ export class ApiClient {
     throw usageError('no tenant: pass --tenant <id> or set HOOKLINE_TENANT (a tenant API key as --token implies it)');
   }
 
+  /** Whether the token is a tenant API key (it reads its own tenant only), not the admin token. */
+  get tenantKey(): boolean {
+    return this.#o.token !== undefined && API_KEY_PATTERN.test(this.#o.token);
+  }
+
+  /** The tenant named by --tenant or HOOKLINE_TENANT, if any (no lookup). */
+  get namedTenant(): string | undefined {
+    return this.#o.tenant || undefined;
+  }
+
   /** `/v1/tenants/<tenant><suffix>` with the tenant id escaped. */
   async tenantPath(suffix = ''): Promise<string> {
     return `/v1/tenants/${encodeURIComponent(await this.tenant())}${suffix}`;

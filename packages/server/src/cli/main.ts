@@ -67,6 +67,12 @@ const COMMANDS: ReadonlyArray<{ name: string; group: string; summary: string; lo
     load: async () => (await import('./commands/breaker.ts')).breaker,
   },
   {
+    name: 'audit',
+    group: 'client',
+    summary: 'read, verify or export the audit log',
+    load: async () => (await import('./commands/audit.ts')).audit,
+  },
+  {
     name: 'doctor',
     group: 'tools',
     summary: 'check a webhook receiver against the ugly cases (docs/rules.md#tool-doctor) and grade it',

@@ -48,6 +48,7 @@ export async function cookiePrincipal(rt: Runtime, req: FastifyRequest): Promise
   if (!session) return null;
   const principal = await sessionPrincipal(rt, session);
   if (!principal) return null;
+  req.consoleGrant = session.grant;
   if (!SAFE_METHODS.has(req.method)) {
     const presented = req.headers[CSRF_HEADER];
     if (!ConsoleSessionOperations.csrfMatches(session, typeof presented === 'string' ? presented : undefined))

@@ -5,6 +5,7 @@ import { createRequire } from 'node:module';
 import { dirname, extname, join, relative, sep } from 'node:path';
 import { type ConsoleGrant, ConsoleSessionOperations, fail, HooklineError } from '@hookline/core';
 import type { FastifyInstance, FastifyReply } from 'fastify';
+import { actorOf, requestOrigin } from '../http/actor.ts';
 import { authenticate, hashApiKey } from '../http/auth.ts';
 import { addRoute, paramsSchema } from '../http/route.ts';
 import type { Runtime } from '../runtime.ts';
@@ -90,7 +91,7 @@ export function consoleRoutes(app: FastifyInstance, rt: Runtime): void {
       },
     },
     handler: async (req, reply) => {
-      const link = await rt.engine.console.createPortalLink(req.params.tenant);
+      const link = await rt.engine.console.createPortalLink(req.params.tenant, req.actor);
       return reply
         .code(201)
         .header('cache-control', 'no-store')
@@ -123,6 +124,11 @@ export function consoleRoutes(app: FastifyInstance, rt: Runtime): void {
       grant,
       grant.kind === 'admin' ? { adminTag: adminTag(rt) } : {},
     );
+    // A sign-in changes no row: its entry stands alone (docs/audit.md), naming the token's kind and key.
+    await rt.engine.audit.record(actorOf(req, principal, null), {
+      action: 'console.sign_in',
+      target: { type: 'console_session', id: null, tenantId: principal.kind === 'admin' ? null : principal.tenantId },
+    });
     setSessionCookie(rt, reply, grant, cookie, session.expiresAt);
     return reply
       .code(201)
@@ -154,13 +160,14 @@ export function consoleRoutes(app: FastifyInstance, rt: Runtime): void {
     async (req, reply) => {
       secure(reply).header('cache-control', 'no-store');
       let tenantId: string;
+      let linkId: string;
       try {
-        tenantId = await rt.engine.console.consumePortalLink(req.params.token);
+        ({ tenantId, linkId } = await rt.engine.console.consumePortalLink(req.params.token, requestOrigin(req)));
       } catch (err) {
         if (!(err instanceof HooklineError)) throw err;
         return reply.code(err.status).type('text/html; charset=utf-8').send(refusedPage(err.code, err.message));
       }
-      const grant: ConsoleGrant = { kind: 'portal', tenantId };
+      const grant: ConsoleGrant = { kind: 'portal', tenantId, linkId };
       const { cookie, session } = rt.engine.console.openSession(grant);
       setSessionCookie(rt, reply, grant, cookie, session.expiresAt);
       return reply

@@ -1,6 +1,6 @@
 // The event-type registry: definitions (description, versioned JSON Schemas, examples, money rule) and data validation.
 import { createHash } from 'node:crypto';
-import { type EventTypeRow, fail, isMoneyEvent } from '@hookline/core';
+import { type Actor, type EventTypeRow, fail, isMoneyEvent } from '@hookline/core';
 import { Ajv, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { fieldError, pointerToken } from '../http/validation.ts';
@@ -28,7 +28,7 @@ export interface EventTypeView extends EventTypeDefinition {
 
 /** Where definitions are kept: the engine's event-type operations (`engine.eventTypes`). */
 export interface EventTypeRows {
-  put(row: EventTypeRow): Promise<void>;
+  put(row: EventTypeRow, actor?: Actor): Promise<void>;
   get(name: string): Promise<EventTypeRow | null>;
   list(): Promise<EventTypeRow[]>;
 }
@@ -72,7 +72,7 @@ export class EventTypeRegistry {
   }
 
   /** Checks a definition (every schema compiles, every example matches) and stores it. */
-  async put(name: string, def: EventTypeDefinition, now: number): Promise<EventTypeView> {
+  async put(name: string, def: EventTypeDefinition, now: number, actor?: Actor): Promise<EventTypeView> {
     const versions = Object.entries(def.versions);
     if (versions.length === 0) throw fieldError('body', '/versions', 'must define at least one version');
     for (const [version, v] of versions) {
@@ -100,7 +100,7 @@ export class EventTypeRegistry {
       versions: def.versions,
       ...(def.money !== undefined ? { money: def.money } : {}),
     };
-    await this.rows.put({ name, description: def.description, definition, updatedAt: now });
+    await this.rows.put({ name, description: def.description, definition, updatedAt: now }, actor);
     const view: EventTypeView = { name, updatedAt: now, ...definition };
     this.#cache.set(name, { at: Date.now(), view });
     return view;

@@ -83,7 +83,7 @@ export function eventTypeRoutes(app: FastifyInstance, rt: Runtime): void {
       },
     },
     response: { 200: EventTypeSchema },
-    handler: async (req) => view(await rt.eventTypes.put(req.params.type, req.body, rt.clock.now())),
+    handler: async (req) => view(await rt.eventTypes.put(req.params.type, req.body, rt.clock.now(), req.actor)),
   });
 
   addRoute<{ type: string }>(app, {

@@ -48,6 +48,43 @@ CREATE INDEX attempts_delivery ON attempts USING btree (delivery_id, n);
 
 CREATE UNIQUE INDEX attempts_pkey ON attempts USING btree (id);
 
+CREATE TABLE audit_chain (
+  id integer NOT NULL,
+  head_seq bigint NOT NULL,
+  head_hash text NOT NULL,
+  base_seq bigint NOT NULL,
+  base_hash text NOT NULL,
+  CONSTRAINT audit_chain_id_check CHECK (id = 1),
+  CONSTRAINT audit_chain_pkey PRIMARY KEY (id)
+);
+
+CREATE UNIQUE INDEX audit_chain_pkey ON audit_chain USING btree (id);
+
+CREATE TABLE audit_log (
+  seq bigint NOT NULL,
+  at bigint NOT NULL,
+  tenant_id text,
+  actor_kind text NOT NULL,
+  actor_id text,
+  ip text,
+  user_agent text,
+  request_id text,
+  action text NOT NULL,
+  target_type text NOT NULL,
+  target_id text,
+  changes text NOT NULL,
+  details text NOT NULL,
+  prev_hash text NOT NULL,
+  hash text NOT NULL,
+  CONSTRAINT audit_log_pkey PRIMARY KEY (seq)
+);
+
+CREATE INDEX audit_log_at ON audit_log USING btree (at);
+
+CREATE UNIQUE INDEX audit_log_pkey ON audit_log USING btree (seq);
+
+CREATE INDEX audit_log_tenant ON audit_log USING btree (tenant_id, seq);
+
 CREATE TABLE breaker_deliveries (
   scope_key text NOT NULL,
   delivery_id text NOT NULL,

@@ -34,6 +34,36 @@ CREATE TABLE attempts (
 
 CREATE INDEX attempts_delivery ON attempts (delivery_id, n);
 
+CREATE TABLE audit_chain (
+  id INTEGER PRIMARY KEY CHECK (id = 1),
+  head_seq INTEGER NOT NULL,
+  head_hash TEXT NOT NULL,
+  base_seq INTEGER NOT NULL,
+  base_hash TEXT NOT NULL
+);
+
+CREATE TABLE audit_log (
+  seq INTEGER PRIMARY KEY,                       -- 1, 2, 3, … without gaps (a gap is a deleted entry)
+  at INTEGER NOT NULL,
+  tenant_id TEXT,                                -- NULL for installation-wide changes (event types, admin sign-in)
+  actor_kind TEXT NOT NULL,                      -- admin | api_key | console_session | portal_link | system
+  actor_id TEXT,
+  ip TEXT,
+  user_agent TEXT,
+  request_id TEXT,
+  action TEXT NOT NULL,                          -- endpoint.update, api_key.revoke, console.sign_in, …
+  target_type TEXT NOT NULL,
+  target_id TEXT,
+  changes TEXT NOT NULL,                         -- JSON: column → {before, after}, secrets redacted
+  details TEXT NOT NULL,                         -- JSON: what the diff cannot show, redacted alike
+  prev_hash TEXT NOT NULL,
+  hash TEXT NOT NULL
+);
+
+CREATE INDEX audit_log_at ON audit_log (at);
+
+CREATE INDEX audit_log_tenant ON audit_log (tenant_id, seq);
+
 CREATE TABLE breaker_deliveries (
   scope_key TEXT NOT NULL,
   delivery_id TEXT NOT NULL,

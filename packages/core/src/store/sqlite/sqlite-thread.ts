@@ -104,6 +104,12 @@ const METHODS = [
   'purgeEvents',
   'purgeBreakerWindow',
   'purgeDeliveryMinutes',
+  'audited',
+  'appendAudit',
+  'listAudit',
+  'auditChain',
+  'auditBounds',
+  'purgeAudit',
 ] as const satisfies ReadonlyArray<keyof Store>;
 
 type Forwarded = (typeof METHODS)[number];

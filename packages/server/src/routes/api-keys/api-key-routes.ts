@@ -31,7 +31,7 @@ export function apiKeyRoutes(app: FastifyInstance, rt: Runtime): void {
     },
     handler: async (req, reply) => {
       const { key, hash, prefix } = generateApiKey(await rt.authLookups.environmentOf(req.params.tenant));
-      const record = await engine.apiKeys.create(req.params.tenant, { name: req.body?.name, hash, prefix });
+      const record = await engine.apiKeys.create(req.params.tenant, { name: req.body?.name, hash, prefix }, req.actor);
       return reply.code(201).send({ ...apiKeyView(record), key });
     },
   });
@@ -61,7 +61,7 @@ export function apiKeyRoutes(app: FastifyInstance, rt: Runtime): void {
     response: { 204: { type: 'null', description: 'Revoked' } },
     handler: async (req, reply) => {
       // The key stops working in this process at once: the runtime's auth cache listens to the revocation.
-      await engine.apiKeys.revoke(req.params.tenant, req.params.key);
+      await engine.apiKeys.revoke(req.params.tenant, req.params.key, req.actor);
       return reply.code(204).send();
     },
   });

@@ -45,7 +45,7 @@ export function breakerRoutes(app: FastifyInstance, rt: Runtime): void {
       properties: { state: { type: 'string', enum: ['closed'] } },
     },
     response: { 200: BreakerSchema },
-    handler: async (req) => breakerView(await breakers.reset({ tenantId: req.params.tenant })),
+    handler: async (req) => breakerView(await breakers.reset({ tenantId: req.params.tenant }, req.actor)),
   });
 
   addRoute<{ tenant: string }>(app, {
@@ -57,7 +57,7 @@ export function breakerRoutes(app: FastifyInstance, rt: Runtime): void {
     summary: 'Close the tenant breaker now; every held delivery becomes due at once',
     params: paramsSchema('tenant'),
     response: { 200: BreakerSchema },
-    handler: async (req) => breakerView(await breakers.reset({ tenantId: req.params.tenant })),
+    handler: async (req) => breakerView(await breakers.reset({ tenantId: req.params.tenant }, req.actor)),
   });
 
   addRoute<{ tenant: string; endpoint: string }>(app, {
@@ -83,6 +83,6 @@ export function breakerRoutes(app: FastifyInstance, rt: Runtime): void {
     params: paramsSchema('tenant', 'endpoint'),
     response: { 200: BreakerSchema },
     handler: async (req) =>
-      breakerView(await breakers.reset({ tenantId: req.params.tenant, endpointId: req.params.endpoint })),
+      breakerView(await breakers.reset({ tenantId: req.params.tenant, endpointId: req.params.endpoint }, req.actor)),
   });
 }

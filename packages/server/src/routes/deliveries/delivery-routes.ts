@@ -128,7 +128,7 @@ export function deliveryRoutes(app: FastifyInstance, rt: Runtime): void {
     response: { 200: DeliverySchema },
     handler: async (req) =>
       deliveryView(
-        await engine.deliveries.retry(req.params.tenant, req.params.delivery),
+        await engine.deliveries.retry(req.params.tenant, req.params.delivery, req.actor),
         await rt.authLookups.environmentOf(req.params.tenant),
       ),
   });
@@ -145,6 +145,6 @@ export function deliveryRoutes(app: FastifyInstance, rt: Runtime): void {
       'head moves; deliveries held by an open breaker stay held. 409 endpoint_paused on a paused endpoint.',
     params: paramsSchema('tenant', 'endpoint'),
     response: { 200: RetryMovedSchema },
-    handler: async (req) => engine.endpoints.retry(req.params.tenant, req.params.endpoint),
+    handler: async (req) => engine.endpoints.retry(req.params.tenant, req.params.endpoint, req.actor),
   });
 }

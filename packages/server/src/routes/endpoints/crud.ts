@@ -43,7 +43,7 @@ export function endpointCrudRoutes(app: FastifyInstance, rt: Runtime): void {
       },
     },
     handler: async (req, reply) => {
-      const { endpoint, secret, publicKey } = await engine.endpoints.create(req.params.tenant, req.body);
+      const { endpoint, secret, publicKey } = await engine.endpoints.create(req.params.tenant, req.body, req.actor);
       return reply.code(201).send({ ...endpointView(endpoint), secret, public_key: publicKey });
     },
   });
@@ -102,8 +102,13 @@ export function endpointCrudRoutes(app: FastifyInstance, rt: Runtime): void {
     },
     handler: async (req) => {
       if (req.body.catch_up !== true)
-        return endpointView(await engine.endpoints.update(req.params.tenant, req.params.endpoint, req.body));
-      const { endpoint, replay } = await engine.endpoints.reactivate(req.params.tenant, req.params.endpoint, req.body);
+        return endpointView(await engine.endpoints.update(req.params.tenant, req.params.endpoint, req.body, req.actor));
+      const { endpoint, replay } = await engine.endpoints.reactivate(
+        req.params.tenant,
+        req.params.endpoint,
+        req.body,
+        req.actor,
+      );
       return { ...endpointView(endpoint), catch_up: { replay_id: replay.id, replay: replayView(replay) } };
     },
   });
@@ -118,7 +123,7 @@ export function endpointCrudRoutes(app: FastifyInstance, rt: Runtime): void {
     params: paramsSchema('tenant', 'endpoint'),
     response: { 204: { type: 'null', description: 'Deleted' } },
     handler: async (req, reply) => {
-      await engine.endpoints.delete(req.params.tenant, req.params.endpoint);
+      await engine.endpoints.delete(req.params.tenant, req.params.endpoint, req.actor);
       return reply.code(204).send();
     },
   });

@@ -42,6 +42,7 @@ export function endpointSecretRoutes(app: FastifyInstance, rt: Runtime): void {
           req.params.tenant,
           req.params.endpoint,
           overlap === undefined ? undefined : overlap * 1000,
+          req.actor,
         ),
       );
     },

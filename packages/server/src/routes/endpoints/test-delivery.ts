@@ -14,6 +14,7 @@ export function endpointTestRoutes(app: FastifyInstance, rt: Runtime): void {
     auth: 'tenant',
     params: paramsSchema('tenant', 'endpoint'),
     response: { 200: AttemptSchema },
-    handler: async (req) => attemptView(await rt.engine.endpoints.test(req.params.tenant, req.params.endpoint)),
+    handler: async (req) =>
+      attemptView(await rt.engine.endpoints.test(req.params.tenant, req.params.endpoint, req.actor)),
   });
 }

@@ -20,7 +20,7 @@ export function replayRoutes(app: FastifyInstance, rt: Runtime): void {
     params: paramsSchema('tenant', 'delivery'),
     response: { 202: ReplayAcceptedSchema },
     handler: async (req, reply) => {
-      const r = await engine.replays.delivery(req.params.tenant, req.params.delivery);
+      const r = await engine.replays.delivery(req.params.tenant, req.params.delivery, req.actor);
       return reply.code(202).send({ replay_id: r.id, replay: replayView(r) });
     },
   });
@@ -39,7 +39,7 @@ export function replayRoutes(app: FastifyInstance, rt: Runtime): void {
     response: { 200: DeliverySchema },
     handler: async (req) =>
       deliveryView(
-        await engine.deliveries.dismiss(req.params.tenant, req.params.delivery),
+        await engine.deliveries.dismiss(req.params.tenant, req.params.delivery, req.actor),
         await rt.authLookups.environmentOf(req.params.tenant),
       ),
   });
@@ -74,11 +74,16 @@ export function replayRoutes(app: FastifyInstance, rt: Runtime): void {
       const b = req.body ?? {};
       const since = parseTime(b.since, 'body', '/since');
       const until = parseTime(b.until, 'body', '/until');
-      const r = await engine.replays.window(req.params.tenant, req.params.endpoint, {
-        ...(since !== undefined ? { since } : {}),
-        ...(until !== undefined ? { until } : {}),
-        includeSkipped: b.include_skipped === true,
-      });
+      const r = await engine.replays.window(
+        req.params.tenant,
+        req.params.endpoint,
+        {
+          ...(since !== undefined ? { since } : {}),
+          ...(until !== undefined ? { until } : {}),
+          includeSkipped: b.include_skipped === true,
+        },
+        req.actor,
+      );
       return reply.code(202).send({ replay_id: r.id, replay: replayView(r) });
     },
   });

@@ -47,7 +47,7 @@ export function tenantRoutes(app: FastifyInstance, rt: Runtime): void {
     response: { 201: TenantSchema },
     handler: async (req, reply) => {
       const { name, environment, owner_emails, notify_email } = req.body;
-      const tenant = await engine.tenants.create({ name: name!, environment, owner_emails, notify_email });
+      const tenant = await engine.tenants.create({ name: name!, environment, owner_emails, notify_email }, req.actor);
       return reply.code(201).send(tenantView(tenant));
     },
   });
@@ -118,7 +118,7 @@ export function tenantRoutes(app: FastifyInstance, rt: Runtime): void {
       },
     },
     response: { 200: TenantSchema },
-    handler: async (req) => tenantView(await engine.tenants.update(req.params.tenant, req.body)),
+    handler: async (req) => tenantView(await engine.tenants.update(req.params.tenant, req.body, req.actor)),
   });
 
   addRoute<{ tenant: string }>(app, {
@@ -132,7 +132,7 @@ export function tenantRoutes(app: FastifyInstance, rt: Runtime): void {
     response: { 204: { type: 'null', description: 'Deleted' } },
     handler: async (req, reply) => {
       // Its keys stop working in this process at once: the runtime's auth cache listens to the revocation.
-      await engine.tenants.delete(req.params.tenant);
+      await engine.tenants.delete(req.params.tenant, req.actor);
       return reply.code(204).send();
     },
   });
