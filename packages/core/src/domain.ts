@@ -21,7 +21,29 @@ export const ORDERING_ON_FAILURE: readonly OrderingOnFailure[] = ['continue', 'b
 export const MAX_ORDERING_KEY_BYTES = 256;
 export type AttemptTrigger = 'scheduled' | 'replay' | 'test' | 'probe';
 /** Why an attempt did not succeed; `status` means an HTTP response arrived with a non-2xx code. */
-export type ErrorClass = 'timeout' | 'connection' | 'dns' | 'tls' | 'status' | 'refused_address' | 'body_too_large';
+export type ErrorClass =
+  | 'timeout'
+  | 'connection'
+  | 'dns'
+  | 'tls'
+  | 'status'
+  | 'refused_address'
+  | 'body_too_large'
+  | EgressErrorClass;
+/**
+ * Failures of Hookline's own way out, the forward proxy (docs/rules.md#egress-failures): delivery failures that
+ * retry on the ladder, but say nothing about the receiver's health.
+ */
+export type EgressErrorClass = 'proxy_refused' | 'proxy_auth_failed' | 'proxy_unreachable';
+export const EGRESS_ERROR_CLASSES: readonly EgressErrorClass[] = [
+  'proxy_refused',
+  'proxy_auth_failed',
+  'proxy_unreachable',
+];
+/** An attempt that never reached the receiver because Hookline's own egress failed. */
+export function isEgressFailure(errorClass: ErrorClass | null): boolean {
+  return errorClass !== null && (EGRESS_ERROR_CLASSES as readonly string[]).includes(errorClass);
+}
 /** A tenant's environment (docs/rules.md#environments): fixed at creation; its keys, attempts and notices name it. */
 export type Environment = 'test' | 'live';
 export const ENVIRONMENTS: readonly Environment[] = ['test', 'live'];

@@ -8,7 +8,10 @@ import type { ErrorClass } from '../domain.ts';
 import type { OutcomeClass } from '../policy/types.ts';
 import { checkEndpointUrl } from './address-guard.ts';
 import { classifyTransportError, describeError, outcomeForStatus } from './classify-send.ts';
+import { type EgressOptions, EgressRoutes, type EndpointProxyChoice, type ProxyServer } from './egress-routes.ts';
 import { createGuardedLookup, type LookupAll } from './guarded-lookup.ts';
+import { forwardForm } from './proxy-forward.ts';
+import { tunnelConnector } from './proxy-tunnel.ts';
 import { readExcerpt } from './read-excerpt.ts';
 import { retryAfterHeaderMs } from './retry-after-header.ts';
 
@@ -37,6 +40,8 @@ export interface SenderOptions {
   readonly clock?: Clock;
   /** Extra trust roots (tests, private CAs). Certificates are always verified. */
   readonly ca?: string | Buffer | ReadonlyArray<string | Buffer>;
+  /** Forward proxies and the targets that go direct (docs/rules.md#egress-proxy); none by default. */
+  readonly egress?: EgressOptions;
 }
 
 export interface SendRequest {
@@ -53,6 +58,8 @@ export interface SendRequest {
   readonly endpointId?: string;
   /** The endpoint's concurrency cap: its pool's socket count (a new pool when it changes). */
   readonly maxConcurrency?: number;
+  /** The endpoint's proxy: unset follows the egress configuration, `none` goes direct, else a named proxy. */
+  readonly proxy?: EndpointProxyChoice;
 }
 
 export interface SendResult {
@@ -91,7 +98,17 @@ interface PoolEntry {
 }
 
 type Target =
-  | { readonly ok: true; readonly origin: string; readonly path: string; readonly authorization: string | null }
+  | {
+      readonly ok: true;
+      readonly origin: string;
+      readonly path: string;
+      readonly authorization: string | null;
+      /** The URL's host name (brackets removed) and host (with port, as the Host header says it). */
+      readonly hostname: string;
+      readonly host: string;
+      readonly port: number;
+      readonly https: boolean;
+    }
   | { readonly ok: false; readonly message: string };
 
 const MAX_CACHED_TARGETS = 10_000;
@@ -132,6 +149,8 @@ export function createSender(options: SenderOptions = {}): Sender {
   const clock = options.clock ?? systemClock;
   const lookup = createGuardedLookup({ lookup: options.lookup, allowPrivateTargets });
   const ca = options.ca as string | Buffer | Array<string | Buffer> | undefined;
+  const egress = new EgressRoutes(options.egress);
+  const direct = (address: string) => egress.noProxy.matchesAddress(address);
   // Keep the socket's read buffer near the excerpt size so a huge body is not pulled in before we hang up.
   const highWaterMark = Math.max(cap, 16 * 1024);
 
@@ -156,7 +175,16 @@ export function createSender(options: SenderOptions = {}): Sender {
           ? 'Basic ' +
             Buffer.from(`${decodeURIComponent(u.username)}:${decodeURIComponent(u.password)}`).toString('base64')
           : null;
-      target = { ok: true, origin: u.origin, path: u.pathname + u.search, authorization };
+      target = {
+        ok: true,
+        origin: u.origin,
+        path: u.pathname + u.search,
+        authorization,
+        hostname: u.hostname.startsWith('[') ? u.hostname.slice(1, -1) : u.hostname,
+        host: u.host,
+        port: u.port === '' ? (u.protocol === 'https:' ? 443 : 80) : Number(u.port),
+        https: u.protocol === 'https:',
+      };
     }
     if (targets.size >= MAX_CACHED_TARGETS) targets.clear();
     targets.set(url, target);
@@ -170,12 +198,23 @@ export function createSender(options: SenderOptions = {}): Sender {
     entry.pool.close().catch(() => {});
   }
 
-  function poolFor(origin: string, endpointId: string | undefined, maxConcurrency: number | undefined): PoolEntry {
+  /**
+   * The pool of an endpoint (or origin) on one route: direct, tunnelled through a proxy (https), or to the proxy
+   * itself (http in absolute form). The route is part of the key, so a changed proxy setting gets a new pool.
+   */
+  function poolFor(
+    origin: string,
+    endpointId: string | undefined,
+    maxConcurrency: number | undefined,
+    proxy: ProxyServer | null = null,
+    https = true,
+  ): PoolEntry {
     const connections =
       maxConcurrency !== undefined && Number.isInteger(maxConcurrency) && maxConcurrency > 0
         ? maxConcurrency
         : defaultConnections;
-    const key = endpointId === undefined ? origin : `${endpointId} ${origin}`;
+    const route = proxy === null ? origin : `${origin} via ${proxy.name} ${proxy.display}`;
+    const key = endpointId === undefined ? route : `${endpointId} ${route}`;
     let entry = pools.get(key);
     if (entry !== undefined && entry.connections === connections) return entry;
     // The endpoint's URL moved to another origin or its cap changed: its old pool goes (after its sends finish).
@@ -183,12 +222,15 @@ export function createSender(options: SenderOptions = {}): Sender {
     const previous = endpointId === undefined ? undefined : byEndpoint.get(endpointId);
     if (previous !== undefined) retire(previous);
     if (pools.size >= maxPools) evictLeastRecentlyUsed();
-    const pool = new Pool(origin, {
-      connections,
-      pipelining: 1,
-      keepAliveTimeout,
-      connect: { lookup, timeout: connectTimeout, ...(ca === undefined ? {} : { ca }) },
-    });
+    const tls = ca === undefined ? {} : { ca };
+    const connect =
+      proxy === null
+        ? { lookup, timeout: connectTimeout, ...tls }
+        : https
+          ? tunnelConnector({ proxy, lookup, direct, connectTimeoutMs: connectTimeout, tls })
+          : // Absolute form: the pool's origin is the proxy, which the operator chose; the target was checked per send.
+            { timeout: connectTimeout };
+    const pool = new Pool(origin, { connections, pipelining: 1, keepAliveTimeout, connect });
     entry = { pool, key, endpointId: endpointId ?? null, connections, inflight: 0, lastUsed: performance.now() };
     pools.set(key, entry);
     if (endpointId !== undefined) byEndpoint.set(endpointId, entry);
@@ -246,7 +288,28 @@ export function createSender(options: SenderOptions = {}): Sender {
       return failure('refused_address', target.message, startedAt, t0);
     }
 
-    const entry = poolFor(target.origin, request.endpointId, request.maxConcurrency);
+    const proxy = egress.any ? egress.choose(target.hostname, request.proxy) : null;
+    if (proxy === undefined)
+      return failure(
+        'proxy_refused',
+        `the endpoint names proxy "${request.proxy}", which is not configured`,
+        startedAt,
+        t0,
+      );
+    let path = target.path;
+    let headers = buildHeaders(request.headers, target.authorization);
+    let entry: PoolEntry;
+    if (proxy !== null && !target.https) {
+      // Plain http through the proxy: resolved and checked here, then asked for by address (proxy-forward.ts).
+      const form = await forwardForm(lookup, target, proxy, direct).catch((err: unknown) => err as Error);
+      if (form instanceof Error) return failure(classifyTransportError(form), describeError(form), startedAt, t0);
+      if (form === null) entry = poolFor(target.origin, request.endpointId, request.maxConcurrency);
+      else {
+        entry = poolFor(form.proxyOrigin, request.endpointId, request.maxConcurrency, proxy, false);
+        path = form.path;
+        headers = { ...headers, ...form.headers };
+      }
+    } else entry = poolFor(target.origin, request.endpointId, request.maxConcurrency, proxy);
     entry.inflight++;
     entry.lastUsed = t0;
     const deadline = new Deadline();
@@ -256,9 +319,9 @@ export function createSender(options: SenderOptions = {}): Sender {
     let retryAfterMs: number | undefined;
     try {
       const response = await entry.pool.request({
-        path: target.path,
+        path,
         method: 'POST',
-        headers: buildHeaders(request.headers, target.authorization),
+        headers,
         body: request.body,
         signal: deadline,
         // Belt and braces under the total deadline, which is what actually ends a slow exchange.
@@ -271,6 +334,18 @@ export function createSender(options: SenderOptions = {}): Sender {
       if (status === 429 || status === 503)
         retryAfterMs = retryAfterHeaderMs(response.headers['retry-after'], clock.now());
       const excerpt = await readExcerpt(response.body, cap);
+      // Only the proxy asks for proxy credentials; a receiver has no business answering 407.
+      if (status === 407 && proxy !== null && !target.https) {
+        const result = failure(
+          'proxy_auth_failed',
+          `proxy ${proxy.name} (${proxy.display}) answered 407`,
+          startedAt,
+          t0,
+        );
+        result.status = status;
+        result.responseHeaders = responseHeaders;
+        return result;
+      }
       const outcome = outcomeForStatus(status);
       const result: SendResult = {
         outcome,
