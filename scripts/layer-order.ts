@@ -23,7 +23,7 @@ export const LAYERS: Readonly<Record<string, ReadonlyArray<readonly string[]>>> 
       'db-url',
     ],
     // Rules as pure data and functions.
-    ['policy', 'filters', 'pacing'],
+    ['policy', 'filters', 'pacing', 'egress-routes'],
     // The nouns, the defaults the parts read, and the config kit (@hookline/core/config) over them.
     ['domain', 'defaults', 'config-kit'],
     // Leaf services over the nouns: signing, the HTTP sender, endpoint health, the receiver doctor.
@@ -42,7 +42,7 @@ export const LAYERS: Readonly<Record<string, ReadonlyArray<readonly string[]>>> 
   server: [
     ['http', 'durable-file', 'sqlite-owner-lock', 'config-error'],
     ['config-readers'],
-    ['config'],
+    ['config', 'egress-config'],
     ['log-output', 'event-types', 'metrics', 'notify', 'settings-agreement'],
     ['runtime'],
     ['routes', 'console', 'openapi'],

@@ -87,6 +87,7 @@ export class Hookline {
         allowHttp: o.allowHttp,
         allowPrivateTargets: o.allowPrivateTargets,
         clock: this.clock,
+        ...(o.egress ? { egress: o.egress } : {}),
         ...(o.lookup ? { lookup: o.lookup } : {}),
       }));
     const secrets = new SecretCache(store, box);

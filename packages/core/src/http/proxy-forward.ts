@@ -1,7 +1,7 @@
 // A plain-http attempt through a forward proxy (absolute form): the target is resolved and checked here, and the
 // proxy is asked for the checked address with the URL's Host header, so it never resolves the name itself.
 import { isIP, type LookupFunction } from 'node:net';
-import type { ProxyServer } from './egress-routes.ts';
+import type { ProxyServer } from '../egress-routes.ts';
 import { connectAuthority, resolveChecked } from './proxy-tunnel.ts';
 
 export interface ForwardForm {

@@ -3,7 +3,7 @@
 import { isIP, type LookupFunction, connect as netConnect, type Socket } from 'node:net';
 import { type ConnectionOptions, connect as tlsConnect } from 'node:tls';
 import type { buildConnector } from 'undici';
-import type { ProxyServer } from './egress-routes.ts';
+import type { ProxyServer } from '../egress-routes.ts';
 
 export const PROXY_UNREACHABLE_CODE = 'ERR_HOOKLINE_PROXY_UNREACHABLE';
 export const PROXY_REFUSED_CODE = 'ERR_HOOKLINE_PROXY_REFUSED';

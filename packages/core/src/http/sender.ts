@@ -8,7 +8,7 @@ import type { ErrorClass } from '../domain.ts';
 import type { OutcomeClass } from '../policy/types.ts';
 import { checkEndpointUrl } from './address-guard.ts';
 import { classifyTransportError, describeError, outcomeForStatus } from './classify-send.ts';
-import { type EgressOptions, EgressRoutes, type EndpointProxyChoice, type ProxyServer } from './egress-routes.ts';
+import { type EgressOptions, EgressRoutes, type EndpointProxyChoice, type ProxyServer } from '../egress-routes.ts';
 import { createGuardedLookup, type LookupAll } from './guarded-lookup.ts';
 import { forwardForm } from './proxy-forward.ts';
 import { tunnelConnector } from './proxy-tunnel.ts';
