@@ -764,7 +764,7 @@ export interface components {
             } | null;
             /** @description The first few KB of the response body. */
             response_body_excerpt: string | null;
-            /** @description timeout, connection, dns, tls, status, refused_address, body_too_large */
+            /** @description timeout, connection, dns, tls, status, refused_address, body_too_large; the egress proxy: proxy_unreachable, proxy_refused, proxy_auth_failed */
             error_class: string | null;
             error_message: string | null;
             /**

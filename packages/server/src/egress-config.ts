@@ -49,11 +49,15 @@ export function egressConfig(v: unknown): EgressConfig {
     new EgressRoutes(options);
   } catch (err) {
     const message = (err as Error).message;
-    const key = message.startsWith('no_proxy') ? 'egress.no_proxy' : /^proxy (\S+)/.exec(message)?.[1];
-    throw new ConfigError(
-      key && key !== 'default' && !key.startsWith('egress') ? `egress.proxies.${key}` : (key ?? 'egress.proxy'),
-      message,
-    );
+    throw new ConfigError(keyOf(message), message);
   }
   return { proxy, noProxy, proxies };
+}
+
+/** The config key a parser message is about: no_proxy, a proxy's name, or the default proxy. */
+function keyOf(message: string): string {
+  if (message.startsWith('no_proxy')) return 'egress.no_proxy';
+  if (message.startsWith('proxy name')) return 'egress.proxies';
+  const name = /^proxy (\S+)/.exec(message)?.[1];
+  return name === undefined || name === 'default' ? 'egress.proxy' : `egress.proxies.${name}`;
 }
