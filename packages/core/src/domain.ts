@@ -31,14 +31,15 @@ export type ErrorClass =
   | 'body_too_large'
   | EgressErrorClass;
 /**
- * Failures of Hookline's own way out, the forward proxy (docs/rules.md#egress-failures): delivery failures that
- * retry on the ladder, but say nothing about the receiver's health.
+ * Failures before the receiver was asked (docs/rules.md#egress-failures): the forward proxy, or the endpoint's OAuth2
+ * token endpoint. Delivery failures that retry on the ladder, but say nothing about the receiver's health.
  */
-export type EgressErrorClass = 'proxy_refused' | 'proxy_auth_failed' | 'proxy_unreachable';
+export type EgressErrorClass = 'proxy_refused' | 'proxy_auth_failed' | 'proxy_unreachable' | 'oauth_token_failed';
 export const EGRESS_ERROR_CLASSES: readonly EgressErrorClass[] = [
   'proxy_refused',
   'proxy_auth_failed',
   'proxy_unreachable',
+  'oauth_token_failed',
 ];
 /** An attempt that never reached the receiver because Hookline's own egress failed. */
 export function isEgressFailure(errorClass: ErrorClass | null): boolean {

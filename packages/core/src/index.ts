@@ -11,8 +11,8 @@ export { type DeliverySender, Dispatcher } from './dispatch/dispatcher.ts';
 export type { AttemptEvent, DispatchObserver } from './dispatch/observers.ts';
 export * from './doctor/index.ts';
 export * from './domain.ts';
-export * from './egress-routes.ts';
 export * from './duration.ts';
+export * from './egress-routes.ts';
 export type { HooklineOptions } from './engine-options.ts';
 export * from './errors.ts';
 export {

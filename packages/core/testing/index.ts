@@ -21,6 +21,12 @@ export { type Received, type ReceiverAnswer, type Respond, startReceiver, type T
 export { type ProxyAsk, type RecordingProxy, startRecordingProxy } from './recording-proxy.ts';
 export { type SettleOptions, settle } from './settle.ts';
 export { type StoreFactory, type StoreUnderTest, storeConformance } from './store-conformance/index.ts';
-export { haveOpenssl, type ServerCertificate, selfSignedCertificate } from './test-certificates.ts';
+export {
+  haveOpenssl,
+  type ServerCertificate,
+  selfSignedCertificate,
+  type TestCa,
+  testCa,
+} from './test-certificates.ts';
 export { DAY, H, MIN, S } from './time.ts';
 export { haveTinyproxy, startTinyproxy, type Tinyproxy } from './tinyproxy.ts';

@@ -240,7 +240,7 @@ test('an egress failure (the proxy) retries on the ladder but counts for neither
   const refused: SendResult = { ...answer(0, 'delivery_failure'), status: null, errorClass: 'connection' };
   const r = attemptRecord(claim(), STANDARD, SIGNED, refused, T, T + 40, false, 'ep:ep_1', 'wrk_1', () => 0.5);
   assert.equal(r.breakerScope, 'ep:ep_1');
-  assert.equal(r.health.countsFailure, true);
+  assert.equal(r.health?.countsFailure, true);
 });
 
 test('the attempt log line', () => {

@@ -5,15 +5,16 @@ import { Pool } from 'undici';
 import type { Clock } from '../clock.ts';
 import { systemClock } from '../clock.ts';
 import type { ErrorClass } from '../domain.ts';
-import type { OutcomeClass } from '../policy/types.ts';
+import { type EgressOptions, EgressRoutes, type ProxyServer } from '../egress-routes.ts';
 import { checkEndpointUrl } from './address-guard.ts';
 import { classifyTransportError, describeError, outcomeForStatus } from './classify-send.ts';
-import { type EgressOptions, EgressRoutes, type EndpointProxyChoice, type ProxyServer } from '../egress-routes.ts';
 import { createGuardedLookup, type LookupAll } from './guarded-lookup.ts';
+import { OAuth2Tokens, sendWithBearer } from './oauth2-token.ts';
 import { forwardForm } from './proxy-forward.ts';
 import { tunnelConnector } from './proxy-tunnel.ts';
 import { readExcerpt } from './read-excerpt.ts';
 import { retryAfterHeaderMs } from './retry-after-header.ts';
+import type { ClientCertificate, SendRequest, SendResult } from './send-types.ts';
 
 export const DEFAULT_USER_AGENT = 'Hookline-Webhooks/0.1 (+https://hookline.dev)';
 
@@ -44,37 +45,7 @@ export interface SenderOptions {
   readonly egress?: EgressOptions;
 }
 
-export interface SendRequest {
-  readonly url: string;
-  /** Signature and id headers; they override the defaults (content-type, user-agent) by case-insensitive name. */
-  readonly headers: Readonly<Record<string, string>>;
-  readonly body: Buffer;
-  /** Total deadline for connect + request + response headers + body excerpt. */
-  readonly timeoutMs: number;
-  /**
-   * The endpoint the request is for: it gets a pool of its own, so a slow endpoint of one tenant never holds the
-   * sockets another endpoint on the same host needs. Without it, requests share one pool per origin.
-   */
-  readonly endpointId?: string;
-  /** The endpoint's concurrency cap: its pool's socket count (a new pool when it changes). */
-  readonly maxConcurrency?: number;
-  /** The endpoint's proxy: unset follows the egress configuration, `none` goes direct, else a named proxy. */
-  readonly proxy?: EndpointProxyChoice;
-}
-
-export interface SendResult {
-  outcome: OutcomeClass;
-  /** Set whenever response headers arrived, even if the body then timed out (outcome says what counts). */
-  status: number | null;
-  responseHeaders: Record<string, string> | null;
-  bodyExcerpt: string | null;
-  errorClass: ErrorClass | null;
-  errorMessage: string | null;
-  /** From Retry-After on 429/503, ms after the attempt ended; the policy caps it. */
-  retryAfterMs?: number;
-  startedAt: number;
-  durationMs: number;
-}
+export type { ClientCertificate, SendRequest, SendResult } from './send-types.ts';
 
 export interface Sender {
   send(request: SendRequest): Promise<SendResult>;
@@ -112,6 +83,8 @@ type Target =
   | { readonly ok: false; readonly message: string };
 
 const MAX_CACHED_TARGETS = 10_000;
+/** A token endpoint's answer is read up to this much (a JWT access token can pass the 4 KB excerpt). */
+const TOKEN_RESPONSE_BYTES = 64 * 1024;
 
 class DeadlineExceeded extends Error {
   override readonly name = 'DeadlineExceeded';
@@ -208,13 +181,15 @@ export function createSender(options: SenderOptions = {}): Sender {
     maxConcurrency: number | undefined,
     proxy: ProxyServer | null = null,
     https = true,
+    certificate?: ClientCertificate,
   ): PoolEntry {
     const connections =
       maxConcurrency !== undefined && Number.isInteger(maxConcurrency) && maxConcurrency > 0
         ? maxConcurrency
         : defaultConnections;
     const route = proxy === null ? origin : `${origin} via ${proxy.name} ${proxy.display}`;
-    const key = endpointId === undefined ? route : `${endpointId} ${route}`;
+    const withCert = certificate === undefined ? route : `${route} cert ${certificate.id}`;
+    const key = endpointId === undefined ? withCert : `${endpointId} ${withCert}`;
     let entry = pools.get(key);
     if (entry !== undefined && entry.connections === connections) return entry;
     // The endpoint's URL moved to another origin or its cap changed: its old pool goes (after its sends finish).
@@ -222,7 +197,10 @@ export function createSender(options: SenderOptions = {}): Sender {
     const previous = endpointId === undefined ? undefined : byEndpoint.get(endpointId);
     if (previous !== undefined) retire(previous);
     if (pools.size >= maxPools) evictLeastRecentlyUsed();
-    const tls = ca === undefined ? {} : { ca };
+    const tls = {
+      ...(ca === undefined ? {} : { ca }),
+      ...(certificate === undefined ? {} : { cert: certificate.cert, key: certificate.key }),
+    };
     const connect =
       proxy === null
         ? { lookup, timeout: connectTimeout, ...tls }
@@ -274,11 +252,25 @@ export function createSender(options: SenderOptions = {}): Sender {
     return headers;
   }
 
+  const tokens = new OAuth2Tokens({ clock });
+
   async function send(request: SendRequest): Promise<SendResult> {
     if (closed) throw new Error('sender is closed');
     const { timeoutMs } = request;
     if (!(timeoutMs > 0) || !Number.isFinite(timeoutMs))
       throw new TypeError(`timeoutMs must be a positive number, got ${timeoutMs}`);
+    if (request.oauth2 === undefined) return exchange(request, cap);
+    return sendWithBearer(request, request.oauth2, {
+      tokens,
+      clock,
+      exchange: (r) => exchange(r, cap),
+      fetch: (r) => exchange(r, TOKEN_RESPONSE_BYTES),
+    });
+  }
+
+  /** One HTTP exchange of `request` (no token logic): the route, the pool, the deadline, the classification. */
+  async function exchange(request: SendRequest, excerptBytes: number): Promise<SendResult> {
+    const { timeoutMs } = request;
     const startedAt = clock.now();
     const t0 = performance.now();
     const target = targetFor(request.url);
@@ -303,13 +295,29 @@ export function createSender(options: SenderOptions = {}): Sender {
       // Plain http through the proxy: resolved and checked here, then asked for by address (proxy-forward.ts).
       const form = await forwardForm(lookup, target, proxy, direct).catch((err: unknown) => err as Error);
       if (form instanceof Error) return failure(classifyTransportError(form), describeError(form), startedAt, t0);
-      if (form === null) entry = poolFor(target.origin, request.endpointId, request.maxConcurrency);
+      if (form === null)
+        entry = poolFor(
+          target.origin,
+          request.endpointId,
+          request.maxConcurrency,
+          null,
+          true,
+          request.clientCertificate,
+        );
       else {
         entry = poolFor(form.proxyOrigin, request.endpointId, request.maxConcurrency, proxy, false);
         path = form.path;
         headers = { ...headers, ...form.headers };
       }
-    } else entry = poolFor(target.origin, request.endpointId, request.maxConcurrency, proxy);
+    } else
+      entry = poolFor(
+        target.origin,
+        request.endpointId,
+        request.maxConcurrency,
+        proxy,
+        true,
+        request.clientCertificate,
+      );
     entry.inflight++;
     entry.lastUsed = t0;
     const deadline = new Deadline();
@@ -333,7 +341,7 @@ export function createSender(options: SenderOptions = {}): Sender {
       responseHeaders = flattenHeaders(response.headers);
       if (status === 429 || status === 503)
         retryAfterMs = retryAfterHeaderMs(response.headers['retry-after'], clock.now());
-      const excerpt = await readExcerpt(response.body, cap);
+      const excerpt = await readExcerpt(response.body, excerptBytes);
       // Only the proxy asks for proxy credentials; a receiver has no business answering 407.
       if (status === 407 && proxy !== null && !target.https) {
         const result = failure(
