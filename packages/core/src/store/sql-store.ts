@@ -6,6 +6,7 @@ import type { SqlDriver, SqlExecutor } from './sql-driver.ts';
 import * as breakers from './sql-parts/breakers.ts';
 import * as catalog from './sql-parts/catalog.ts';
 import * as queue from './sql-parts/delivery-queue.ts';
+import * as egress from './sql-parts/endpoint-egress.ts';
 import * as events from './sql-parts/events.ts';
 import * as outbox from './sql-parts/outbox.ts';
 import * as processes from './sql-parts/processes.ts';
@@ -23,6 +24,7 @@ import type {
   ClaimedDelivery,
   ClaimOptions,
   DeliveryFilter,
+  EndpointEgress,
   EndpointPatch,
   EventTypeRow,
   NewEvent,
@@ -137,6 +139,18 @@ export class SqlStore implements Store {
   }
   rotateSecret(endpointId: string, secret: SealedSecret, retireAt: number, now: number) {
     return catalog.rotateSecret(this.driver, endpointId, secret, retireAt, now);
+  }
+  getEndpointEgress(endpointId: string) {
+    return egress.getEndpointEgress(this.driver, endpointId);
+  }
+  setEndpointEgress(endpointId: string, row: EndpointEgress | null, now: number) {
+    return egress.setEndpointEgress(this.driver, endpointId, row, now);
+  }
+  listExpiringCertificates(before: number, limit: number) {
+    return egress.listExpiringCertificates(this.driver, before, limit);
+  }
+  markCertificateNotified(endpointId: string, expiresAt: number, now: number) {
+    return egress.markCertificateNotified(this.driver, endpointId, expiresAt, now);
   }
   putEventType(row: EventTypeRow) {
     return catalog.putEventType(this.driver, row);

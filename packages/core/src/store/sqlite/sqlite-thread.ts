@@ -104,6 +104,10 @@ const METHODS = [
   'purgeEvents',
   'purgeBreakerWindow',
   'purgeDeliveryMinutes',
+  'getEndpointEgress',
+  'setEndpointEgress',
+  'listExpiringCertificates',
+  'markCertificateNotified',
 ] as const satisfies ReadonlyArray<keyof Store>;
 
 type Forwarded = (typeof METHODS)[number];
