@@ -89,6 +89,8 @@ export interface Endpoint {
   rateLimitPerS?: number | null;
   /** docs/rules.md#adaptive-concurrency: the concurrency the dispatcher learned (read-only); null/absent: max_concurrency. */
   effectiveConcurrency?: number | null;
+  /** docs/rules.md#egress-proxy: proxy choice, client certificate, OAuth2 client as shown; absent: not loaded. */
+  egress?: EndpointEgressSummary;
   status: EndpointStatus;
   pauseReason: PauseReason | null;
   /** Start of the current uninterrupted failure streak (null when the last attempt succeeded). */
@@ -98,6 +100,20 @@ export interface Endpoint {
   lastSuccessAt: number | null;
   createdAt: number;
   updatedAt: number;
+}
+
+/** An endpoint's way out as the API shows it: never the private key or the client secret. */
+export interface EndpointEgressSummary {
+  /** null: the configured proxy; `none`: direct; else a name under egress.proxies. */
+  proxy: string | null;
+  certificate: { subject: string; expiresAt: number } | null;
+  oauth2: {
+    tokenUrl: string;
+    clientId: string;
+    scope: string | null;
+    audience: string | null;
+    hasSecret: boolean;
+  } | null;
 }
 
 /** A signing secret; the plaintext never reaches the store (encrypted with the master key). */

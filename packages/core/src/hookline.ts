@@ -5,6 +5,7 @@ import { Breaker } from './breaker/breaker-gate.ts';
 import { type Clock, systemClock } from './clock.ts';
 import { DEFAULTS } from './defaults.ts';
 import { Dispatcher } from './dispatch/dispatcher.ts';
+import { EgressCache } from './dispatch/egress-cache.ts';
 import type { DispatchObserver } from './dispatch/observers.ts';
 import { SecretCache } from './dispatch/secret-cache.ts';
 import type { HooklineOptions } from './engine-options.ts';
@@ -91,6 +92,7 @@ export class Hookline {
         ...(o.lookup ? { lookup: o.lookup } : {}),
       }));
     const secrets = new SecretCache(store, box);
+    const egress = new EgressCache(store, box);
     const ingest = new Ingest({
       store,
       clock: this.clock,
@@ -116,6 +118,7 @@ export class Hookline {
       sender,
       policies: this.policies,
       secrets,
+      egress,
       logger: this.logger,
       gate: o.gate ?? breaker,
       observers: o.observers,
@@ -162,6 +165,7 @@ export class Hookline {
       dispatcher,
       sender,
       secrets,
+      egress,
       breaker,
       maintenance,
       settings: {

@@ -364,7 +364,8 @@ export class Dispatcher {
     // Deleted while this delivery waited for its send (admission, secrets): it is not sent.
     if (this.#isGone(c)) return;
     const startedAt = now;
-    const result = await o.sender.send(request);
+    const egress = o.egress === undefined ? undefined : await o.egress.of(c.endpoint.id, c.endpoint.version);
+    const result = await o.sender.send(egress === undefined ? request : { ...request, ...egress });
     // A success frees its slot at once: the healthy path never waits on a commit. A failure keeps it until the
     // breaker and health have seen the record, so a failing endpoint is not flooded while its verdict is pending.
     if (result.outcome === 'success') freeSlot();
@@ -374,8 +375,8 @@ export class Dispatcher {
         : Math.max(o.clock.now(), startedAt);
     sent(endedAt - startedAt);
     // An egress failure (docs/rules.md#egress-failures) is no verdict on the receiver: not for its concurrency either.
-    const egress = isEgressFailure(result.errorClass);
-    if (!egress) feedback(result, endedAt - startedAt);
+    const egressFailed = isEgressFailure(result.errorClass);
+    if (!egressFailed) feedback(result, endedAt - startedAt);
     const record = attemptRecord(
       c,
       policy,
@@ -392,7 +393,7 @@ export class Dispatcher {
     const { attempt, next } = record;
     const transitions = await this.#recorder.submit(record);
     // A probe still reports (one that could not reach the receiver keeps the breaker open); other egress failures don't.
-    if (!egress || probe) await o.gate.afterAttempt(c, policy, attempt, probe, o.clock.now());
+    if (!egressFailed || probe) await o.gate.afterAttempt(c, policy, attempt, probe, o.clock.now());
 
     if (o.logAttempts) o.logger.log('info', 'attempt', attemptLogFields(c, record, result));
     for (const ob of this.#observers) {
