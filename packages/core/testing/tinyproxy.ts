@@ -15,6 +15,8 @@ export interface Tinyproxy {
   /** `http://[user:pass@]127.0.0.1:<port>`. */
   readonly url: string;
   readonly port: number;
+  /** What tinyproxy logged so far (its Request lines name what it was asked). */
+  log(): string;
 }
 
 export interface TinyproxyOptions {
@@ -67,11 +69,13 @@ export async function startTinyproxy(
   }
   const conf = join(dir, 'tinyproxy.conf');
   writeFileSync(conf, `${lines.join('\n')}\n`);
-  const child = ownChild(spawn(TINYPROXY, ['-d', '-c', conf], { stdio: ['ignore', 'ignore', 'pipe'] }), after);
+  const child = ownChild(spawn(TINYPROXY, ['-d', '-c', conf], { stdio: ['ignore', 'pipe', 'pipe'] }), after);
   let stderr = '';
-  child.stderr?.on('data', (d: Buffer) => {
+  const collect = (d: Buffer) => {
     stderr += d.toString();
-  });
+  };
+  child.stdout?.on('data', collect);
+  child.stderr?.on('data', collect);
   await until(
     async () => (child.exitCode !== null ? 'exited' : (await accepts(port)) ? 'up' : null),
     (state) => state !== null,
@@ -79,5 +83,5 @@ export async function startTinyproxy(
   ).then((state) => {
     if (state === 'exited') throw new Error(`tinyproxy exited: ${stderr}`);
   });
-  return { url: `http://${options.auth ? `${options.auth}@` : ''}127.0.0.1:${port}`, port };
+  return { url: `http://${options.auth ? `${options.auth}@` : ''}127.0.0.1:${port}`, port, log: () => stderr };
 }
