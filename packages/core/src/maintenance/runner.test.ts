@@ -19,6 +19,7 @@ function fakeStore(calls: string[]): Store {
     purgeBreakerWindow: log('purgeBreakerWindow'),
     purgeOutbox: log('purgeOutbox'),
     purgePortalLinks: log('purgePortalLinks'),
+    listExpiringCertificates: log('listExpiringCertificates'),
   } as unknown as Store;
 }
 
@@ -36,6 +37,7 @@ test('one pass sweeps health then purges; concurrent calls share the pass in fli
     'purgeBreakerWindow',
     'purgeOutbox',
     'purgePortalLinks',
+    'listExpiringCertificates',
   ]);
   assert.deepEqual(a.purged, {
     deliveries: 0,

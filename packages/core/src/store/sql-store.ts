@@ -149,8 +149,8 @@ export class SqlStore implements Store {
   listExpiringCertificates(before: number, limit: number) {
     return egress.listExpiringCertificates(this.driver, before, limit);
   }
-  markCertificateNotified(endpointId: string, expiresAt: number, now: number) {
-    return egress.markCertificateNotified(this.driver, endpointId, expiresAt, now);
+  markCertificateNotified(endpointId: string, expiresAt: number, notice: Omit<Notice, 'environment' | 'resolvedAt'>) {
+    return egress.markCertificateNotified(this.driver, endpointId, expiresAt, notice);
   }
   putEventType(row: EventTypeRow) {
     return catalog.putEventType(this.driver, row);

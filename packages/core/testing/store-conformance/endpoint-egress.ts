@@ -71,9 +71,23 @@ export function endpointEgressConformance(withStore: WithStore): void {
         ],
       );
       assert.equal((await store.listExpiringCertificates(T0 + 14 * DAY, 1)).length, 1);
-      assert.equal(await store.markCertificateNotified('ep_3', T0 + 5 * DAY, T0 + 1), true);
-      assert.equal(await store.markCertificateNotified('ep_3', T0 + 5 * DAY, T0 + 2), false, 'once');
-      assert.equal(await store.markCertificateNotified('ep_2', T0 + 99 * DAY, T0 + 1), false, 'another certificate');
+      const notice = (id: string, endpointId: string, at: number) => ({
+        id,
+        tenantId: 'ten_A',
+        kind: 'endpoint.certificate_expiring',
+        subjectId: endpointId,
+        message: 'expires soon',
+        data: { endpoint_id: endpointId },
+        createdAt: at,
+      });
+      assert.equal(await store.markCertificateNotified('ep_3', T0 + 5 * DAY, notice('ntc_1', 'ep_3', T0 + 1)), true);
+      assert.equal(await store.markCertificateNotified('ep_3', T0 + 5 * DAY, notice('ntc_2', 'ep_3', T0 + 2)), false);
+      assert.equal(await store.markCertificateNotified('ep_2', T0 + 99 * DAY, notice('ntc_3', 'ep_2', T0 + 1)), false);
+      assert.deepEqual(
+        (await store.listNotices('ten_A', null, 10)).items.map((n) => [n.id, n.kind, n.subjectId, n.createdAt]),
+        [['ntc_1', 'endpoint.certificate_expiring', 'ep_3', T0 + 1]],
+        'the notice is written with its mark, once, and only for the certificate it names',
+      );
       assert.deepEqual(
         (await store.listExpiringCertificates(T0 + 14 * DAY, 10)).map((c) => c.endpointId),
         ['ep_2'],

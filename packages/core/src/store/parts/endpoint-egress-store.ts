@@ -1,5 +1,6 @@
 // The endpoint-egress part of the store: an endpoint's proxy choice, client certificate and OAuth2 client
 // (docs/rules.md#egress-proxy); the private key and the client secret arrive and stay sealed under the master key.
+import type { Notice } from './outbox-store.ts';
 
 /** A client certificate as stored: the PEM chain, its key sealed, what the API shows of it. */
 export interface StoredClientCertificate {
@@ -47,6 +48,13 @@ export interface EndpointEgressStore {
   setEndpointEgress(endpointId: string, egress: EndpointEgress | null, now: number): Promise<boolean>;
   /** Certificates expiring before `before` whose notice is not written, soonest first. */
   listExpiringCertificates(before: number, limit: number): Promise<ExpiringCertificate[]>;
-  /** Records the notice of the certificate that expires at `expiresAt`; false if it was replaced or already marked. */
-  markCertificateNotified(endpointId: string, expiresAt: number, now: number): Promise<boolean>;
+  /**
+   * In one transaction: marks the certificate that expires at `expiresAt` as told, and records `notice`; false (and
+   * no notice) when it was replaced or already told, so several workers tell it once.
+   */
+  markCertificateNotified(
+    endpointId: string,
+    expiresAt: number,
+    notice: Omit<Notice, 'environment' | 'resolvedAt'>,
+  ): Promise<boolean>;
 }

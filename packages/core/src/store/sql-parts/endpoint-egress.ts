@@ -1,6 +1,8 @@
 // The endpoint-egress part's statements (store/parts/endpoint-egress-store.ts) over the driver.
 
 import type { EndpointEgress, ExpiringCertificate } from '../parts/endpoint-egress-store.ts';
+import type { Notice } from '../parts/outbox-store.ts';
+import * as rows from '../rows.ts';
 import type { SqlDriver, SqlExecutor } from '../sql-driver.ts';
 
 type Row = Record<string, unknown>;
@@ -89,11 +91,20 @@ export async function listExpiringCertificates(
   }));
 }
 
-export async function markCertificateNotified(
-  db: SqlExecutor,
+export function markCertificateNotified(
+  db: SqlDriver,
   endpointId: string,
   expiresAt: number,
-  now: number,
+  notice: Omit<Notice, 'environment' | 'resolvedAt'>,
 ): Promise<boolean> {
-  return (await db.run('mark-certificate-notified', { endpoint_id: endpointId, expires_at: expiresAt, now })) > 0;
+  return db.transaction(async (tx) => {
+    const marked = await tx.run('mark-certificate-notified', {
+      endpoint_id: endpointId,
+      expires_at: expiresAt,
+      now: notice.createdAt,
+    });
+    if (marked === 0) return false;
+    await tx.run('insert-notice', rows.noticeToRow({ ...notice, resolvedAt: null }));
+    return true;
+  });
 }
