@@ -151,8 +151,10 @@ export class EndpointOperations {
   }
 
   /** The endpoint, or null when the tenant has none by that id. */
-  find(tenantId: string, id: string): Promise<StoredEndpoint | null> {
-    return this.#p.store.getEndpoint(tenantId, id);
+  async find(tenantId: string, id: string): Promise<StoredEndpoint | null> {
+    const ep = await this.#p.store.getEndpoint(tenantId, id);
+    if (ep) ep.egress = await this.#egress.summaryOf(id);
+    return ep;
   }
 
   async get(tenantId: string, id: string): Promise<StoredEndpoint> {
