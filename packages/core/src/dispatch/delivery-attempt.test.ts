@@ -225,8 +225,8 @@ test('a probe counts for health like a scheduled attempt; an ordered delivery na
   );
 });
 
-test('an egress failure (the proxy) retries on the ladder but counts for neither health nor the breaker window', () => {
-  for (const errorClass of ['proxy_refused', 'proxy_auth_failed', 'proxy_unreachable'] as const) {
+test('an egress failure (the proxy, the token endpoint) retries on the ladder but counts for neither health nor the breaker window', () => {
+  for (const errorClass of ['proxy_refused', 'proxy_auth_failed', 'proxy_unreachable', 'oauth_token_failed'] as const) {
     for (const probe of [false, true]) {
       const result: SendResult = { ...answer(0, 'delivery_failure'), status: null, errorClass, errorMessage: 'proxy' };
       const r = attemptRecord(claim(), STANDARD, SIGNED, result, T, T + 40, probe, 'ep:ep_1', 'wrk_1', () => 0.5);
