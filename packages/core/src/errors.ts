@@ -34,7 +34,7 @@ export const ERROR_CATALOG = {
     message: 'proxy must be null (the configured proxy), none (direct) or the name of a configured proxy',
   },
   client_certificate_invalid: { status: 400, message: 'client_certificate is invalid: {detail}' },
-  oauth2_invalid: { status: 400, message: 'oauth2 is invalid: {detail}' },
+  oauth_client_invalid: { status: 400, message: 'oauth2 is invalid: {detail}' },
   ordering_key_too_long: { status: 400, message: 'ordering_key must be at most {max} bytes of UTF-8' },
   signing_needs_standard_scheme: {
     status: 400,

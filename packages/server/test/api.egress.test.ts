@@ -165,8 +165,8 @@ test('egress settings: refused before anything is stored, removable, and the cer
   const refusals: Array<[Record<string, unknown>, string]> = [
     [{ client_certificate: { certificate: a.cert.toString(), key: b.key.toString() } }, 'client_certificate_invalid'],
     [{ client_certificate: { certificate: 'nope', key: a.key.toString() } }, 'client_certificate_invalid'],
-    [{ oauth2: { token_url: 'https://127.0.0.1/token', client_id: 'x', client_secret: 'y' } }, 'oauth2_invalid'],
-    [{ oauth2: { token_url: 'https://auth.example/token', client_id: 'x' } }, 'oauth2_invalid'],
+    [{ oauth2: { token_url: 'https://127.0.0.1/token', client_id: 'x', client_secret: 'y' } }, 'oauth_client_invalid'],
+    [{ oauth2: { token_url: 'https://auth.example/token', client_id: 'x' } }, 'oauth_client_invalid'],
     [{ proxy: 'Not A Name' }, 'proxy_invalid'],
   ];
   for (const [fields, code] of refusals) {

@@ -117,7 +117,7 @@ export class EndpointEgressOperations {
   }
 
   #oauth2(endpointId: string, given: NonNullable<EndpointEgressInput['oauth2']>, current: EndpointEgress | null) {
-    const bad = (detail: string) => fail('oauth2_invalid', { detail });
+    const bad = (detail: string) => fail('oauth_client_invalid', { detail });
     const text = (v: unknown, name: string, optional: boolean): string | null => {
       if (optional && (v === undefined || v === null || v === '')) return null;
       if (typeof v !== 'string' || v === '' || v.length > MAX_FIELD)

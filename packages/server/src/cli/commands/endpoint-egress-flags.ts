@@ -27,7 +27,7 @@ function pem(command: string, flag: string, path: string): string {
   }
 }
 
-/** The API fields of the egress flags given; the server checks the values (proxy_invalid, client_certificate_invalid, oauth2_invalid). */
+/** The API fields of the egress flags given; the server checks the values (proxy_invalid, client_certificate_invalid, oauth_client_invalid). */
 export function egressBody(command: string, values: EgressValues): Json {
   const body: Json = {};
   if (values.proxy !== undefined) body.proxy = values.proxy === 'default' ? null : values.proxy;
