@@ -218,7 +218,8 @@ test(
     assert.ok(haveTinyproxy && haveOpenssl, 'CI=true without tinyproxy/openssl (scripts/services.sh installs them)');
     const https = await receiver(true);
     const http = await receiver(false);
-    const tiny = await startTinyproxy(t.after.bind(t), { connectPorts: [https.port] });
+    const down = await closedPort();
+    const tiny = await startTinyproxy(t.after.bind(t), { connectPorts: [https.port, down] });
     const s = sender({ ca: https.cert, egress: { proxy: tiny.url } });
     const secure = await s.send(post(`https://hook.test:${https.port}/in`));
     assert.deepEqual([secure.outcome, secure.status], ['success', 200], secure.errorMessage ?? '');
@@ -226,6 +227,9 @@ test(
     const plain = await s.send(post(`http://hook.test:${http.port}/plain`));
     assert.deepEqual([plain.outcome, plain.status], ['success', 200], plain.errorMessage ?? '');
     assert.equal(http.requests[0].url, '/plain');
+    // tinyproxy cannot reach the receiver (its CONNECT answer is 500 "Unable to connect"): the receiver's failure.
+    const unreachable = await s.send(post(`https://hook.test:${down}/in`));
+    assert.deepEqual([unreachable.outcome, unreachable.errorClass], ['delivery_failure', 'connection']);
 
     // CONNECT to a port tinyproxy does not allow: its refusal, not the receiver's.
     const other = await receiver(true);
