@@ -142,6 +142,13 @@ test('a delivery through tinyproxy to an mTLS receiver that also demands an OAut
   assert.match(log, new RegExp(`CONNECT 127\\.0\\.0\\.1:${rxPort} `), log);
   assert.match(log, new RegExp(`POST http://127\\.0\\.0\\.1:${tokenPort}/oauth/token `), log);
 
+  // The doctor's requests take the same way out: through the proxy, with the certificate and the token.
+  const doctor = await srv.api('POST', `/v1/tenants/${ten}/endpoints/${ep.id}/doctor`, { body: {} });
+  assert.equal(doctor.status, 200, JSON.stringify(doctor.body));
+  const byDoctor = received.slice(1);
+  assert.ok(byDoctor.length > 0, 'the doctor sent requests');
+  for (const r of byDoctor) assert.deepEqual([r.peer, r.authorization], ['hookline-client', 'Bearer tok-1']);
+
   // At rest: neither the private key nor the client secret is in the database files.
   const keyLine = clientCert.key.toString().split('\n')[1];
   for (const f of readdirSync(srv.dir).filter((n) => n.startsWith('hookline.db'))) {
