@@ -24,7 +24,7 @@ export const LAYERS: Readonly<Record<string, ReadonlyArray<readonly string[]>>> 
     ],
     // Rules as pure data and functions.
     // The audit log's nouns, its hash chain and redaction (pure; the store appends, operations record).
-    ['policy', 'filters', 'pacing', 'audit'],
+    ['policy', 'filters', 'pacing', 'audit', 'egress-routes'],
     // The nouns, the defaults the parts read, and the config kit (@hookline/core/config) over them.
     ['domain', 'defaults', 'config-kit'],
     // Leaf services over the nouns: signing, the HTTP sender, endpoint health, the receiver doctor.
@@ -43,7 +43,7 @@ export const LAYERS: Readonly<Record<string, ReadonlyArray<readonly string[]>>> 
   server: [
     ['http', 'durable-file', 'sqlite-owner-lock', 'config-error'],
     ['config-readers'],
-    ['config'],
+    ['config', 'egress-config'],
     ['log-output', 'event-types', 'metrics', 'notify', 'settings-agreement'],
     ['runtime'],
     ['routes', 'console', 'openapi'],

@@ -35,8 +35,16 @@ if [ ! -x /usr/bin/chromium ] && [ "${CI:-}" = "true" ] && command -v apt-get >/
   as_root=""; [ "$(id -u)" -eq 0 ] || as_root="sudo -n"
   { $as_root apt-get update -qq && DEBIAN_FRONTEND=noninteractive $as_root apt-get install -y -qq chromium; } >/dev/null 2>&1
 fi
+# The egress proxy tests deliver through a real forward proxy from Debian, tinyproxy, which each test starts itself on a
+# free loopback port with its own config (packages/core/testing/tinyproxy.ts). Installed when missing under CI, like
+# openssl; the tests fail under CI=true without it.
+if [ ! -x /usr/bin/tinyproxy ] && [ "${CI:-}" = "true" ] && command -v apt-get >/dev/null; then
+  as_root=""; [ "$(id -u)" -eq 0 ] || as_root="sudo -n"
+  { $as_root apt-get update -qq && DEBIAN_FRONTEND=noninteractive $as_root apt-get install -y -qq --no-install-recommends tinyproxy; } >/dev/null 2>&1
+fi
 pg_up && echo "services: postgresql up at 127.0.0.1:5432" || echo "services: postgresql NOT available (its suites will be skipped; under CI=true they fail)"
 redis_up && echo "services: redis up at 127.0.0.1:6379" || echo "services: redis NOT available (its suites will be skipped; under CI=true they fail)"
 command -v openssl >/dev/null && echo "services: openssl $(openssl version | cut -d' ' -f2)" || echo "services: openssl NOT available (the TLS test will be skipped; under CI=true it fails)"
 [ -x /usr/bin/chromium ] && echo "services: chromium $(/usr/bin/chromium --version 2>/dev/null | cut -d' ' -f2)" || echo "services: chromium NOT available (the console browser tests will be skipped; under CI=true they fail)"
 command -v systemd-analyze >/dev/null && echo "services: systemd-analyze $(systemd-analyze --version 2>/dev/null | head -1 | cut -d' ' -f2)" || echo "services: systemd-analyze NOT available (the deploy unit check will be skipped; under CI=true it fails)"
+[ -x /usr/bin/tinyproxy ] && echo "services: tinyproxy $(/usr/bin/tinyproxy -v 2>/dev/null | cut -d' ' -f2)" || echo "services: tinyproxy NOT available (the real-proxy tests will be skipped; under CI=true they fail)"

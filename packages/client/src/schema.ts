@@ -815,7 +815,7 @@ export interface components {
             } | null;
             /** @description The first few KB of the response body. */
             response_body_excerpt: string | null;
-            /** @description timeout, connection, dns, tls, status, refused_address, body_too_large */
+            /** @description timeout, connection, dns, tls, status, refused_address, body_too_large; the egress proxy: proxy_unreachable, proxy_refused, proxy_auth_failed */
             error_class: string | null;
             error_message: string | null;
             /**
@@ -961,6 +961,25 @@ export interface components {
              * @enum {string}
              */
             on_failure?: "continue" | "block";
+            /** @description docs/rules.md#egress-proxy: null (default) the configured egress proxy; "none" direct; or the name of a proxy under egress.proxies. */
+            proxy?: string | null;
+            /** @description docs/rules.md#client-certificate: presented on every attempt (mTLS); null removes it. 400 client_certificate_invalid when it does not parse, has expired or the key does not match. */
+            client_certificate?: {
+                /** @description PEM certificate (chain). */
+                certificate: string;
+                /** @description PEM private key (unencrypted); sealed at rest, never shown again. */
+                key: string;
+            } | null;
+            /** @description docs/rules.md#oauth2: client credentials; each attempt carries Authorization: Bearer <token> from token_url; null removes it. */
+            oauth2?: {
+                /** @description Same rules as an endpoint URL (SSRF). */
+                token_url: string;
+                client_id: string;
+                /** @description Sealed at rest, never shown again; omit it to keep the current one. */
+                client_secret?: string;
+                scope?: string | null;
+                audience?: string | null;
+            } | null;
             /**
              * @description hmac (default): whsec_ secrets, v1. ed25519: a key pair Hookline keeps, v1a signatures in the standard scheme (the default scheme then); receivers hold only the whpk_ public key. Fixed at creation.
              * @enum {string}
@@ -1004,6 +1023,23 @@ export interface components {
              * @enum {string}
              */
             signing: "hmac" | "ed25519";
+            /** @description docs/rules.md#egress-proxy: null the configured egress proxy; "none" direct; else a named proxy. */
+            proxy: string | null;
+            /** @description The client certificate presented on every attempt (its key is never shown); null: none. */
+            client_certificate: {
+                has_certificate: boolean;
+                subject: string;
+                /** Format: date-time */
+                expires_at: string;
+            } | null;
+            /** @description OAuth2 client credentials (the secret is never shown); null: none. */
+            oauth2: {
+                token_url: string;
+                client_id: string;
+                scope: string | null;
+                audience: string | null;
+                has_secret: boolean;
+            } | null;
             /** @enum {string} */
             status: "active" | "degraded" | "paused";
             pause_reason: string | null;
@@ -1224,6 +1260,23 @@ export interface components {
              * @enum {string}
              */
             signing: "hmac" | "ed25519";
+            /** @description docs/rules.md#egress-proxy: null the configured egress proxy; "none" direct; else a named proxy. */
+            proxy: string | null;
+            /** @description The client certificate presented on every attempt (its key is never shown); null: none. */
+            client_certificate: {
+                has_certificate: boolean;
+                subject: string;
+                /** Format: date-time */
+                expires_at: string;
+            } | null;
+            /** @description OAuth2 client credentials (the secret is never shown); null: none. */
+            oauth2: {
+                token_url: string;
+                client_id: string;
+                scope: string | null;
+                audience: string | null;
+                has_secret: boolean;
+            } | null;
             /** @enum {string} */
             status: "active" | "degraded" | "paused";
             pause_reason: string | null;
@@ -1652,6 +1705,25 @@ export interface components {
              * @enum {string}
              */
             on_failure?: "continue" | "block";
+            /** @description docs/rules.md#egress-proxy: null (default) the configured egress proxy; "none" direct; or the name of a proxy under egress.proxies. */
+            proxy?: string | null;
+            /** @description docs/rules.md#client-certificate: presented on every attempt (mTLS); null removes it. 400 client_certificate_invalid when it does not parse, has expired or the key does not match. */
+            client_certificate?: {
+                /** @description PEM certificate (chain). */
+                certificate: string;
+                /** @description PEM private key (unencrypted); sealed at rest, never shown again. */
+                key: string;
+            } | null;
+            /** @description docs/rules.md#oauth2: client credentials; each attempt carries Authorization: Bearer <token> from token_url; null removes it. */
+            oauth2?: {
+                /** @description Same rules as an endpoint URL (SSRF). */
+                token_url: string;
+                client_id: string;
+                /** @description Sealed at rest, never shown again; omit it to keep the current one. */
+                client_secret?: string;
+                scope?: string | null;
+                audience?: string | null;
+            } | null;
             /**
              * @description hmac (default): whsec_ secrets, v1. ed25519: a key pair Hookline keeps, v1a signatures in the standard scheme (the default scheme then); receivers hold only the whpk_ public key. Fixed at creation.
              * @enum {string}
@@ -1697,6 +1769,23 @@ export interface components {
              * @enum {string}
              */
             signing: "hmac" | "ed25519";
+            /** @description docs/rules.md#egress-proxy: null the configured egress proxy; "none" direct; else a named proxy. */
+            proxy: string | null;
+            /** @description The client certificate presented on every attempt (its key is never shown); null: none. */
+            client_certificate: {
+                has_certificate: boolean;
+                subject: string;
+                /** Format: date-time */
+                expires_at: string;
+            } | null;
+            /** @description OAuth2 client credentials (the secret is never shown); null: none. */
+            oauth2: {
+                token_url: string;
+                client_id: string;
+                scope: string | null;
+                audience: string | null;
+                has_secret: boolean;
+            } | null;
             /** @enum {string} */
             status: "active" | "degraded" | "paused";
             pause_reason: string | null;

@@ -56,5 +56,7 @@ export const DEFAULTS = deepFreeze({
      * is told once it has held this long (docs/rules.md#notifications).
      */
     reopenWindowMs: 15 * 60 * SECOND,
+    /** An endpoint's client certificate is told about this long before it expires (docs/rules.md#client-certificate). */
+    certificateExpiryMs: 14 * 24 * 60 * 60 * SECOND,
   },
 });

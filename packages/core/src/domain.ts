@@ -21,7 +21,30 @@ export const ORDERING_ON_FAILURE: readonly OrderingOnFailure[] = ['continue', 'b
 export const MAX_ORDERING_KEY_BYTES = 256;
 export type AttemptTrigger = 'scheduled' | 'replay' | 'test' | 'probe';
 /** Why an attempt did not succeed; `status` means an HTTP response arrived with a non-2xx code. */
-export type ErrorClass = 'timeout' | 'connection' | 'dns' | 'tls' | 'status' | 'refused_address' | 'body_too_large';
+export type ErrorClass =
+  | 'timeout'
+  | 'connection'
+  | 'dns'
+  | 'tls'
+  | 'status'
+  | 'refused_address'
+  | 'body_too_large'
+  | EgressErrorClass;
+/**
+ * Failures before the receiver was asked (docs/rules.md#egress-failures): the forward proxy, or the endpoint's OAuth2
+ * token endpoint. Delivery failures that retry on the ladder, but say nothing about the receiver's health.
+ */
+export type EgressErrorClass = 'proxy_refused' | 'proxy_auth_failed' | 'proxy_unreachable' | 'oauth_token_failed';
+export const EGRESS_ERROR_CLASSES: readonly EgressErrorClass[] = [
+  'proxy_refused',
+  'proxy_auth_failed',
+  'proxy_unreachable',
+  'oauth_token_failed',
+];
+/** An attempt that never reached the receiver because Hookline's own egress failed. */
+export function isEgressFailure(errorClass: ErrorClass | null): boolean {
+  return errorClass !== null && (EGRESS_ERROR_CLASSES as readonly string[]).includes(errorClass);
+}
 /** A tenant's environment (docs/rules.md#environments): fixed at creation; its keys, attempts and notices name it. */
 export type Environment = 'test' | 'live';
 export const ENVIRONMENTS: readonly Environment[] = ['test', 'live'];
@@ -66,6 +89,8 @@ export interface Endpoint {
   rateLimitPerS?: number | null;
   /** docs/rules.md#adaptive-concurrency: the concurrency the dispatcher learned (read-only); null/absent: max_concurrency. */
   effectiveConcurrency?: number | null;
+  /** docs/rules.md#egress-proxy: proxy choice, client certificate, OAuth2 client as shown; absent: not loaded. */
+  egress?: EndpointEgressSummary;
   status: EndpointStatus;
   pauseReason: PauseReason | null;
   /** Start of the current uninterrupted failure streak (null when the last attempt succeeded). */
@@ -75,6 +100,20 @@ export interface Endpoint {
   lastSuccessAt: number | null;
   createdAt: number;
   updatedAt: number;
+}
+
+/** An endpoint's way out as the API shows it: never the private key or the client secret. */
+export interface EndpointEgressSummary {
+  /** null: the configured proxy; `none`: direct; else a name under egress.proxies. */
+  proxy: string | null;
+  certificate: { subject: string; expiresAt: number } | null;
+  oauth2: {
+    tokenUrl: string;
+    clientId: string;
+    scope: string | null;
+    audience: string | null;
+    hasSecret: boolean;
+  } | null;
 }
 
 /** A signing secret; the plaintext never reaches the store (encrypted with the master key). */

@@ -4,6 +4,7 @@ import type { Clock } from './clock.ts';
 import type { AdmissionGate } from './dispatch/admission.ts';
 import type { DeliverySender } from './dispatch/dispatcher.ts';
 import type { DispatchObserver } from './dispatch/observers.ts';
+import type { EgressOptions } from './egress-routes.ts';
 import type { LookupAll } from './http/guarded-lookup.ts';
 import type { Logger } from './logger.ts';
 import type { RetentionOptions } from './maintenance/retention.ts';
@@ -26,6 +27,8 @@ export interface HooklineOptions {
   allowHttp?: boolean;
   /** Loopback/private endpoint targets (development and tests only). */
   allowPrivateTargets?: boolean;
+  /** Forward proxies of the built-in sender and the targets that go direct (docs/rules.md#egress-proxy). */
+  egress?: EgressOptions;
   /** Replaces the circuit breaker as the dispatcher's gate (engine.breakers still answers status/reset); the age limit holds whatever the gate. */
   gate?: AdmissionGate;
   observers?: DispatchObserver[];

@@ -29,6 +29,12 @@ export const ERROR_CATALOG = {
     message: 'rate_limit_per_s must be a whole number from 1 to 10000, or null for no limit',
   },
   unknown_event_type: { status: 400, message: 'unknown event type {type}' },
+  proxy_invalid: {
+    status: 400,
+    message: 'proxy must be null (the configured proxy), none (direct) or the name of a configured proxy',
+  },
+  client_certificate_invalid: { status: 400, message: 'client_certificate is invalid: {detail}' },
+  oauth_client_invalid: { status: 400, message: 'oauth2 is invalid: {detail}' },
   ordering_key_too_long: { status: 400, message: 'ordering_key must be at most {max} bytes of UTF-8' },
   signing_needs_standard_scheme: {
     status: 400,

@@ -5,6 +5,7 @@ import { Breaker } from './breaker/breaker-gate.ts';
 import { type Clock, systemClock } from './clock.ts';
 import { DEFAULTS } from './defaults.ts';
 import { Dispatcher } from './dispatch/dispatcher.ts';
+import { EgressCache } from './dispatch/egress-cache.ts';
 import type { DispatchObserver } from './dispatch/observers.ts';
 import { SecretCache } from './dispatch/secret-cache.ts';
 import type { HooklineOptions } from './engine-options.ts';
@@ -90,9 +91,11 @@ export class Hookline {
         allowHttp: o.allowHttp,
         allowPrivateTargets: o.allowPrivateTargets,
         clock: this.clock,
+        ...(o.egress ? { egress: o.egress } : {}),
         ...(o.lookup ? { lookup: o.lookup } : {}),
       }));
     const secrets = new SecretCache(store, box);
+    const egress = new EgressCache(store, box);
     const ingest = new Ingest({
       store,
       clock: this.clock,
@@ -118,6 +121,7 @@ export class Hookline {
       sender,
       policies: this.policies,
       secrets,
+      egress,
       logger: this.logger,
       gate: o.gate ?? breaker,
       observers: o.observers,
@@ -164,6 +168,7 @@ export class Hookline {
       dispatcher,
       sender,
       secrets,
+      egress,
       breaker,
       maintenance,
       settings: {

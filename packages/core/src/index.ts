@@ -15,6 +15,7 @@ export type { AttemptEvent, DispatchObserver } from './dispatch/observers.ts';
 export * from './doctor/index.ts';
 export * from './domain.ts';
 export * from './duration.ts';
+export * from './egress-routes.ts';
 export type { HooklineOptions } from './engine-options.ts';
 export * from './errors.ts';
 export {

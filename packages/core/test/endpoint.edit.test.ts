@@ -61,6 +61,8 @@ test('a new endpoint: every default, stored as returned, with an HMAC secret sho
         lastSuccessAt: null,
         createdAt: now,
         updatedAt: now,
+        // docs/rules.md#egress-proxy: no proxy choice, client certificate or OAuth2 client.
+        egress: { proxy: null, certificate: null, oauth2: null },
       },
     );
     const stored = await t.engine.endpoints.get(t.tenantId, endpoint.id);

@@ -18,6 +18,15 @@ export { until, within } from './deadline.ts';
 export { buildFaultFs } from './fault-fs/build.ts';
 export { tempStore, testEngine, testTenant } from './harness.ts';
 export { type Received, type ReceiverAnswer, type Respond, startReceiver, type TestReceiver } from './receiver.ts';
+export { type ProxyAsk, type RecordingProxy, startRecordingProxy } from './recording-proxy.ts';
 export { type SettleOptions, settle } from './settle.ts';
 export { type StoreFactory, type StoreUnderTest, storeConformance } from './store-conformance/index.ts';
+export {
+  haveOpenssl,
+  type ServerCertificate,
+  selfSignedCertificate,
+  type TestCa,
+  testCa,
+} from './test-certificates.ts';
 export { DAY, H, MIN, S } from './time.ts';
+export { haveTinyproxy, startTinyproxy, type Tinyproxy } from './tinyproxy.ts';

@@ -126,3 +126,40 @@ test('notifications.reopenWindow: 15 min by default, from the file or HOOKLINE_N
   writeFileSync(file, JSON.stringify({ notifications: { window: '1m' } }));
   assert.throws(() => resolveConfig({ env: {}, file }), /notifications\.window/);
 });
+
+test('egress: no proxy by default; egress.{proxy,no_proxy,proxies} from the file, HOOKLINE_EGRESS_* override; bad ones named', () => {
+  assert.deepEqual(resolveConfig({ env: {} }).egress, { proxy: null, noProxy: [], proxies: {} });
+  const path = file({
+    egress: {
+      proxy: 'http://u:p@10.0.0.5:3128',
+      no_proxy: ['.internal.example', '10.0.0.0/8'],
+      proxies: { eu: 'http://eu-proxy:8080' },
+    },
+  });
+  assert.deepEqual(resolveConfig({ env: {}, file: path }).egress, {
+    proxy: 'http://u:p@10.0.0.5:3128',
+    noProxy: ['.internal.example', '10.0.0.0/8'],
+    proxies: { eu: 'http://eu-proxy:8080' },
+  });
+  const env = { HOOKLINE_EGRESS_PROXY: 'http://squid:3128', HOOKLINE_EGRESS_NO_PROXY: 'a.example, 192.168.0.0/16' };
+  const both = resolveConfig({ env, file: path }).egress;
+  assert.deepEqual(both, {
+    proxy: 'http://squid:3128',
+    noProxy: ['a.example', '192.168.0.0/16'],
+    proxies: { eu: 'http://eu-proxy:8080' },
+  });
+  const refused: Array<[Record<string, unknown>, RegExp]> = [
+    [{ egress: { proxy: 'https://squid:3128' } }, /egress\.proxy.*http:\/\//],
+    [{ egress: { proxy: 'not a url' } }, /egress\.proxy/],
+    [{ egress: { no_proxy: ['10.0.0.0/40'] } }, /egress\.no_proxy/],
+    [{ egress: { proxies: { none: 'http://p:1' } } }, /egress/],
+    [{ egress: { proxies: { eu: 'ftp://p:1' } } }, /egress\.proxies\.eu/],
+    [{ egress: { via: 'x' } }, /egress\.via/],
+  ];
+  for (const [json, message] of refused)
+    assert.throws(
+      () => resolveConfig({ env: {}, file: file(json) }),
+      (e: Error) => e instanceof ConfigError && message.test(e.message),
+      JSON.stringify(json),
+    );
+});

@@ -25,6 +25,7 @@ import {
   readEnv,
   str,
 } from './config-readers.ts';
+import { DEFAULT_EGRESS, type EgressConfig, egressConfig } from './egress-config.ts';
 
 export type Role = 'all' | 'api' | 'worker';
 /** `auto`: readable lines (pino-pretty) when stdout is a terminal, JSON lines otherwise (pipes, files, collectors). */
@@ -93,6 +94,8 @@ export interface HooklineConfig {
   consoleFrameAncestors: string;
   /** reopenWindow: a degradation this soon after a recovery is the same incident, not a new notice (docs/rules.md#notifications). */
   notifications: { reopenWindow: string; reopenWindowMs: number };
+  /** The forward proxy deliveries leave through (docs/deploy.md#egress-proxy); none by default. */
+  egress: EgressConfig;
 }
 
 /** The engine's defaults (@hookline/core DEFAULTS) where the engine has one; the server's own beside them. */
@@ -135,6 +138,7 @@ export const DEFAULT_CONFIG: Readonly<HooklineConfig> = deepFreeze({
     reopenWindow: formatDuration(DEFAULTS.notifications.reopenWindowMs),
     reopenWindowMs: DEFAULTS.notifications.reopenWindowMs,
   },
+  egress: DEFAULT_EGRESS,
 }) as Readonly<HooklineConfig>;
 
 /** Keys a config file or flags may set (derived *Ms fields are computed, never set). */
@@ -167,6 +171,7 @@ const KEYS = [
   'settingsEpoch',
   'consoleFrameAncestors',
   'notifications',
+  'egress',
 ] as const;
 type Key = (typeof KEYS)[number];
 
@@ -178,6 +183,8 @@ export const SERVER_ENV: Readonly<
     | `smtp.${keyof SmtpConfig}`
     | `dispatcher.${'batchSize' | 'maxInFlight' | 'leaseMs'}`
     | 'notifications.reopenWindow'
+    | 'egress.proxy'
+    | 'egress.noProxy'
   >
 > = {
   HOOKLINE_PORT: 'port',
@@ -216,6 +223,8 @@ export const SERVER_ENV: Readonly<
   HOOKLINE_SETTINGS_EPOCH: 'settingsEpoch',
   HOOKLINE_CONSOLE_FRAME_ANCESTORS: 'consoleFrameAncestors',
   HOOKLINE_NOTIFICATIONS_REOPEN_WINDOW: 'notifications.reopenWindow',
+  HOOKLINE_EGRESS_PROXY: 'egress.proxy',
+  HOOKLINE_EGRESS_NO_PROXY: 'egress.noProxy',
 };
 Object.freeze(SERVER_ENV);
 
@@ -250,12 +259,13 @@ export function resolveConfig(options: ResolveConfigOptions = {}): HooklineConfi
     smtp: null,
     dispatcher: { ...DEFAULT_CONFIG.dispatcher },
     notifications: { reopenWindow: DEFAULT_CONFIG.notifications.reopenWindow },
+    egress: {},
   };
   for (const layer of layers) {
     for (const [k, v] of Object.entries(layer)) {
       if (v === undefined) continue;
       if (
-        (k === 'smtp' || k === 'dispatcher' || k === 'notifications') &&
+        (k === 'smtp' || k === 'dispatcher' || k === 'notifications' || k === 'egress') &&
         v !== null &&
         typeof v === 'object' &&
         !Array.isArray(v)
@@ -363,6 +373,7 @@ function validate(m: Record<string, unknown>): HooklineConfig {
     settingsEpoch: int(m.settingsEpoch, 'settingsEpoch', 0, 1_000_000_000),
     consoleFrameAncestors,
     notifications: notifications(m.notifications),
+    egress: egressConfig(m.egress),
   };
   return deepFreeze(config);
 }

@@ -170,6 +170,7 @@ export async function openRuntime(config: HooklineConfig, overrides: RuntimeOver
       logger,
       allowHttp: config.allowHttp,
       allowPrivateTargets: config.allowPrivateTargets,
+      egress: config.egress,
       observers,
       dispatcher: {
         batchSize: config.dispatcher.batchSize,

@@ -33,6 +33,9 @@ const API = ['api'] as const;
  *   balancer picked, but nothing accepted fails later. A worker never reads them.
  * - retention: read only by workers' maintenance; the shortest purges first, which is visible but loses nothing still
  *   owed a delivery (only terminal deliveries are purged).
+ * - egress: read only by workers' senders; a worker without the proxy an endpoint names fails its attempts as
+ *   proxy_refused, and deliveries leave from different addresses depending on the worker. Compared without the
+ *   proxies' credentials.
  */
 export const SETTING_RULES: Readonly<Record<string, SettingRule>> = Object.freeze({
   masterKey: { severity: 'refuse', usedBy: BOTH, shown: (_c, key) => keyCheck(key) },
@@ -50,7 +53,18 @@ export const SETTING_RULES: Readonly<Record<string, SettingRule>> = Object.freez
   replayQuotaPerDay: { severity: 'warn', usedBy: API, shown: (c) => String(c.replayQuotaPerDay) },
   rotationOverlap: { severity: 'warn', usedBy: API, shown: (c) => `${c.rotationOverlapMs}ms` },
   retention: { severity: 'warn', usedBy: ['worker'], shown: (c) => `${c.retentionMs}ms` },
+  egress: { severity: 'warn', usedBy: ['worker'], shown: (c) => digest(egressShown(c.egress)) },
 });
+
+/** The egress settings without credentials (a proxy URL's user:pass never leaves the process). */
+function egressShown(e: HooklineConfig['egress']): unknown {
+  const bare = (url: string | null) => (url === null ? null : url.replace(/\/\/[^@/]*@/, '//'));
+  return {
+    proxy: bare(e.proxy),
+    noProxy: e.noProxy,
+    proxies: Object.fromEntries(Object.entries(e.proxies).map(([k, v]) => [k, bare(v)])),
+  };
+}
 
 /** The names /metrics reports on (`hookline_settings_mismatch{setting}`): every rule, and the epoch. */
 export const COMPARED_SETTINGS: readonly string[] = Object.freeze([...Object.keys(SETTING_RULES), 'settingsEpoch']);

@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
+import { fileURLToPath } from 'node:url';
 import { SET_FLAGS, type SettingValues, settingsBody } from '../src/cli/commands/endpoint-settings.ts';
 import { type CliRun, json, runCli, runMain } from './cli-harness.ts';
 import { ADMIN_TOKEN, startReceiver, startTestServer } from './server-harness.ts';
@@ -35,6 +36,15 @@ test("the flags of 'endpoints set' cover every field of the PATCH body but signi
     header: ['X-A: 1'],
     'clear-headers': true,
     'catch-up': true,
+    // Any readable file: only the server looks inside the PEM.
+    proxy: 'eu',
+    'client-cert': fileURLToPath(import.meta.url),
+    'client-key': fileURLToPath(import.meta.url),
+    'oauth2-token-url': 'https://auth.example/token',
+    'oauth2-client-id': 'hookline',
+    'oauth2-client-secret': 's3cret',
+    'oauth2-scope': 'webhooks',
+    'oauth2-audience': 'https://api.example',
   };
   const { header, ...rest } = Object.fromEntries(SET_FLAGS.map((f) => [f, sample[f]]));
   assert.equal(SET_FLAGS.length, Object.keys(sample).length, 'every settable flag has a sample value');

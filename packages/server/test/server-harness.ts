@@ -3,7 +3,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type Clock, type LookupAll, memoryLogger } from '@hookline/core';
+import { type Clock, type DeliverySender, type LookupAll, memoryLogger } from '@hookline/core';
 import { resolveConfig } from '../src/config.ts';
 import { type RunningServer, startServer } from '../src/server.ts';
 
@@ -35,7 +35,14 @@ export interface TestServer {
 }
 
 export async function startTestServer(
-  options: { config?: Record<string, unknown>; env?: NodeJS.ProcessEnv; clock?: Clock; lookup?: LookupAll } = {},
+  options: {
+    config?: Record<string, unknown>;
+    env?: NodeJS.ProcessEnv;
+    clock?: Clock;
+    lookup?: LookupAll;
+    /** Replaces the engine's sender (e.g. one that trusts a test CA). */
+    sender?: DeliverySender;
+  } = {},
 ): Promise<TestServer> {
   const dir = mkdtempSync(join(tmpdir(), 'hookline-server-test-'));
   const config = resolveConfig({
@@ -56,6 +63,7 @@ export async function startTestServer(
     logger,
     ...(options.clock ? { clock: options.clock } : {}),
     ...(options.lookup ? { lookup: options.lookup } : {}),
+    ...(options.sender ? { sender: options.sender } : {}),
   });
   const api: TestServer['api'] = async (method, path, o = {}) => {
     const headers: Record<string, string> = { ...o.headers };

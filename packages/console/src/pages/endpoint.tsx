@@ -4,6 +4,7 @@
 import { Button, DataList, Flex } from '@radix-ui/themes';
 import { useState } from 'react';
 import { api, messageOf, unwrap } from '../api.ts';
+import { Egress } from '../components/endpoint-egress.tsx';
 import { Settings } from '../components/endpoint-settings.tsx';
 import {
   Badge,
@@ -124,6 +125,7 @@ export function EndpointPage({ tenant, id }: { tenant: string; id: string }) {
                 ['endpoint-deliveries', 'Deliveries'],
                 ['breaker', 'Breaker'],
                 ['settings', 'Settings'],
+                ['egress', 'Way out'],
                 ['secrets', 'Signing secrets'],
                 ['window-replay', 'Replay a window'],
               ]}
@@ -273,6 +275,23 @@ export function EndpointPage({ tenant, id }: { tenant: string; id: string }) {
                       .PATCH('/v1/tenants/{tenant}/endpoints/{endpoint}', { params: { path }, body })
                       .then(unwrap);
                     setStatus({ text: 'Settings saved.' });
+                    await loaded.reload();
+                  } catch (err) {
+                    fail(err);
+                  }
+                }}
+              />
+            </Section>
+            <Section id="egress" title="Way out">
+              <Egress
+                key={e.updated_at}
+                endpoint={e}
+                onSave={async (body) => {
+                  try {
+                    await api
+                      .PATCH('/v1/tenants/{tenant}/endpoints/{endpoint}', { params: { path }, body })
+                      .then(unwrap);
+                    setStatus({ text: 'Way out saved.' });
                     await loaded.reload();
                   } catch (err) {
                     fail(err);

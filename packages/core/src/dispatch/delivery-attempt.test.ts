@@ -225,6 +225,24 @@ test('a probe counts for health like a scheduled attempt; an ordered delivery na
   );
 });
 
+test('an egress failure (the proxy, the token endpoint) retries on the ladder but counts for neither health nor the breaker window', () => {
+  for (const errorClass of ['proxy_refused', 'proxy_auth_failed', 'proxy_unreachable', 'oauth_token_failed'] as const) {
+    for (const probe of [false, true]) {
+      const result: SendResult = { ...answer(0, 'delivery_failure'), status: null, errorClass, errorMessage: 'proxy' };
+      const r = attemptRecord(claim(), STANDARD, SIGNED, result, T, T + 40, probe, 'ep:ep_1', 'wrk_1', () => 0.5);
+      assert.equal(r.next.status, 'pending', 'it retries like any delivery failure');
+      assert.equal(r.attempt.outcome, 'delivery_failure');
+      assert.equal(r.breakerScope, null, `${errorClass}: no breaker window row`);
+      assert.deepEqual(r.health, { rule: STANDARD.health, countsFailure: false, countsSuccess: true }, errorClass);
+    }
+  }
+  // The receiver's own failures still count.
+  const refused: SendResult = { ...answer(0, 'delivery_failure'), status: null, errorClass: 'connection' };
+  const r = attemptRecord(claim(), STANDARD, SIGNED, refused, T, T + 40, false, 'ep:ep_1', 'wrk_1', () => 0.5);
+  assert.equal(r.breakerScope, 'ep:ep_1');
+  assert.equal(r.health?.countsFailure, true);
+});
+
 test('the attempt log line', () => {
   const c = claim();
   const result = answer(503, 'delivery_failure');

@@ -1,6 +1,6 @@
 // One attempt of a claimed delivery as data: the signed request it sends, and the record its send result becomes.
 // Pure (no I/O, no clock): the dispatcher supplies the times, the live secrets and the breaker scope.
-import type { AttemptTrigger } from '../domain.ts';
+import { type AttemptTrigger, isEgressFailure } from '../domain.ts';
 import { recordedHeaders, withCustomHeaders } from '../http/custom-headers.ts';
 import type { SendResult } from '../http/sender.ts';
 import type { Policy } from '../policy/types.ts';
@@ -93,6 +93,9 @@ export function attemptRecord(
     result,
   );
   const { next, progress } = nextState(policy, d, result, startedAt, endedAt, isReplay, random);
+  // Hookline's own egress failed (proxy): the receiver was never asked, so neither health nor the breaker's window
+  // hears of it (docs/rules.md#egress-failures); the delivery still retries on its ladder.
+  const egress = isEgressFailure(result.errorClass);
   return {
     attempt,
     workerId,
@@ -103,11 +106,11 @@ export function attemptRecord(
     // Failed replays and tests leave health alone; any success clears it (docs/rules.md#health-clear).
     health: {
       rule: policy.health,
-      countsFailure: trigger === 'scheduled' || trigger === 'probe',
+      countsFailure: !egress && (trigger === 'scheduled' || trigger === 'probe'),
       countsSuccess: true,
       ...(reopenWindowMs !== undefined ? { reopenWindowMs } : {}),
     },
-    breakerScope,
+    breakerScope: egress ? null : breakerScope,
     ...(d.orderingKey != null ? { ordering: { endpointId: c.endpoint.id, key: d.orderingKey } } : {}),
   };
 }

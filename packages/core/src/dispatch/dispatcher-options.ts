@@ -1,11 +1,13 @@
 // What a dispatcher is built from: its sender port, its options and their defaults, resolved once.
 import type { Clock } from '../clock.ts';
 import { DEFAULTS } from '../defaults.ts';
-import type { SendResult } from '../http/sender.ts';
+import type { OAuth2Client } from '../http/oauth2-client.ts';
+import type { ClientCertificate, SendResult } from '../http/sender.ts';
 import type { Logger } from '../logger.ts';
 import type { PolicyRegistry } from '../policy/registry.ts';
 import type { DeliveryQueueStore, StoreLifecycle } from '../store/store.ts';
 import { type AdmissionGate, openGate } from './admission.ts';
+import type { EgressCache } from './egress-cache.ts';
 import type { DispatchObserver } from './observers.ts';
 import type { SecretCache } from './secret-cache.ts';
 
@@ -19,6 +21,10 @@ export interface DeliverySender {
     /** The endpoint and its cap: the HTTP client keeps a pool per endpoint sized to it. */
     endpointId?: string;
     maxConcurrency?: number;
+    /** The endpoint's way out (egress-cache.ts): its proxy choice, client certificate and OAuth2 client. */
+    proxy?: string;
+    clientCertificate?: ClientCertificate;
+    oauth2?: OAuth2Client;
   }): Promise<SendResult & { simulatedDurationMs?: number }>;
 }
 
@@ -29,6 +35,8 @@ export interface DispatcherOptions {
   sender: DeliverySender;
   policies: PolicyRegistry;
   secrets: SecretCache;
+  /** The endpoints' proxy choices, client certificates and OAuth2 clients; none: every attempt as configured. */
+  egress?: EgressCache;
   logger: Logger;
   gate?: AdmissionGate;
   observers?: DispatchObserver[];
@@ -66,7 +74,10 @@ export interface DispatcherOptions {
   noticeReopenWindowMs?: number;
 }
 
-export type ResolvedOptions = Required<Omit<DispatcherOptions, 'workerId' | 'gate' | 'observers' | 'random'>> & {
+export type ResolvedOptions = Required<
+  Omit<DispatcherOptions, 'workerId' | 'gate' | 'observers' | 'random' | 'egress'>
+> & {
+  egress?: EgressCache;
   gate: AdmissionGate;
   random: () => number;
 };

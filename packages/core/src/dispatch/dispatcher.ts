@@ -1,5 +1,6 @@
 // The scheduler loop: claims due deliveries in leased batches, signs and sends them, decides the next step and
 // records attempts through one group commit. No timer per delivery: one loop reads due rows from the store.
+import { isEgressFailure } from '../domain.ts';
 import type { SendResult } from '../http/sender.ts';
 import { newId } from '../ids.ts';
 import type { Policy } from '../policy/types.ts';
@@ -363,7 +364,8 @@ export class Dispatcher {
     // Deleted while this delivery waited for its send (admission, secrets): it is not sent.
     if (this.#isGone(c)) return;
     const startedAt = now;
-    const result = await o.sender.send(request);
+    const egress = o.egress === undefined ? undefined : await o.egress.of(c.endpoint.id, c.endpoint.version);
+    const result = await o.sender.send(egress === undefined ? request : { ...request, ...egress });
     // A success frees its slot at once: the healthy path never waits on a commit. A failure keeps it until the
     // breaker and health have seen the record, so a failing endpoint is not flooded while its verdict is pending.
     if (result.outcome === 'success') freeSlot();
@@ -372,7 +374,9 @@ export class Dispatcher {
         ? startedAt + result.simulatedDurationMs
         : Math.max(o.clock.now(), startedAt);
     sent(endedAt - startedAt);
-    feedback(result, endedAt - startedAt);
+    // An egress failure (docs/rules.md#egress-failures) is no verdict on the receiver: not for its concurrency either.
+    const egressFailed = isEgressFailure(result.errorClass);
+    if (!egressFailed) feedback(result, endedAt - startedAt);
     const record = attemptRecord(
       c,
       policy,
@@ -388,7 +392,8 @@ export class Dispatcher {
     );
     const { attempt, next } = record;
     const transitions = await this.#recorder.submit(record);
-    await o.gate.afterAttempt(c, policy, attempt, probe, o.clock.now());
+    // A probe still reports (one that could not reach the receiver keeps the breaker open); other egress failures don't.
+    if (!egressFailed || probe) await o.gate.afterAttempt(c, policy, attempt, probe, o.clock.now());
 
     if (o.logAttempts) o.logger.log('info', 'attempt', attemptLogFields(c, record, result));
     for (const ob of this.#observers) {

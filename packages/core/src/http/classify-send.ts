@@ -2,6 +2,7 @@
 import type { ErrorClass } from '../domain.ts';
 import type { OutcomeClass } from '../policy/types.ts';
 import { REFUSED_ADDRESS_CODE } from './guarded-lookup.ts';
+import { PROXY_AUTH_FAILED_CODE, PROXY_REFUSED_CODE, PROXY_UNREACHABLE_CODE } from './proxy-tunnel.ts';
 
 /** 2xx success; 5xx and 429 delivery failure; 3xx (never followed), 1xx leftovers and other 4xx client error. */
 export function outcomeForStatus(status: number): OutcomeClass {
@@ -48,6 +49,9 @@ function tlsCode(code: string): boolean {
 
 function classOfCode(code: string): ErrorClass | null {
   if (code === REFUSED_ADDRESS_CODE) return 'refused_address';
+  if (code === PROXY_UNREACHABLE_CODE) return 'proxy_unreachable';
+  if (code === PROXY_REFUSED_CODE) return 'proxy_refused';
+  if (code === PROXY_AUTH_FAILED_CODE) return 'proxy_auth_failed';
   if (TIMEOUT_CODES.has(code)) return 'timeout';
   if (DNS_CODES.has(code)) return 'dns';
   if (tlsCode(code)) return 'tls';

@@ -5,12 +5,16 @@ import { Pool } from 'undici';
 import type { Clock } from '../clock.ts';
 import { systemClock } from '../clock.ts';
 import type { ErrorClass } from '../domain.ts';
-import type { OutcomeClass } from '../policy/types.ts';
+import { type EgressOptions, EgressRoutes, type ProxyServer } from '../egress-routes.ts';
 import { checkEndpointUrl } from './address-guard.ts';
 import { classifyTransportError, describeError, outcomeForStatus } from './classify-send.ts';
 import { createGuardedLookup, type LookupAll } from './guarded-lookup.ts';
+import { OAuth2Tokens, sendWithBearer } from './oauth2-token.ts';
+import { forwardForm } from './proxy-forward.ts';
+import { tunnelConnector } from './proxy-tunnel.ts';
 import { readExcerpt } from './read-excerpt.ts';
 import { retryAfterHeaderMs } from './retry-after-header.ts';
+import type { ClientCertificate, SendRequest, SendResult } from './send-types.ts';
 
 export const DEFAULT_USER_AGENT = 'Hookline-Webhooks/0.1 (+https://hookline.dev)';
 
@@ -37,37 +41,11 @@ export interface SenderOptions {
   readonly clock?: Clock;
   /** Extra trust roots (tests, private CAs). Certificates are always verified. */
   readonly ca?: string | Buffer | ReadonlyArray<string | Buffer>;
+  /** Forward proxies and the targets that go direct (docs/rules.md#egress-proxy); none by default. */
+  readonly egress?: EgressOptions;
 }
 
-export interface SendRequest {
-  readonly url: string;
-  /** Signature and id headers; they override the defaults (content-type, user-agent) by case-insensitive name. */
-  readonly headers: Readonly<Record<string, string>>;
-  readonly body: Buffer;
-  /** Total deadline for connect + request + response headers + body excerpt. */
-  readonly timeoutMs: number;
-  /**
-   * The endpoint the request is for: it gets a pool of its own, so a slow endpoint of one tenant never holds the
-   * sockets another endpoint on the same host needs. Without it, requests share one pool per origin.
-   */
-  readonly endpointId?: string;
-  /** The endpoint's concurrency cap: its pool's socket count (a new pool when it changes). */
-  readonly maxConcurrency?: number;
-}
-
-export interface SendResult {
-  outcome: OutcomeClass;
-  /** Set whenever response headers arrived, even if the body then timed out (outcome says what counts). */
-  status: number | null;
-  responseHeaders: Record<string, string> | null;
-  bodyExcerpt: string | null;
-  errorClass: ErrorClass | null;
-  errorMessage: string | null;
-  /** From Retry-After on 429/503, ms after the attempt ended; the policy caps it. */
-  retryAfterMs?: number;
-  startedAt: number;
-  durationMs: number;
-}
+export type { ClientCertificate, SendRequest, SendResult } from './send-types.ts';
 
 export interface Sender {
   send(request: SendRequest): Promise<SendResult>;
@@ -91,10 +69,22 @@ interface PoolEntry {
 }
 
 type Target =
-  | { readonly ok: true; readonly origin: string; readonly path: string; readonly authorization: string | null }
+  | {
+      readonly ok: true;
+      readonly origin: string;
+      readonly path: string;
+      readonly authorization: string | null;
+      /** The URL's host name (brackets removed) and host (with port, as the Host header says it). */
+      readonly hostname: string;
+      readonly host: string;
+      readonly port: number;
+      readonly https: boolean;
+    }
   | { readonly ok: false; readonly message: string };
 
 const MAX_CACHED_TARGETS = 10_000;
+/** A token endpoint's answer is read up to this much (a JWT access token can pass the 4 KB excerpt). */
+const TOKEN_RESPONSE_BYTES = 64 * 1024;
 
 class DeadlineExceeded extends Error {
   override readonly name = 'DeadlineExceeded';
@@ -132,6 +122,8 @@ export function createSender(options: SenderOptions = {}): Sender {
   const clock = options.clock ?? systemClock;
   const lookup = createGuardedLookup({ lookup: options.lookup, allowPrivateTargets });
   const ca = options.ca as string | Buffer | Array<string | Buffer> | undefined;
+  const egress = new EgressRoutes(options.egress);
+  const direct = (address: string) => egress.noProxy.matchesAddress(address);
   // Keep the socket's read buffer near the excerpt size so a huge body is not pulled in before we hang up.
   const highWaterMark = Math.max(cap, 16 * 1024);
 
@@ -156,7 +148,16 @@ export function createSender(options: SenderOptions = {}): Sender {
           ? 'Basic ' +
             Buffer.from(`${decodeURIComponent(u.username)}:${decodeURIComponent(u.password)}`).toString('base64')
           : null;
-      target = { ok: true, origin: u.origin, path: u.pathname + u.search, authorization };
+      target = {
+        ok: true,
+        origin: u.origin,
+        path: u.pathname + u.search,
+        authorization,
+        hostname: u.hostname.startsWith('[') ? u.hostname.slice(1, -1) : u.hostname,
+        host: u.host,
+        port: u.port === '' ? (u.protocol === 'https:' ? 443 : 80) : Number(u.port),
+        https: u.protocol === 'https:',
+      };
     }
     if (targets.size >= MAX_CACHED_TARGETS) targets.clear();
     targets.set(url, target);
@@ -170,12 +171,25 @@ export function createSender(options: SenderOptions = {}): Sender {
     entry.pool.close().catch(() => {});
   }
 
-  function poolFor(origin: string, endpointId: string | undefined, maxConcurrency: number | undefined): PoolEntry {
+  /**
+   * The pool of an endpoint (or origin) on one route: direct, tunnelled through a proxy (https), or to the proxy
+   * itself (http in absolute form). The route is part of the key, so a changed proxy setting gets a new pool.
+   */
+  function poolFor(
+    origin: string,
+    endpointId: string | undefined,
+    maxConcurrency: number | undefined,
+    proxy: ProxyServer | null = null,
+    https = true,
+    certificate?: ClientCertificate,
+  ): PoolEntry {
     const connections =
       maxConcurrency !== undefined && Number.isInteger(maxConcurrency) && maxConcurrency > 0
         ? maxConcurrency
         : defaultConnections;
-    const key = endpointId === undefined ? origin : `${endpointId} ${origin}`;
+    const route = proxy === null ? origin : `${origin} via ${proxy.name} ${proxy.display}`;
+    const withCert = certificate === undefined ? route : `${route} cert ${certificate.id}`;
+    const key = endpointId === undefined ? withCert : `${endpointId} ${withCert}`;
     let entry = pools.get(key);
     if (entry !== undefined && entry.connections === connections) return entry;
     // The endpoint's URL moved to another origin or its cap changed: its old pool goes (after its sends finish).
@@ -183,12 +197,18 @@ export function createSender(options: SenderOptions = {}): Sender {
     const previous = endpointId === undefined ? undefined : byEndpoint.get(endpointId);
     if (previous !== undefined) retire(previous);
     if (pools.size >= maxPools) evictLeastRecentlyUsed();
-    const pool = new Pool(origin, {
-      connections,
-      pipelining: 1,
-      keepAliveTimeout,
-      connect: { lookup, timeout: connectTimeout, ...(ca === undefined ? {} : { ca }) },
-    });
+    const tls = {
+      ...(ca === undefined ? {} : { ca }),
+      ...(certificate === undefined ? {} : { cert: certificate.cert, key: certificate.key }),
+    };
+    const connect =
+      proxy === null
+        ? { lookup, timeout: connectTimeout, ...tls }
+        : https
+          ? tunnelConnector({ proxy, lookup, direct, connectTimeoutMs: connectTimeout, tls })
+          : // Absolute form: the pool's origin is the proxy, which the operator chose; the target was checked per send.
+            { timeout: connectTimeout };
+    const pool = new Pool(origin, { connections, pipelining: 1, keepAliveTimeout, connect });
     entry = { pool, key, endpointId: endpointId ?? null, connections, inflight: 0, lastUsed: performance.now() };
     pools.set(key, entry);
     if (endpointId !== undefined) byEndpoint.set(endpointId, entry);
@@ -232,11 +252,25 @@ export function createSender(options: SenderOptions = {}): Sender {
     return headers;
   }
 
+  const tokens = new OAuth2Tokens({ clock });
+
   async function send(request: SendRequest): Promise<SendResult> {
     if (closed) throw new Error('sender is closed');
     const { timeoutMs } = request;
     if (!(timeoutMs > 0) || !Number.isFinite(timeoutMs))
       throw new TypeError(`timeoutMs must be a positive number, got ${timeoutMs}`);
+    if (request.oauth2 === undefined) return exchange(request, cap);
+    return sendWithBearer(request, request.oauth2, {
+      tokens,
+      clock,
+      exchange: (r) => exchange(r, cap),
+      fetch: (r) => exchange(r, TOKEN_RESPONSE_BYTES),
+    });
+  }
+
+  /** One HTTP exchange of `request` (no token logic): the route, the pool, the deadline, the classification. */
+  async function exchange(request: SendRequest, excerptBytes: number): Promise<SendResult> {
+    const { timeoutMs } = request;
     const startedAt = clock.now();
     const t0 = performance.now();
     const target = targetFor(request.url);
@@ -246,7 +280,44 @@ export function createSender(options: SenderOptions = {}): Sender {
       return failure('refused_address', target.message, startedAt, t0);
     }
 
-    const entry = poolFor(target.origin, request.endpointId, request.maxConcurrency);
+    const proxy = egress.any ? egress.choose(target.hostname, request.proxy) : null;
+    if (proxy === undefined)
+      return failure(
+        'proxy_refused',
+        `the endpoint names proxy "${request.proxy}", which is not configured`,
+        startedAt,
+        t0,
+      );
+    let path = target.path;
+    let headers = buildHeaders(request.headers, target.authorization);
+    let entry: PoolEntry;
+    if (proxy !== null && !target.https) {
+      // Plain http through the proxy: resolved and checked here, then asked for by address (proxy-forward.ts).
+      const form = await forwardForm(lookup, target, proxy, direct).catch((err: unknown) => err as Error);
+      if (form instanceof Error) return failure(classifyTransportError(form), describeError(form), startedAt, t0);
+      if (form === null)
+        entry = poolFor(
+          target.origin,
+          request.endpointId,
+          request.maxConcurrency,
+          null,
+          true,
+          request.clientCertificate,
+        );
+      else {
+        entry = poolFor(form.proxyOrigin, request.endpointId, request.maxConcurrency, proxy, false);
+        path = form.path;
+        headers = { ...headers, ...form.headers };
+      }
+    } else
+      entry = poolFor(
+        target.origin,
+        request.endpointId,
+        request.maxConcurrency,
+        proxy,
+        true,
+        request.clientCertificate,
+      );
     entry.inflight++;
     entry.lastUsed = t0;
     const deadline = new Deadline();
@@ -256,9 +327,9 @@ export function createSender(options: SenderOptions = {}): Sender {
     let retryAfterMs: number | undefined;
     try {
       const response = await entry.pool.request({
-        path: target.path,
+        path,
         method: 'POST',
-        headers: buildHeaders(request.headers, target.authorization),
+        headers,
         body: request.body,
         signal: deadline,
         // Belt and braces under the total deadline, which is what actually ends a slow exchange.
@@ -270,7 +341,19 @@ export function createSender(options: SenderOptions = {}): Sender {
       responseHeaders = flattenHeaders(response.headers);
       if (status === 429 || status === 503)
         retryAfterMs = retryAfterHeaderMs(response.headers['retry-after'], clock.now());
-      const excerpt = await readExcerpt(response.body, cap);
+      const excerpt = await readExcerpt(response.body, excerptBytes);
+      // Only the proxy asks for proxy credentials; a receiver has no business answering 407.
+      if (status === 407 && proxy !== null && !target.https) {
+        const result = failure(
+          'proxy_auth_failed',
+          `proxy ${proxy.name} (${proxy.display}) answered 407`,
+          startedAt,
+          t0,
+        );
+        result.status = status;
+        result.responseHeaders = responseHeaders;
+        return result;
+      }
       const outcome = outcomeForStatus(status);
       const result: SendResult = {
         outcome,

@@ -20,6 +20,7 @@ function fakeStore(calls: string[]): Store {
     purgeOutbox: log('purgeOutbox'),
     purgePortalLinks: log('purgePortalLinks'),
     purgeAudit: log('purgeAudit'),
+    listExpiringCertificates: log('listExpiringCertificates'),
   } as unknown as Store;
 }
 
@@ -38,6 +39,7 @@ test('one pass sweeps health then purges; concurrent calls share the pass in fli
     'purgeOutbox',
     'purgePortalLinks',
     'purgeAudit',
+    'listExpiringCertificates',
   ]);
   assert.deepEqual(a.purged, {
     deliveries: 0,

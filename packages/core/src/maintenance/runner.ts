@@ -1,8 +1,15 @@
-// Background upkeep for the worker role: the health sweep and retention, on one interval timer.
+// Background upkeep for the worker role: the health sweep, retention and certificate-expiry notices, on one interval timer.
 import type { Clock } from '../clock.ts';
 import type { Logger } from '../logger.ts';
 import type { PolicyRegistry } from '../policy/registry.ts';
-import type { AuditStore, BreakerStore, HealthTransition, RetentionStore } from '../store/store.ts';
+import type {
+  AuditStore,
+  BreakerStore,
+  EndpointEgressStore,
+  HealthTransition,
+  RetentionStore,
+} from '../store/store.ts';
+import { noticeExpiringCertificates } from './certificate-expiry.ts';
 import { sweepHealth } from './health-sweep.ts';
 import { type PurgeCounts, purgeExpired, type RetentionOptions } from './retention.ts';
 
@@ -10,7 +17,8 @@ export interface MaintenanceOptions {
   /** The health sweep's reads and pause, and the retention part. */
   store: Pick<BreakerStore, 'listEndpointsFailingSince' | 'pauseFailingEndpoint'> &
     RetentionStore &
-    Pick<AuditStore, 'purgeAudit'>;
+    Pick<AuditStore, 'purgeAudit'> &
+    Pick<EndpointEgressStore, 'listExpiringCertificates' | 'markCertificateNotified'>;
   clock: Clock;
   policies: PolicyRegistry;
   logger: Logger;
@@ -24,6 +32,8 @@ export interface MaintenanceOptions {
 export interface MaintenanceResult {
   health: HealthTransition[];
   purged: PurgeCounts;
+  /** Certificate-expiry notices written (docs/rules.md#client-certificate). */
+  certificateNotices: number;
 }
 
 export class Maintenance {
@@ -48,14 +58,16 @@ export class Maintenance {
     const health = await sweepHealth(this.#o.store, this.#o.policies, now);
     if (health.length) this.#o.onHealth?.(health);
     const purged = await purgeExpired(this.#o.store, now, this.#o.retention);
-    if (health.length || purged.deliveries || purged.events) {
+    const certificateNotices = await noticeExpiringCertificates(this.#o.store, now);
+    if (health.length || purged.deliveries || purged.events || certificateNotices) {
       this.#o.logger.log('info', 'maintenance', {
         paused: health.length,
         purged_deliveries: purged.deliveries,
         purged_events: purged.events,
+        certificate_notices: certificateNotices,
       });
     }
-    return { health, purged };
+    return { health, purged, certificateNotices };
   }
 
   start(): void {

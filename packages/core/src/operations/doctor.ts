@@ -41,6 +41,8 @@ export class DoctorOperations {
     if (ep.status === 'paused') throw fail('endpoint_paused');
     const policy = p.policies.get(ep.policy) ?? p.policies.default();
     const secrets = await p.secrets.live(id, ep.version, p.clock.now());
+    // The endpoint's way out (proxy, client certificate, OAuth2 token) goes with every request, as with its deliveries.
+    const egress = await p.egress.of(id, ep.version);
     return runDoctor(
       {
         url: ep.url,
@@ -52,7 +54,7 @@ export class DoctorOperations {
       },
       // No endpoint id: the doctor's requests use the per-origin pool, never the sockets the endpoint's deliveries hold.
       {
-        sender: { send: (r) => p.sender.send(r) },
+        sender: { send: (r) => p.sender.send({ ...r, ...egress }) },
         clock: p.clock,
         maxRequests: opts.maxRequests,
         maxDurationMs: opts.maxDurationMs,

@@ -15,10 +15,11 @@ import { signHeaders } from '../signing/sign-headers.ts';
 import { generateSecret } from '../signing/signing-keys.ts';
 import type { EndpointPatch, Page, ReplayRow } from '../store/store.ts';
 import { audited } from './audit.ts';
+import { type EndpointEgressInput, EndpointEgressOperations, hasEgressInput, summarize } from './endpoint-egress.ts';
 import type { EngineParts } from './parts.ts';
 import { dailyReplayQuota, replayQuotaExceeded } from './replay-quota.ts';
 
-export interface EndpointInput {
+export interface EndpointInput extends EndpointEgressInput {
   url: string;
   description?: string;
   event_types?: string[];
@@ -62,9 +63,11 @@ type StoredEndpoint = Endpoint & { version: number };
 
 export class EndpointOperations {
   readonly #p: EngineParts;
+  readonly #egress: EndpointEgressOperations;
 
   constructor(parts: EngineParts) {
     this.#p = parts;
+    this.#egress = new EndpointEgressOperations(parts);
   }
 
   /** The normalised URL, or 400 with the SSRF rule it breaks. */
@@ -126,6 +129,8 @@ export class EndpointOperations {
       createdAt: now,
       updatedAt: now,
     };
+    // Egress settings are checked (and sealed) before anything is written; stored right after the endpoint.
+    const egress = hasEgressInput(input) ? this.#egress.prepare(endpoint.id, input, null, now) : null;
     const secret = signing === 'ed25519' ? generateEd25519Secret() : generateSecret();
     const what = { action: 'endpoint.create', target: { type: 'endpoint' as const, id: endpoint.id, tenantId } };
     await audited(p, actor, what, 'createEndpoint', endpoint, {
@@ -135,24 +140,31 @@ export class EndpointOperations {
       createdAt: now,
       expiresAt: null,
     });
+    if (egress !== null) await p.store.setEndpointEgress(endpoint.id, egress, now);
+    endpoint.egress = summarize(egress);
     p.ingest.invalidate(tenantId);
     return signing === 'ed25519'
       ? { endpoint, secret: null, publicKey: publicKeyOf(secret) }
       : { endpoint, secret, publicKey: null };
   }
 
-  list(tenantId: string, cursor: string | null, limit: number): Promise<Page<Endpoint>> {
-    return this.#p.store.listEndpoints(tenantId, cursor, limit);
+  async list(tenantId: string, cursor: string | null, limit: number): Promise<Page<Endpoint>> {
+    const page = await this.#p.store.listEndpoints(tenantId, cursor, limit);
+    for (const ep of page.items) ep.egress = await this.#egress.summaryOf(ep.id);
+    return page;
   }
 
   /** The endpoint, or null when the tenant has none by that id. */
-  find(tenantId: string, id: string): Promise<StoredEndpoint | null> {
-    return this.#p.store.getEndpoint(tenantId, id);
+  async find(tenantId: string, id: string): Promise<StoredEndpoint | null> {
+    const ep = await this.#p.store.getEndpoint(tenantId, id);
+    if (ep) ep.egress = await this.#egress.summaryOf(id);
+    return ep;
   }
 
   async get(tenantId: string, id: string): Promise<StoredEndpoint> {
     const ep = await this.#p.store.getEndpoint(tenantId, id);
     if (!ep) throw fail('endpoint_not_found');
+    ep.egress = await this.#egress.summaryOf(id);
     return ep;
   }
 
@@ -180,9 +192,12 @@ export class EndpointOperations {
     if (input.catch_up === true) throw fail('catch_up_needs_reactivation');
     const cur = await this.get(tenantId, id);
     const patch = this.#patch(cur, input);
+    // The egress settings first: a refused certificate or token URL leaves the whole edit undone.
+    const egress = hasEgressInput(input) ? await this.#egress.apply(id, input) : cur.egress;
     const what = { action: 'endpoint.update', target: { type: 'endpoint' as const, id, tenantId } };
     const next = await audited(p, actor, what, 'updateEndpoint', tenantId, id, patch, p.clock.now());
     if (!next) throw fail('endpoint_not_found');
+    next.egress = egress;
     p.ingest.invalidate(tenantId);
     if (patch.status === 'active') p.dispatcher.wake();
     return next;
@@ -242,6 +257,8 @@ export class EndpointOperations {
     if (result.kind === 'not_found') throw fail('endpoint_not_found');
     if (result.kind === 'not_paused') throw fail('endpoint_not_paused', { status: result.status });
     if (result.kind === 'quota_exceeded') throw replayQuotaExceeded(quota, now);
+    // Egress edits ride along after the reactivation (a refused one answers 400 with the endpoint already active).
+    result.endpoint.egress = hasEgressInput(input) ? await this.#egress.apply(id, input) : cur.egress;
     p.ingest.invalidate(tenantId);
     p.dispatcher.wake();
     return { endpoint: result.endpoint, replay: result.replay };
@@ -302,6 +319,7 @@ export class EndpointOperations {
     p.dispatcher.forgetEndpoint(id);
     p.ingest.invalidate(tenantId);
     p.secrets.forget(id);
+    p.egress.forget(id);
     // Its HTTP pool goes too (a send still in flight finishes on it).
     p.sender.closeEndpoint?.(id);
   }
@@ -355,6 +373,7 @@ export class EndpointOperations {
         timeoutMs,
         endpointId: id,
         maxConcurrency: ep.maxConcurrency,
+        ...(await p.egress.of(id, ep.version)),
       });
     } catch (err) {
       // Not sent at all (no live secret, a sender fault): the delivery ends failed with the reason, never stays open.

@@ -8,7 +8,7 @@ export class MaintenanceOperations {
     this.#p = parts;
   }
 
-  /** One health-sweep and retention pass at `now` (virtual-clock tests, simulate; the worker role runs it on a timer). */
+  /** One health-sweep, retention and certificate-expiry pass at `now` (virtual-clock tests, simulate; the worker role runs it on a timer). */
   run(now = this.#p.clock.now()) {
     return this.#p.maintenance.runOnce(now);
   }

@@ -3,6 +3,7 @@
 import type { Breaker } from '../breaker/breaker-gate.ts';
 import type { Clock } from '../clock.ts';
 import type { DeliverySender, Dispatcher } from '../dispatch/dispatcher.ts';
+import type { EgressCache } from '../dispatch/egress-cache.ts';
 import type { SecretCache } from '../dispatch/secret-cache.ts';
 import type { Ingest } from '../ingest.ts';
 import type { Logger } from '../logger.ts';
@@ -21,6 +22,8 @@ export interface EngineParts {
   readonly dispatcher: Dispatcher;
   readonly sender: DeliverySender & { close?: () => Promise<void>; closeEndpoint?: (endpointId: string) => void };
   readonly secrets: SecretCache;
+  /** The endpoints' proxy choices, client certificates and OAuth2 clients, opened per endpoint version. */
+  readonly egress: EgressCache;
   readonly breaker: Breaker;
   readonly maintenance: Maintenance;
   readonly settings: {

@@ -124,6 +124,7 @@ export class TenantOperations {
     p.ingest.invalidate(id);
     for (const ep of endpoints) {
       p.secrets.forget(ep.id);
+      p.egress.forget(ep.id);
       p.sender.closeEndpoint?.(ep.id);
     }
     this.#onRevoke();

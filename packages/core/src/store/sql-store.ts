@@ -9,6 +9,7 @@ import * as audit from './sql-parts/audit.ts';
 import * as breakers from './sql-parts/breakers.ts';
 import * as catalog from './sql-parts/catalog.ts';
 import * as queue from './sql-parts/delivery-queue.ts';
+import * as egress from './sql-parts/endpoint-egress.ts';
 import * as events from './sql-parts/events.ts';
 import * as outbox from './sql-parts/outbox.ts';
 import * as processes from './sql-parts/processes.ts';
@@ -26,6 +27,7 @@ import type {
   ClaimedDelivery,
   ClaimOptions,
   DeliveryFilter,
+  EndpointEgress,
   EndpointPatch,
   EventTypeRow,
   NewEvent,
@@ -140,6 +142,18 @@ export class SqlStore implements Store {
   }
   rotateSecret(endpointId: string, secret: SealedSecret, retireAt: number, now: number) {
     return catalog.rotateSecret(this.driver, endpointId, secret, retireAt, now);
+  }
+  getEndpointEgress(endpointId: string) {
+    return egress.getEndpointEgress(this.driver, endpointId);
+  }
+  setEndpointEgress(endpointId: string, row: EndpointEgress | null, now: number) {
+    return egress.setEndpointEgress(this.driver, endpointId, row, now);
+  }
+  listExpiringCertificates(before: number, limit: number) {
+    return egress.listExpiringCertificates(this.driver, before, limit);
+  }
+  markCertificateNotified(endpointId: string, expiresAt: number, notice: Omit<Notice, 'environment' | 'resolvedAt'>) {
+    return egress.markCertificateNotified(this.driver, endpointId, expiresAt, notice);
   }
   putEventType(row: EventTypeRow) {
     return catalog.putEventType(this.driver, row);

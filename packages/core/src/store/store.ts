@@ -6,6 +6,7 @@ import type { AuditStore } from './parts/audit-store.ts';
 import type { BreakerStore } from './parts/breaker-store.ts';
 import type { CatalogStore } from './parts/catalog-store.ts';
 import type { DeliveryQueueStore } from './parts/delivery-queue-store.ts';
+import type { EndpointEgressStore } from './parts/endpoint-egress-store.ts';
 import type { EventStore } from './parts/event-store.ts';
 import type { OutboxStore } from './parts/outbox-store.ts';
 import type { ProcessStore } from './parts/process-store.ts';
@@ -18,6 +19,7 @@ export type * from './parts/audit-store.ts';
 export type * from './parts/breaker-store.ts';
 export type * from './parts/catalog-store.ts';
 export type * from './parts/delivery-queue-store.ts';
+export type * from './parts/endpoint-egress-store.ts';
 export type * from './parts/event-store.ts';
 export type * from './parts/outbox-store.ts';
 export type * from './parts/page.ts';
@@ -30,6 +32,7 @@ export type { StoreProblem } from './storage-fault.ts';
 
 export type Store = StoreLifecycle &
   CatalogStore &
+  EndpointEgressStore &
   EventStore &
   DeliveryQueueStore &
   ReportingStore &

@@ -8,6 +8,7 @@ import { attemptHistoryConformance } from './attempt-history.ts';
 import { auditConformance } from './audit.ts';
 import { breakersConformance } from './breakers.ts';
 import { claimsLeasesConformance } from './claims-leases.ts';
+import { endpointEgressConformance } from './endpoint-egress.ts';
 import { endpointOptionsConformance } from './endpoint-options.ts';
 import { engineRulesConformance } from './engine-rules.ts';
 import { eventsDeliveriesConformance } from './events-deliveries.ts';
@@ -52,6 +53,7 @@ export function storeConformance(name: string, factory: StoreFactory, options: {
     describe('replays', () => replaysConformance(withStore));
     describe('retry now', () => retryNowConformance(withStore));
     describe('endpoint options', () => endpointOptionsConformance(withStore));
+    describe('endpoint egress', () => endpointEgressConformance(withStore));
     describe('stats', () => statsConformance(withStore));
     describe('processes', () => processesConformance(withStore));
     describe('breakers', () => breakersConformance(withStore));

@@ -192,6 +192,25 @@ CREATE UNIQUE INDEX delivery_minutes_pkey ON delivery_minutes USING btree (endpo
 
 CREATE INDEX delivery_minutes_tenant ON delivery_minutes USING btree (tenant_id, minute);
 
+CREATE TABLE endpoint_egress (
+  endpoint_id text NOT NULL,
+  proxy text,
+  certificate_pem text,
+  certificate_key_sealed text,
+  certificate_subject text,
+  certificate_expires_at bigint,
+  certificate_notified_at bigint,
+  oauth2 text,
+  oauth2_secret_sealed text,
+  updated_at bigint NOT NULL,
+  CONSTRAINT endpoint_egress_endpoint_id_fkey FOREIGN KEY (endpoint_id) REFERENCES endpoints(id) ON DELETE CASCADE,
+  CONSTRAINT endpoint_egress_pkey PRIMARY KEY (endpoint_id)
+);
+
+CREATE INDEX endpoint_egress_certificate_expiry ON endpoint_egress USING btree (certificate_expires_at) WHERE ((certificate_expires_at IS NOT NULL) AND (certificate_notified_at IS NULL));
+
+CREATE UNIQUE INDEX endpoint_egress_pkey ON endpoint_egress USING btree (endpoint_id);
+
 CREATE TABLE endpoint_incidents (
   endpoint_id text NOT NULL,
   tenant_id text NOT NULL,

@@ -147,6 +147,22 @@ CREATE INDEX delivery_minutes_age ON delivery_minutes (minute);
 
 CREATE INDEX delivery_minutes_tenant ON delivery_minutes (tenant_id, minute);
 
+CREATE TABLE endpoint_egress (
+  endpoint_id TEXT PRIMARY KEY REFERENCES endpoints(id) ON DELETE CASCADE,
+  proxy TEXT,                                    -- null: the configuration's; 'none'; or a name under egress.proxies
+  certificate_pem TEXT,                          -- the client certificate (chain), public
+  certificate_key_sealed TEXT,                   -- its private key, AES-256-GCM under the master key
+  certificate_subject TEXT,
+  certificate_expires_at INTEGER,
+  certificate_notified_at INTEGER,               -- when the expiry notice for this certificate was written
+  oauth2 TEXT,                                   -- JSON {token_url, client_id, scope, audience}
+  oauth2_secret_sealed TEXT,                     -- the client secret, AES-256-GCM under the master key
+  updated_at INTEGER NOT NULL
+);
+
+CREATE INDEX endpoint_egress_certificate_expiry ON endpoint_egress (certificate_expires_at)
+  WHERE certificate_expires_at IS NOT NULL AND certificate_notified_at IS NULL;
+
 CREATE TABLE endpoint_incidents (
   endpoint_id TEXT PRIMARY KEY REFERENCES endpoints(id) ON DELETE CASCADE,
   tenant_id TEXT NOT NULL,

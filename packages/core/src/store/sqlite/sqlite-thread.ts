@@ -110,6 +110,10 @@ const METHODS = [
   'auditChain',
   'auditBounds',
   'purgeAudit',
+  'getEndpointEgress',
+  'setEndpointEgress',
+  'listExpiringCertificates',
+  'markCertificateNotified',
 ] as const satisfies ReadonlyArray<keyof Store>;
 
 type Forwarded = (typeof METHODS)[number];

@@ -3,6 +3,7 @@ import { InvalidDurationError, parseDuration } from '@hookline/core/config';
 import { usageError } from '../cli-error.ts';
 import { intValue } from '../parse-args.ts';
 import type { Json } from '../views.ts';
+import { EGRESS_FLAGS, EGRESS_OPTIONS, egressBody } from './endpoint-egress-flags.ts';
 
 export const SETTING_OPTIONS = {
   url: { type: 'string' },
@@ -22,6 +23,7 @@ export const SETTING_OPTIONS = {
   'clear-headers': { type: 'boolean' },
   'catch-up': { type: 'boolean' },
   signing: { type: 'string' },
+  ...EGRESS_OPTIONS,
 } as const;
 
 export type SettingFlag = keyof typeof SETTING_OPTIONS;
@@ -53,6 +55,7 @@ export const SET_FLAGS: readonly SettingFlag[] = [
   'header',
   'clear-headers',
   'catch-up',
+  ...EGRESS_FLAGS,
 ];
 
 /** What `endpoints add` takes: the creation fields (the URL is positional there). */
@@ -70,6 +73,7 @@ export const ADD_FLAGS: readonly SettingFlag[] = [
   'filter',
   'header',
   'signing',
+  ...EGRESS_FLAGS,
 ];
 
 /** Why a flag `endpoints set` does not take is not settable, and what to do instead. */
@@ -122,7 +126,7 @@ export function settingsBody(command: string, values: SettingValues): Json {
   if (values['on-failure'] !== undefined)
     body.on_failure = oneOf(command, 'on-failure', values['on-failure'], ['continue', 'block']);
   if (values.signing !== undefined) body.signing = oneOf(command, 'signing', values.signing, ['hmac', 'ed25519']);
-  Object.assign(body, filterAndHeaders(command, values));
+  Object.assign(body, filterAndHeaders(command, values), egressBody(command, values));
   return body;
 }
 

@@ -43,7 +43,7 @@ export const endpoints: Command = {
                          [--event-types <a,b.*>] [--scheme hookline|standard] [--timeout <5s>]
                          [--max-concurrency <n>] [--paused] [--ordering none|key]
                          [--on-failure continue|block] [--signing hmac|ed25519] [--rate-limit <n per second>]
-                         [--filter <json>] [--header 'Name: value']…
+                         [--filter <json>] [--header 'Name: value']… [egress flags]
   hookline endpoints list [--limit <n>] [--cursor <c>]
   hookline endpoints show <endpoint>
   hookline endpoints set <endpoint> [--url <https://receiver/url>] [--description <text>]
@@ -51,7 +51,7 @@ export const endpoints: Command = {
                          [--timeout <5s>|policy] [--max-concurrency <n>|policy] [--rate-limit <n>|off]
                          [--status active|paused [--catch-up]] [--ordering none|key]
                          [--on-failure continue|block] [--filter <json>|none]
-                         [--header 'Name: value']… [--clear-headers]
+                         [--header 'Name: value']… [--clear-headers] [egress flags]
   hookline endpoints limit <endpoint> [--rate-limit <n>|off] [--max-concurrency <n>]
   hookline endpoints pause <endpoint>      (new events are recorded as skipped)
   hookline endpoints resume <endpoint> [--catch-up]
@@ -80,6 +80,12 @@ export const endpoints: Command = {
   --rate-limit caps sends to the endpoint at n a second across every worker (1-10000; 'off' clears
   it); deliveries over it wait without spending attempts. 'show' also prints the effective
   concurrency Hookline learned from the endpoint's 429/503 answers and latency.
+  Egress flags (docs/rules.md#egress-proxy): --proxy <name>|none|default picks a configured proxy,
+  direct, or the configured default; --client-cert <cert.pem> --client-key <key.pem> sets the client
+  certificate presented on every attempt (--client-cert none removes it; the key is never shown
+  again); --oauth2-token-url <url> --oauth2-client-id <id> --oauth2-client-secret <secret>
+  [--oauth2-scope <s>] [--oauth2-audience <a>] sends a Bearer token from that token endpoint
+  (--oauth2-token-url none removes it; without --oauth2-client-secret an edit keeps the secret).
 
 ${CLIENT_OPTIONS_HELP}
 

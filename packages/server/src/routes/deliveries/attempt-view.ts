@@ -37,7 +37,8 @@ export const AttemptSchema = named(
     response_body_excerpt: { ...nullableStr, description: 'The first few KB of the response body.' },
     error_class: {
       ...nullableStr,
-      description: 'timeout, connection, dns, tls, status, refused_address, body_too_large',
+      description:
+        'timeout, connection, dns, tls, status, refused_address, body_too_large; the egress proxy: proxy_unreachable, proxy_refused, proxy_auth_failed',
     },
     error_message: nullableStr,
     held_from: {

@@ -52,6 +52,45 @@ export const endpointFields = {
     description:
       'With ordering key: continue (default) lets a key go on after a failed delivery; block holds it until that delivery is replayed successfully or dismissed.',
   },
+  proxy: {
+    type: ['string', 'null'],
+    maxLength: 63,
+    description:
+      'docs/rules.md#egress-proxy: null (default) the configured egress proxy; "none" direct; or the name of a proxy under egress.proxies.',
+  },
+  client_certificate: {
+    type: ['object', 'null'],
+    additionalProperties: false,
+    required: ['certificate', 'key'],
+    properties: {
+      certificate: { type: 'string', maxLength: 65_536, description: 'PEM certificate (chain).' },
+      key: {
+        type: 'string',
+        maxLength: 65_536,
+        description: 'PEM private key (unencrypted); sealed at rest, never shown again.',
+      },
+    },
+    description:
+      'docs/rules.md#client-certificate: presented on every attempt (mTLS); null removes it. 400 client_certificate_invalid when it does not parse, has expired or the key does not match.',
+  },
+  oauth2: {
+    type: ['object', 'null'],
+    additionalProperties: false,
+    required: ['token_url', 'client_id'],
+    properties: {
+      token_url: { type: 'string', maxLength: 2048, description: 'Same rules as an endpoint URL (SSRF).' },
+      client_id: { type: 'string', maxLength: 1000 },
+      client_secret: {
+        type: 'string',
+        maxLength: 1000,
+        description: 'Sealed at rest, never shown again; omit it to keep the current one.',
+      },
+      scope: { type: ['string', 'null'], maxLength: 1000 },
+      audience: { type: ['string', 'null'], maxLength: 1000 },
+    },
+    description:
+      'docs/rules.md#oauth2: client credentials; each attempt carries Authorization: Bearer <token> from token_url; null removes it.',
+  },
   signing: {
     type: 'string',
     enum: ['hmac', 'ed25519'],

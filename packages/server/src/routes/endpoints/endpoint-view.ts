@@ -40,6 +40,30 @@ export const EndpointSchema = named(
       description:
         'hmac: whsec_ secrets (v1); ed25519: key pairs (v1a, standard scheme), receivers hold only the whpk_ public key. Fixed at creation.',
     },
+    proxy: {
+      ...nullableStr,
+      description: 'docs/rules.md#egress-proxy: null the configured egress proxy; "none" direct; else a named proxy.',
+    },
+    client_certificate: {
+      type: ['object', 'null'],
+      additionalProperties: false,
+      required: ['has_certificate', 'subject', 'expires_at'],
+      properties: { has_certificate: { type: 'boolean' }, subject: str, expires_at: time },
+      description: 'The client certificate presented on every attempt (its key is never shown); null: none.',
+    },
+    oauth2: {
+      type: ['object', 'null'],
+      additionalProperties: false,
+      required: ['token_url', 'client_id', 'scope', 'audience', 'has_secret'],
+      properties: {
+        token_url: str,
+        client_id: str,
+        scope: nullableStr,
+        audience: nullableStr,
+        has_secret: { type: 'boolean' },
+      },
+      description: 'OAuth2 client credentials (the secret is never shown); null: none.',
+    },
     status: { type: 'string', enum: ['active', 'degraded', 'paused'] },
     pause_reason: nullableStr,
     failing_since: nullableTime,
@@ -67,6 +91,7 @@ export const endpointView = (e: Endpoint) => ({
   headers: e.customHeaders ?? {},
   paused_at: iso(e.pausedAt),
   signing: e.signing ?? 'hmac',
+  ...egressView(e.egress),
   status: e.status,
   pause_reason: e.pauseReason,
   failing_since: iso(e.failingSince),
@@ -75,3 +100,22 @@ export const endpointView = (e: Endpoint) => ({
   created_at: iso(e.createdAt),
   updated_at: iso(e.updatedAt),
 });
+
+/** The endpoint's egress settings as shown: never the private key or the client secret. */
+function egressView(g: Endpoint['egress']) {
+  return {
+    proxy: g?.proxy ?? null,
+    client_certificate: g?.certificate
+      ? { has_certificate: true, subject: g.certificate.subject, expires_at: iso(g.certificate.expiresAt) }
+      : null,
+    oauth2: g?.oauth2
+      ? {
+          token_url: g.oauth2.tokenUrl,
+          client_id: g.oauth2.clientId,
+          scope: g.oauth2.scope,
+          audience: g.oauth2.audience,
+          has_secret: g.oauth2.hasSecret,
+        }
+      : null,
+  };
+}
