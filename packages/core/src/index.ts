@@ -46,6 +46,9 @@ export {
   EndpointOperations,
   EndpointSecretOperations,
   EventOperations,
+  IDEMPOTENCY_TTL_MS,
+  IdempotencyOperations,
+  MessageOperations,
   EventTypeOperations,
   LAST_USED_GRANULARITY_MS,
   MaintenanceOperations,
@@ -59,6 +62,8 @@ export {
   StatsOperations,
   TenantOperations,
 } from './operations/index.ts';
+export type { IdempotentAnswer } from './operations/idempotency.ts';
+export type { Message, MessageInput } from './operations/messages.ts';
 export type { MinuteStats, QueueStats, TenantStats } from './operations/stats.ts';
 export type { TenantInput, TenantPatch } from './operations/tenants.ts';
 export {

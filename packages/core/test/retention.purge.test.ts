@@ -55,6 +55,7 @@ test('purges only terminal deliveries (and their attempts, events) past retentio
       breakerWindow: 0,
       outbox: 0,
       portalLinks: 0,
+      idempotencyKeys: 0,
     });
   } finally {
     await rx.close();

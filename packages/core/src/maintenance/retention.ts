@@ -34,6 +34,7 @@ export interface PurgeCounts {
   outbox: number;
   /** Console portal links past their expiry (single use, 15 minutes: nothing can use them). */
   portalLinks: number;
+  idempotencyKeys: number;
 }
 
 /** One retention pass at `now`; yields to the event loop between batches. */
@@ -50,6 +51,7 @@ export async function purgeExpired(
     breakerWindow: 0,
     outbox: 0,
     portalLinks: 0,
+    idempotencyKeys: 0,
   };
   counts.deliveries = await inBatches(o, (batch) => store.purgeDeliveries(now - o.deliveriesMs, batch));
   counts.events = await inBatches(o, (batch) => store.purgeEvents(now - (o.eventsMs ?? o.deliveriesMs), batch));
@@ -57,6 +59,7 @@ export async function purgeExpired(
   counts.breakerWindow = await store.purgeBreakerWindow(now - BREAKER_WINDOW_RETENTION_MS);
   counts.outbox = await store.purgeOutbox(now - o.outboxMs);
   counts.portalLinks = await store.purgePortalLinks(now);
+  counts.idempotencyKeys = await store.purgeIdempotencyKeys(now);
   return counts;
 }
 

@@ -19,6 +19,7 @@ function fakeStore(calls: string[]): Store {
     purgeBreakerWindow: log('purgeBreakerWindow'),
     purgeOutbox: log('purgeOutbox'),
     purgePortalLinks: log('purgePortalLinks'),
+    purgeIdempotencyKeys: log('purgeIdempotencyKeys'),
   } as unknown as Store;
 }
 
@@ -36,6 +37,7 @@ test('one pass sweeps health then purges; concurrent calls share the pass in fli
     'purgeBreakerWindow',
     'purgeOutbox',
     'purgePortalLinks',
+    'purgeIdempotencyKeys',
   ]);
   assert.deepEqual(a.purged, {
     deliveries: 0,
@@ -44,6 +46,7 @@ test('one pass sweeps health then purges; concurrent calls share the pass in fli
     breakerWindow: 0,
     outbox: 0,
     portalLinks: 0,
+    idempotencyKeys: 0,
   });
   m.start();
   await m.stop();

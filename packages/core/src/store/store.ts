@@ -4,6 +4,7 @@
 import type { AttemptTrigger } from '../domain.ts';
 import type { BreakerStore } from './parts/breaker-store.ts';
 import type { CatalogStore } from './parts/catalog-store.ts';
+import type { CompatStore } from './parts/compat-store.ts';
 import type { DeliveryQueueStore } from './parts/delivery-queue-store.ts';
 import type { EventStore } from './parts/event-store.ts';
 import type { OutboxStore } from './parts/outbox-store.ts';
@@ -15,6 +16,7 @@ import type { StoreLifecycle } from './parts/store-lifecycle.ts';
 
 export type * from './parts/breaker-store.ts';
 export type * from './parts/catalog-store.ts';
+export type * from './parts/compat-store.ts';
 export type * from './parts/delivery-queue-store.ts';
 export type * from './parts/event-store.ts';
 export type * from './parts/outbox-store.ts';
@@ -35,6 +37,7 @@ export type Store = StoreLifecycle &
   BreakerStore &
   OutboxStore &
   RetentionStore &
-  ProcessStore;
+  ProcessStore &
+  CompatStore;
 
 export type { AttemptTrigger };

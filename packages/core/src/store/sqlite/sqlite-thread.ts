@@ -104,6 +104,20 @@ const METHODS = [
   'purgeEvents',
   'purgeBreakerWindow',
   'purgeDeliveryMinutes',
+  'purgeIdempotencyKeys',
+  'findTenantByUid',
+  'setTenantLabels',
+  'findEndpointByUid',
+  'setEndpointLabels',
+  'getEventByPk',
+  'putMessageLabels',
+  'getMessageLabels',
+  'listMessages',
+  'addDelivery',
+  'claimIdempotencyKey',
+  'getIdempotencyKey',
+  'finishIdempotencyKey',
+  'dropIdempotencyKey',
 ] as const satisfies ReadonlyArray<keyof Store>;
 
 type Forwarded = (typeof METHODS)[number];
