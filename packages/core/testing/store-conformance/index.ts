@@ -7,6 +7,7 @@ import { administrationConformance } from './administration.ts';
 import { attemptHistoryConformance } from './attempt-history.ts';
 import { breakersConformance } from './breakers.ts';
 import { claimsLeasesConformance } from './claims-leases.ts';
+import { compatConformance } from './compat.ts';
 import { endpointOptionsConformance } from './endpoint-options.ts';
 import { engineRulesConformance } from './engine-rules.ts';
 import { eventsDeliveriesConformance } from './events-deliveries.ts';
@@ -56,6 +57,7 @@ export function storeConformance(name: string, factory: StoreFactory, options: {
     describe('breakers', () => breakersConformance(withStore));
     describe('health sweeps and retention', () => healthRetentionConformance(withStore));
     describe('notices per incident', () => incidentsConformance(withStore));
+    describe('the Svix-compatible API (compat)', () => compatConformance(withStore));
     describe('engine rules on this store', () => engineRulesConformance(withStore));
   });
 }
