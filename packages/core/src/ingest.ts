@@ -39,7 +39,10 @@ export interface IngestOptions {
 }
 
 /** docs/rules.md#channels: an endpoint without channels takes every event; one with channels, events sharing one. */
-export function inChannels(endpointChannels: readonly string[] | null | undefined, channels: readonly string[]): boolean {
+export function inChannels(
+  endpointChannels: readonly string[] | null | undefined,
+  channels: readonly string[],
+): boolean {
   if (!endpointChannels || endpointChannels.length === 0) return true;
   return channels.some((c) => endpointChannels.includes(c));
 }

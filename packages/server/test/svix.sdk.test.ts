@@ -97,7 +97,11 @@ async function suite(serverUrl: string, run: string): Promise<void> {
 
     await within('deliveries', 20_000, Promise.all([all.waitFor(1), eu.waitFor(1)]));
     // The raw payload, verified unchanged by both libraries.
-    assert.equal(all.received[0].body.toString('utf8'), JSON.stringify({ amount: 5, note: 'ü' }), JSON.stringify(all.received.map((r) => [r.headers, r.body.toString()])));
+    assert.equal(
+      all.received[0].body.toString('utf8'),
+      JSON.stringify({ amount: 5, note: 'ü' }),
+      JSON.stringify(all.received.map((r) => [r.headers, r.body.toString()])),
+    );
     assert.deepEqual(verifyBoth(secretAll, all.received[0]), { amount: 5, note: 'ü' });
     assert.deepEqual(verifyBoth(given, eu.received[0]), { x: 1 });
 

@@ -64,7 +64,11 @@ export class EndpointSecretOperations {
     // `given`: the caller's own whsec_ secret (the Svix-compatible API's rotate `key`), HMAC endpoints only.
     if (given !== undefined && signing !== 'hmac') throw fail('signing_needs_standard_scheme');
     const secret =
-      given !== undefined ? checkGivenSecret(given) : signing === 'ed25519' ? generateEd25519Secret() : generateSecret();
+      given !== undefined
+        ? checkGivenSecret(given)
+        : signing === 'ed25519'
+          ? generateEd25519Secret()
+          : generateSecret();
     await p.store.rotateSecret(
       id,
       { kid: newId('sec', now), endpointId: id, sealed: p.box.seal(secret, id), createdAt: now, expiresAt: null },

@@ -189,7 +189,8 @@ export class EndpointOperations {
 
   /** The endpoint by its id or, failing that, its uid (the Svix-compatible API's `endpoint_id`); 404 when neither. */
   async getByIdOrUid(tenantId: string, ref: string): Promise<StoredEndpoint> {
-    const ep = (await this.#p.store.getEndpoint(tenantId, ref)) ?? (await this.#p.store.findEndpointByUid(tenantId, ref));
+    const ep =
+      (await this.#p.store.getEndpoint(tenantId, ref)) ?? (await this.#p.store.findEndpointByUid(tenantId, ref));
     if (!ep) throw fail('endpoint_not_found');
     return ep;
   }

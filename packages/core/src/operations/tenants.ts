@@ -1,11 +1,5 @@
 // Tenants: create, read, edit and delete (with everything they own); every tenant write goes through here.
-import {
-  DEFAULT_ENVIRONMENT,
-  type Environment,
-  type Metadata,
-  type PayloadFormat,
-  type Tenant,
-} from '../domain.ts';
+import { DEFAULT_ENVIRONMENT, type Environment, type Metadata, type PayloadFormat, type Tenant } from '../domain.ts';
 import { fail } from '../errors.ts';
 import { newId } from '../ids.ts';
 import { isUniqueViolation } from '../store/storage-fault.ts';

@@ -159,7 +159,7 @@ export function endpointToRow(e: Endpoint): Row {
     rate_limit_per_s: e.rateLimitPerS ?? null,
     uid: e.uid ?? null,
     metadata: e.metadata && Object.keys(e.metadata).length ? JSON.stringify(e.metadata) : null,
-    channels: e.channels && e.channels.length ? JSON.stringify(e.channels) : null,
+    channels: e.channels?.length ? JSON.stringify(e.channels) : null,
     status: e.status,
     pause_reason: e.pauseReason,
     failing_since: e.failingSince,

@@ -124,7 +124,13 @@ export async function listMessages(
   );
 }
 
-export function addDelivery(db: SqlDriver, replay: ReplayRow, eventPk: string, id: string, now: number): Promise<boolean> {
+export function addDelivery(
+  db: SqlDriver,
+  replay: ReplayRow,
+  eventPk: string,
+  id: string,
+  now: number,
+): Promise<boolean> {
   return db.transaction(async (tx) => {
     const [ev] = await tx.all('find-event-by-pk', { tenant_id: replay.tenantId, id: eventPk });
     if (!ev) return false;
@@ -171,7 +177,11 @@ export function claimIdempotencyKey(
   });
 }
 
-export async function getIdempotencyKey(db: SqlExecutor, scope: string, key: string): Promise<IdempotencyRecord | null> {
+export async function getIdempotencyKey(
+  db: SqlExecutor,
+  scope: string,
+  key: string,
+): Promise<IdempotencyRecord | null> {
   const [r] = await db.all('get-idempotency-key', { scope, key });
   return r ? idempotencyFromRow(r) : null;
 }

@@ -69,13 +69,17 @@ export function svixAttemptRoutes(app: FastifyInstance, rt: Runtime): void {
     return listOut(data, null);
   });
 
-  app.get<{ Params: P<'app' | 'msg' | 'attempt'> }>('/api/v1/app/:app/msg/:msg/attempt/:attempt', { config }, async (req) => {
-    const t = await appFor(rt, req, req.params.app);
-    const m = await engine.messages.get(t.id, req.params.msg);
-    const found = (await attemptsOf(t, m.deliveries)).find((a) => a.id === req.params.attempt);
-    if (!found) throw fail('attempt_not_found');
-    return found;
-  });
+  app.get<{ Params: P<'app' | 'msg' | 'attempt'> }>(
+    '/api/v1/app/:app/msg/:msg/attempt/:attempt',
+    { config },
+    async (req) => {
+      const t = await appFor(rt, req, req.params.app);
+      const m = await engine.messages.get(t.id, req.params.msg);
+      const found = (await attemptsOf(t, m.deliveries)).find((a) => a.id === req.params.attempt);
+      if (!found) throw fail('attempt_not_found');
+      return found;
+    },
+  );
 
   app.post<{ Params: P<'app' | 'msg' | 'endpoint'> }>(
     '/api/v1/app/:app/msg/:msg/endpoint/:endpoint/resend',

@@ -16,7 +16,10 @@ export function svixAuthRoutes(app: FastifyInstance, rt: Runtime): void {
         const t = await appFor(rt, req, req.params.app);
         const link = await rt.engine.console.createPortalLink(t.id);
         reply.header('cache-control', 'no-store');
-        return { status: 200, body: { url: `${req.protocol}://${req.host}/console/portal/${link.token}`, token: link.token } };
+        return {
+          status: 200,
+          body: { url: `${req.protocol}://${req.host}/console/portal/${link.token}`, token: link.token },
+        };
       }),
     );
   }

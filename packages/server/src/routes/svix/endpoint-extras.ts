@@ -39,28 +39,29 @@ export function svixEndpointExtraRoutes(app: FastifyInstance, rt: Runtime): void
     return { headers: e.customHeaders ?? {}, sensitive: [] };
   });
 
-  const editHeaders = (replace: boolean) => async (req: import('fastify').FastifyRequest<EP>, reply: import('fastify').FastifyReply) => {
-    const r = new FieldReader(req.body);
-    const raw = r.raw('headers');
-    const headers: Record<string, string | null> = {};
-    if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) r.stringMap('headers');
-    else
-      for (const [k, v] of Object.entries(raw as Record<string, unknown>)) {
-        if (typeof v === 'string' || (v === null && !replace)) headers[k] = v;
-        else r.stringMap('headers');
+  const editHeaders =
+    (replace: boolean) => async (req: import('fastify').FastifyRequest<EP>, reply: import('fastify').FastifyReply) => {
+      const r = new FieldReader(req.body);
+      const raw = r.raw('headers');
+      const headers: Record<string, string | null> = {};
+      if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) r.stringMap('headers');
+      else
+        for (const [k, v] of Object.entries(raw as Record<string, unknown>)) {
+          if (typeof v === 'string' || (v === null && !replace)) headers[k] = v;
+          else r.stringMap('headers');
+        }
+      const drop = r.strings('deleteHeaders') ?? [];
+      r.done();
+      const { app: t, endpoint: e } = await endpointFor(rt, req, req.params.app, req.params.endpoint);
+      const next: Record<string, string> = replace ? {} : { ...(e.customHeaders ?? {}) };
+      for (const [k, v] of Object.entries(headers)) {
+        if (v === null) delete next[k];
+        else next[k] = v;
       }
-    const drop = r.strings('deleteHeaders') ?? [];
-    r.done();
-    const { app: t, endpoint: e } = await endpointFor(rt, req, req.params.app, req.params.endpoint);
-    const next: Record<string, string> = replace ? {} : { ...(e.customHeaders ?? {}) };
-    for (const [k, v] of Object.entries(headers)) {
-      if (v === null) delete next[k];
-      else next[k] = v;
-    }
-    for (const k of drop) delete next[k];
-    await engine.endpoints.update(t.id, e.id, { headers: next });
-    return reply.code(204).send();
-  };
+      for (const k of drop) delete next[k];
+      await engine.endpoints.update(t.id, e.id, { headers: next });
+      return reply.code(204).send();
+    };
   app.put<EP>(`${BASE}/headers`, { config }, editHeaders(true));
   app.patch<EP>(`${BASE}/headers`, { config }, editHeaders(false));
 

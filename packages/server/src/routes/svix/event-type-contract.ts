@@ -13,8 +13,12 @@ export function exampleOf(def: EventTypeView, version: string, index: number): u
   // Without an example, the first is an empty object (an event type whose schema refuses it fails the check).
   if (index === 0 && example === undefined) return {};
   if (index > 0)
-    throw fail('invalid_request', {
-      detail: `event type ${def.name} has no example ${index}`,
-    }, { details: [{ in: 'body', path: '/exampleIndex', message: `event type ${def.name} has no example ${index}` }] });
+    throw fail(
+      'invalid_request',
+      {
+        detail: `event type ${def.name} has no example ${index}`,
+      },
+      { details: [{ in: 'body', path: '/exampleIndex', message: `event type ${def.name} has no example ${index}` }] },
+    );
   return example;
 }

@@ -5,7 +5,10 @@ import type { EventTypeView } from '../../event-types/event-type-registry.ts';
 const iso = (ms: number) => new Date(ms).toISOString();
 
 /** Svix's list answer; `iterator` is the cursor of the next page (null on the last one). */
-export function listOut<T>(data: T[], next: string | null): { data: T[]; iterator: string | null; prevIterator: null; done: boolean } {
+export function listOut<T>(
+  data: T[],
+  next: string | null,
+): { data: T[]; iterator: string | null; prevIterator: null; done: boolean } {
   return { data, iterator: next, prevIterator: null, done: next === null };
 }
 
