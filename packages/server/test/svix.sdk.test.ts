@@ -181,6 +181,55 @@ async function suite(serverUrl: string, run: string): Promise<void> {
     await rejectsWith(404, svix.endpoint.get(uid, 'no-such-endpoint'));
     await rejectsWith(404, svix.message.get(uid, 'no-such-message'));
     await rejectsWith(409, svix.application.create({ name: 'Twin', uid }));
+
+    // A tenant API key reaches its own application only; the admin token every one.
+    const other = await svix.application.create({ name: 'Other', uid: `other-${run}` });
+    const keyRes = await fetch(`${serverUrl}/v1/tenants/${app.id}/api-keys`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'svix' }),
+    });
+    assert.equal(keyRes.status, 201);
+    const own = new Svix(((await keyRes.json()) as { key: string }).key, { serverUrl });
+    assert.equal((await own.application.get(uid)).id, app.id);
+    assert.deepEqual(
+      (await own.application.list()).data.map((a) => a.id),
+      [app.id],
+    );
+    await rejectsWith(404, own.application.get(other.uid!));
+    await rejectsWith(404, own.endpoint.list(other.id));
+    await rejectsWith(403, own.application.create({ name: 'Mine', uid: `mine-${run}` }));
+    assert.equal((await own.message.create(uid, { eventType: type, payload: { amount: 9 } })).eventType, type);
+
+    // send-example goes to that endpoint only, with the type's example; a bad field is a 422 naming it.
+    await svix.eventType.update(type, {
+      description: 'An invoice was paid',
+      schemas: { '1': { type: 'object', properties: { amount: { type: 'number' } } } },
+    });
+    const before = eu.received.length;
+    const example = await svix.endpoint.sendExample(uid, epEu.id, { eventType: type });
+    assert.equal(example.eventType, type);
+    await within('the example', 20_000, eu.waitFor(before + 1));
+    assert.deepEqual(verifyBoth(given, eu.received[before]), {});
+    const bad = await rejectsWith(422, svix.endpoint.create(uid, { url: 42 as unknown as string }));
+    assert.deepEqual(bad.body.detail[0].loc, ['body', 'url']);
+
+    // Event types: patch, archive on delete (listed only with include_archived).
+    assert.equal((await svix.eventType.patch(type, { deprecated: true })).deprecated, true);
+    await svix.eventType.delete(type);
+    assert.ok(!(await svix.eventType.list()).data.some((t) => t.name === type));
+    assert.equal(
+      (await svix.eventType.list({ includeArchived: true })).data.find((t) => t.name === type)?.archived,
+      true,
+    );
+
+    // Endpoint patch (disabled = paused, uid moved) and delete; application delete.
+    const p = await svix.endpoint.patch(uid, 'ep-eu', { disabled: true, uid: 'ep-eu-2', description: 'EU' });
+    assert.deepEqual([p.disabled, p.uid, p.description, p.channels], [true, 'ep-eu-2', 'EU', ['eu']]);
+    await svix.endpoint.delete(uid, 'ep-eu-2');
+    await rejectsWith(404, svix.endpoint.get(uid, 'ep-eu-2'));
+    await svix.application.delete(other.id);
+    await rejectsWith(404, svix.application.get(other.uid!));
   } finally {
     await all.close();
     await eu.close();
