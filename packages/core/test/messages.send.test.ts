@@ -45,7 +45,11 @@ test('raw payload: a raw tenant sends the payload bytes; an envelope tenant its 
   try {
     const raw = await t.engine.tenants.create({ name: 'Svix app', uid: 'svix-app', payload_format: 'raw' });
     const ep = (await t.engine.endpoints.create(raw.id, { url: rx.url, scheme: 'standard' })).endpoint.id;
-    const m = await t.engine.messages.send(raw.id, { type: 'invoice.paid', data: { amount: 5, note: 'ü' }, tags: ['t'] });
+    const m = await t.engine.messages.send(raw.id, {
+      type: 'invoice.paid',
+      data: { amount: 5, note: 'ü' },
+      tags: ['t'],
+    });
     await t.engine.runDue();
     assert.equal(rx.received[0].body.toString('utf8'), '{"amount":5,"note":"ü"}');
     assert.deepEqual([m.channels, m.tags], [null, ['t']]);

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
-import { ApiException, Svix, Webhook } from 'svix';
+import { ApiException, Ordering, Svix, Webhook } from 'svix';
 import { startCli } from './cli-harness.ts';
 import { type Received, startReceiver, until, within } from './server-harness.ts';
 
@@ -170,6 +170,12 @@ async function suite(serverUrl: string, run: string): Promise<void> {
       iterator = page.iterator;
     }
     for (let i = 0; i < 3; i++) assert.ok(seen.includes(`paged-${run}-${i}`));
+    // Newest first: ours come in reverse creation order (other tests may add tenants to a shared database).
+    const newest = await svix.application.list({ limit: 250, order: Ordering.Descending });
+    assert.deepEqual(
+      newest.data.map((a) => a.uid).filter((u) => u?.startsWith(`paged-${run}-`)),
+      [2, 1, 0].map((i) => `paged-${run}-${i}`),
+    );
 
     // Portal access: a Hookline portal link and its token for this application.
     const portal = await svix.authentication.appPortalAccess(uid, {});

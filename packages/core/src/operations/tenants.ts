@@ -69,8 +69,12 @@ export class TenantOperations {
     return tenant;
   }
 
-  /** Oldest first; with `environment`, only that environment's tenants. */
-  list(cursor: string | null, limit: number, filter: { environment?: Environment } = {}): Promise<Page<Tenant>> {
+  /** Oldest first (newest first with `newestFirst`); with `environment`, only that environment's tenants. */
+  list(
+    cursor: string | null,
+    limit: number,
+    filter: { environment?: Environment; newestFirst?: boolean } = {},
+  ): Promise<Page<Tenant>> {
     return this.#p.store.listTenants(cursor, limit, filter);
   }
 

@@ -89,7 +89,7 @@ export class SqlStore implements Store {
   getTenant(id: string) {
     return catalog.getTenant(this.driver, id);
   }
-  listTenants(cursor: string | null, limit: number, filter?: { environment?: Environment }) {
+  listTenants(cursor: string | null, limit: number, filter?: { environment?: Environment; newestFirst?: boolean }) {
     return catalog.listTenants(this.driver, cursor, limit, filter);
   }
   updateTenant(id: string, patch: TenantPatch, now: number) {

@@ -29,6 +29,17 @@ export function compatConformance(withStore: WithStore): void {
     assert.equal(await store.setTenantLabels('ten_X', labels, T0), false);
     // Tenants without a uid never collide.
     await store.createTenant(tenant('ten_C'));
+    // Newest first (Svix's order=descending), paged by the last id.
+    const newest = await store.listTenants(null, 2, { newestFirst: true });
+    assert.deepEqual([newest.items.map((t) => t.id), newest.nextCursor], [['ten_C', 'ten_B'], 'ten_B']);
+    assert.deepEqual(
+      (await store.listTenants('ten_B', 2, { newestFirst: true })).items.map((t) => t.id),
+      ['ten_A'],
+    );
+    assert.deepEqual(
+      (await store.listTenants(null, 5, { newestFirst: true, environment: 'test' })).items.map((t) => t.id),
+      [],
+    );
   });
 
   withStore(

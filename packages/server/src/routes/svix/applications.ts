@@ -46,7 +46,8 @@ export function svixApplicationRoutes(app: FastifyInstance, rt: Runtime): void {
     const p = req.principal;
     // A tenant key sees its own application only.
     if (p?.kind === 'tenant') return listOut([applicationOut(await engine.tenants.get(p.tenantId))], null);
-    const page = await engine.tenants.list(cursor, limit);
+    const order = (req.query as Record<string, unknown>).order;
+    const page = await engine.tenants.list(cursor, limit, order === 'descending' ? { newestFirst: true } : {});
     return listOut(page.items.map(applicationOut), page.nextCursor);
   });
 
