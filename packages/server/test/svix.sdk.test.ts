@@ -141,6 +141,10 @@ async function suite(serverUrl: string, run: string): Promise<void> {
     );
     assert.ok(after.data.some((a) => a.triggerType === 1));
     assert.equal((await svix.messageAttempt.get(uid, m1.id, after.data[0].id)).id, after.data[0].id);
+    const sent = await svix.messageAttempt.listAttemptedMessages(uid, epAll.id);
+    assert.ok(sent.data.length >= 1 && sent.data.every((m) => m.id === m1.id && m.status === 0));
+    const destinations = await svix.messageAttempt.listAttemptedDestinations(uid, m1.id);
+    assert.ok(destinations.data.length >= 1 && destinations.data.every((d) => d.id === epAll.id));
 
     // Rotation: a new secret signs the next delivery.
     await svix.endpoint.rotateSecret(uid, epAll.id, {});

@@ -6,7 +6,7 @@ import type { Runtime } from '../../runtime.ts';
 import { appFor, endpointFor, type P, paging } from './svix-context.ts';
 import { answerOnce } from './svix-idempotency.ts';
 import { FieldReader } from './svix-input.ts';
-import { attemptOut, listOut } from './svix-view.ts';
+import { attemptOut, endpointMessageOut, listOut, messageStatus } from './svix-view.ts';
 
 type AttemptView = ReturnType<typeof attemptOut>;
 
@@ -54,6 +54,31 @@ export function svixAttemptRoutes(app: FastifyInstance, rt: Runtime): void {
       limit,
     );
     const data = (await attemptsOf(t, page.items)).filter((a) => f.status === undefined || a.status === f.status);
+    return listOut(data, page.nextCursor);
+  });
+
+  // The messages an endpoint was sent, newest first, each with its delivery's state there.
+  app.get<{ Params: P<'app' | 'endpoint'> }>('/api/v1/app/:app/endpoint/:endpoint/msg', { config }, async (req) => {
+    const { app: t, endpoint: e } = await endpointFor(rt, req, req.params.app, req.params.endpoint);
+    const { limit, cursor } = paging(req.query as Record<string, unknown>);
+    const f = readFilter(req.query);
+    const page = await engine.deliveries.list(
+      {
+        tenantId: t.id,
+        endpointId: e.id,
+        ...(f.since !== undefined ? { since: f.since } : {}),
+        ...(f.until !== undefined ? { until: f.until } : {}),
+      },
+      cursor,
+      limit,
+    );
+    const withContent = (req.query as Record<string, unknown>).with_content !== 'false';
+    const data = [];
+    for (const d of page.items) {
+      const m = await engine.messages.get(t.id, d.eventPk).catch(() => null);
+      if (m && (f.status === undefined || messageStatus(d.status) === f.status))
+        data.push(endpointMessageOut(m.event, m, d, withContent));
+    }
     return listOut(data, page.nextCursor);
   });
 

@@ -109,6 +109,17 @@ export function messageEndpointOut(e: Endpoint, d: Delivery) {
   };
 }
 
+/** A message as one endpoint saw it (GET …/endpoint/{endpoint}/msg). */
+export function endpointMessageOut(ev: EventRecord, labels: MessageLabels, d: Delivery, withContent = true) {
+  const status = messageStatus(d.status);
+  return {
+    ...messageOut(ev, labels, withContent),
+    status,
+    statusText: STATUS_TEXT[status],
+    nextAttempt: d.nextAttemptAt === null ? null : iso(d.nextAttemptAt),
+  };
+}
+
 export function eventTypeOut(t: EventTypeView) {
   const schemas = Object.fromEntries(
     Object.entries(t.versions)
