@@ -389,8 +389,8 @@ export class SqlStore implements Store {
   addDelivery(replay: ReplayRow, eventPk: string, id: string, now: number) {
     return compat.addDelivery(this.driver, replay, eventPk, id, now);
   }
-  claimIdempotencyKey(scope: string, key: string, requestHash: string, now: number, ttlMs: number) {
-    return compat.claimIdempotencyKey(this.driver, scope, key, requestHash, now, ttlMs);
+  claimIdempotencyKey(scope: string, key: string, requestHash: string, now: number, ttlMs: number, pendingMs: number) {
+    return compat.claimIdempotencyKey(this.driver, scope, key, requestHash, now, ttlMs, pendingMs);
   }
   getIdempotencyKey(scope: string, key: string) {
     return compat.getIdempotencyKey(this.driver, scope, key);

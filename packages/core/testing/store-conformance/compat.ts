@@ -144,12 +144,12 @@ export function compatConformance(withStore: WithStore): void {
     'idempotency keys: claimed once, held until answered, released, expired after their time, purged',
     async (store) => {
       const ttl = 12 * H;
-      assert.deepEqual(await store.claimIdempotencyKey('s', 'k', 'h1', T0, ttl), { kind: 'claimed' });
-      const held = await store.claimIdempotencyKey('s', 'k', 'h1', T0 + 1, ttl);
+      assert.deepEqual(await store.claimIdempotencyKey('s', 'k', 'h1', T0, ttl, 2 * MIN), { kind: 'claimed' });
+      const held = await store.claimIdempotencyKey('s', 'k', 'h1', T0 + 1, ttl, 2 * MIN);
       assert.equal(held.kind, 'held');
       assert.deepEqual(held.kind === 'held' && [held.record.status, held.record.requestHash], [null, 'h1']);
       // Another scope is another key.
-      assert.deepEqual(await store.claimIdempotencyKey('s2', 'k', 'h9', T0, ttl), { kind: 'claimed' });
+      assert.deepEqual(await store.claimIdempotencyKey('s2', 'k', 'h9', T0, ttl, 2 * MIN), { kind: 'claimed' });
       await store.finishIdempotencyKey('s', 'k', 201, '{"id":1}');
       // An answer is kept once: a later finish does not replace it.
       await store.finishIdempotencyKey('s', 'k', 500, 'x');
@@ -161,10 +161,17 @@ export function compatConformance(withStore: WithStore): void {
         expiresAt: T0 + ttl,
       });
       // Past its time the key is free again.
-      assert.deepEqual(await store.claimIdempotencyKey('s', 'k', 'h2', T0 + ttl, ttl), { kind: 'claimed' });
+      assert.deepEqual(await store.claimIdempotencyKey('s', 'k', 'h2', T0 + ttl, ttl, 2 * MIN), { kind: 'claimed' });
       assert.equal((await store.getIdempotencyKey('s', 'k'))?.requestHash, 'h2');
       await store.dropIdempotencyKey('s', 'k');
       assert.equal(await store.getIdempotencyKey('s', 'k'), null);
+      // A claim left unanswered past the pending time (its process died) is free again; an answered one is not.
+      assert.deepEqual(await store.claimIdempotencyKey('s', 'p', 'h', T0, ttl, 2 * MIN), { kind: 'claimed' });
+      assert.equal((await store.claimIdempotencyKey('s', 'p', 'h', T0 + 2 * MIN - 1, ttl, 2 * MIN)).kind, 'held');
+      assert.deepEqual(await store.claimIdempotencyKey('s', 'p', 'h', T0 + 2 * MIN, ttl, 2 * MIN), { kind: 'claimed' });
+      await store.finishIdempotencyKey('s', 'p', 200, '{}');
+      assert.equal((await store.claimIdempotencyKey('s', 'p', 'h', T0 + H, ttl, 2 * MIN)).kind, 'held');
+      await store.dropIdempotencyKey('s', 'p');
       assert.equal(await store.purgeIdempotencyKeys(T0 + ttl), 1);
       assert.equal(await store.getIdempotencyKey('s2', 'k'), null);
     },

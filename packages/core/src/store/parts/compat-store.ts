@@ -68,8 +68,9 @@ export interface CompatStore {
    */
   addDelivery(replay: ReplayRow, eventPk: string, id: string, now: number): Promise<boolean>;
   /**
-   * Claims `key` in `scope` for a request hashing to `requestHash`: `claimed` when this request is the first (or the
-   * previous record expired), else the record that holds it.
+   * Claims `key` in `scope` for a request hashing to `requestHash`: `claimed` when this request is the first, the
+   * previous record expired (`ttlMs` after its claim), or its request was abandoned (still unanswered `pendingMs`
+   * after its claim: its process died); else the record that holds it.
    */
   claimIdempotencyKey(
     scope: string,
@@ -77,6 +78,7 @@ export interface CompatStore {
     requestHash: string,
     now: number,
     ttlMs: number,
+    pendingMs: number,
   ): Promise<{ kind: 'claimed' } | { kind: 'held'; record: IdempotencyRecord }>;
   getIdempotencyKey(scope: string, key: string): Promise<IdempotencyRecord | null>;
   /** Keeps the first request's answer. */

@@ -164,13 +164,16 @@ export function claimIdempotencyKey(
   requestHash: string,
   now: number,
   ttlMs: number,
+  pendingMs: number,
 ): Promise<{ kind: 'claimed' } | { kind: 'held'; record: IdempotencyRecord }> {
   return db.transaction(async (tx) => {
     const claim = { scope, key, request_hash: requestHash, now, expires_at: now + ttlMs };
     if ((await tx.run('claim-idempotency-key', claim)) > 0) return { kind: 'claimed' as const };
     const [r] = await tx.all('get-idempotency-key', { scope, key });
-    if (r && Number(r.expires_at) > now) return { kind: 'held' as const, record: idempotencyFromRow(r) };
-    // Expired (or gone meanwhile): the key is free again.
+    const record = r ? idempotencyFromRow(r) : null;
+    const abandoned = record !== null && record.status === null && record.createdAt <= now - pendingMs;
+    if (record && record.expiresAt > now && !abandoned) return { kind: 'held' as const, record };
+    // Expired, abandoned (or gone meanwhile): the key is free again.
     await tx.run('drop-idempotency-key', { scope, key, before: now + 1 });
     await tx.run('claim-idempotency-key', claim);
     return { kind: 'claimed' as const };
