@@ -49,6 +49,10 @@ export function isEgressFailure(errorClass: ErrorClass | null): boolean {
 export type Environment = 'test' | 'live';
 export const ENVIRONMENTS: readonly Environment[] = ['test', 'live'];
 export const DEFAULT_ENVIRONMENT: Environment = 'live';
+/** What an event's attempts send (docs/svix-compatibility.md#raw-payload): Hookline's envelope or the payload itself. */
+export type PayloadFormat = 'envelope' | 'raw';
+/** String labels a caller attaches (the Svix-compatible API's `metadata`). */
+export type Metadata = Record<string, string>;
 
 export interface Tenant {
   id: string;
@@ -59,6 +63,13 @@ export interface Tenant {
   /** Operational notifications: an endpoint of this tenant that receives endpoint.degraded etc. */
   operationsEndpointId: string | null;
   notifyEmail: boolean;
+  /** docs/svix-compatibility.md: a caller-chosen id, unique over tenants; null: none. Stores always return it. */
+  uid?: string | null;
+  metadata?: Metadata;
+  /** How messages sent through the Svix-compatible API are sent; absent: `envelope`. Stores always return it. */
+  payloadFormat?: PayloadFormat;
+  /** Svix's application `rateLimit`, kept and shown (not enforced); null: none. */
+  appRateLimit?: number | null;
   createdAt: number;
   updatedAt: number;
 }
@@ -91,6 +102,11 @@ export interface Endpoint {
   effectiveConcurrency?: number | null;
   /** docs/rules.md#egress-proxy: proxy choice, client certificate, OAuth2 client as shown; absent: not loaded. */
   egress?: EndpointEgressSummary;
+  /** docs/svix-compatibility.md: a caller-chosen id, unique within the tenant; null: none. Stores always return it. */
+  uid?: string | null;
+  metadata?: Metadata;
+  /** docs/rules.md#channels: only events sharing one of these; null/absent/empty: every event. */
+  channels?: string[] | null;
   status: EndpointStatus;
   pauseReason: PauseReason | null;
   /** Start of the current uninterrupted failure streak (null when the last attempt succeeded). */

@@ -76,6 +76,8 @@ export const ERROR_CATALOG = {
   replay_not_found: { status: 404, message: 'unknown replay' },
   api_key_not_found: { status: 404, message: 'unknown api key' },
   event_type_not_found: { status: 404, message: 'unknown event type' },
+  message_not_found: { status: 404, message: 'unknown message' },
+  attempt_not_found: { status: 404, message: 'unknown attempt' },
   // 409 — conflicts with current state
   event_conflict: { status: 409, message: 'event_id {event_id} was already accepted with a different body' },
   endpoint_paused: { status: 409, message: 'endpoint is paused; reactivate it with PATCH status=active first' },
@@ -114,6 +116,11 @@ export const ERROR_CATALOG = {
     status: 409,
     message:
       "an endpoint's signing is fixed at creation: this endpoint signs with {signing}; create a new endpoint to sign with {requested}",
+  },
+  uid_taken: { status: 409, message: 'uid {uid} is already taken by another {what}' },
+  idempotency_key_reused: {
+    status: 409,
+    message: 'idempotency-key {key} was already used with a different request in the last 12 hours',
   },
   environment_immutable: {
     status: 409,

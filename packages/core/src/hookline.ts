@@ -23,7 +23,9 @@ import { EndpointSecretOperations } from './operations/endpoint-secrets.ts';
 import { EndpointOperations } from './operations/endpoints.ts';
 import { EventTypeOperations } from './operations/event-types.ts';
 import { EventOperations } from './operations/events.ts';
+import { IdempotencyOperations } from './operations/idempotency.ts';
 import { MaintenanceOperations } from './operations/maintenance.ts';
+import { MessageOperations } from './operations/messages.ts';
 import { NoticeOperations } from './operations/notices.ts';
 import type { EngineParts } from './operations/parts.ts';
 import { ProcessOperations } from './operations/processes.ts';
@@ -61,6 +63,10 @@ export class Hookline {
   /** The processes sharing the store and their published settings (docs/scaling.md#settings-that-must-match). */
   readonly processes: ProcessOperations;
   readonly eventTypes: EventTypeOperations;
+  /** The Svix-compatible API's messages (docs/svix-compatibility.md#messages). */
+  readonly messages: MessageOperations;
+  /** Idempotent requests, kept in the store for 12 h (docs/svix-compatibility.md#idempotency). */
+  readonly idempotency: IdempotencyOperations;
   readonly stats: StatsOperations;
   readonly doctor: DoctorOperations;
   readonly maintenance: MaintenanceOperations;
@@ -197,6 +203,8 @@ export class Hookline {
     this.notices = new NoticeOperations(parts);
     this.processes = new ProcessOperations(parts);
     this.eventTypes = new EventTypeOperations(parts);
+    this.messages = new MessageOperations(parts);
+    this.idempotency = new IdempotencyOperations(parts);
     this.stats = new StatsOperations(parts);
     this.doctor = new DoctorOperations(parts);
     this.maintenance = new MaintenanceOperations(parts);

@@ -39,6 +39,7 @@ export { Maintenance, type MaintenanceOptions, type MaintenanceResult } from './
 export type { DoctorContract, DoctorEndpointOptions } from './operations/doctor.ts';
 export type { LiveSecret } from './operations/endpoint-secrets.ts';
 export type { EndpointEdit, EndpointInput } from './operations/endpoints.ts';
+export type { IdempotentAnswer } from './operations/idempotency.ts';
 export type { ConsoleGrant, ConsoleSession, PolicySummary, SimulationInput } from './operations/index.ts';
 export {
   ApiKeyOperations,
@@ -52,8 +53,11 @@ export {
   EndpointSecretOperations,
   EventOperations,
   EventTypeOperations,
+  IDEMPOTENCY_TTL_MS,
+  IdempotencyOperations,
   LAST_USED_GRANULARITY_MS,
   MaintenanceOperations,
+  MessageOperations,
   NoticeOperations,
   PORTAL_LINK_TTL_MS,
   ProcessOperations,
@@ -65,6 +69,7 @@ export {
   StatsOperations,
   TenantOperations,
 } from './operations/index.ts';
+export type { Message, MessageInput } from './operations/messages.ts';
 export type { MinuteStats, QueueStats, TenantStats } from './operations/stats.ts';
 export type { TenantInput, TenantPatch } from './operations/tenants.ts';
 export {

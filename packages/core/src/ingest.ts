@@ -1,7 +1,7 @@
 // Accepting events: build the fixed envelope bytes, fan out to subscribed endpoints, commit durably in groups.
 import { createHash } from 'node:crypto';
 import type { Clock } from './clock.ts';
-import { type Endpoint, type EventRecord, MAX_ORDERING_KEY_BYTES } from './domain.ts';
+import { type Endpoint, type EventRecord, MAX_ORDERING_KEY_BYTES, type PayloadFormat } from './domain.ts';
 import { fail } from './errors.ts';
 import { matchesFilter } from './filters/payload-filter.ts';
 import { GroupCommit } from './group-commit.ts';
@@ -19,6 +19,13 @@ export interface EventInput {
   data: unknown;
   /** Orders this event's deliveries among the key's on endpoints with ordering `key` (docs/rules.md#ordered-delivery). */
   ordering_key?: string;
+  /**
+   * `raw` (the Svix-compatible API, docs/svix-compatibility.md#raw-payload): every attempt sends `data` itself as the
+   * body, not the envelope. Absent: the envelope.
+   */
+  payload_format?: PayloadFormat;
+  /** docs/rules.md#channels: an endpoint with channels gets only events sharing one of them. Absent: none. */
+  channels?: string[];
 }
 
 export interface IngestOptions {
@@ -29,6 +36,15 @@ export interface IngestOptions {
   isMoneyOverride?: (type: string, data: unknown) => boolean | undefined;
   /** How long a tenant's endpoint list may be reused for fan-out before it is read again. */
   endpointCacheMs?: number;
+}
+
+/** docs/rules.md#channels: an endpoint without channels takes every event; one with channels, events sharing one. */
+export function inChannels(
+  endpointChannels: readonly string[] | null | undefined,
+  channels: readonly string[],
+): boolean {
+  if (!endpointChannels || endpointChannels.length === 0) return true;
+  return channels.some((c) => endpointChannels.includes(c));
 }
 
 /** Does an endpoint subscribed to `patterns` want `type`? Exact names and `prefix.*` wildcards; [] means all. */
@@ -82,7 +98,8 @@ export class Ingest {
     const orderingKey = input.ordering_key ?? null;
     if (orderingKey !== null && Buffer.byteLength(orderingKey) > MAX_ORDERING_KEY_BYTES)
       throw fail('ordering_key_too_long', { max: MAX_ORDERING_KEY_BYTES });
-    const envelope = envelopeOf(input, eventId, version, occurredAt);
+    const envelope =
+      input.payload_format === 'raw' ? rawBodyOf(input) : envelopeOf(input, eventId, version, occurredAt);
     const body = envelope.body;
     // The key is not in the envelope, but it is part of what was sent: the same event_id with another key conflicts.
     // Events without a key hash exactly as before keys existed.
@@ -109,6 +126,7 @@ export class Ingest {
     const filtered = { event_id: eventId, type: input.type, version, occurred_at: occurredAt, data: input.data };
     for (const ep of await this.#tenantEndpoints(tenantId)) {
       if (!subscribes(ep.eventTypes, input.type)) continue;
+      if (!inChannels(ep.channels, input.channels ?? [])) continue;
       if (ep.payloadFilter && !matchesFilter(ep.payloadFilter, filtered)) continue;
       const paused = ep.status === 'paused';
       const d: NewEvent['deliveries'][number] = {
@@ -187,6 +205,16 @@ export function envelopeOf(
   );
   const hashed = `[${type},${JSON.stringify(input.version ?? null)},${JSON.stringify(input.occurred_at ?? null)},${data}]`;
   return { body, bodyHash: createHash('sha256').update(hashed).digest('base64url') };
+}
+
+/**
+ * The raw body (docs/svix-compatibility.md#raw-payload): the data's JSON text is what every attempt sends. The hash
+ * covers the type and the data, so a retried request matches and one with another type conflicts.
+ */
+export function rawBodyOf(input: EventInput): { body: Buffer; bodyHash: string } {
+  const data = JSON.stringify(input.data ?? null);
+  const hashed = `raw\n${JSON.stringify(input.type)}\n${data}`;
+  return { body: Buffer.from(data), bodyHash: createHash('sha256').update(hashed).digest('base64url') };
 }
 
 /** Turns a conflict into the catalog error; passes the rest through. */

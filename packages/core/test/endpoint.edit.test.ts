@@ -54,6 +54,10 @@ test('a new endpoint: every default, stored as returned, with an HMAC secret sho
         pausedAt: null,
         signing: 'hmac',
         rateLimitPerS: null,
+        // The Svix-compatible API's labels (docs/svix-compatibility.md): none unless given.
+        uid: null,
+        metadata: {},
+        channels: null,
         status: 'active',
         pauseReason: null,
         failingSince: null,

@@ -56,6 +56,7 @@ test('purges only terminal deliveries (and their attempts, events) past retentio
       outbox: 0,
       portalLinks: 0,
       audit: 0,
+      idempotencyKeys: 0,
     });
   } finally {
     await rx.close();

@@ -28,6 +28,7 @@ import { operationRoutes } from './routes/operations.ts';
 import { policyRoutes } from './routes/policies.ts';
 import { replayRoutes } from './routes/replays/replay-routes.ts';
 import { statsRoutes } from './routes/stats.ts';
+import { svixRoutes } from './routes/svix/svix-routes.ts';
 import { tenantRoutes } from './routes/tenants/tenant-routes.ts';
 import { whoamiRoutes } from './routes/whoami/whoami-routes.ts';
 import type { Runtime } from './runtime.ts';
@@ -195,6 +196,7 @@ export async function buildApp(runtime: Runtime): Promise<FastifyInstance> {
     policyRoutes(app, runtime);
     whoamiRoutes(app);
     consoleRoutes(app, runtime);
+    await svixRoutes(app, runtime);
   }
   await app.ready();
   return app;

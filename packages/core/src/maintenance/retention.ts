@@ -37,6 +37,8 @@ export interface PurgeCounts {
   portalLinks: number;
   /** Audit log entries older than the events' retention. */
   audit: number;
+  /** Idempotency keys past their 12 hours (docs/svix-compatibility.md#idempotency). */
+  idempotencyKeys: number;
 }
 
 /** One retention pass at `now`; yields to the event loop between batches. */
@@ -54,6 +56,7 @@ export async function purgeExpired(
     outbox: 0,
     portalLinks: 0,
     audit: 0,
+    idempotencyKeys: 0,
   };
   counts.deliveries = await inBatches(o, (batch) => store.purgeDeliveries(now - o.deliveriesMs, batch));
   counts.events = await inBatches(o, (batch) => store.purgeEvents(now - (o.eventsMs ?? o.deliveriesMs), batch));
@@ -62,6 +65,7 @@ export async function purgeExpired(
   counts.outbox = await store.purgeOutbox(now - o.outboxMs);
   counts.portalLinks = await store.purgePortalLinks(now);
   counts.audit = await inBatches(o, (batch) => store.purgeAudit(now - (o.eventsMs ?? o.deliveriesMs), batch));
+  counts.idempotencyKeys = await store.purgeIdempotencyKeys(now);
   return counts;
 }
 

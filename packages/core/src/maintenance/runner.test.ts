@@ -21,6 +21,7 @@ function fakeStore(calls: string[]): Store {
     purgePortalLinks: log('purgePortalLinks'),
     purgeAudit: log('purgeAudit'),
     listExpiringCertificates: log('listExpiringCertificates'),
+    purgeIdempotencyKeys: log('purgeIdempotencyKeys'),
   } as unknown as Store;
 }
 
@@ -40,6 +41,7 @@ test('one pass sweeps health then purges; concurrent calls share the pass in fli
     'purgePortalLinks',
     'purgeAudit',
     'listExpiringCertificates',
+    'purgeIdempotencyKeys',
   ]);
   assert.deepEqual(a.purged, {
     deliveries: 0,
@@ -49,6 +51,7 @@ test('one pass sweeps health then purges; concurrent calls share the pass in fli
     outbox: 0,
     portalLinks: 0,
     audit: 0,
+    idempotencyKeys: 0,
   });
   m.start();
   await m.stop();

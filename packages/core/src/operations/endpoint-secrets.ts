@@ -9,6 +9,7 @@ import { newId } from '../ids.ts';
 import { generateEd25519Secret, isEd25519Secret, publicKeyOf } from '../signing/ed25519-keys.ts';
 import { generateSecret } from '../signing/signing-keys.ts';
 import { audited } from './audit.ts';
+import { checkGivenSecret } from './endpoints.ts';
 import type { EngineParts } from './parts.ts';
 
 /** A live signing key as users may see it: an HMAC secret, or an ed25519 public key (its secret key is never shown). */
@@ -57,12 +58,25 @@ export class EndpointSecretOperations {
    * New secret with a new kid, of the endpoint's signing (an ed25519 endpoint gets a new key pair); the old ones stay
    * live for the overlap (default 24 h), then retire at that fixed time.
    */
-  async rotate(tenantId: string, id: string, overlapMs?: number, actor?: Actor): Promise<LiveSecret[]> {
+  async rotate(
+    tenantId: string,
+    id: string,
+    overlapMs?: number,
+    actor?: Actor,
+    given?: string,
+  ): Promise<LiveSecret[]> {
     const p = this.#p;
     const signing = await this.#endpoint(tenantId, id);
     const now = p.clock.now();
     const overlap = overlapMs ?? p.settings.rotationOverlapMs ?? DEFAULTS.rotationOverlapMs;
-    const secret = signing === 'ed25519' ? generateEd25519Secret() : generateSecret();
+    // `given`: the caller's own whsec_ secret (the Svix-compatible API's rotate `key`), HMAC endpoints only.
+    if (given !== undefined && signing !== 'hmac') throw fail('signing_needs_standard_scheme');
+    const secret =
+      given !== undefined
+        ? checkGivenSecret(given)
+        : signing === 'ed25519'
+          ? generateEd25519Secret()
+          : generateSecret();
     const kid = newId('sec', now);
     const what = {
       action: 'endpoint.secret_rotate',

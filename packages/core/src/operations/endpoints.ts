@@ -4,7 +4,16 @@ import type { Actor } from '../audit/audit-types.ts';
 import { DEFAULTS } from '../defaults.ts';
 import { attemptFromResult } from '../dispatch/attempt-from-result.ts';
 import type { DeliverySender } from '../dispatch/dispatcher.ts';
-import type { Attempt, Endpoint, EndpointStatus, Ordering, OrderingOnFailure, Scheme, Signing } from '../domain.ts';
+import type {
+  Attempt,
+  Endpoint,
+  EndpointStatus,
+  Metadata,
+  Ordering,
+  OrderingOnFailure,
+  Scheme,
+  Signing,
+} from '../domain.ts';
 import { fail } from '../errors.ts';
 import { parsePayloadFilter } from '../filters/payload-filter.ts';
 import { checkEndpointUrl } from '../http/address-guard.ts';
@@ -13,7 +22,8 @@ import { newId } from '../ids.ts';
 import { generateEd25519Secret, publicKeyOf } from '../signing/ed25519-keys.ts';
 import { signHeaders } from '../signing/sign-headers.ts';
 import { generateSecret } from '../signing/signing-keys.ts';
-import type { EndpointPatch, Page, ReplayRow } from '../store/store.ts';
+import { isUniqueViolation } from '../store/storage-fault.ts';
+import type { EndpointLabels, EndpointPatch, Page, ReplayRow } from '../store/store.ts';
 import { audited } from './audit.ts';
 import { type EndpointEgressInput, EndpointEgressOperations, hasEgressInput, summarize } from './endpoint-egress.ts';
 import type { EngineParts } from './parts.ts';
@@ -40,6 +50,21 @@ export interface EndpointInput extends EndpointEgressInput {
   signing?: Signing;
   /** docs/rules.md#rate-limit: at most this many sends a second, across every worker (null/absent: no limit). */
   rate_limit_per_s?: number | null;
+  /** The Svix-compatible API's labels (docs/svix-compatibility.md): a uid unique in the tenant, metadata, channels. */
+  uid?: string | null;
+  metadata?: Metadata;
+  channels?: string[] | null;
+  /** A signing secret the caller chose (`whsec_` + base64 of 24–64 bytes), used as is; default a new one. HMAC only. */
+  secret?: string;
+}
+
+/** A caller's own whsec_ secret: base64 of 24 to 64 bytes after the prefix (what Svix accepts). */
+export function checkGivenSecret(secret: string): string {
+  const m = /^whsec_([A-Za-z0-9+/]+={0,2})$/.exec(secret);
+  const n = m ? Buffer.from(m[1], 'base64').length : 0;
+  if (!m || n < 24 || n > 64)
+    throw fail('invalid_request', { detail: 'secret must be whsec_ followed by the base64 of 24 to 64 bytes' });
+  return secret;
 }
 
 /** docs/rules.md#rate-limit: a whole number of sends a second, 1 … 10,000, or null (no limit). */
@@ -121,6 +146,9 @@ export class EndpointOperations {
       pausedAt: input.status === 'paused' ? now : null,
       signing,
       rateLimitPerS: checkRateLimit(input.rate_limit_per_s ?? null),
+      uid: input.uid ?? null,
+      metadata: input.metadata ?? {},
+      channels: input.channels?.length ? input.channels : null,
       status: input.status === 'paused' ? 'paused' : 'active',
       pauseReason: input.status === 'paused' ? 'manual' : null,
       failingSince: null,
@@ -131,15 +159,28 @@ export class EndpointOperations {
     };
     // Egress settings are checked (and sealed) before anything is written; stored right after the endpoint.
     const egress = hasEgressInput(input) ? this.#egress.prepare(endpoint.id, input, null, now) : null;
-    const secret = signing === 'ed25519' ? generateEd25519Secret() : generateSecret();
+    if (input.secret !== undefined && signing !== 'hmac') throw fail('signing_needs_standard_scheme');
+    const secret =
+      input.secret !== undefined
+        ? checkGivenSecret(input.secret)
+        : signing === 'ed25519'
+          ? generateEd25519Secret()
+          : generateSecret();
+    const uid = endpoint.uid;
+    if (uid && (await p.store.findEndpointByUid(tenantId, uid))) throw fail('uid_taken', { uid, what: 'endpoint' });
     const what = { action: 'endpoint.create', target: { type: 'endpoint' as const, id: endpoint.id, tenantId } };
-    await audited(p, actor, what, 'createEndpoint', endpoint, {
-      kid: newId('sec', now),
-      endpointId: endpoint.id,
-      sealed: p.box.seal(secret, endpoint.id),
-      createdAt: now,
-      expiresAt: null,
-    });
+    try {
+      await audited(p, actor, what, 'createEndpoint', endpoint, {
+        kid: newId('sec', now),
+        endpointId: endpoint.id,
+        sealed: p.box.seal(secret, endpoint.id),
+        createdAt: now,
+        expiresAt: null,
+      });
+    } catch (err) {
+      if (uid && isUniqueViolation(err)) throw fail('uid_taken', { uid, what: 'endpoint' });
+      throw err;
+    }
     if (egress !== null) await p.store.setEndpointEgress(endpoint.id, egress, now);
     endpoint.egress = summarize(egress);
     p.ingest.invalidate(tenantId);
@@ -159,6 +200,34 @@ export class EndpointOperations {
     const ep = await this.#p.store.getEndpoint(tenantId, id);
     if (ep) ep.egress = await this.#egress.summaryOf(id);
     return ep;
+  }
+
+  /** The endpoint by its id or, failing that, its uid (the Svix-compatible API's `endpoint_id`); 404 when neither. */
+  async getByIdOrUid(tenantId: string, ref: string): Promise<StoredEndpoint> {
+    const ep =
+      (await this.#p.store.getEndpoint(tenantId, ref)) ?? (await this.#p.store.findEndpointByUid(tenantId, ref));
+    if (!ep) throw fail('endpoint_not_found');
+    return ep;
+  }
+
+  /** Sets every Svix label of the endpoint at once (uid, metadata, channels); 409 uid_taken. */
+  async setLabels(tenantId: string, id: string, labels: EndpointLabels): Promise<StoredEndpoint> {
+    const p = this.#p;
+    if (labels.uid) {
+      const holder = await p.store.findEndpointByUid(tenantId, labels.uid);
+      if (holder && holder.id !== id) throw fail('uid_taken', { uid: labels.uid, what: 'endpoint' });
+    }
+    const channels = labels.channels?.length ? labels.channels : null;
+    try {
+      if (!(await p.store.setEndpointLabels(tenantId, id, { ...labels, channels }, p.clock.now())))
+        throw fail('endpoint_not_found');
+    } catch (err) {
+      if (labels.uid && isUniqueViolation(err)) throw fail('uid_taken', { uid: labels.uid, what: 'endpoint' });
+      throw err;
+    }
+    p.ingest.invalidate(tenantId);
+    p.secrets.forget(id);
+    return this.get(tenantId, id);
   }
 
   async get(tenantId: string, id: string): Promise<StoredEndpoint> {

@@ -1,9 +1,10 @@
 // Tenants: create, read, edit and delete (with everything they own); every tenant write goes through here.
 import type { Actor } from '../audit/audit-types.ts';
-import { DEFAULT_ENVIRONMENT, type Environment, type Tenant } from '../domain.ts';
+import { DEFAULT_ENVIRONMENT, type Environment, type Metadata, type PayloadFormat, type Tenant } from '../domain.ts';
 import { fail } from '../errors.ts';
 import { newId } from '../ids.ts';
-import type { Page } from '../store/store.ts';
+import { isUniqueViolation } from '../store/storage-fault.ts';
+import type { Page, TenantLabels } from '../store/store.ts';
 import { audited } from './audit.ts';
 import type { EngineParts } from './parts.ts';
 
@@ -15,6 +16,11 @@ export interface TenantInput {
   environment?: Environment;
   owner_emails?: string[];
   notify_email?: boolean;
+  /** The Svix-compatible API's labels (docs/svix-compatibility.md); a uid another tenant holds is 409 uid_taken. */
+  uid?: string | null;
+  metadata?: Metadata;
+  payload_format?: PayloadFormat;
+  app_rate_limit?: number | null;
 }
 
 export interface TenantPatch {
@@ -46,17 +52,54 @@ export class TenantOperations {
       ownerEmails: input.owner_emails ?? [],
       operationsEndpointId: null,
       notifyEmail: input.notify_email ?? true,
+      uid: input.uid ?? null,
+      metadata: input.metadata ?? {},
+      payloadFormat: input.payload_format ?? 'envelope',
+      appRateLimit: input.app_rate_limit ?? null,
       createdAt: now,
       updatedAt: now,
     };
+    const uid = tenant.uid;
+    if (uid && (await this.#p.store.findTenantByUid(uid))) throw fail('uid_taken', { uid, what: 'application' });
     const target = { type: 'tenant' as const, id: tenant.id, tenantId: tenant.id };
-    await audited(this.#p, actor, { action: 'tenant.create', target }, 'createTenant', tenant);
+    try {
+      await audited(this.#p, actor, { action: 'tenant.create', target }, 'createTenant', tenant);
+    } catch (err) {
+      // Two creations with one uid at once: the index keeps one, the other is told.
+      if (uid && isUniqueViolation(err)) throw fail('uid_taken', { uid, what: 'application' });
+      throw err;
+    }
     return tenant;
   }
 
-  /** Oldest first; with `environment`, only that environment's tenants. */
-  list(cursor: string | null, limit: number, filter: { environment?: Environment } = {}): Promise<Page<Tenant>> {
+  /** Oldest first (newest first with `newestFirst`); with `environment`, only that environment's tenants. */
+  list(
+    cursor: string | null,
+    limit: number,
+    filter: { environment?: Environment; newestFirst?: boolean } = {},
+  ): Promise<Page<Tenant>> {
     return this.#p.store.listTenants(cursor, limit, filter);
+  }
+
+  /** The tenant by its id or, failing that, its uid (the Svix-compatible API's `app_id`); null when neither. */
+  async findByIdOrUid(ref: string): Promise<Tenant | null> {
+    return (await this.#p.store.getTenant(ref)) ?? (await this.#p.store.findTenantByUid(ref));
+  }
+
+  /** Sets every Svix label of the tenant at once (docs/svix-compatibility.md); 409 uid_taken, 404 tenant_not_found. */
+  async setLabels(id: string, labels: TenantLabels): Promise<Tenant> {
+    const p = this.#p;
+    if (labels.uid) {
+      const holder = await p.store.findTenantByUid(labels.uid);
+      if (holder && holder.id !== id) throw fail('uid_taken', { uid: labels.uid, what: 'application' });
+    }
+    try {
+      if (!(await p.store.setTenantLabels(id, labels, p.clock.now()))) throw fail('tenant_not_found');
+    } catch (err) {
+      if (labels.uid && isUniqueViolation(err)) throw fail('uid_taken', { uid: labels.uid, what: 'application' });
+      throw err;
+    }
+    return this.get(id);
   }
 
   /** The tenant, or null when absent. */

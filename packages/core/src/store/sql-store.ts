@@ -8,6 +8,7 @@ import type { SqlDriver, SqlExecutor } from './sql-driver.ts';
 import * as audit from './sql-parts/audit.ts';
 import * as breakers from './sql-parts/breakers.ts';
 import * as catalog from './sql-parts/catalog.ts';
+import * as compat from './sql-parts/compat.ts';
 import * as queue from './sql-parts/delivery-queue.ts';
 import * as egress from './sql-parts/endpoint-egress.ts';
 import * as events from './sql-parts/events.ts';
@@ -28,8 +29,11 @@ import type {
   ClaimOptions,
   DeliveryFilter,
   EndpointEgress,
+  EndpointLabels,
   EndpointPatch,
   EventTypeRow,
+  MessageFilter,
+  MessageLabels,
   NewEvent,
   NewTenant,
   Notice,
@@ -39,6 +43,7 @@ import type {
   ReplayRow,
   SealedSecret,
   Store,
+  TenantLabels,
   TenantPatch,
 } from './store.ts';
 
@@ -89,7 +94,7 @@ export class SqlStore implements Store {
   getTenant(id: string) {
     return catalog.getTenant(this.driver, id);
   }
-  listTenants(cursor: string | null, limit: number, filter?: { environment?: Environment }) {
+  listTenants(cursor: string | null, limit: number, filter?: { environment?: Environment; newestFirst?: boolean }) {
     return catalog.listTenants(this.driver, cursor, limit, filter);
   }
   updateTenant(id: string, patch: TenantPatch, now: number) {
@@ -368,6 +373,50 @@ export class SqlStore implements Store {
   }
   purgePortalLinks(before: number) {
     return retention.purgePortalLinks(this.driver, before);
+  }
+  purgeIdempotencyKeys(now: number) {
+    return retention.purgeIdempotencyKeys(this.driver, now);
+  }
+
+  // compat (the Svix-compatible API)
+  findTenantByUid(uid: string) {
+    return compat.findTenantByUid(this.driver, uid);
+  }
+  setTenantLabels(id: string, labels: TenantLabels, now: number) {
+    return compat.setTenantLabels(this.driver, id, labels, now);
+  }
+  findEndpointByUid(tenantId: string, uid: string) {
+    return compat.findEndpointByUid(this.driver, tenantId, uid);
+  }
+  setEndpointLabels(tenantId: string, id: string, labels: EndpointLabels, now: number) {
+    return compat.setEndpointLabels(this.driver, tenantId, id, labels, now);
+  }
+  getEventByPk(tenantId: string, pk: string) {
+    return compat.getEventByPk(this.driver, tenantId, pk);
+  }
+  putMessageLabels(eventPk: string, tenantId: string, labels: MessageLabels) {
+    return compat.putMessageLabels(this.driver, eventPk, tenantId, labels);
+  }
+  getMessageLabels(eventPk: string) {
+    return compat.getMessageLabels(this.driver, eventPk);
+  }
+  listMessages(tenantId: string, filter: MessageFilter, cursor: string | null, limit: number) {
+    return compat.listMessages(this.driver, tenantId, filter, cursor, limit);
+  }
+  addDelivery(replay: ReplayRow, eventPk: string, id: string, now: number) {
+    return compat.addDelivery(this.driver, replay, eventPk, id, now);
+  }
+  claimIdempotencyKey(scope: string, key: string, requestHash: string, now: number, ttlMs: number, pendingMs: number) {
+    return compat.claimIdempotencyKey(this.driver, scope, key, requestHash, now, ttlMs, pendingMs);
+  }
+  getIdempotencyKey(scope: string, key: string) {
+    return compat.getIdempotencyKey(this.driver, scope, key);
+  }
+  finishIdempotencyKey(scope: string, key: string, status: number, body: string) {
+    return compat.finishIdempotencyKey(this.driver, scope, key, status, body);
+  }
+  dropIdempotencyKey(scope: string, key: string) {
+    return compat.dropIdempotencyKey(this.driver, scope, key);
   }
 
   // processes

@@ -47,3 +47,9 @@ export function isStorageWriteError(err: unknown): boolean {
 export function isDiskFull(err: unknown): boolean {
   return DISK_FULL_CODES.has(codeOf(err));
 }
+
+/** A write refused by a unique index (SQLite SQLITE_CONSTRAINT_UNIQUE, PostgreSQL 23505): a caller's uid already taken. */
+export function isUniqueViolation(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return code === 'SQLITE_CONSTRAINT_UNIQUE' || code === '23505';
+}

@@ -5,6 +5,7 @@ import type { AttemptTrigger } from '../domain.ts';
 import type { AuditStore } from './parts/audit-store.ts';
 import type { BreakerStore } from './parts/breaker-store.ts';
 import type { CatalogStore } from './parts/catalog-store.ts';
+import type { CompatStore } from './parts/compat-store.ts';
 import type { DeliveryQueueStore } from './parts/delivery-queue-store.ts';
 import type { EndpointEgressStore } from './parts/endpoint-egress-store.ts';
 import type { EventStore } from './parts/event-store.ts';
@@ -18,6 +19,7 @@ import type { StoreLifecycle } from './parts/store-lifecycle.ts';
 export type * from './parts/audit-store.ts';
 export type * from './parts/breaker-store.ts';
 export type * from './parts/catalog-store.ts';
+export type * from './parts/compat-store.ts';
 export type * from './parts/delivery-queue-store.ts';
 export type * from './parts/endpoint-egress-store.ts';
 export type * from './parts/event-store.ts';
@@ -41,6 +43,7 @@ export type Store = StoreLifecycle &
   OutboxStore &
   RetentionStore &
   AuditStore &
-  ProcessStore;
+  ProcessStore &
+  CompatStore;
 
 export type { AttemptTrigger };

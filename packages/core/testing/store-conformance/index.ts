@@ -9,6 +9,7 @@ import { auditConformance } from './audit.ts';
 import { breakersConformance } from './breakers.ts';
 import { claimsLeasesConformance } from './claims-leases.ts';
 import { endpointEgressConformance } from './endpoint-egress.ts';
+import { compatConformance } from './compat.ts';
 import { endpointOptionsConformance } from './endpoint-options.ts';
 import { engineRulesConformance } from './engine-rules.ts';
 import { eventsDeliveriesConformance } from './events-deliveries.ts';
@@ -60,6 +61,7 @@ export function storeConformance(name: string, factory: StoreFactory, options: {
     describe('health sweeps and retention', () => healthRetentionConformance(withStore));
     describe('notices per incident', () => incidentsConformance(withStore));
     describe('audit log', () => auditConformance(withStore));
+    describe('the Svix-compatible API (compat)', () => compatConformance(withStore));
     describe('engine rules on this store', () => engineRulesConformance(withStore));
   });
 }

@@ -19,6 +19,8 @@ export interface EventTypeDefinition {
   versions: Record<string, EventTypeVersion>;
   /** true/false: every event of the type is (not) money; {field, in}: like a configured money rule. */
   money?: boolean | { field?: string; in?: string[] };
+  /** The Svix-compatible API's flags (docs/svix-compatibility.md#event-types); shown there, not by /v1. */
+  svix?: { archived: boolean; deprecated: boolean; groupName: string | null; featureFlag: string | null };
 }
 
 export interface EventTypeView extends EventTypeDefinition {
@@ -99,6 +101,7 @@ export class EventTypeRegistry {
       description: def.description,
       versions: def.versions,
       ...(def.money !== undefined ? { money: def.money } : {}),
+      ...(def.svix !== undefined ? { svix: def.svix } : {}),
     };
     await this.rows.put({ name, description: def.description, definition, updatedAt: now }, actor);
     const view: EventTypeView = { name, updatedAt: now, ...definition };

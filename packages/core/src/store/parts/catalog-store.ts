@@ -71,8 +71,12 @@ export interface CatalogStore {
   // tenants
   createTenant(tenant: NewTenant): Promise<void>;
   getTenant(id: string): Promise<Tenant | null>;
-  /** Oldest first; with `environment`, only that environment's tenants. */
-  listTenants(cursor: string | null, limit: number, filter?: { environment?: Environment }): Promise<Page<Tenant>>;
+  /** Oldest first (newest first with `newestFirst`); with `environment`, only that environment's tenants. */
+  listTenants(
+    cursor: string | null,
+    limit: number,
+    filter?: { environment?: Environment; newestFirst?: boolean },
+  ): Promise<Page<Tenant>>;
   updateTenant(id: string, patch: TenantPatch, now: number): Promise<Tenant | null>;
   deleteTenant(id: string): Promise<boolean>;
 

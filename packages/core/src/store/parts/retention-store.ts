@@ -13,4 +13,6 @@ export interface RetentionStore {
   purgeOutbox(before: number): Promise<number>;
   /** Forgets console portal links that expired before `before`, used or not; the count. */
   purgePortalLinks(before: number): Promise<number>;
+  /** Forgets idempotency records (docs/svix-compatibility.md#idempotency) whose 12 h ended by `now`; the count. */
+  purgeIdempotencyKeys(now: number): Promise<number>;
 }

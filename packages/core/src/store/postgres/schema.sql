@@ -266,6 +266,9 @@ CREATE TABLE endpoints (
   custom_headers text DEFAULT '{}'::text NOT NULL,
   paused_at bigint,
   signing text DEFAULT 'hmac'::text NOT NULL,
+  uid text,
+  metadata text,
+  channels text,
   CONSTRAINT endpoints_ordering_check CHECK (ordering = ANY (ARRAY['none'::text, 'key'::text])),
   CONSTRAINT endpoints_ordering_on_failure_check CHECK (ordering_on_failure = ANY (ARRAY['continue'::text, 'block'::text])),
   CONSTRAINT endpoints_pkey PRIMARY KEY (id),
@@ -277,6 +280,8 @@ CREATE TABLE endpoints (
 CREATE UNIQUE INDEX endpoints_pkey ON endpoints USING btree (id);
 
 CREATE INDEX endpoints_tenant ON endpoints USING btree (tenant_id, id);
+
+CREATE UNIQUE INDEX endpoints_uid ON endpoints USING btree (tenant_id, uid) WHERE (uid IS NOT NULL);
 
 CREATE TRIGGER endpoints_paused_at BEFORE INSERT OR UPDATE OF status ON endpoints FOR EACH ROW EXECUTE FUNCTION hookline_endpoint_paused_at();
 
@@ -331,6 +336,33 @@ CREATE TABLE failure_summaries (
 CREATE INDEX failure_summaries_due ON failure_summaries USING btree (last_sent_at) WHERE (count > 0);
 
 CREATE UNIQUE INDEX failure_summaries_pkey ON failure_summaries USING btree (endpoint_id);
+
+CREATE TABLE idempotency_keys (
+  scope text NOT NULL,
+  key text NOT NULL,
+  request_hash text NOT NULL,
+  status integer,
+  body text,
+  created_at bigint NOT NULL,
+  expires_at bigint NOT NULL,
+  CONSTRAINT idempotency_keys_pkey PRIMARY KEY (scope, key)
+);
+
+CREATE INDEX idempotency_keys_expires ON idempotency_keys USING btree (expires_at);
+
+CREATE UNIQUE INDEX idempotency_keys_pkey ON idempotency_keys USING btree (scope, key);
+
+CREATE TABLE message_labels (
+  event_pk text NOT NULL,
+  tenant_id text NOT NULL,
+  channels text,
+  tags text,
+  CONSTRAINT message_labels_event_pk_fkey FOREIGN KEY (event_pk) REFERENCES events(id) ON DELETE CASCADE,
+  CONSTRAINT message_labels_pkey PRIMARY KEY (event_pk),
+  CONSTRAINT message_labels_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES tenants(id) ON DELETE CASCADE
+);
+
+CREATE UNIQUE INDEX message_labels_pkey ON message_labels USING btree (event_pk);
 
 CREATE TABLE notices (
   id text NOT NULL,
@@ -457,11 +489,18 @@ CREATE TABLE tenants (
   created_at bigint NOT NULL,
   updated_at bigint NOT NULL,
   environment text DEFAULT 'live'::text NOT NULL,
+  uid text,
+  metadata text,
+  payload_format text DEFAULT 'envelope'::text NOT NULL,
+  app_rate_limit integer,
   CONSTRAINT tenants_environment_check CHECK (environment = ANY (ARRAY['test'::text, 'live'::text])),
+  CONSTRAINT tenants_payload_format_check CHECK (payload_format = ANY (ARRAY['envelope'::text, 'raw'::text])),
   CONSTRAINT tenants_pkey PRIMARY KEY (id)
 );
 
 CREATE UNIQUE INDEX tenants_pkey ON tenants USING btree (id);
+
+CREATE UNIQUE INDEX tenants_uid ON tenants USING btree (uid) WHERE (uid IS NOT NULL);
 
 CREATE OR REPLACE FUNCTION hookline_claim_due(p_now bigint, p_lease_until bigint, p_worker text, p_limit integer, p_saturated text[], p_lease_factor integer)
  RETURNS TABLE(claimed_id text)

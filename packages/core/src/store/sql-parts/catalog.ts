@@ -37,13 +37,19 @@ export async function listTenants(
   db: SqlExecutor,
   cursor: string | null,
   limit: number,
-  filter: { environment?: Environment } = {},
+  filter: { environment?: Environment; newestFirst?: boolean } = {},
 ): Promise<Page<Tenant>> {
-  const rs = await db.all('list-tenants', {
-    after: cursor ?? '',
-    environment: filter.environment ?? null,
-    limit: limit + 1,
-  });
+  const rs = filter.newestFirst
+    ? await db.all('list-tenants-newest', {
+        before: cursor ?? '',
+        environment: filter.environment ?? null,
+        limit: limit + 1,
+      })
+    : await db.all('list-tenants', {
+        after: cursor ?? '',
+        environment: filter.environment ?? null,
+        limit: limit + 1,
+      });
   return page(rs.map(rows.tenantFromRow), limit);
 }
 export function updateTenant(db: SqlDriver, id: string, patch: TenantPatch, now: number): Promise<Tenant | null> {

@@ -20,3 +20,6 @@ export function purgeOutbox(db: SqlExecutor, before: number): Promise<number> {
 export function purgePortalLinks(db: SqlExecutor, before: number): Promise<number> {
   return db.run('purge-portal-links', { before });
 }
+export function purgeIdempotencyKeys(db: SqlExecutor, now: number): Promise<number> {
+  return db.run('purge-idempotency-keys', { now });
+}

@@ -202,9 +202,11 @@ CREATE TABLE endpoints (
   version INTEGER NOT NULL DEFAULT 1,            -- bumped on every change that workers must see
   created_at INTEGER NOT NULL,
   updated_at INTEGER NOT NULL
-, ordering TEXT NOT NULL DEFAULT 'none' CHECK (ordering IN ('none', 'key')), ordering_on_failure TEXT NOT NULL DEFAULT 'continue' CHECK (ordering_on_failure IN ('continue', 'block')), rate_limit_per_s INTEGER CHECK (rate_limit_per_s IS NULL OR rate_limit_per_s BETWEEN 1 AND 10000), effective_concurrency INTEGER, payload_filter TEXT, custom_headers TEXT NOT NULL DEFAULT '{}', paused_at INTEGER, signing TEXT NOT NULL DEFAULT 'hmac' CHECK (signing IN ('hmac', 'ed25519')));
+, ordering TEXT NOT NULL DEFAULT 'none' CHECK (ordering IN ('none', 'key')), ordering_on_failure TEXT NOT NULL DEFAULT 'continue' CHECK (ordering_on_failure IN ('continue', 'block')), rate_limit_per_s INTEGER CHECK (rate_limit_per_s IS NULL OR rate_limit_per_s BETWEEN 1 AND 10000), effective_concurrency INTEGER, payload_filter TEXT, custom_headers TEXT NOT NULL DEFAULT '{}', paused_at INTEGER, signing TEXT NOT NULL DEFAULT 'hmac' CHECK (signing IN ('hmac', 'ed25519')), uid TEXT, metadata TEXT, channels TEXT);
 
 CREATE INDEX endpoints_tenant ON endpoints (tenant_id, id);
+
+CREATE UNIQUE INDEX endpoints_uid ON endpoints (tenant_id, uid) WHERE uid IS NOT NULL;
 
 CREATE TRIGGER endpoints_paused_at_insert AFTER INSERT ON endpoints
 WHEN NEW.status = 'paused'
@@ -253,6 +255,26 @@ CREATE TABLE failure_summaries (
 );
 
 CREATE INDEX failure_summaries_due ON failure_summaries (last_sent_at) WHERE count > 0;
+
+CREATE TABLE idempotency_keys (
+  scope TEXT NOT NULL,
+  key TEXT NOT NULL,
+  request_hash TEXT NOT NULL,
+  status INTEGER,
+  body TEXT,
+  created_at INTEGER NOT NULL,
+  expires_at INTEGER NOT NULL,
+  PRIMARY KEY (scope, key)
+);
+
+CREATE INDEX idempotency_keys_expires ON idempotency_keys (expires_at);
+
+CREATE TABLE message_labels (
+  event_pk TEXT PRIMARY KEY REFERENCES events(id) ON DELETE CASCADE,
+  tenant_id TEXT NOT NULL REFERENCES tenants(id) ON DELETE CASCADE,
+  channels TEXT,
+  tags TEXT
+);
 
 CREATE TABLE notices (
   id TEXT PRIMARY KEY,
@@ -346,4 +368,6 @@ CREATE TABLE tenants (
   notify_email INTEGER NOT NULL DEFAULT 1,
   created_at INTEGER NOT NULL,
   updated_at INTEGER NOT NULL
-, environment TEXT NOT NULL DEFAULT 'live' CHECK (environment IN ('test', 'live')));
+, environment TEXT NOT NULL DEFAULT 'live' CHECK (environment IN ('test', 'live')), uid TEXT, metadata TEXT, payload_format TEXT NOT NULL DEFAULT 'envelope' CHECK (payload_format IN ('envelope', 'raw')), app_rate_limit INTEGER);
+
+CREATE UNIQUE INDEX tenants_uid ON tenants (uid) WHERE uid IS NOT NULL;

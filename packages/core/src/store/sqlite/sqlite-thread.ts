@@ -114,6 +114,20 @@ const METHODS = [
   'setEndpointEgress',
   'listExpiringCertificates',
   'markCertificateNotified',
+  'purgeIdempotencyKeys',
+  'findTenantByUid',
+  'setTenantLabels',
+  'findEndpointByUid',
+  'setEndpointLabels',
+  'getEventByPk',
+  'putMessageLabels',
+  'getMessageLabels',
+  'listMessages',
+  'addDelivery',
+  'claimIdempotencyKey',
+  'getIdempotencyKey',
+  'finishIdempotencyKey',
+  'dropIdempotencyKey',
 ] as const satisfies ReadonlyArray<keyof Store>;
 
 type Forwarded = (typeof METHODS)[number];

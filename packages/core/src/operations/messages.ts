@@ -1,0 +1,107 @@
+// Messages of the Svix-compatible API (docs/svix-compatibility.md#messages): an event accepted with the tenant's
+// payload format, its channels and tags kept beside it, read back by Hookline's id or the caller's event id, listed
+// newest first, and resent to one endpoint as a new delivery (a succeeded one too: Svix's resend).
+import type { Delivery, EventRecord } from '../domain.ts';
+import { fail } from '../errors.ts';
+import { newId } from '../ids.ts';
+import { expectAccepted } from '../ingest.ts';
+import type { MessageFilter, MessageLabels, Page, ReplayRow } from '../store/store.ts';
+import type { EngineParts } from './parts.ts';
+
+export interface MessageInput {
+  type: string;
+  data: unknown;
+  /** The caller's id for the message (idempotent on it); default Hookline's event id. */
+  event_id?: string;
+  channels?: string[];
+  tags?: string[];
+}
+
+export type Message = { event: EventRecord; deliveries: Delivery[] } & MessageLabels;
+
+export class MessageOperations {
+  readonly #p: EngineParts;
+
+  constructor(parts: EngineParts) {
+    this.#p = parts;
+  }
+
+  /**
+   * Accepts a message: an event whose attempts send the payload itself when the tenant's payload format is `raw`
+   * (else Hookline's envelope), to the endpoints its type and channels reach (docs/rules.md#channels).
+   */
+  async send(tenantId: string, input: MessageInput): Promise<Message & { created: boolean }> {
+    const p = this.#p;
+    const tenant = await p.store.getTenant(tenantId);
+    if (!tenant) throw fail('tenant_not_found');
+    const channels = input.channels?.length ? input.channels : undefined;
+    const r = expectAccepted(
+      await p.ingest.accept(tenantId, {
+        type: input.type,
+        data: input.data,
+        ...(input.event_id !== undefined ? { event_id: input.event_id } : {}),
+        ...(channels ? { channels } : {}),
+        payload_format: tenant.payloadFormat ?? 'envelope',
+      }),
+    );
+    const labels: MessageLabels = { channels: channels ?? null, tags: input.tags?.length ? input.tags : null };
+    // Kept after the event commits: a crash between the two leaves a message without its labels, never labels
+    // without a message; a repeat of the same request writes nothing new (the first labels win).
+    if (r.kind === 'created') await p.store.putMessageLabels(r.event.id, tenantId, labels);
+    if (r.kind === 'created' && r.deliveries.length) p.dispatcher.wake();
+    const kept = r.kind === 'created' ? labels : await p.store.getMessageLabels(r.event.id);
+    return { event: r.event, deliveries: r.deliveries, ...kept, created: r.kind === 'created' };
+  }
+
+  /** A message by Hookline's id (evt_…) or, failing that, the caller's event id; 404 message_not_found. */
+  async get(tenantId: string, ref: string): Promise<Message> {
+    const store = this.#p.store;
+    const found = (await store.getEventByPk(tenantId, ref)) ?? (await store.getEvent(tenantId, ref));
+    if (!found) throw fail('message_not_found');
+    return { ...found, ...(await store.getMessageLabels(found.event.id)) };
+  }
+
+  /** The tenant's messages newest first. */
+  list(
+    tenantId: string,
+    filter: MessageFilter,
+    cursor: string | null,
+    limit: number,
+  ): Promise<Page<{ id: string; event: EventRecord } & MessageLabels>> {
+    return this.#p.store.listMessages(tenantId, filter, cursor, limit);
+  }
+
+  /**
+   * Sends the message again to one endpoint: a new delivery, due now, whatever became of the earlier ones (Svix's
+   * resend; Hookline's own replays keep their rules). 404 message_not_found / endpoint_not_found, 409 endpoint_paused.
+   */
+  async resend(tenantId: string, ref: string, endpointId: string): Promise<Delivery> {
+    const p = this.#p;
+    const msg = await this.get(tenantId, ref);
+    const ep = await p.store.getEndpoint(tenantId, endpointId);
+    if (!ep) throw fail('endpoint_not_found');
+    if (ep.status === 'paused') throw fail('endpoint_paused');
+    const now = p.clock.now();
+    const id = newId('dlv', now);
+    // A single replay of its own: the attempt is a manual one (trigger `replay`), and a failure is not retried.
+    const replay: ReplayRow = {
+      id: newId('rpl', now),
+      tenantId,
+      endpointId,
+      kind: 'single',
+      sinceMs: null,
+      untilMs: null,
+      includeSkipped: false,
+      selected: 1,
+      attempted: 0,
+      succeeded: 0,
+      failed: 0,
+      createdAt: now,
+    };
+    if (!(await p.store.addDelivery(replay, msg.event.id, id, now))) throw fail('message_not_found');
+    p.dispatcher.wake();
+    const d = await p.store.getDelivery(tenantId, id);
+    if (!d) throw fail('delivery_not_found');
+    return d;
+  }
+}
