@@ -7,6 +7,7 @@ import { DEFAULTS } from './defaults.ts';
 import { Dispatcher } from './dispatch/dispatcher.ts';
 import type { DispatchObserver } from './dispatch/observers.ts';
 import { SecretCache } from './dispatch/secret-cache.ts';
+import { NO_TENANT_LIMITS, type TenantLimits } from './domain.ts';
 import type { HooklineOptions } from './engine-options.ts';
 import { createSender } from './http/sender.ts';
 import { Ingest } from './ingest.ts';
@@ -90,11 +91,13 @@ export class Hookline {
         ...(o.lookup ? { lookup: o.lookup } : {}),
       }));
     const secrets = new SecretCache(store, box);
+    const tenantLimits: TenantLimits = { ...NO_TENANT_LIMITS, ...o.tenantLimits };
     const ingest = new Ingest({
       store,
       clock: this.clock,
       moneyRules: () => this.moneyRules,
       isMoneyOverride: o.isMoneyOverride,
+      limitDefaults: tenantLimits,
     });
     const breaker = new Breaker({
       store,
@@ -170,6 +173,7 @@ export class Hookline {
         replayQuotaPerDay: o.replayQuotaPerDay,
         replayMaxDeliveries: o.replayMaxDeliveries,
         noticeReopenWindowMs: o.notifications?.reopenWindowMs,
+        tenantLimits,
       },
       emitHealth: (transitions) => this.#emitHealth(transitions),
     };

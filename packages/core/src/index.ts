@@ -60,7 +60,7 @@ export {
   TenantOperations,
 } from './operations/index.ts';
 export type { MinuteStats, QueueStats, TenantStats } from './operations/stats.ts';
-export type { TenantInput, TenantPatch } from './operations/tenants.ts';
+export type { TenantInput, TenantLimitsPatch, TenantPatch, TenantUsage } from './operations/tenants.ts';
 export {
   type DrainResult,
   OutboxDrainer,

@@ -124,17 +124,29 @@ export class EndpointOperations {
       updatedAt: now,
     };
     const secret = signing === 'ed25519' ? generateEd25519Secret() : generateSecret();
-    await p.store.createEndpoint(endpoint, {
-      kid: newId('sec', now),
-      endpointId: endpoint.id,
-      sealed: p.box.seal(secret, endpoint.id),
-      createdAt: now,
-      expiresAt: null,
-    });
+    const maxEndpoints = await this.#maxEndpoints(tenantId);
+    const created = await p.store.createEndpoint(
+      endpoint,
+      {
+        kid: newId('sec', now),
+        endpointId: endpoint.id,
+        sealed: p.box.seal(secret, endpoint.id),
+        createdAt: now,
+        expiresAt: null,
+      },
+      maxEndpoints,
+    );
+    if (!created) throw fail('endpoint_limit_reached', { max: maxEndpoints! });
     p.ingest.invalidate(tenantId);
     return signing === 'ed25519'
       ? { endpoint, secret: null, publicKey: publicKeyOf(secret) }
       : { endpoint, secret, publicKey: null };
+  }
+
+  /** The tenant's endpoint cap (docs/rules.md#tenant-limits): its own, else the configured default; null: none. */
+  async #maxEndpoints(tenantId: string): Promise<number | null> {
+    const t = await this.#p.store.getTenant(tenantId);
+    return t?.limits.maxEndpoints ?? this.#p.settings.tenantLimits?.maxEndpoints ?? null;
   }
 
   list(tenantId: string, cursor: string | null, limit: number): Promise<Page<Endpoint>> {

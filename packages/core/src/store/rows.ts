@@ -6,6 +6,7 @@ import {
   type Endpoint,
   type EventRecord,
   type Tenant,
+  type TenantLimits,
 } from '../domain.ts';
 import type { FailureSummaryState } from './failure-summary.ts';
 import type {
@@ -38,6 +39,12 @@ export function tenantFromRow(r: Row): Tenant {
     ownerEmails: json(r.owner_emails, []),
     operationsEndpointId: r.operations_endpoint_id ?? null,
     notifyEmail: Boolean(num(r.notify_email)),
+    limits: {
+      eventsPerS: numOrNull(r.events_per_s),
+      eventsPerDay: numOrNull(r.events_per_day),
+      maxEndpoints: numOrNull(r.max_endpoints),
+      maxPayloadBytes: numOrNull(r.max_payload_bytes),
+    },
     createdAt: num(r.created_at),
     updatedAt: num(r.updated_at),
   };
@@ -61,6 +68,15 @@ export function tenantToRow(t: NewTenant): Row {
     notify_email: t.notifyEmail ? 1 : 0,
     created_at: t.createdAt,
     updated_at: t.updatedAt,
+  };
+}
+
+export function tenantLimitsToRow(l: TenantLimits): Row {
+  return {
+    events_per_s: l.eventsPerS,
+    events_per_day: l.eventsPerDay,
+    max_endpoints: l.maxEndpoints,
+    max_payload_bytes: l.maxPayloadBytes,
   };
 }
 

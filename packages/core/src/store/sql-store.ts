@@ -25,6 +25,7 @@ import type {
   DeliveryFilter,
   EndpointPatch,
   EventTypeRow,
+  IngestLimits,
   NewEvent,
   NewTenant,
   Notice,
@@ -114,8 +115,14 @@ export class SqlStore implements Store {
   consumePortalLink(hash: string, now: number) {
     return catalog.consumePortalLink(this.driver, hash, now);
   }
-  createEndpoint(endpoint: Endpoint, secret: SealedSecret) {
-    return catalog.createEndpoint(this.driver, endpoint, secret);
+  createEndpoint(endpoint: Endpoint, secret: SealedSecret, maxEndpoints: number | null = null) {
+    return catalog.createEndpoint(this.driver, endpoint, secret, maxEndpoints);
+  }
+  countTenantEndpoints(tenantId: string) {
+    return catalog.countTenantEndpoints(this.driver, tenantId);
+  }
+  getTenantUsage(tenantId: string, day: number) {
+    return catalog.getTenantUsage(this.driver, tenantId, day);
   }
   getEndpoint(tenantId: string, id: string) {
     return catalog.getEndpoint(this.driver, tenantId, id);
@@ -150,8 +157,8 @@ export class SqlStore implements Store {
 
   // events
   /** A dialect's override point (PostgresStore: one multi-row insert per table). */
-  acceptEvents(batch: NewEvent[]): Promise<AcceptResult[]> {
-    return events.acceptEvents(this.driver, batch, this.capsAcrossWorkers);
+  acceptEvents(batch: NewEvent[], limits?: IngestLimits): Promise<AcceptResult[]> {
+    return events.acceptEvents(this.driver, batch, this.capsAcrossWorkers, limits);
   }
   getEvent(tenantId: string, eventId: string) {
     return events.getEvent(this.driver, tenantId, eventId);

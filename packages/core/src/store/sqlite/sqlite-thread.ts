@@ -104,6 +104,8 @@ const METHODS = [
   'purgeEvents',
   'purgeBreakerWindow',
   'purgeDeliveryMinutes',
+  'getTenantUsage',
+  'countTenantEndpoints',
 ] as const satisfies ReadonlyArray<keyof Store>;
 
 type Forwarded = (typeof METHODS)[number];

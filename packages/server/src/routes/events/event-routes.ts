@@ -74,7 +74,7 @@ const BatchItemSchema = named('EventBatchItem', {
   },
 });
 
-function accepted(r: Exclude<AcceptResult, { kind: 'conflict' }>, environment: Environment) {
+function accepted(r: Exclude<AcceptResult, { kind: 'conflict' | 'limited' }>, environment: Environment) {
   return {
     event: acceptedEventView(r.event),
     deliveries: r.deliveries.map((d) => deliveryView(d, environment)),
