@@ -19,6 +19,7 @@ import { recordsConformance } from './records.ts';
 import { replaysConformance } from './replays.ts';
 import { retryNowConformance } from './retry-now.ts';
 import { statsConformance } from './stats.ts';
+import { tenantLimitsConformance } from './tenant-limits.ts';
 
 export interface StoreUnderTest {
   store: Store;
@@ -56,6 +57,7 @@ export function storeConformance(name: string, factory: StoreFactory, options: {
     describe('breakers', () => breakersConformance(withStore));
     describe('health sweeps and retention', () => healthRetentionConformance(withStore));
     describe('notices per incident', () => incidentsConformance(withStore));
+    describe('tenant limits', () => tenantLimitsConformance(withStore));
     describe('engine rules on this store', () => engineRulesConformance(withStore));
   });
 }

@@ -392,6 +392,30 @@ CREATE TABLE settings (
 
 CREATE UNIQUE INDEX settings_pkey ON settings USING btree (key);
 
+CREATE TABLE tenant_rate_buckets (
+  tenant_id text NOT NULL,
+  tokens double precision NOT NULL,
+  refilled_at bigint NOT NULL,
+  CONSTRAINT tenant_rate_buckets_pkey PRIMARY KEY (tenant_id),
+  CONSTRAINT tenant_rate_buckets_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES tenants(id) ON DELETE CASCADE
+);
+
+CREATE UNIQUE INDEX tenant_rate_buckets_pkey ON tenant_rate_buckets USING btree (tenant_id);
+
+CREATE TABLE tenant_usage (
+  tenant_id text NOT NULL,
+  day bigint NOT NULL,
+  events bigint NOT NULL,
+  minute_at bigint NOT NULL,
+  minute_events bigint NOT NULL,
+  prev_minute_events bigint DEFAULT 0 NOT NULL,
+  notified_percent bigint DEFAULT 0 NOT NULL,
+  CONSTRAINT tenant_usage_pkey PRIMARY KEY (tenant_id, day),
+  CONSTRAINT tenant_usage_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES tenants(id) ON DELETE CASCADE
+);
+
+CREATE UNIQUE INDEX tenant_usage_pkey ON tenant_usage USING btree (tenant_id, day);
+
 CREATE TABLE tenants (
   id text NOT NULL,
   name text NOT NULL,
@@ -401,7 +425,15 @@ CREATE TABLE tenants (
   created_at bigint NOT NULL,
   updated_at bigint NOT NULL,
   environment text DEFAULT 'live'::text NOT NULL,
+  events_per_s double precision,
+  events_per_day integer,
+  max_endpoints integer,
+  max_payload_bytes integer,
   CONSTRAINT tenants_environment_check CHECK (environment = ANY (ARRAY['test'::text, 'live'::text])),
+  CONSTRAINT tenants_events_per_day_check CHECK (events_per_day IS NULL OR events_per_day >= 0),
+  CONSTRAINT tenants_events_per_s_check CHECK (events_per_s IS NULL OR events_per_s > 0::double precision),
+  CONSTRAINT tenants_max_endpoints_check CHECK (max_endpoints IS NULL OR max_endpoints >= 0),
+  CONSTRAINT tenants_max_payload_bytes_check CHECK (max_payload_bytes IS NULL OR max_payload_bytes >= 1),
   CONSTRAINT tenants_pkey PRIMARY KEY (id)
 );
 

@@ -292,6 +292,23 @@ CREATE TABLE settings (
   value TEXT NOT NULL
 );
 
+CREATE TABLE tenant_rate_buckets (
+  tenant_id TEXT PRIMARY KEY REFERENCES tenants(id) ON DELETE CASCADE,
+  tokens REAL NOT NULL,
+  refilled_at INTEGER NOT NULL
+);
+
+CREATE TABLE tenant_usage (
+  tenant_id TEXT NOT NULL REFERENCES tenants(id) ON DELETE CASCADE,
+  day INTEGER NOT NULL,
+  events INTEGER NOT NULL,
+  minute_at INTEGER NOT NULL,
+  minute_events INTEGER NOT NULL,
+  prev_minute_events INTEGER NOT NULL DEFAULT 0,
+  notified_percent INTEGER NOT NULL DEFAULT 0,
+  PRIMARY KEY (tenant_id, day)
+);
+
 CREATE TABLE tenants (
   id TEXT PRIMARY KEY,
   name TEXT NOT NULL,
@@ -300,4 +317,4 @@ CREATE TABLE tenants (
   notify_email INTEGER NOT NULL DEFAULT 1,
   created_at INTEGER NOT NULL,
   updated_at INTEGER NOT NULL
-, environment TEXT NOT NULL DEFAULT 'live' CHECK (environment IN ('test', 'live')));
+, environment TEXT NOT NULL DEFAULT 'live' CHECK (environment IN ('test', 'live')), events_per_s REAL CHECK (events_per_s IS NULL OR events_per_s > 0), events_per_day INTEGER CHECK (events_per_day IS NULL OR events_per_day >= 0), max_endpoints INTEGER CHECK (max_endpoints IS NULL OR max_endpoints >= 0), max_payload_bytes INTEGER CHECK (max_payload_bytes IS NULL OR max_payload_bytes >= 1));
