@@ -4,8 +4,8 @@
 export { isPostgresUrl } from './db-url.ts';
 export { deepFreeze } from './deep-freeze.ts';
 export { DEFAULTS } from './defaults.ts';
-export { formatDuration, InvalidDurationError, parseDuration } from './duration.ts';
 export type { TenantLimits } from './domain.ts';
+export { formatDuration, InvalidDurationError, parseDuration } from './duration.ts';
 export type { LogLevel } from './logger.ts';
 export { PolicyConfigError } from './policy/config-error.ts';
 export { defineMoneyRules } from './policy/money-rules.ts';
