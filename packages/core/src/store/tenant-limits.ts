@@ -92,22 +92,22 @@ export async function admitEvents(tx: SqlExecutor, events: NewEvent[], limits?: 
   }
   return {
     events: refused.size === 0 ? events : events.filter((_, i) => !refused.has(i)),
-    finish: async (tx2, inserted) => {
+    finish: async (tx, inserted) => {
       const created = new Map<string, number>();
       for (const r of inserted)
         if (r.kind === 'created') created.set(r.event.tenantId, (created.get(r.event.tenantId) ?? 0) + 1);
       // Every new event counted, in tenant order (the usage rows' lock order).
       for (const tenantId of [...created.keys()].sort(cmp)) {
         const n = created.get(tenantId)!;
-        const [u] = await tx2.all('add-tenant-usage', { tenant_id: tenantId, day, minute: now - (now % 60_000), n });
+        const [u] = await tx.all('add-tenant-usage', { tenant_id: tenantId, day, minute: now - (now % 60_000), n });
         const eventsPerDay = effective.get(tenantId)?.eventsPerDay ?? null;
         const percent = quotaNotice(Number(u.events), eventsPerDay, Number(u.notified_percent));
         if (percent === null || eventsPerDay === null) continue;
         await insertOutbox(
-          tx2,
+          tx,
           quotaEntry(tenantId, percent, { day, eventsToday: Number(u.events), eventsPerDay }, now),
         );
-        await tx2.run('set-usage-notified', { tenant_id: tenantId, day, percent });
+        await tx.run('set-usage-notified', { tenant_id: tenantId, day, percent });
       }
       let k = 0;
       return events.map((ne, i): AcceptResult => {
