@@ -347,6 +347,9 @@ export class SqlStore implements Store {
   purgeEvents(before: number, batch: number) {
     return retention.purgeEvents(this.driver, before, batch);
   }
+  purgeTenantUsage(before: number) {
+    return retention.purgeTenantUsage(this.driver, before);
+  }
   purgeDeliveryMinutes(before: number, batch: number) {
     return retention.purgeDeliveryMinutes(this.driver, before, batch);
   }

@@ -127,6 +127,10 @@ export function tenantLimitsConformance(withStore: WithStore): void {
     assert.deepEqual(await told(MIDNIGHT + 2 * S), [['quota.reached', 100, 5]]);
     const day2 = await store.getTenantUsage('ten_A', MIDNIGHT);
     assert.deepEqual([day2?.events, day2?.notifiedPercent], [5, 100]);
+    // Retention forgets whole days that started before its cut, never the day it falls in.
+    assert.equal(await store.purgeTenantUsage(MIDNIGHT), 1);
+    assert.equal(await store.getTenantUsage('ten_A', MIDNIGHT - DAY), null);
+    assert.equal((await store.getTenantUsage('ten_A', MIDNIGHT))?.events, 5);
   });
 
   withStore('an endpoint cap is checked in the creating transaction', async (store) => {

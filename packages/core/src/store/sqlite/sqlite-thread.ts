@@ -104,6 +104,7 @@ const METHODS = [
   'purgeEvents',
   'purgeBreakerWindow',
   'purgeDeliveryMinutes',
+  'purgeTenantUsage',
   'getTenantUsage',
   'countTenantEndpoints',
 ] as const satisfies ReadonlyArray<keyof Store>;
