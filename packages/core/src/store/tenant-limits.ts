@@ -5,6 +5,7 @@ import {
   admitTenantEvents,
   type IngestLimitValues,
   type IngestRefusal,
+  ingestBurst,
   quotaNotice,
   utcDay,
 } from '../pacing/tenant-admission.ts';
@@ -64,7 +65,7 @@ export async function admitEvents(tx: SqlExecutor, events: NewEvent[], limits?: 
     if (lim.eventsPerS !== null) {
       await tx.run('ensure-tenant-bucket', {
         tenant_id: tenantId,
-        tokens: Math.max(1, Math.ceil(lim.eventsPerS)),
+        tokens: ingestBurst(lim.eventsPerS),
         now,
       });
       const [b] = await tx.all('get-tenant-bucket', { tenant_id: tenantId });
