@@ -16,8 +16,8 @@ const skip =
 
 const ENV = { HOOKLINE_MASTER_KEY: Buffer.alloc(32, 7).toString('base64'), HOOKLINE_ADMIN_TOKEN: ADMIN_TOKEN };
 
-/** A database of the test's own, so no other suite's processes or tenants share it. */
-async function freshDatabase(): Promise<string> {
+/** A database of the test's own, so no other suite's processes or tenants share it; dropped when the test ends. */
+async function freshDatabase(after: (fn: () => Promise<void>) => void): Promise<string> {
   assert.ok(given, 'HOOKLINE_TEST_PG_URL must be set in CI');
   const name = `hl_limits_${process.pid}_${Date.now().toString(36)}`;
   const at = (db: string) => {
@@ -32,6 +32,15 @@ async function freshDatabase(): Promise<string> {
   } finally {
     await c.end();
   }
+  after(async () => {
+    const d = new pg.Client({ connectionString: at('postgres'), connectionTimeoutMillis: 5000 });
+    await d.connect();
+    try {
+      await d.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    } finally {
+      await d.end();
+    }
+  });
   return at(name);
 }
 
@@ -47,7 +56,7 @@ async function serve(db: string, after: (fn: () => Promise<void> | void) => void
 
 // 90 s: two server processes start (up to ~15 s each on a loaded machine) before any request is sent.
 test('two api processes share one rate bucket and one daily count per tenant', { skip, timeout: 90_000 }, async (t) => {
-  const db = await freshDatabase();
+  const db = await freshDatabase(t.after.bind(t));
   const [a, b] = [await serve(db, t.after.bind(t)), await serve(db, t.after.bind(t))];
   const apiA = serveApi(() => a, ADMIN_TOKEN);
   const apiB = serveApi(() => b, ADMIN_TOKEN);
