@@ -603,7 +603,7 @@ export interface paths {
         put?: never;
         /**
          * Accept an event: answered 202 once it and its deliveries are on disk
-         * @description Idempotent on event_id: the same id and body returns the existing event (duplicate: true); a different body is 409 event_conflict.
+         * @description Idempotent on event_id: the same id and body returns the existing event (duplicate: true); a different body is 409 event_conflict. Over the tenant's limits (docs/rules.md#tenant-limits): 429 tenant_rate_limited or tenant_quota_exceeded with Retry-After, 413 payload_too_large; nothing is stored. A duplicate is never counted nor refused.
          */
         post: operations["sendEvent"];
         delete?: never;
@@ -623,7 +623,7 @@ export interface paths {
         put?: never;
         /**
          * Accept up to 1000 events at once; each gets its own result
-         * @description Valid items are committed together; an invalid or conflicting item gets an error object and does not affect the others. When storage fails and no item was stored, the answer is 503 storage_unavailable, not a 202.
+         * @description Valid items are committed together; an invalid or conflicting item gets an error object and does not affect the others. When storage fails and no item was stored, the answer is 503 storage_unavailable, not a 202. Every new item counts against the tenant's limits (docs/rules.md#tenant-limits), in order: the items past a limit get tenant_rate_limited, tenant_quota_exceeded or payload_too_large and are not stored; when every item was refused by the rate or daily limit, the answer is that 429 with Retry-After.
          */
         post: operations["sendEvents"];
         delete?: never;
@@ -732,6 +732,23 @@ export interface paths {
          * @description Minutes without deliveries are left out. A delivery counts once, in the minute of its latest attempt, in its current state.
          */
         get: operations["getTenantMinuteStats"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tenants/{tenant}/usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The tenant's events today (UTC), recent rate and endpoints against its limits */
+        get: operations["getTenantUsage"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1658,15 +1675,51 @@ export interface components {
             owner_emails: string[];
             notify_email: boolean;
             operations_endpoint_id: string | null;
+            limits: components["schemas"]["TenantLimits"];
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */
             updated_at: string;
         };
+        /** @description null: no limit of its own (on a tenant, the configured default applies; in usage, none applies). */
+        TenantLimits: {
+            /** @description New events accepted per second, across every API process. */
+            events_per_s: number | null;
+            /** @description New events accepted per UTC day. */
+            events_per_day: number | null;
+            max_endpoints: number | null;
+            /** @description Largest event envelope accepted, in bytes. */
+            max_payload_bytes: number | null;
+        };
         TenantPage: {
             items: components["schemas"]["Tenant"][];
             /** @description Pass as `cursor` for the next page; null on the last page. */
             next_cursor: string | null;
+        };
+        TenantUsage: {
+            /**
+             * Format: date
+             * @description The UTC day counted.
+             */
+            day: string;
+            /**
+             * Format: date-time
+             * @description The next UTC midnight, when the daily count starts again.
+             */
+            resets_at: string;
+            /** @description New events accepted today (an idempotent replay is not counted). */
+            events_today: number;
+            /** @description The daily limit that applies; null: none. */
+            events_per_day: number | null;
+            /** @description events_today against events_per_day; null without a daily limit. */
+            percent: number | null;
+            events_this_minute: number;
+            /** @description New events per second, averaged over the last whole minute. */
+            rate_per_s: number;
+            endpoints: number;
+            max_endpoints: number | null;
+            limits: components["schemas"]["TenantLimits"];
+            own_limits: components["schemas"]["TenantLimits"];
         };
         UpdateEndpointRequest: {
             /** @description Absolute https URL (http only with --allow-http), at most 2048 characters, public address. */
@@ -1815,6 +1868,13 @@ export interface components {
             notify_email?: boolean;
             /** @description An endpoint of this tenant that receives operational events (endpoint.degraded, …). */
             operations_endpoint_id?: string | null;
+            /** @description Admin only (403 forbidden for a tenant key). A field left out stays; null takes the configured default (docs/rules.md#tenant-limits). */
+            limits?: {
+                events_per_s?: number | null;
+                events_per_day?: number | null;
+                max_endpoints?: number | null;
+                max_payload_bytes?: number | null;
+            };
         };
         Whoami: {
             /**
@@ -1898,7 +1958,9 @@ export type SigningSecret = components['schemas']['SigningSecret'];
 export type SimulatePolicyRequest = components['schemas']['SimulatePolicyRequest'];
 export type Simulation = components['schemas']['Simulation'];
 export type Tenant = components['schemas']['Tenant'];
+export type TenantLimits = components['schemas']['TenantLimits'];
 export type TenantPage = components['schemas']['TenantPage'];
+export type TenantUsage = components['schemas']['TenantUsage'];
 export type UpdateEndpointRequest = components['schemas']['UpdateEndpointRequest'];
 export type UpdateEndpointResponse = components['schemas']['UpdateEndpointResponse'];
 export type UpdateTenantRequest = components['schemas']['UpdateTenantRequest'];
@@ -3979,6 +4041,46 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["GetTenantMinuteStatsResponse"];
+                };
+            };
+            /** @description An error from the catalog (docs/errors.md). */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error from the catalog (docs/errors.md). */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getTenantUsage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tenant: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TenantUsage"];
                 };
             };
             /** @description An error from the catalog (docs/errors.md). */

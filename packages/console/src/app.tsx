@@ -122,7 +122,7 @@ function Routed({
   if (parts[0] === 'audit' && session.kind === 'admin') return <AuditLogPage tenant={null} query={query} />;
   if (parts[0] === 't' && parts[1]) {
     const tenant = parts[1];
-    if (parts.length === 2) return <OverviewPage key={tenant} tenant={tenant} />;
+    if (parts.length === 2) return <OverviewPage key={tenant} tenant={tenant} admin={session.kind === 'admin'} />;
     if (parts[2] === 'deliveries' && parts[3]) return <DeliveryPage key={parts[3]} tenant={tenant} id={parts[3]} />;
     if (parts[2] === 'deliveries') return <DeliveriesPage tenant={tenant} query={query} />;
     if (parts[2] === 'endpoints' && parts[3]) return <EndpointPage key={parts[3]} tenant={tenant} id={parts[3]} />;

@@ -70,9 +70,29 @@ export interface Tenant {
   payloadFormat?: PayloadFormat;
   /** Svix's application `rateLimit`, kept and shown (not enforced); null: none. */
   appRateLimit?: number | null;
+  /** The admin's limits for this tenant (docs/rules.md#tenant-limits); a null field takes the server's default. */
+  limits: TenantLimits;
   createdAt: number;
   updatedAt: number;
 }
+
+/** Per-tenant limits (docs/rules.md#tenant-limits); null: none of its own (the configured default applies, or none). */
+export interface TenantLimits {
+  /** New events accepted per second, across every API process (a token bucket holding one second's worth). */
+  eventsPerS: number | null;
+  /** New events accepted per UTC day. */
+  eventsPerDay: number | null;
+  maxEndpoints: number | null;
+  /** Largest event envelope accepted, in bytes. */
+  maxPayloadBytes: number | null;
+}
+
+export const NO_TENANT_LIMITS: Readonly<TenantLimits> = Object.freeze({
+  eventsPerS: null,
+  eventsPerDay: null,
+  maxEndpoints: null,
+  maxPayloadBytes: null,
+});
 
 export interface Endpoint {
   id: string;

@@ -5,6 +5,7 @@ import type { AdmissionGate } from './dispatch/admission.ts';
 import type { DeliverySender } from './dispatch/dispatcher.ts';
 import type { DispatchObserver } from './dispatch/observers.ts';
 import type { EgressOptions } from './egress-routes.ts';
+import type { TenantLimits } from './domain.ts';
 import type { LookupAll } from './http/guarded-lookup.ts';
 import type { Logger } from './logger.ts';
 import type { RetentionOptions } from './maintenance/retention.ts';
@@ -63,6 +64,8 @@ export interface HooklineOptions {
   replayQuotaPerDay?: number;
   /** Most deliveries one window replay selects (docs/rules.md#replay-window: 10,000). */
   replayMaxDeliveries?: number;
+  /** Every tenant's limits where it has none of its own (docs/rules.md#tenant-limits); unset: unlimited. */
+  tenantLimits?: Partial<TenantLimits>;
   /** Per event type: a money rule from the event-type registry overrides `moneyRules` (undefined: no opinion). */
   isMoneyOverride?: (type: string, data: unknown) => boolean | undefined;
 }

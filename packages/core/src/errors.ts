@@ -127,12 +127,19 @@ export const ERROR_CATALOG = {
     message:
       "a tenant's environment is fixed at creation: this tenant is {environment}; create a {requested} tenant instead",
   },
+  endpoint_limit_reached: {
+    status: 409,
+    message: 'this tenant has {max} endpoints, its limit; delete one or ask the admin to raise max_endpoints',
+  },
   // 408/413/415/429/431
   body_too_large: { status: 413, message: 'body exceeds {max} bytes' },
   unsupported_media_type: { status: 415, message: 'content-type must be application/json' },
   request_timeout: { status: 408, message: 'the request was not received completely within {ms} ms' },
   headers_too_large: { status: 431, message: 'request line and headers exceed {max} bytes' },
   replay_quota_exceeded: { status: 429, message: 'at most {max} window replays per tenant per UTC day' },
+  tenant_rate_limited: { status: 429, message: 'this tenant may send at most {max} new events per second' },
+  tenant_quota_exceeded: { status: 429, message: 'this tenant may send at most {max} new events per UTC day' },
+  payload_too_large: { status: 413, message: "the event's envelope exceeds this tenant's limit of {max} bytes" },
   simulation_busy: { status: 429, message: 'at most {max} policy previews run at once; try again in a moment' },
   // 5xx — never leak internals
   internal_error: { status: 500, message: 'internal error' },

@@ -8,6 +8,7 @@ import { Dispatcher } from './dispatch/dispatcher.ts';
 import { EgressCache } from './dispatch/egress-cache.ts';
 import type { DispatchObserver } from './dispatch/observers.ts';
 import { SecretCache } from './dispatch/secret-cache.ts';
+import { NO_TENANT_LIMITS, type TenantLimits } from './domain.ts';
 import type { HooklineOptions } from './engine-options.ts';
 import { createSender } from './http/sender.ts';
 import { Ingest } from './ingest.ts';
@@ -102,11 +103,13 @@ export class Hookline {
       }));
     const secrets = new SecretCache(store, box);
     const egress = new EgressCache(store, box);
+    const tenantLimits: TenantLimits = { ...NO_TENANT_LIMITS, ...o.tenantLimits };
     const ingest = new Ingest({
       store,
       clock: this.clock,
       moneyRules: () => this.moneyRules,
       isMoneyOverride: o.isMoneyOverride,
+      limitDefaults: tenantLimits,
     });
     const breaker = new Breaker({
       store,
@@ -184,6 +187,7 @@ export class Hookline {
         replayQuotaPerDay: o.replayQuotaPerDay,
         replayMaxDeliveries: o.replayMaxDeliveries,
         noticeReopenWindowMs: o.notifications?.reopenWindowMs,
+        tenantLimits,
       },
       emitHealth: (transitions) => this.#emitHealth(transitions),
     };

@@ -71,7 +71,7 @@ export {
 } from './operations/index.ts';
 export type { Message, MessageInput } from './operations/messages.ts';
 export type { MinuteStats, QueueStats, TenantStats } from './operations/stats.ts';
-export type { TenantInput, TenantPatch } from './operations/tenants.ts';
+export type { TenantInput, TenantLimitsPatch, TenantPatch, TenantUsage } from './operations/tenants.ts';
 export {
   type DrainResult,
   OutboxDrainer,

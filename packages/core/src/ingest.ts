@@ -2,14 +2,15 @@
 import { createHash } from 'node:crypto';
 import type { Clock } from './clock.ts';
 import { type Endpoint, type EventRecord, MAX_ORDERING_KEY_BYTES, type PayloadFormat } from './domain.ts';
-import { fail } from './errors.ts';
+import { fail, type HooklineError } from './errors.ts';
 import { matchesFilter } from './filters/payload-filter.ts';
 import { GroupCommit } from './group-commit.ts';
 import { newId } from './ids.ts';
+import type { IngestLimitValues, IngestRefusal } from './pacing/tenant-admission.ts';
 import { isMoneyEvent } from './policy/money-rules.ts';
 import type { MoneyRule } from './policy/types.ts';
 import { isFsyncFailure, isStorageWriteError } from './store/storage-fault.ts';
-import type { AcceptResult, CatalogStore, EventStore, NewEvent } from './store/store.ts';
+import type { AcceptResult, CatalogStore, EventStore, IngestLimits, NewEvent } from './store/store.ts';
 
 export interface EventInput {
   event_id?: string;
@@ -36,6 +37,8 @@ export interface IngestOptions {
   isMoneyOverride?: (type: string, data: unknown) => boolean | undefined;
   /** How long a tenant's endpoint list may be reused for fan-out before it is read again. */
   endpointCacheMs?: number;
+  /** Every tenant's limits where it has none of its own (docs/rules.md#tenant-limits); unset: unlimited. */
+  limitDefaults?: IngestLimitValues;
 }
 
 /** docs/rules.md#channels: an endpoint without channels takes every event; one with channels, events sharing one. */
@@ -155,9 +158,22 @@ export class Ingest {
     );
   }
 
+  /** Ingest accepts under the tenants' limits (docs/rules.md#tenant-limits), at the time of the commit. */
+  #limits(): IngestLimits {
+    const d = this.o.limitDefaults;
+    return {
+      now: this.o.clock.now(),
+      defaults: {
+        eventsPerS: d?.eventsPerS ?? null,
+        eventsPerDay: d?.eventsPerDay ?? null,
+        maxPayloadBytes: d?.maxPayloadBytes ?? null,
+      },
+    };
+  }
+
   async #flush(items: NewEvent[]): Promise<Array<AcceptResult | Error>> {
     try {
-      return await this.o.store.acceptEvents(items);
+      return await this.o.store.acceptEvents(items, this.#limits());
     } catch (err) {
       // One bad item (its tenant deleted meanwhile) must not fail its neighbours: retry them one by one. Not after
       // a storage failure, which is nobody's item: a full disk fails them all again, and after a failed fsync a retry
@@ -166,7 +182,7 @@ export class Ingest {
       const out: Array<AcceptResult | Error> = [];
       for (const item of items) {
         try {
-          out.push((await this.o.store.acceptEvents([item]))[0]);
+          out.push((await this.o.store.acceptEvents([item], this.#limits()))[0]);
         } catch (one) {
           out.push(one instanceof Error ? one : new Error(String(one)));
         }
@@ -217,8 +233,17 @@ export function rawBodyOf(input: EventInput): { body: Buffer; bodyHash: string }
   return { body: Buffer.from(data), bodyHash: createHash('sha256').update(hashed).digest('base64url') };
 }
 
-/** Turns a conflict into the catalog error; passes the rest through. */
-export function expectAccepted(r: AcceptResult): Exclude<AcceptResult, { kind: 'conflict' }> {
+/** Turns a conflict or a tenant limit's refusal into the catalog error; passes the rest through. */
+export function expectAccepted(r: AcceptResult): Exclude<AcceptResult, { kind: 'conflict' | 'limited' }> {
   if (r.kind === 'conflict') throw fail('event_conflict', { event_id: r.eventId });
+  if (r.kind === 'limited') throw limitError(r);
   return r;
+}
+
+/** The catalog error of a tenant limit's refusal (docs/rules.md#tenant-limits), with its Retry-After. */
+export function limitError(r: IngestRefusal): HooklineError {
+  const retryAfterSec = Math.max(1, Math.ceil(r.retryAfterMs / 1000));
+  if (r.limit === 'payload') return fail('payload_too_large', { max: r.max });
+  if (r.limit === 'daily') return fail('tenant_quota_exceeded', { max: r.max }, { retryAfterSec });
+  return fail('tenant_rate_limited', { max: r.max }, { retryAfterSec });
 }

@@ -1,6 +1,6 @@
 // The server's configuration, read once: defaults → JSON file → HOOKLINE_* env → flags, validated and frozen. With
 // cli/client-config.ts, the only modules that read process.env; everything else is handed the resolved config.
-import type { LogLevel, MoneyRule } from '@hookline/core/config';
+import type { LogLevel, MoneyRule, TenantLimits } from '@hookline/core/config';
 // Core's configuration kit, not its index: client commands import this module and should not load the engine.
 import {
   DEFAULTS,
@@ -66,6 +66,11 @@ export interface HooklineConfig {
   /** Limit for POST …/events/batch. */
   batchBodyLimitBytes: number;
   replayQuotaPerDay: number;
+  /**
+   * Every tenant's limits where the admin set none of its own (docs/rules.md#tenant-limits); null: unlimited.
+   * eventsPerS and eventsPerDay count new events; maxPayloadBytes is the event envelope's size.
+   */
+  limits: TenantLimits;
   rotationOverlap: string;
   rotationOverlapMs: number;
   retention: string;
@@ -117,6 +122,7 @@ export const DEFAULT_CONFIG: Readonly<HooklineConfig> = deepFreeze({
   bodyLimitBytes: 1024 * 1024,
   batchBodyLimitBytes: 10 * 1024 * 1024,
   replayQuotaPerDay: DEFAULTS.replay.quotaPerDay,
+  limits: { eventsPerS: null, eventsPerDay: null, maxEndpoints: null, maxPayloadBytes: null },
   rotationOverlap: formatDuration(DEFAULTS.rotationOverlapMs),
   rotationOverlapMs: DEFAULTS.rotationOverlapMs,
   retention: formatDuration(DEFAULTS.retention.deliveriesMs),
@@ -160,6 +166,7 @@ const KEYS = [
   'bodyLimitBytes',
   'batchBodyLimitBytes',
   'replayQuotaPerDay',
+  'limits',
   'rotationOverlap',
   'retention',
   'requestTimeoutMs',
@@ -185,6 +192,7 @@ export const SERVER_ENV: Readonly<
     | 'notifications.reopenWindow'
     | 'egress.proxy'
     | 'egress.noProxy'
+    | `limits.${keyof TenantLimits}`
   >
 > = {
   HOOKLINE_PORT: 'port',
@@ -205,6 +213,10 @@ export const SERVER_ENV: Readonly<
   HOOKLINE_BODY_LIMIT_BYTES: 'bodyLimitBytes',
   HOOKLINE_BATCH_BODY_LIMIT_BYTES: 'batchBodyLimitBytes',
   HOOKLINE_REPLAY_QUOTA_PER_DAY: 'replayQuotaPerDay',
+  HOOKLINE_TENANT_EVENTS_PER_S: 'limits.eventsPerS',
+  HOOKLINE_TENANT_EVENTS_PER_DAY: 'limits.eventsPerDay',
+  HOOKLINE_TENANT_MAX_ENDPOINTS: 'limits.maxEndpoints',
+  HOOKLINE_TENANT_MAX_PAYLOAD_BYTES: 'limits.maxPayloadBytes',
   HOOKLINE_ROTATION_OVERLAP: 'rotationOverlap',
   HOOKLINE_RETENTION: 'retention',
   HOOKLINE_REQUEST_TIMEOUT_MS: 'requestTimeoutMs',
@@ -258,6 +270,7 @@ export function resolveConfig(options: ResolveConfigOptions = {}): HooklineConfi
     ...DEFAULT_CONFIG,
     smtp: null,
     dispatcher: { ...DEFAULT_CONFIG.dispatcher },
+    limits: { ...DEFAULT_CONFIG.limits },
     notifications: { reopenWindow: DEFAULT_CONFIG.notifications.reopenWindow },
     egress: {},
   };
@@ -265,7 +278,7 @@ export function resolveConfig(options: ResolveConfigOptions = {}): HooklineConfi
     for (const [k, v] of Object.entries(layer)) {
       if (v === undefined) continue;
       if (
-        (k === 'smtp' || k === 'dispatcher' || k === 'notifications' || k === 'egress') &&
+        (k === 'smtp' || k === 'dispatcher' || k === 'notifications' || k === 'egress' || k === 'limits') &&
         v !== null &&
         typeof v === 'object' &&
         !Array.isArray(v)
@@ -359,6 +372,7 @@ function validate(m: Record<string, unknown>): HooklineConfig {
     bodyLimitBytes: int(m.bodyLimitBytes, 'bodyLimitBytes', 1024, 1024 * 1024 * 1024),
     batchBodyLimitBytes: int(m.batchBodyLimitBytes, 'batchBodyLimitBytes', 1024, 1024 * 1024 * 1024),
     replayQuotaPerDay: int(m.replayQuotaPerDay, 'replayQuotaPerDay', 0, 1_000_000),
+    limits: tenantLimits(m.limits),
     rotationOverlap,
     rotationOverlapMs: duration(rotationOverlap, 'rotationOverlap'),
     retention,
@@ -423,4 +437,29 @@ function notifications(v: unknown): HooklineConfig['notifications'] {
   if (reopenWindowMs > 86_400_000)
     throw new ConfigError('notifications.reopenWindow', `must be at most 24h, got ${JSON.stringify(reopenWindow)}`);
   return { reopenWindow, reopenWindowMs };
+}
+function tenantLimits(v: unknown): TenantLimits {
+  if (v === null || typeof v !== 'object' || Array.isArray(v))
+    throw new ConfigError('limits', 'must be an object {eventsPerS, eventsPerDay, maxEndpoints, maxPayloadBytes}');
+  const o = v as Record<string, unknown>;
+  for (const k of Object.keys(o))
+    if (!(k in DEFAULT_CONFIG.limits))
+      throw new ConfigError(
+        `limits.${k}`,
+        'unknown key; expected eventsPerS, eventsPerDay, maxEndpoints, maxPayloadBytes',
+      );
+  // null (or an empty variable, never read) leaves a limit off.
+  const opt = (k: string, read: (x: unknown, key: string) => number) =>
+    o[k] === null || o[k] === undefined ? null : read(o[k], `limits.${k}`);
+  return {
+    eventsPerS: opt('eventsPerS', (x, key) => {
+      const n = typeof x === 'string' && /^\s*\d+(\.\d+)?\s*$/.test(x) ? Number(x) : x;
+      if (typeof n !== 'number' || !(n > 0) || n > 1_000_000)
+        throw new ConfigError(key, `must be a number above 0 and at most 1000000, got ${JSON.stringify(x)}`);
+      return n;
+    }),
+    eventsPerDay: opt('eventsPerDay', (x, key) => int(x, key, 0, 1_000_000_000_000)),
+    maxEndpoints: opt('maxEndpoints', (x, key) => int(x, key, 0, 1_000_000)),
+    maxPayloadBytes: opt('maxPayloadBytes', (x, key) => int(x, key, 1, 1_000_000_000)),
+  };
 }

@@ -179,6 +179,7 @@ export async function openRuntime(config: HooklineConfig, overrides: RuntimeOver
       },
       rotationOverlapMs: config.rotationOverlapMs,
       replayQuotaPerDay: config.replayQuotaPerDay,
+      tenantLimits: config.limits,
       // The registry is built over the engine's event-type operations below; it is in place before any event is accepted.
       isMoneyOverride: (type, data) => eventTypes.moneyOverride(type, data),
       maintenance: { retention: { deliveriesMs: config.retentionMs } },

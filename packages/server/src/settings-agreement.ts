@@ -28,9 +28,9 @@ const API = ['api'] as const;
  *   its own: a policy it lacks fails the delivery.
  * - moneyRules: read when an event is accepted (the money flag is stored with it): two API processes would classify
  *   the same payment event differently, silently, by which one the load balancer picked. A worker never reads them.
- * - strictEventTypes, bodyLimitBytes, batchBodyLimitBytes, replayQuotaPerDay, rotationOverlap: read only when a request
- *   is answered; two API processes that differ answer the same request differently depending on which one the load
- *   balancer picked, but nothing accepted fails later. A worker never reads them.
+ * - strictEventTypes, bodyLimitBytes, batchBodyLimitBytes, replayQuotaPerDay, limits, rotationOverlap: read only when a
+ *   request is answered; two API processes that differ answer the same request differently depending on which one the
+ *   load balancer picked, but nothing accepted fails later. A worker never reads them.
  * - retention: read only by workers' maintenance; the shortest purges first, which is visible but loses nothing still
  *   owed a delivery (only terminal deliveries are purged).
  * - egress: read only by workers' senders; a worker without the proxy an endpoint names fails its attempts as
@@ -51,6 +51,7 @@ export const SETTING_RULES: Readonly<Record<string, SettingRule>> = Object.freez
   bodyLimitBytes: { severity: 'warn', usedBy: API, shown: (c) => String(c.bodyLimitBytes) },
   batchBodyLimitBytes: { severity: 'warn', usedBy: API, shown: (c) => String(c.batchBodyLimitBytes) },
   replayQuotaPerDay: { severity: 'warn', usedBy: API, shown: (c) => String(c.replayQuotaPerDay) },
+  limits: { severity: 'warn', usedBy: API, shown: (c) => digest(c.limits) },
   rotationOverlap: { severity: 'warn', usedBy: API, shown: (c) => `${c.rotationOverlapMs}ms` },
   retention: { severity: 'warn', usedBy: ['worker'], shown: (c) => `${c.retentionMs}ms` },
   egress: { severity: 'warn', usedBy: ['worker'], shown: (c) => digest(egressShown(c.egress)) },

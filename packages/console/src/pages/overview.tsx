@@ -1,16 +1,18 @@
 // A tenant's overview: deliveries per minute, what needs attention, the queue, each endpoint's figures over the stats
-// window (docs/rules.md#stats-counters) and the tenant's notices, each endpoint named by its description or URL.
+// window (docs/rules.md#stats-counters), its usage against its limits (the admin sets them here) and its notices, each
+// endpoint named by its description or URL.
 import { Card, Flex, Text } from '@radix-ui/themes';
 import { api, unwrap } from '../api.ts';
 import { MinuteChart } from '../components/minute-chart.tsx';
 import { Badge, Loading, Page, ScrollTable, Section, SectionLinks, when } from '../components/page.tsx';
 import { TableHead } from '../components/table-head.tsx';
+import { TenantUsage } from '../components/tenant-usage.tsx';
 import { duration } from '../format.ts';
 import { breakerName, endpointName, oldestDue } from '../names.ts';
 import { tenantHref } from '../router.ts';
 import { useLoad } from '../use-load.ts';
 
-export function OverviewPage({ tenant }: { tenant: string }) {
+export function OverviewPage({ tenant, admin = false }: { tenant: string; admin?: boolean }) {
   const loaded = useLoad(async () => {
     const path = { tenant };
     const [info, stats, notices, minutes, endpoints, breakers] = await Promise.all([
@@ -42,6 +44,7 @@ export function OverviewPage({ tenant }: { tenant: string }) {
                 ['needs-attention', 'Needs attention'],
                 ['queue', 'Queue'],
                 ['endpoint-figures', 'Endpoint figures'],
+                ['usage-section', 'Usage and limits'],
                 ['notices-section', 'Notices'],
               ]}
             />
@@ -138,6 +141,9 @@ export function OverviewPage({ tenant }: { tenant: string }) {
                   </tbody>
                 </table>
               </ScrollTable>
+            </Section>
+            <Section id="usage-section" title="Usage and limits">
+              <TenantUsage tenant={tenant} admin={admin} />
             </Section>
             <Section id="notices-section" title="Notices">
               {notices.items.length === 0 ? (

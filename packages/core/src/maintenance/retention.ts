@@ -29,6 +29,7 @@ export interface PurgeCounts {
   events: number;
   /** Per-minute counter rows (docs/rules.md#stats-counters), kept as long as deliveries. */
   deliveryMinutes: number;
+  tenantUsage: number;
   /** Breaker window rows (one per scope and delivery). */
   breakerWindow: number;
   /** Sent and abandoned outbox rows. */
@@ -52,6 +53,7 @@ export async function purgeExpired(
     deliveries: 0,
     events: 0,
     deliveryMinutes: 0,
+    tenantUsage: 0,
     breakerWindow: 0,
     outbox: 0,
     portalLinks: 0,
@@ -61,6 +63,8 @@ export async function purgeExpired(
   counts.deliveries = await inBatches(o, (batch) => store.purgeDeliveries(now - o.deliveriesMs, batch));
   counts.events = await inBatches(o, (batch) => store.purgeEvents(now - (o.eventsMs ?? o.deliveriesMs), batch));
   counts.deliveryMinutes = await inBatches(o, (batch) => store.purgeDeliveryMinutes(now - o.deliveriesMs, batch));
+  // A day's usage row is kept as long as deliveries are, counted from the end of that UTC day.
+  counts.tenantUsage = await store.purgeTenantUsage(now - o.deliveriesMs - 86_400_000);
   counts.breakerWindow = await store.purgeBreakerWindow(now - BREAKER_WINDOW_RETENTION_MS);
   counts.outbox = await store.purgeOutbox(now - o.outboxMs);
   counts.portalLinks = await store.purgePortalLinks(now);

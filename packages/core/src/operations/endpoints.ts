@@ -168,25 +168,42 @@ export class EndpointOperations {
           : generateSecret();
     const uid = endpoint.uid;
     if (uid && (await p.store.findEndpointByUid(tenantId, uid))) throw fail('uid_taken', { uid, what: 'endpoint' });
+    const maxEndpoints = await this.#maxEndpoints(tenantId);
     const what = { action: 'endpoint.create', target: { type: 'endpoint' as const, id: endpoint.id, tenantId } };
+    let created: boolean;
     try {
-      await audited(p, actor, what, 'createEndpoint', endpoint, {
+      created = await audited(
+        p,
+        actor,
+        what,
+        'createEndpoint',
+        endpoint,
+        {
         kid: newId('sec', now),
         endpointId: endpoint.id,
         sealed: p.box.seal(secret, endpoint.id),
         createdAt: now,
         expiresAt: null,
-      });
+        },
+        maxEndpoints,
+      );
     } catch (err) {
       if (uid && isUniqueViolation(err)) throw fail('uid_taken', { uid, what: 'endpoint' });
       throw err;
     }
+    if (!created) throw fail('endpoint_limit_reached', { max: maxEndpoints! });
     if (egress !== null) await p.store.setEndpointEgress(endpoint.id, egress, now);
     endpoint.egress = summarize(egress);
     p.ingest.invalidate(tenantId);
     return signing === 'ed25519'
       ? { endpoint, secret: null, publicKey: publicKeyOf(secret) }
       : { endpoint, secret, publicKey: null };
+  }
+
+  /** The tenant's endpoint cap (docs/rules.md#tenant-limits): its own, else the configured default; null: none. */
+  async #maxEndpoints(tenantId: string): Promise<number | null> {
+    const t = await this.#p.store.getTenant(tenantId);
+    return t?.limits.maxEndpoints ?? this.#p.settings.tenantLimits?.maxEndpoints ?? null;
   }
 
   async list(tenantId: string, cursor: string | null, limit: number): Promise<Page<Endpoint>> {

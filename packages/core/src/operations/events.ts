@@ -2,7 +2,7 @@
 import type { Delivery, EventRecord } from '../domain.ts';
 import { fail } from '../errors.ts';
 import { newId } from '../ids.ts';
-import { type EventInput, expectAccepted } from '../ingest.ts';
+import { type EventInput, expectAccepted, limitError } from '../ingest.ts';
 import type { EngineParts } from './parts.ts';
 
 export class EventOperations {
@@ -23,9 +23,13 @@ export class EventOperations {
   async acceptMany(tenantId: string, inputs: EventInput[]) {
     const results = await this.#p.ingest.acceptMany(tenantId, inputs);
     this.#p.dispatcher.wake();
-    return results.map((r) =>
-      r instanceof Error ? r : r.kind === 'conflict' ? fail('event_conflict', { event_id: r.eventId }) : r,
-    );
+    return results.map((r) => {
+      if (r instanceof Error) return r;
+      if (r.kind === 'conflict') return fail('event_conflict', { event_id: r.eventId });
+      // Refused by the tenant's limits (docs/rules.md#tenant-limits): that item alone, nothing of it stored.
+      if (r.kind === 'limited') return limitError(r);
+      return r;
+    });
   }
 
   /**

@@ -5,6 +5,7 @@ import type { Clock } from '../clock.ts';
 import type { DeliverySender, Dispatcher } from '../dispatch/dispatcher.ts';
 import type { EgressCache } from '../dispatch/egress-cache.ts';
 import type { SecretCache } from '../dispatch/secret-cache.ts';
+import type { TenantLimits } from '../domain.ts';
 import type { Ingest } from '../ingest.ts';
 import type { Logger } from '../logger.ts';
 import type { Maintenance } from '../maintenance/runner.ts';
@@ -34,6 +35,8 @@ export interface EngineParts {
     replayMaxDeliveries?: number;
     /** A test delivery's recovery waits out this window before it is told (docs/rules.md#notifications). */
     noticeReopenWindowMs?: number;
+    /** Every tenant's limits where it has none of its own (docs/rules.md#tenant-limits). */
+    tenantLimits?: TenantLimits;
   };
   /** Tells every observer about health transitions made outside an attempt (test deliveries, the health sweep). */
   emitHealth(transitions: HealthTransition[]): void;

@@ -1,8 +1,17 @@
 // Tenants: create, read, edit and delete (with everything they own); every tenant write goes through here.
 import type { Actor } from '../audit/audit-types.ts';
-import { DEFAULT_ENVIRONMENT, type Environment, type Metadata, type PayloadFormat, type Tenant } from '../domain.ts';
+import {
+  DEFAULT_ENVIRONMENT,
+  type Environment,
+  type Metadata,
+  NO_TENANT_LIMITS,
+  type PayloadFormat,
+  type Tenant,
+  type TenantLimits,
+} from '../domain.ts';
 import { fail } from '../errors.ts';
 import { newId } from '../ids.ts';
+import { utcDay } from '../pacing/tenant-admission.ts';
 import { isUniqueViolation } from '../store/storage-fault.ts';
 import type { Page, TenantLabels } from '../store/store.ts';
 import { audited } from './audit.ts';
@@ -31,6 +40,32 @@ export interface TenantPatch {
   notify_email?: boolean;
   /** An endpoint of this tenant, or null for none. */
   operations_endpoint_id?: string | null;
+  /** The admin's limits (docs/rules.md#tenant-limits): a field left out stays, null takes the configured default. */
+  limits?: TenantLimitsPatch;
+}
+
+export interface TenantLimitsPatch {
+  events_per_s?: number | null;
+  events_per_day?: number | null;
+  max_endpoints?: number | null;
+  max_payload_bytes?: number | null;
+}
+
+/** A tenant's usage today against its limits (docs/rules.md#tenant-limits). */
+export interface TenantUsage {
+  /** The UTC day counted (its midnight, ms). */
+  day: number;
+  eventsToday: number;
+  /** eventsToday against the daily limit, in percent (null: no daily limit). */
+  percent: number | null;
+  /** Events accepted in the current minute so far, and the average per second over the last whole minute. */
+  eventsThisMinute: number;
+  ratePerS: number;
+  endpoints: number;
+  /** What applies: the tenant's own limits, else the configured defaults (null: unlimited). */
+  limits: TenantLimits;
+  /** The tenant's own limits (null: the default applies). */
+  own: TenantLimits;
 }
 
 export class TenantOperations {
@@ -56,6 +91,7 @@ export class TenantOperations {
       metadata: input.metadata ?? {},
       payloadFormat: input.payload_format ?? 'envelope',
       appRateLimit: input.app_rate_limit ?? null,
+      limits: { ...NO_TENANT_LIMITS },
       createdAt: now,
       updatedAt: now,
     };
@@ -139,6 +175,17 @@ export class TenantOperations {
       }
       patch.operationsEndpointId = input.operations_endpoint_id;
     }
+    if (input.limits !== undefined) {
+      const cur = (await this.get(id)).limits;
+      const l = input.limits;
+      const pick = (v: number | null | undefined, was: number | null) => (v === undefined ? was : v);
+      patch.limits = {
+        eventsPerS: pick(l.events_per_s, cur.eventsPerS),
+        eventsPerDay: pick(l.events_per_day, cur.eventsPerDay),
+        maxEndpoints: pick(l.max_endpoints, cur.maxEndpoints),
+        maxPayloadBytes: pick(l.max_payload_bytes, cur.maxPayloadBytes),
+      };
+    }
     const target = { type: 'tenant' as const, id, tenantId: id };
     const t = await audited(
       this.#p,
@@ -151,6 +198,48 @@ export class TenantOperations {
     );
     if (!t) throw fail('tenant_not_found');
     return t;
+  }
+
+  /** Today's count (UTC, by the engine's clock), the recent rate and the endpoints, against the limits that apply. */
+  async usage(id: string): Promise<TenantUsage> {
+    const p = this.#p;
+    const tenant = await this.get(id);
+    const now = p.clock.now();
+    const day = utcDay(now);
+    const minute = now - (now % 60_000);
+    const [u, endpoints] = await Promise.all([p.store.getTenantUsage(id, day), p.store.countTenantEndpoints(id)]);
+    const defaults = p.settings.tenantLimits ?? NO_TENANT_LIMITS;
+    const own = tenant.limits;
+    const limits: TenantLimits = {
+      eventsPerS: own.eventsPerS ?? defaults.eventsPerS,
+      eventsPerDay: own.eventsPerDay ?? defaults.eventsPerDay,
+      maxEndpoints: own.maxEndpoints ?? defaults.maxEndpoints,
+      maxPayloadBytes: own.maxPayloadBytes ?? defaults.maxPayloadBytes,
+    };
+    const eventsToday = u?.events ?? 0;
+    // The last whole minute: the row's previous minute while it counts this one, its own when it last counted the one before.
+    const lastMinute = !u
+      ? 0
+      : u.minuteAt === minute
+        ? u.prevMinuteEvents
+        : u.minuteAt === minute - 60_000
+          ? u.minuteEvents
+          : 0;
+    return {
+      day,
+      eventsToday,
+      percent:
+        limits.eventsPerDay === null
+          ? null
+          : limits.eventsPerDay === 0
+            ? 100
+            : Math.round((eventsToday * 1000) / limits.eventsPerDay) / 10,
+      eventsThisMinute: u && u.minuteAt === minute ? u.minuteEvents : 0,
+      ratePerS: Math.round((lastMinute * 100) / 60) / 100,
+      endpoints,
+      limits,
+      own,
+    };
   }
 
   /**

@@ -21,12 +21,17 @@ export function rateBurst(ratePerS: number): number {
 }
 
 /**
- * Refills the bucket for the time since it was last written (never beyond its size; a clock behind the row's adds
- * nothing), then grants at most the whole tokens it holds. Over any span of `t` ms at most
- * `rateBurst + ratePerS · t / 1000` deliveries are granted.
+ * Refills the bucket for the time since it was last written (never beyond its size, `burst`; a clock behind the
+ * row's adds nothing), then grants at most the whole tokens it holds. Over any span of `t` ms at most
+ * `burst + ratePerS · t / 1000` are granted.
  */
-export function takeTokens(bucket: RateBucket | null, ratePerS: number, now: number, wanted: number): RateGrant {
-  const burst = rateBurst(ratePerS);
+export function takeTokens(
+  bucket: RateBucket | null,
+  ratePerS: number,
+  now: number,
+  wanted: number,
+  burst = rateBurst(ratePerS),
+): RateGrant {
   const at = bucket ? Math.max(bucket.refilledAt, now) : now;
   const refill = bucket ? (Math.max(0, now - bucket.refilledAt) * ratePerS) / 1000 : burst;
   const available = Math.min(burst, (bucket?.tokens ?? 0) + refill);

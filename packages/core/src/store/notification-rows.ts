@@ -56,3 +56,27 @@ export function summaryEntry(tenantId: string, endpointId: string, s: FailureSum
     createdAt: now,
   };
 }
+
+/** A tenant's daily quota crossed 80 % (`quota.warning`) or reached 100 % (`quota.reached`), once each per UTC day. */
+export function quotaEntry(
+  tenantId: string,
+  percent: 80 | 100,
+  usage: { day: number; eventsToday: number; eventsPerDay: number },
+  now: number,
+): OutboxEntry {
+  return {
+    id: newId('ntc', now),
+    tenantId,
+    kind: percent === 100 ? 'quota.reached' : 'quota.warning',
+    subjectId: tenantId,
+    endpointId: null,
+    data: {
+      day: iso(usage.day)!.slice(0, 10),
+      percent,
+      events_today: usage.eventsToday,
+      events_per_day: usage.eventsPerDay,
+      resets_at: iso(usage.day + 86_400_000),
+    },
+    createdAt: now,
+  };
+}

@@ -6,6 +6,7 @@ import {
   type Endpoint,
   type EventRecord,
   type Tenant,
+  type TenantLimits,
 } from '../domain.ts';
 import type { FailureSummaryState } from './failure-summary.ts';
 import type {
@@ -42,6 +43,12 @@ export function tenantFromRow(r: Row): Tenant {
     metadata: json(r.metadata, {}),
     payloadFormat: r.payload_format ?? 'envelope',
     appRateLimit: numOrNull(r.app_rate_limit ?? null),
+    limits: {
+      eventsPerS: numOrNull(r.events_per_s),
+      eventsPerDay: numOrNull(r.events_per_day),
+      maxEndpoints: numOrNull(r.max_endpoints),
+      maxPayloadBytes: numOrNull(r.max_payload_bytes),
+    },
     createdAt: num(r.created_at),
     updatedAt: num(r.updated_at),
   };
@@ -69,6 +76,15 @@ export function tenantToRow(t: NewTenant): Row {
     app_rate_limit: t.appRateLimit ?? null,
     created_at: t.createdAt,
     updated_at: t.updatedAt,
+  };
+}
+
+export function tenantLimitsToRow(l: TenantLimits): Row {
+  return {
+    events_per_s: l.eventsPerS,
+    events_per_day: l.eventsPerDay,
+    max_endpoints: l.maxEndpoints,
+    max_payload_bytes: l.maxPayloadBytes,
   };
 }
 

@@ -34,6 +34,7 @@ import type {
   EventTypeRow,
   MessageFilter,
   MessageLabels,
+  IngestLimits,
   NewEvent,
   NewTenant,
   Notice,
@@ -124,8 +125,14 @@ export class SqlStore implements Store {
   consumePortalLink(hash: string, now: number) {
     return catalog.consumePortalLink(this.driver, hash, now);
   }
-  createEndpoint(endpoint: Endpoint, secret: SealedSecret) {
-    return catalog.createEndpoint(this.driver, endpoint, secret);
+  createEndpoint(endpoint: Endpoint, secret: SealedSecret, maxEndpoints: number | null = null) {
+    return catalog.createEndpoint(this.driver, endpoint, secret, maxEndpoints);
+  }
+  countTenantEndpoints(tenantId: string) {
+    return catalog.countTenantEndpoints(this.driver, tenantId);
+  }
+  getTenantUsage(tenantId: string, day: number) {
+    return catalog.getTenantUsage(this.driver, tenantId, day);
   }
   getEndpoint(tenantId: string, id: string) {
     return catalog.getEndpoint(this.driver, tenantId, id);
@@ -172,8 +179,8 @@ export class SqlStore implements Store {
 
   // events
   /** A dialect's override point (PostgresStore: one multi-row insert per table). */
-  acceptEvents(batch: NewEvent[]): Promise<AcceptResult[]> {
-    return events.acceptEvents(this.driver, batch, this.capsAcrossWorkers);
+  acceptEvents(batch: NewEvent[], limits?: IngestLimits): Promise<AcceptResult[]> {
+    return events.acceptEvents(this.driver, batch, this.capsAcrossWorkers, limits);
   }
   getEvent(tenantId: string, eventId: string) {
     return events.getEvent(this.driver, tenantId, eventId);
@@ -361,6 +368,9 @@ export class SqlStore implements Store {
   }
   purgeEvents(before: number, batch: number) {
     return retention.purgeEvents(this.driver, before, batch);
+  }
+  purgeTenantUsage(before: number) {
+    return retention.purgeTenantUsage(this.driver, before);
   }
   purgeDeliveryMinutes(before: number, batch: number) {
     return retention.purgeDeliveryMinutes(this.driver, before, batch);

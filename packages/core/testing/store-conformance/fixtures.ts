@@ -1,6 +1,6 @@
 // Shared fixtures of the store conformance suite: fixed times, row builders, and the setups several areas start from.
 import type { TestContext } from 'node:test';
-import type { Attempt, Endpoint, EventRecord, Tenant } from '../../src/domain.ts';
+import { type Attempt, type Endpoint, type EventRecord, NO_TENANT_LIMITS, type Tenant } from '../../src/domain.ts';
 import type { AttemptRecord, NewEvent, Store } from '../../src/store/store.ts';
 import { DAY, H, MIN, S } from '../time.ts';
 
@@ -18,6 +18,7 @@ export const tenant = (id: string, at = T0, environment: Tenant['environment'] =
   environment,
   ownerEmails: ['o@example.test'],
   operationsEndpointId: null,
+  limits: { ...NO_TENANT_LIMITS },
   notifyEmail: true,
   uid: null,
   metadata: {},

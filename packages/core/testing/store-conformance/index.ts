@@ -22,6 +22,7 @@ import { recordsConformance } from './records.ts';
 import { replaysConformance } from './replays.ts';
 import { retryNowConformance } from './retry-now.ts';
 import { statsConformance } from './stats.ts';
+import { tenantLimitsConformance } from './tenant-limits.ts';
 
 export interface StoreUnderTest {
   store: Store;
@@ -62,6 +63,7 @@ export function storeConformance(name: string, factory: StoreFactory, options: {
     describe('notices per incident', () => incidentsConformance(withStore));
     describe('audit log', () => auditConformance(withStore));
     describe('the Svix-compatible API (compat)', () => compatConformance(withStore));
+    describe('tenant limits', () => tenantLimitsConformance(withStore));
     describe('engine rules on this store', () => engineRulesConformance(withStore));
   });
 }

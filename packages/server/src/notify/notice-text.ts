@@ -27,6 +27,8 @@ const TITLES: Record<NoticeKind, string> = {
   'breaker.opened': 'Circuit breaker opened',
   'breaker.closed': 'Circuit breaker closed',
   'deliveries.failed': 'Deliveries failed',
+  'quota.warning': 'Daily event quota at 80 %',
+  'quota.reached': 'Daily event quota reached',
 };
 
 const minutes = (ms: number) => (ms % 60_000 === 0 ? `${ms / 60_000} min` : `${Math.round(ms / 1000)} s`);
@@ -56,6 +58,10 @@ function messageOf(row: OutboxRow): string {
       const more = d.more > 0 ? ` and ${d.more} more` : '';
       return `${d.count} deliver${d.count === 1 ? 'y' : 'ies'}${money} to endpoint ${row.endpointId} failed for good and need review (replay them once it is fixed): ${listed}${more}.`;
     }
+    case 'quota.warning':
+      return `${d.events_today} of today's ${d.events_per_day} events are used (${d.day}, UTC): at the limit, new events are refused with 429 tenant_quota_exceeded until ${d.resets_at}.`;
+    case 'quota.reached':
+      return `The daily limit of ${d.events_per_day} events is reached (${d.day}, UTC): new events are refused with 429 tenant_quota_exceeded until ${d.resets_at}; events already accepted are delivered as usual.`;
   }
 }
 

@@ -13,7 +13,19 @@ import type { PayloadFilter } from '../../filters/payload-filter.ts';
 import type { Page } from './page.ts';
 
 /** A tenant as created: the environment defaults to live (docs/rules.md#environments). */
-export type NewTenant = Omit<Tenant, 'environment'> & { environment?: Environment };
+/** A new tenant has no limits of its own (they are set by an update). */
+export type NewTenant = Omit<Tenant, 'environment' | 'limits'> & { environment?: Environment };
+
+/** A tenant's count for one UTC day, as the accept transaction keeps it (docs/rules.md#tenant-limits). */
+export interface TenantUsageRow {
+  events: number;
+  /** The minute (its start, ms) `minuteEvents` counts; `prevMinuteEvents` counts the minute before it. */
+  minuteAt: number;
+  minuteEvents: number;
+  prevMinuteEvents: number;
+  /** The highest daily-quota notice written that day: 0, 80 or 100. */
+  notifiedPercent: number;
+}
 
 /** What may change on a tenant: everything but its id, creation time and environment. */
 export type TenantPatch = Partial<Omit<Tenant, 'id' | 'createdAt' | 'environment'>>;
@@ -97,8 +109,16 @@ export interface CatalogStore {
   /** Marks the link used and returns its tenant, if it was unused and unexpired at `now`; else null. Atomic: one use wins. */
   consumePortalLink(hash: string, now: number): Promise<string | null>;
 
+  /** The tenant's count for the UTC day starting at `day` (docs/rules.md#tenant-limits); null: nothing accepted that day. */
+  getTenantUsage(tenantId: string, day: number): Promise<TenantUsageRow | null>;
+
   // endpoints
-  createEndpoint(endpoint: Endpoint, secret: SealedSecret): Promise<void>;
+  /**
+   * Creates the endpoint with its first secret; with `maxEndpoints`, only while the tenant has fewer (counted under a
+   * lock, so concurrent creations cannot pass the cap together): false when it has that many already.
+   */
+  createEndpoint(endpoint: Endpoint, secret: SealedSecret, maxEndpoints?: number | null): Promise<boolean>;
+  countTenantEndpoints(tenantId: string): Promise<number>;
   getEndpoint(tenantId: string, id: string): Promise<(Endpoint & { version: number }) | null>;
   listEndpoints(tenantId: string, cursor: string | null, limit: number): Promise<Page<Endpoint>>;
   /** Every endpoint of a tenant that is not deleted; used for fan-out. */

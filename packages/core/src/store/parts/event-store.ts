@@ -1,5 +1,6 @@
 // The events part of the store: accepting events with their deliveries in one transaction, and reading one back.
 import type { Delivery, EventRecord } from '../../domain.ts';
+import type { IngestLimitValues, IngestRefusal } from '../../pacing/tenant-admission.ts';
 
 export interface NewEvent {
   event: EventRecord;
@@ -20,10 +21,23 @@ export interface NewEvent {
 export type AcceptResult =
   | { kind: 'created'; event: EventRecord; deliveries: Delivery[] }
   | { kind: 'existing'; event: EventRecord; deliveries: Delivery[] }
-  | { kind: 'conflict'; eventId: string };
+  | { kind: 'conflict'; eventId: string }
+  /** Refused by its tenant's limits (docs/rules.md#tenant-limits): nothing of it was stored. */
+  | ({ kind: 'limited'; eventId: string } & IngestRefusal);
+
+/** Accepting under the tenants' limits (docs/rules.md#tenant-limits): the ingest path passes these; other writers do not. */
+export interface IngestLimits {
+  now: number;
+  /** The configured defaults, for a tenant whose own limit is null. */
+  defaults: IngestLimitValues;
+}
 
 export interface EventStore {
-  /** Each NewEvent is inserted with its deliveries, all in one durable transaction. */
-  acceptEvents(events: NewEvent[]): Promise<AcceptResult[]>;
+  /**
+   * Each NewEvent is inserted with its deliveries, all in one durable transaction. With `limits`, each tenant's new
+   * events are admitted under its limits in the same transaction (the refused ones are `limited`, not stored) and
+   * counted into its day.
+   */
+  acceptEvents(events: NewEvent[], limits?: IngestLimits): Promise<AcceptResult[]>;
   getEvent(tenantId: string, eventId: string): Promise<{ event: EventRecord; deliveries: Delivery[] } | null>;
 }

@@ -16,14 +16,19 @@ export interface Notice {
   resolvedAt: number | null;
 }
 
-/** What the owners are told about (docs/rules.md#notifications); `deliveries.failed` is a per-endpoint summary. */
+/**
+ * What the owners are told about (docs/rules.md#notifications); `deliveries.failed` is a per-endpoint summary,
+ * `quota.*` a tenant's daily event quota at 80 % and 100 % (docs/rules.md#tenant-limits).
+ */
 export type OutboxKind =
   | 'endpoint.degraded'
   | 'endpoint.paused'
   | 'endpoint.recovered'
   | 'breaker.opened'
   | 'breaker.closed'
-  | 'deliveries.failed';
+  | 'deliveries.failed'
+  | 'quota.warning'
+  | 'quota.reached';
 
 /** A notification written in the transaction of the transition that causes it; its id is the notice's and the operational event's. */
 export interface OutboxEntry {

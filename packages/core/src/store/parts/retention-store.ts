@@ -7,6 +7,8 @@ export interface RetentionStore {
   purgeEvents(before: number, batch: number): Promise<number>;
   /** Deletes up to `batch` per-minute counter rows of minutes before `before` (ms); the count. */
   purgeDeliveryMinutes(before: number, batch: number): Promise<number>;
+  /** Deletes tenants' daily counts of UTC days that started before `before`; the count. */
+  purgeTenantUsage(before: number): Promise<number>;
   /** Deletes breaker window rows last attempted before `before`; the count. */
   purgeBreakerWindow(before: number): Promise<number>;
   /** Deletes sent and abandoned outbox rows last touched before `before`; the count. */

@@ -4,7 +4,8 @@ import * as rows from '../rows.ts';
 import type { SqlExecutor } from '../sql-driver.ts';
 import type { FinishedRow } from '../sql-parts/record-attempts.ts';
 import { SqlStore } from '../sql-store.ts';
-import type { AcceptResult, AttemptRecord, NewEvent } from '../store.ts';
+import type { AcceptResult, AttemptRecord, IngestLimits, NewEvent } from '../store.ts';
+import { admitEvents } from '../tenant-limits.ts';
 import { PostgresDriver, type PostgresOptions } from './postgres-driver.ts';
 import { upkeepWarnings } from './upkeep-warnings.ts';
 
@@ -44,10 +45,15 @@ export class PostgresStore extends SqlStore {
     return upkeepWarnings(s ?? {});
   }
 
-  override async acceptEvents(events: NewEvent[]): Promise<AcceptResult[]> {
-    if (events.length === 0) return [];
-    if (events.some((ne) => ne.deliveries.some((d) => d.orderingKey !== undefined))) return super.acceptEvents(events);
+  override async acceptEvents(batch: NewEvent[], limits?: IngestLimits): Promise<AcceptResult[]> {
+    if (batch.length === 0) return [];
+    if (batch.some((ne) => ne.deliveries.some((d) => d.orderingKey !== undefined)))
+      return super.acceptEvents(batch, limits);
     return this.pg.transaction(async (tx) => {
+      // The tenants' limits first (docs/rules.md#tenant-limits): a refused event is not inserted.
+      const admission = await admitEvents(tx, batch, limits);
+      const events = admission.events;
+      if (events.length === 0) return admission.finish(tx, []);
       const evRows = events.map((ne) => rows.eventToRow(ne.event, ne.bodyHash));
       const col = (k: string) => evRows.map((r) => r[k]);
       const created = new Set(
@@ -100,7 +106,7 @@ export class PostgresStore extends SqlStore {
         const deliveries = ne.deliveries.map((d) => rows.newDelivery(ev, d));
         out.push({ kind: 'created', event: ev, deliveries });
       }
-      return out;
+      return admission.finish(tx, out);
     });
   }
 

@@ -9,6 +9,7 @@ import type {
   NewTenant,
   SealedSecret,
   TenantPatch,
+  TenantUsageRow,
 } from '../parts/catalog-store.ts';
 import type { Page } from '../parts/page.ts';
 import * as rows from '../rows.ts';
@@ -61,6 +62,7 @@ export function updateTenant(db: SqlDriver, id: string, patch: TenantPatch, now:
     const next: Tenant = { ...cur, ...patch, id, environment: cur.environment, updatedAt: now };
     const row = rows.tenantToRow(next);
     await tx.run('update-tenant', { ...row, now });
+    if (patch.limits) await tx.run('set-tenant-limits', { id, ...rows.tenantLimitsToRow(next.limits) });
     return next;
   });
 }
@@ -108,8 +110,18 @@ export async function consumePortalLink(db: SqlExecutor, hash: string, now: numb
 }
 
 // endpoints
-export async function createEndpoint(db: SqlDriver, endpoint: Endpoint, secret: SealedSecret): Promise<void> {
-  await db.transaction(async (tx) => {
+export function createEndpoint(
+  db: SqlDriver,
+  endpoint: Endpoint,
+  secret: SealedSecret,
+  maxEndpoints: number | null,
+): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    if (maxEndpoints !== null) {
+      await tx.all('lock-tenant-endpoints', { tenant_id: endpoint.tenantId });
+      const [c] = await tx.all('count-tenant-endpoints', { tenant_id: endpoint.tenantId });
+      if (Number(c.n) >= maxEndpoints) return false;
+    }
     await tx.run('insert-endpoint', rows.endpointToRow(endpoint));
     await tx.run('set-endpoint-options', rows.endpointOptionsToRow(endpoint));
     await tx.run('insert-secret', {
@@ -119,7 +131,23 @@ export async function createEndpoint(db: SqlDriver, endpoint: Endpoint, secret: 
       created_at: secret.createdAt,
       expires_at: secret.expiresAt,
     });
+    return true;
   });
+}
+export async function countTenantEndpoints(db: SqlExecutor, tenantId: string): Promise<number> {
+  const [c] = await db.all('count-tenant-endpoints', { tenant_id: tenantId });
+  return Number(c.n);
+}
+export async function getTenantUsage(db: SqlExecutor, tenantId: string, day: number): Promise<TenantUsageRow | null> {
+  const [u] = await db.all('get-tenant-usage', { tenant_id: tenantId, day });
+  if (!u) return null;
+  return {
+    events: Number(u.events),
+    minuteAt: Number(u.minute_at),
+    minuteEvents: Number(u.minute_events),
+    prevMinuteEvents: Number(u.prev_minute_events),
+    notifiedPercent: Number(u.notified_percent),
+  };
 }
 export async function getEndpoint(db: SqlExecutor, tenantId: string, id: string): Promise<StoredEndpoint | null> {
   const [r] = await db.all('get-endpoint', { tenant_id: tenantId, id });

@@ -1,14 +1,23 @@
 // The events part of SqlStore as functions over the driver: an accepted batch of events with their deliveries, and
 // one event read back. PostgresStore overrides the accept with its multi-row form (postgres/postgres-store.ts).
 import type { Delivery, EventRecord } from '../../domain.ts';
-import type { AcceptResult, NewEvent } from '../parts/event-store.ts';
+import type { AcceptResult, IngestLimits, NewEvent } from '../parts/event-store.ts';
 import * as rows from '../rows.ts';
 import type { SqlDriver, SqlExecutor } from '../sql-driver.ts';
+import { admitEvents } from '../tenant-limits.ts';
 import { cmp, lockKey } from './listing.ts';
 
 /** Every event of the batch with its deliveries in one durable transaction; `lockKeys`: SqlStore.capsAcrossWorkers. */
-export function acceptEvents(db: SqlDriver, events: NewEvent[], lockKeys: boolean): Promise<AcceptResult[]> {
+export function acceptEvents(
+  db: SqlDriver,
+  batch: NewEvent[],
+  lockKeys: boolean,
+  limits?: IngestLimits,
+): Promise<AcceptResult[]> {
   return db.transaction(async (tx) => {
+    // The tenants' limits first (docs/rules.md#tenant-limits): a refused event is not inserted.
+    const admission = await admitEvents(tx, batch, limits);
+    const events = admission.events;
     // Ordering keys are numbered under their lock (PostgreSQL: commit order across API processes), every key of the
     // batch first and in one sorted order, so concurrent batches never deadlock (docs/rules.md#ordering-sequence).
     const keys = new Set<string>();
@@ -17,7 +26,7 @@ export function acceptEvents(db: SqlDriver, events: NewEvent[], lockKeys: boolea
     if (lockKeys) for (const k of [...keys].sort(cmp)) await lockKey(tx, k);
     const out: AcceptResult[] = [];
     for (const ne of events) out.push(await acceptOne(tx, ne));
-    return out;
+    return admission.finish(tx, out);
   });
 }
 

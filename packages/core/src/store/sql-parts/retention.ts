@@ -11,6 +11,9 @@ export function purgeEvents(db: SqlExecutor, before: number, batch: number): Pro
 export function purgeDeliveryMinutes(db: SqlExecutor, before: number, batch: number): Promise<number> {
   return db.run('purge-delivery-minutes', { before_minute: Math.floor(before / 60_000), batch });
 }
+export function purgeTenantUsage(db: SqlExecutor, before: number): Promise<number> {
+  return db.run('purge-tenant-usage', { before });
+}
 export function purgeBreakerWindow(db: SqlExecutor, before: number): Promise<number> {
   return db.run('purge-breaker-window', { before });
 }

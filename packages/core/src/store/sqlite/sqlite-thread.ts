@@ -7,7 +7,7 @@ import type { EventLoopUtilization } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { isFsyncFailure, StorageFatalError, type StoreProblem } from '../storage-fault.ts';
-import type { AcceptResult, NewEvent, Store } from '../store.ts';
+import type { AcceptResult, IngestLimits, NewEvent, Store } from '../store.ts';
 import type { SqliteOptions } from './sqlite-driver.ts';
 import {
   exactBytes,
@@ -128,6 +128,9 @@ const METHODS = [
   'getIdempotencyKey',
   'finishIdempotencyKey',
   'dropIdempotencyKey',
+  'purgeTenantUsage',
+  'getTenantUsage',
+  'countTenantEndpoints',
 ] as const satisfies ReadonlyArray<keyof Store>;
 
 type Forwarded = (typeof METHODS)[number];
@@ -199,9 +202,9 @@ export class SqliteThreadStore {
     this.ping = async () => (await problem()) === null && ((await this.#call('ping', [])) as boolean);
     // An accepted event comes back as it was sent: the thread leaves it out of the answer and it is put back here,
     // instead of copying every body across twice.
-    this.acceptEvents = async (events: NewEvent[]) => {
+    this.acceptEvents = async (events: NewEvent[], limits?: IngestLimits) => {
       const sent = events.map((ne) => ({ ...ne, event: { ...ne.event, body: exactBytes(ne.event.body) } }));
-      const out = (await this.#call('acceptEvents', [sent])) as AcceptResult[];
+      const out = (await this.#call('acceptEvents', limits ? [sent, limits] : [sent])) as AcceptResult[];
       return out.map((r, i) => (r.kind === 'created' && r.event === null ? { ...r, event: events[i].event } : r));
     };
   }

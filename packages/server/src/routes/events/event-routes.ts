@@ -74,7 +74,7 @@ const BatchItemSchema = named('EventBatchItem', {
   },
 });
 
-function accepted(r: Exclude<AcceptResult, { kind: 'conflict' }>, environment: Environment) {
+function accepted(r: Exclude<AcceptResult, { kind: 'conflict' | 'limited' }>, environment: Environment) {
   return {
     event: acceptedEventView(r.event),
     deliveries: r.deliveries.map((d) => deliveryView(d, environment)),
@@ -102,7 +102,7 @@ export function eventRoutes(app: FastifyInstance, rt: Runtime): void {
     auth: 'tenant',
     summary: 'Accept an event: answered 202 once it and its deliveries are on disk',
     description:
-      'Idempotent on event_id: the same id and body returns the existing event (duplicate: true); a different body is 409 event_conflict.',
+      "Idempotent on event_id: the same id and body returns the existing event (duplicate: true); a different body is 409 event_conflict. Over the tenant's limits (docs/rules.md#tenant-limits): 429 tenant_rate_limited or tenant_quota_exceeded with Retry-After, 413 payload_too_large; nothing is stored. A duplicate is never counted nor refused.",
     params: paramsSchema('tenant'),
     body: EventInputSchema,
     bodyLimit: config.bodyLimitBytes,
@@ -125,7 +125,7 @@ export function eventRoutes(app: FastifyInstance, rt: Runtime): void {
     auth: 'tenant',
     summary: `Accept up to ${MAX_BATCH} events at once; each gets its own result`,
     description:
-      'Valid items are committed together; an invalid or conflicting item gets an error object and does not affect the others. When storage fails and no item was stored, the answer is 503 storage_unavailable, not a 202.',
+      "Valid items are committed together; an invalid or conflicting item gets an error object and does not affect the others. When storage fails and no item was stored, the answer is 503 storage_unavailable, not a 202. Every new item counts against the tenant's limits (docs/rules.md#tenant-limits), in order: the items past a limit get tenant_rate_limited, tenant_quota_exceeded or payload_too_large and are not stored; when every item was refused by the rate or daily limit, the answer is that 429 with Retry-After.",
     params: paramsSchema('tenant'),
     body: {
       type: 'object',
@@ -152,10 +152,16 @@ export function eventRoutes(app: FastifyInstance, rt: Runtime): void {
       const results: Array<Record<string, unknown>> = new Array(items.length);
       const valid: Array<{ index: number; input: EventInput }> = [];
       let storageFailed: unknown = null;
+      let limited: HooklineError | null = null;
+      let limitedItems = 0;
       const errorOf = (index: number, err: unknown) => {
         const storage = !(err instanceof HooklineError) && isStorageUnavailable(err);
         if (storage) storageFailed ??= err;
         const e = err instanceof HooklineError ? err : fail(storage ? 'storage_unavailable' : 'internal_error');
+        if (e.code === 'tenant_rate_limited' || e.code === 'tenant_quota_exceeded') {
+          limited ??= e;
+          limitedItems++;
+        }
         if (!(err instanceof HooklineError))
           rt.logger.log('error', storage ? 'batch item not stored: storage unavailable' : 'batch item failed', {
             request_id: req.id,
@@ -195,6 +201,9 @@ export function eventRoutes(app: FastifyInstance, rt: Runtime): void {
       const ok = results.filter((r) => r.ok).length;
       // Nothing stored because the storage failed: the whole request failed, and says so (a 202 would read as taken).
       if (ok === 0 && storageFailed !== null) throw storageFailed;
+      // Every item refused by the tenant's rate or daily limit (docs/rules.md#tenant-limits): a 429 with Retry-After, as
+      // a single event gets. Otherwise the 202 lists the refused ones beside the accepted ones.
+      if (limited !== null && limitedItems === results.length) throw limited;
       return reply.code(202).send({ accepted: ok, failed: results.length - ok, results });
     },
   });

@@ -1,10 +1,11 @@
 // Tenants: the provider's customers; created and deleted by the admin, read and edited by their own keys.
-import { ENVIRONMENTS, type Environment } from '@hookline/core';
+import { ENVIRONMENTS, type Environment, fail, type TenantLimitsPatch } from '@hookline/core';
 import type { FastifyInstance } from 'fastify';
 import { parseCursor } from '../../http/query.ts';
 import { addRoute, pagingQuery, paramsSchema } from '../../http/route.ts';
 import { pageSchema } from '../../http/views.ts';
 import type { Runtime } from '../../runtime.ts';
+import { TenantLimitsPatchSchema, TenantUsageSchema, tenantUsageView } from './tenant-limits-view.ts';
 import { TenantSchema, tenantView } from './tenant-view.ts';
 
 const tag = 'tenants';
@@ -17,6 +18,7 @@ interface TenantBody {
   owner_emails?: string[];
   notify_email?: boolean;
   operations_endpoint_id?: string | null;
+  limits?: TenantLimitsPatch;
 }
 
 export function tenantRoutes(app: FastifyInstance, rt: Runtime): void {
@@ -115,10 +117,27 @@ export function tenantRoutes(app: FastifyInstance, rt: Runtime): void {
           type: ['string', 'null'],
           description: 'An endpoint of this tenant that receives operational events (endpoint.degraded, …).',
         },
+        limits: TenantLimitsPatchSchema,
       },
     },
     response: { 200: TenantSchema },
-    handler: async (req) => tenantView(await engine.tenants.update(req.params.tenant, req.body, req.actor)),
+    handler: async (req) => {
+      // A tenant never sets its own limits (docs/rules.md#tenant-limits): only the admin does.
+      if (req.body.limits !== undefined && req.principal?.kind !== 'admin') throw fail('forbidden');
+      return tenantView(await engine.tenants.update(req.params.tenant, req.body, req.actor));
+    },
+  });
+
+  addRoute<{ tenant: string }>(app, {
+    method: 'GET',
+    url: '/v1/tenants/:tenant/usage',
+    operationId: 'getTenantUsage',
+    summary: "The tenant's events today (UTC), recent rate and endpoints against its limits",
+    tag,
+    auth: 'tenant',
+    params: paramsSchema('tenant'),
+    response: { 200: TenantUsageSchema },
+    handler: async (req) => tenantUsageView(await engine.tenants.usage(req.params.tenant)),
   });
 
   addRoute<{ tenant: string }>(app, {

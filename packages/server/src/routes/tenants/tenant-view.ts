@@ -2,6 +2,7 @@
 import type { Tenant } from '@hookline/core';
 import { named } from '../../http/schema-names.ts';
 import { bool, environment, iso, nullableStr, obj, str, time } from '../../http/views.ts';
+import { TenantLimitsSchema, tenantLimitsView } from './tenant-limits-view.ts';
 
 export const TenantSchema = named(
   'Tenant',
@@ -12,6 +13,7 @@ export const TenantSchema = named(
     owner_emails: { type: 'array', items: str },
     notify_email: bool,
     operations_endpoint_id: nullableStr,
+    limits: TenantLimitsSchema,
     created_at: time,
     updated_at: time,
   }),
@@ -23,6 +25,7 @@ export const tenantView = (t: Tenant) => ({
   owner_emails: t.ownerEmails,
   notify_email: t.notifyEmail,
   operations_endpoint_id: t.operationsEndpointId,
+  limits: tenantLimitsView(t.limits),
   created_at: iso(t.createdAt),
   updated_at: iso(t.updatedAt),
 });
