@@ -58,13 +58,7 @@ export class EndpointSecretOperations {
    * New secret with a new kid, of the endpoint's signing (an ed25519 endpoint gets a new key pair); the old ones stay
    * live for the overlap (default 24 h), then retire at that fixed time.
    */
-  async rotate(
-    tenantId: string,
-    id: string,
-    overlapMs?: number,
-    actor?: Actor,
-    given?: string,
-  ): Promise<LiveSecret[]> {
+  async rotate(tenantId: string, id: string, overlapMs?: number, actor?: Actor, given?: string): Promise<LiveSecret[]> {
     const p = this.#p;
     const signing = await this.#endpoint(tenantId, id);
     const now = p.clock.now();

@@ -179,11 +179,11 @@ export class EndpointOperations {
         'createEndpoint',
         endpoint,
         {
-        kid: newId('sec', now),
-        endpointId: endpoint.id,
-        sealed: p.box.seal(secret, endpoint.id),
-        createdAt: now,
-        expiresAt: null,
+          kid: newId('sec', now),
+          endpointId: endpoint.id,
+          sealed: p.box.seal(secret, endpoint.id),
+          createdAt: now,
+          expiresAt: null,
         },
         maxEndpoints,
       );

@@ -48,6 +48,43 @@ CREATE INDEX attempts_delivery ON attempts USING btree (delivery_id, n);
 
 CREATE UNIQUE INDEX attempts_pkey ON attempts USING btree (id);
 
+CREATE TABLE audit_chain (
+  id integer NOT NULL,
+  head_seq bigint NOT NULL,
+  head_hash text NOT NULL,
+  base_seq bigint NOT NULL,
+  base_hash text NOT NULL,
+  CONSTRAINT audit_chain_id_check CHECK (id = 1),
+  CONSTRAINT audit_chain_pkey PRIMARY KEY (id)
+);
+
+CREATE UNIQUE INDEX audit_chain_pkey ON audit_chain USING btree (id);
+
+CREATE TABLE audit_log (
+  seq bigint NOT NULL,
+  at bigint NOT NULL,
+  tenant_id text,
+  actor_kind text NOT NULL,
+  actor_id text,
+  ip text,
+  user_agent text,
+  request_id text,
+  action text NOT NULL,
+  target_type text NOT NULL,
+  target_id text,
+  changes text NOT NULL,
+  details text NOT NULL,
+  prev_hash text NOT NULL,
+  hash text NOT NULL,
+  CONSTRAINT audit_log_pkey PRIMARY KEY (seq)
+);
+
+CREATE INDEX audit_log_at ON audit_log USING btree (at);
+
+CREATE UNIQUE INDEX audit_log_pkey ON audit_log USING btree (seq);
+
+CREATE INDEX audit_log_tenant ON audit_log USING btree (tenant_id, seq);
+
 CREATE TABLE breaker_deliveries (
   scope_key text NOT NULL,
   delivery_id text NOT NULL,
@@ -155,6 +192,25 @@ CREATE UNIQUE INDEX delivery_minutes_pkey ON delivery_minutes USING btree (endpo
 
 CREATE INDEX delivery_minutes_tenant ON delivery_minutes USING btree (tenant_id, minute);
 
+CREATE TABLE endpoint_egress (
+  endpoint_id text NOT NULL,
+  proxy text,
+  certificate_pem text,
+  certificate_key_sealed text,
+  certificate_subject text,
+  certificate_expires_at bigint,
+  certificate_notified_at bigint,
+  oauth2 text,
+  oauth2_secret_sealed text,
+  updated_at bigint NOT NULL,
+  CONSTRAINT endpoint_egress_endpoint_id_fkey FOREIGN KEY (endpoint_id) REFERENCES endpoints(id) ON DELETE CASCADE,
+  CONSTRAINT endpoint_egress_pkey PRIMARY KEY (endpoint_id)
+);
+
+CREATE INDEX endpoint_egress_certificate_expiry ON endpoint_egress USING btree (certificate_expires_at) WHERE ((certificate_expires_at IS NOT NULL) AND (certificate_notified_at IS NULL));
+
+CREATE UNIQUE INDEX endpoint_egress_pkey ON endpoint_egress USING btree (endpoint_id);
+
 CREATE TABLE endpoint_incidents (
   endpoint_id text NOT NULL,
   tenant_id text NOT NULL,
@@ -210,6 +266,9 @@ CREATE TABLE endpoints (
   custom_headers text DEFAULT '{}'::text NOT NULL,
   paused_at bigint,
   signing text DEFAULT 'hmac'::text NOT NULL,
+  uid text,
+  metadata text,
+  channels text,
   CONSTRAINT endpoints_ordering_check CHECK (ordering = ANY (ARRAY['none'::text, 'key'::text])),
   CONSTRAINT endpoints_ordering_on_failure_check CHECK (ordering_on_failure = ANY (ARRAY['continue'::text, 'block'::text])),
   CONSTRAINT endpoints_pkey PRIMARY KEY (id),
@@ -221,6 +280,8 @@ CREATE TABLE endpoints (
 CREATE UNIQUE INDEX endpoints_pkey ON endpoints USING btree (id);
 
 CREATE INDEX endpoints_tenant ON endpoints USING btree (tenant_id, id);
+
+CREATE UNIQUE INDEX endpoints_uid ON endpoints USING btree (tenant_id, uid) WHERE (uid IS NOT NULL);
 
 CREATE TRIGGER endpoints_paused_at BEFORE INSERT OR UPDATE OF status ON endpoints FOR EACH ROW EXECUTE FUNCTION hookline_endpoint_paused_at();
 
@@ -275,6 +336,33 @@ CREATE TABLE failure_summaries (
 CREATE INDEX failure_summaries_due ON failure_summaries USING btree (last_sent_at) WHERE (count > 0);
 
 CREATE UNIQUE INDEX failure_summaries_pkey ON failure_summaries USING btree (endpoint_id);
+
+CREATE TABLE idempotency_keys (
+  scope text NOT NULL,
+  key text NOT NULL,
+  request_hash text NOT NULL,
+  status integer,
+  body text,
+  created_at bigint NOT NULL,
+  expires_at bigint NOT NULL,
+  CONSTRAINT idempotency_keys_pkey PRIMARY KEY (scope, key)
+);
+
+CREATE INDEX idempotency_keys_expires ON idempotency_keys USING btree (expires_at);
+
+CREATE UNIQUE INDEX idempotency_keys_pkey ON idempotency_keys USING btree (scope, key);
+
+CREATE TABLE message_labels (
+  event_pk text NOT NULL,
+  tenant_id text NOT NULL,
+  channels text,
+  tags text,
+  CONSTRAINT message_labels_event_pk_fkey FOREIGN KEY (event_pk) REFERENCES events(id) ON DELETE CASCADE,
+  CONSTRAINT message_labels_pkey PRIMARY KEY (event_pk),
+  CONSTRAINT message_labels_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES tenants(id) ON DELETE CASCADE
+);
+
+CREATE UNIQUE INDEX message_labels_pkey ON message_labels USING btree (event_pk);
 
 CREATE TABLE notices (
   id text NOT NULL,
@@ -429,15 +517,22 @@ CREATE TABLE tenants (
   events_per_day integer,
   max_endpoints integer,
   max_payload_bytes integer,
+  uid text,
+  metadata text,
+  payload_format text DEFAULT 'envelope'::text NOT NULL,
+  app_rate_limit integer,
   CONSTRAINT tenants_environment_check CHECK (environment = ANY (ARRAY['test'::text, 'live'::text])),
   CONSTRAINT tenants_events_per_day_check CHECK (events_per_day IS NULL OR events_per_day >= 0),
   CONSTRAINT tenants_events_per_s_check CHECK (events_per_s IS NULL OR events_per_s > 0::double precision),
   CONSTRAINT tenants_max_endpoints_check CHECK (max_endpoints IS NULL OR max_endpoints >= 0),
   CONSTRAINT tenants_max_payload_bytes_check CHECK (max_payload_bytes IS NULL OR max_payload_bytes >= 1),
+  CONSTRAINT tenants_payload_format_check CHECK (payload_format = ANY (ARRAY['envelope'::text, 'raw'::text])),
   CONSTRAINT tenants_pkey PRIMARY KEY (id)
 );
 
 CREATE UNIQUE INDEX tenants_pkey ON tenants USING btree (id);
+
+CREATE UNIQUE INDEX tenants_uid ON tenants USING btree (uid) WHERE (uid IS NOT NULL);
 
 CREATE OR REPLACE FUNCTION hookline_claim_due(p_now bigint, p_lease_until bigint, p_worker text, p_limit integer, p_saturated text[], p_lease_factor integer)
  RETURNS TABLE(claimed_id text)

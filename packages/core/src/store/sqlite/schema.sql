@@ -34,6 +34,36 @@ CREATE TABLE attempts (
 
 CREATE INDEX attempts_delivery ON attempts (delivery_id, n);
 
+CREATE TABLE audit_chain (
+  id INTEGER PRIMARY KEY CHECK (id = 1),
+  head_seq INTEGER NOT NULL,
+  head_hash TEXT NOT NULL,
+  base_seq INTEGER NOT NULL,
+  base_hash TEXT NOT NULL
+);
+
+CREATE TABLE audit_log (
+  seq INTEGER PRIMARY KEY,                       -- 1, 2, 3, … without gaps (a gap is a deleted entry)
+  at INTEGER NOT NULL,
+  tenant_id TEXT,                                -- NULL for installation-wide changes (event types, admin sign-in)
+  actor_kind TEXT NOT NULL,                      -- admin | api_key | console_session | portal_link | system
+  actor_id TEXT,
+  ip TEXT,
+  user_agent TEXT,
+  request_id TEXT,
+  action TEXT NOT NULL,                          -- endpoint.update, api_key.revoke, console.sign_in, …
+  target_type TEXT NOT NULL,
+  target_id TEXT,
+  changes TEXT NOT NULL,                         -- JSON: column → {before, after}, secrets redacted
+  details TEXT NOT NULL,                         -- JSON: what the diff cannot show, redacted alike
+  prev_hash TEXT NOT NULL,
+  hash TEXT NOT NULL
+);
+
+CREATE INDEX audit_log_at ON audit_log (at);
+
+CREATE INDEX audit_log_tenant ON audit_log (tenant_id, seq);
+
 CREATE TABLE breaker_deliveries (
   scope_key TEXT NOT NULL,
   delivery_id TEXT NOT NULL,
@@ -117,6 +147,22 @@ CREATE INDEX delivery_minutes_age ON delivery_minutes (minute);
 
 CREATE INDEX delivery_minutes_tenant ON delivery_minutes (tenant_id, minute);
 
+CREATE TABLE endpoint_egress (
+  endpoint_id TEXT PRIMARY KEY REFERENCES endpoints(id) ON DELETE CASCADE,
+  proxy TEXT,                                    -- null: the configuration's; 'none'; or a name under egress.proxies
+  certificate_pem TEXT,                          -- the client certificate (chain), public
+  certificate_key_sealed TEXT,                   -- its private key, AES-256-GCM under the master key
+  certificate_subject TEXT,
+  certificate_expires_at INTEGER,
+  certificate_notified_at INTEGER,               -- when the expiry notice for this certificate was written
+  oauth2 TEXT,                                   -- JSON {token_url, client_id, scope, audience}
+  oauth2_secret_sealed TEXT,                     -- the client secret, AES-256-GCM under the master key
+  updated_at INTEGER NOT NULL
+);
+
+CREATE INDEX endpoint_egress_certificate_expiry ON endpoint_egress (certificate_expires_at)
+  WHERE certificate_expires_at IS NOT NULL AND certificate_notified_at IS NULL;
+
 CREATE TABLE endpoint_incidents (
   endpoint_id TEXT PRIMARY KEY REFERENCES endpoints(id) ON DELETE CASCADE,
   tenant_id TEXT NOT NULL,
@@ -156,9 +202,11 @@ CREATE TABLE endpoints (
   version INTEGER NOT NULL DEFAULT 1,            -- bumped on every change that workers must see
   created_at INTEGER NOT NULL,
   updated_at INTEGER NOT NULL
-, ordering TEXT NOT NULL DEFAULT 'none' CHECK (ordering IN ('none', 'key')), ordering_on_failure TEXT NOT NULL DEFAULT 'continue' CHECK (ordering_on_failure IN ('continue', 'block')), rate_limit_per_s INTEGER CHECK (rate_limit_per_s IS NULL OR rate_limit_per_s BETWEEN 1 AND 10000), effective_concurrency INTEGER, payload_filter TEXT, custom_headers TEXT NOT NULL DEFAULT '{}', paused_at INTEGER, signing TEXT NOT NULL DEFAULT 'hmac' CHECK (signing IN ('hmac', 'ed25519')));
+, ordering TEXT NOT NULL DEFAULT 'none' CHECK (ordering IN ('none', 'key')), ordering_on_failure TEXT NOT NULL DEFAULT 'continue' CHECK (ordering_on_failure IN ('continue', 'block')), rate_limit_per_s INTEGER CHECK (rate_limit_per_s IS NULL OR rate_limit_per_s BETWEEN 1 AND 10000), effective_concurrency INTEGER, payload_filter TEXT, custom_headers TEXT NOT NULL DEFAULT '{}', paused_at INTEGER, signing TEXT NOT NULL DEFAULT 'hmac' CHECK (signing IN ('hmac', 'ed25519')), uid TEXT, metadata TEXT, channels TEXT);
 
 CREATE INDEX endpoints_tenant ON endpoints (tenant_id, id);
+
+CREATE UNIQUE INDEX endpoints_uid ON endpoints (tenant_id, uid) WHERE uid IS NOT NULL;
 
 CREATE TRIGGER endpoints_paused_at_insert AFTER INSERT ON endpoints
 WHEN NEW.status = 'paused'
@@ -207,6 +255,26 @@ CREATE TABLE failure_summaries (
 );
 
 CREATE INDEX failure_summaries_due ON failure_summaries (last_sent_at) WHERE count > 0;
+
+CREATE TABLE idempotency_keys (
+  scope TEXT NOT NULL,
+  key TEXT NOT NULL,
+  request_hash TEXT NOT NULL,
+  status INTEGER,
+  body TEXT,
+  created_at INTEGER NOT NULL,
+  expires_at INTEGER NOT NULL,
+  PRIMARY KEY (scope, key)
+);
+
+CREATE INDEX idempotency_keys_expires ON idempotency_keys (expires_at);
+
+CREATE TABLE message_labels (
+  event_pk TEXT PRIMARY KEY REFERENCES events(id) ON DELETE CASCADE,
+  tenant_id TEXT NOT NULL REFERENCES tenants(id) ON DELETE CASCADE,
+  channels TEXT,
+  tags TEXT
+);
 
 CREATE TABLE notices (
   id TEXT PRIMARY KEY,
@@ -317,4 +385,6 @@ CREATE TABLE tenants (
   notify_email INTEGER NOT NULL DEFAULT 1,
   created_at INTEGER NOT NULL,
   updated_at INTEGER NOT NULL
-, environment TEXT NOT NULL DEFAULT 'live' CHECK (environment IN ('test', 'live')), events_per_s REAL CHECK (events_per_s IS NULL OR events_per_s > 0), events_per_day INTEGER CHECK (events_per_day IS NULL OR events_per_day >= 0), max_endpoints INTEGER CHECK (max_endpoints IS NULL OR max_endpoints >= 0), max_payload_bytes INTEGER CHECK (max_payload_bytes IS NULL OR max_payload_bytes >= 1));
+, environment TEXT NOT NULL DEFAULT 'live' CHECK (environment IN ('test', 'live')), events_per_s REAL CHECK (events_per_s IS NULL OR events_per_s > 0), events_per_day INTEGER CHECK (events_per_day IS NULL OR events_per_day >= 0), max_endpoints INTEGER CHECK (max_endpoints IS NULL OR max_endpoints >= 0), max_payload_bytes INTEGER CHECK (max_payload_bytes IS NULL OR max_payload_bytes >= 1), uid TEXT, metadata TEXT, payload_format TEXT NOT NULL DEFAULT 'envelope' CHECK (payload_format IN ('envelope', 'raw')), app_rate_limit INTEGER);
+
+CREATE UNIQUE INDEX tenants_uid ON tenants (uid) WHERE uid IS NOT NULL;
