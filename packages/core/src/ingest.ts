@@ -7,6 +7,7 @@ import { matchesFilter } from './filters/payload-filter.ts';
 import { GroupCommit } from './group-commit.ts';
 import { newId } from './ids.ts';
 import { isMoneyEvent } from './policy/money-rules.ts';
+import { traceContextOf } from './tracing/trace-context.ts';
 import type { MoneyRule } from './policy/types.ts';
 import { isFsyncFailure, isStorageWriteError } from './store/storage-fault.ts';
 import type { AcceptResult, CatalogStore, EventStore, NewEvent } from './store/store.ts';
@@ -19,6 +20,12 @@ export interface EventInput {
   data: unknown;
   /** Orders this event's deliveries among the key's on endpoints with ordering `key` (docs/rules.md#ordered-delivery). */
   ordering_key?: string;
+  /**
+   * The producer's W3C trace context (docs/observability.md#traces): stored with the event, continued by its attempts;
+   * not part of the envelope. An invalid traceparent is ignored.
+   */
+  traceparent?: string;
+  tracestate?: string;
 }
 
 export interface IngestOptions {
@@ -104,6 +111,11 @@ export class Ingest {
       orderingKey,
       createdAt: now,
     };
+    const trace = input.traceparent === undefined ? null : traceContextOf(input.traceparent, input.tracestate);
+    if (trace !== null) {
+      event.traceparent = trace.traceparent;
+      event.tracestate = trace.tracestate;
+    }
     const deliveries: NewEvent['deliveries'] = [];
     // What payload filters see (docs/filters.md): the envelope's fields, each endpoint's filter evaluated once here.
     const filtered = { event_id: eventId, type: input.type, version, occurred_at: occurredAt, data: input.data };

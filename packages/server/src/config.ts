@@ -25,6 +25,7 @@ import {
   readEnv,
   str,
 } from './config-readers.ts';
+import { readTracing, type TracingConfig } from './config-tracing.ts';
 
 export type Role = 'all' | 'api' | 'worker';
 /** `auto`: readable lines (pino-pretty) when stdout is a terminal, JSON lines otherwise (pipes, files, collectors). */
@@ -93,6 +94,8 @@ export interface HooklineConfig {
   consoleFrameAncestors: string;
   /** reopenWindow: a degradation this soon after a recovery is the same incident, not a new notice (docs/rules.md#notifications). */
   notifications: { reopenWindow: string; reopenWindowMs: number };
+  /** From the standard OTEL_* environment only (docs/observability.md#traces); null: tracing off. */
+  tracing: TracingConfig | null;
 }
 
 /** The engine's defaults (@hookline/core DEFAULTS) where the engine has one; the server's own beside them. */
@@ -135,6 +138,7 @@ export const DEFAULT_CONFIG: Readonly<HooklineConfig> = deepFreeze({
     reopenWindow: formatDuration(DEFAULTS.notifications.reopenWindowMs),
     reopenWindowMs: DEFAULTS.notifications.reopenWindowMs,
   },
+  tracing: null,
 }) as Readonly<HooklineConfig>;
 
 /** Keys a config file or flags may set (derived *Ms fields are computed, never set). */
@@ -264,6 +268,7 @@ export function resolveConfig(options: ResolveConfigOptions = {}): HooklineConfi
       } else merged[k] = v;
     }
   }
+  merged.tracing = readTracing(env);
   return validate(merged);
 }
 
@@ -363,6 +368,7 @@ function validate(m: Record<string, unknown>): HooklineConfig {
     settingsEpoch: int(m.settingsEpoch, 'settingsEpoch', 0, 1_000_000_000),
     consoleFrameAncestors,
     notifications: notifications(m.notifications),
+    tracing: (m.tracing as TracingConfig | null | undefined) ?? null,
   };
   return deepFreeze(config);
 }

@@ -7,7 +7,8 @@ import type { ClaimedDelivery } from '../store/store.ts';
 import { WakeSignal } from '../wake-signal.ts';
 import { admitWithAgeLimit } from './admission.ts';
 import { AttemptRecorder } from './attempt-recorder.ts';
-import { attemptLogFields, attemptRecord, sendTimeoutMs, signedRequest } from './delivery-attempt.ts';
+import { traceAttempt } from './attempt-trace.ts';
+import { attemptLogFields, attemptRecord, attemptTrigger, sendTimeoutMs, signedRequest } from './delivery-attempt.ts';
 import { type DispatcherOptions, type ResolvedOptions, resolveOptions } from './dispatcher-options.ts';
 import { EndpointThrottles } from './endpoint-throttles.ts';
 import { HeldDeliveries } from './held-deliveries.ts';
@@ -363,6 +364,7 @@ export class Dispatcher {
     // Deleted while this delivery waited for its send (admission, secrets): it is not sent.
     if (this.#isGone(c)) return;
     const startedAt = now;
+    const span = o.tracer === null ? null : traceAttempt(o.tracer, c, attemptTrigger(c, probe), request.headers, now);
     const result = await o.sender.send(request);
     // A success frees its slot at once: the healthy path never waits on a commit. A failure keeps it until the
     // breaker and health have seen the record, so a failing endpoint is not flooded while its verdict is pending.
@@ -387,6 +389,10 @@ export class Dispatcher {
       o.noticeReopenWindowMs,
     );
     const { attempt, next } = record;
+    if (span !== null) {
+      attempt.traceId = span.traceId;
+      span.end(result, next.status);
+    }
     const transitions = await this.#recorder.submit(record);
     await o.gate.afterAttempt(c, policy, attempt, probe, o.clock.now());
 

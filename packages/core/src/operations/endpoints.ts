@@ -2,6 +2,7 @@
 
 import { DEFAULTS } from '../defaults.ts';
 import { attemptFromResult } from '../dispatch/attempt-from-result.ts';
+import { setTraceHeaders } from '../dispatch/attempt-trace.ts';
 import type { DeliverySender } from '../dispatch/dispatcher.ts';
 import type { Attempt, Endpoint, EndpointStatus, Ordering, OrderingOnFailure, Scheme, Signing } from '../domain.ts';
 import { fail } from '../errors.ts';
@@ -13,6 +14,7 @@ import { generateEd25519Secret, publicKeyOf } from '../signing/ed25519-keys.ts';
 import { signHeaders } from '../signing/sign-headers.ts';
 import { generateSecret } from '../signing/signing-keys.ts';
 import type { EndpointPatch, Page, ReplayRow } from '../store/store.ts';
+import { type AttemptSpan, startAttemptSpan } from '../tracing/attempt-span.ts';
 import type { EngineParts } from './parts.ts';
 import { dailyReplayQuota, replayQuotaExceeded } from './replay-quota.ts';
 
@@ -321,6 +323,7 @@ export class EndpointOperations {
     const startedAt = p.clock.now();
     let headers: Record<string, string>;
     let result: Awaited<ReturnType<DeliverySender['send']>>;
+    let span: AttemptSpan | null = null;
     try {
       headers = signHeaders({
         scheme: ep.scheme,
@@ -331,6 +334,22 @@ export class EndpointOperations {
         secrets: await p.secrets.live(id, ep.version, startedAt),
       });
       headers = withCustomHeaders(ep.customHeaders, headers);
+      if (p.tracer !== null) {
+        span = startAttemptSpan(p.tracer, {
+          url: ep.url,
+          endpointId: id,
+          deliveryId,
+          eventId: prepared.event.eventId,
+          tenantId,
+          n: 1,
+          trigger: 'test',
+          ladder: 'fast',
+          parent: null,
+          acceptedAt: startedAt,
+          now: startedAt,
+        });
+        setTraceHeaders(headers, span.headers);
+      }
       result = await p.sender.send({
         url: ep.url,
         headers,
@@ -365,6 +384,10 @@ export class EndpointOperations {
       },
       result,
     );
+    if (span !== null) {
+      attempt.traceId = span.traceId;
+      span.end(result);
+    }
     const transitions = await p.store.recordTestAttempt(
       attempt,
       {

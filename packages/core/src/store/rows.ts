@@ -7,6 +7,7 @@ import {
   type EventRecord,
   type Tenant,
 } from '../domain.ts';
+import type { TraceContext } from '../tracing/trace-context.ts';
 import type { FailureSummaryState } from './failure-summary.ts';
 import type {
   ApiKeyRecord,
@@ -177,6 +178,8 @@ export function eventFromRow(r: Row): EventRecord {
     body: Buffer.isBuffer(r.body) ? r.body : Buffer.from(r.body),
     isMoney: Boolean(num(r.is_money)),
     orderingKey: r.ordering_key ?? null,
+    traceparent: r.traceparent ?? null,
+    tracestate: r.tracestate ?? null,
     createdAt: num(r.created_at),
   };
 }
@@ -193,8 +196,15 @@ export function eventToRow(e: EventRecord, bodyHash: string): Row {
     body_hash: bodyHash,
     is_money: e.isMoney ? 1 : 0,
     ordering_key: e.orderingKey ?? null,
+    traceparent: e.traceparent ?? null,
+    tracestate: e.tracestate ?? null,
     created_at: e.createdAt,
   };
+}
+
+/** A claimed row's event trace context (`ev_traceparent`, `ev_tracestate` joined from events). */
+export function claimedTrace(r: Row): TraceContext | null {
+  return r.ev_traceparent ? { traceparent: r.ev_traceparent, tracestate: r.ev_tracestate ?? null } : null;
 }
 
 /** Needs `ev_event_id` and `ev_type` joined from events. */
@@ -286,6 +296,7 @@ export function attemptFromRow(r: Row): Attempt {
     errorClass: r.error_class ?? null,
     errorMessage: r.error_message ?? null,
     outcome: r.outcome,
+    traceId: r.trace_id ?? null,
     heldFrom: numOrNull(r.held_from),
     heldUntil: numOrNull(r.held_until),
   };
@@ -309,6 +320,7 @@ export function attemptToRow(a: Attempt): Row {
     error_class: a.errorClass,
     error_message: a.errorMessage,
     outcome: a.outcome,
+    trace_id: a.traceId ?? null,
   };
 }
 
