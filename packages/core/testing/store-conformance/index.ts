@@ -19,6 +19,7 @@ import { recordsConformance } from './records.ts';
 import { replaysConformance } from './replays.ts';
 import { retryNowConformance } from './retry-now.ts';
 import { statsConformance } from './stats.ts';
+import { traceContextConformance } from './trace-context.ts';
 
 export interface StoreUnderTest {
   store: Store;
@@ -57,5 +58,6 @@ export function storeConformance(name: string, factory: StoreFactory, options: {
     describe('health sweeps and retention', () => healthRetentionConformance(withStore));
     describe('notices per incident', () => incidentsConformance(withStore));
     describe('engine rules on this store', () => engineRulesConformance(withStore));
+    describe('trace context', () => traceContextConformance(withStore));
   });
 }
