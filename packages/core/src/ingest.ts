@@ -7,10 +7,10 @@ import { matchesFilter } from './filters/payload-filter.ts';
 import { GroupCommit } from './group-commit.ts';
 import { newId } from './ids.ts';
 import { isMoneyEvent } from './policy/money-rules.ts';
-import { traceContextOf } from './tracing/trace-context.ts';
 import type { MoneyRule } from './policy/types.ts';
 import { isFsyncFailure, isStorageWriteError } from './store/storage-fault.ts';
 import type { AcceptResult, CatalogStore, EventStore, NewEvent } from './store/store.ts';
+import { traceContextOf } from './tracing/trace-context.ts';
 
 export interface EventInput {
   event_id?: string;
