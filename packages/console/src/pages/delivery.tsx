@@ -291,7 +291,7 @@ export function DeliveryPage({ tenant, id }: { tenant: string; id: string }) {
                         </td>
                         <td className="wrap">{a.error_class ? `${a.error_class}: ${a.error_message ?? ''}` : ''}</td>
                         {/* The attempt's trace id (docs/observability.md#traces), to find its span in the tracing backend. */}
-                        <td className="trace-id">{a.trace_id ? <code>{a.trace_id}</code> : '—'}</td>
+                        <td>{a.trace_id ? <code>{a.trace_id}</code> : '—'}</td>
                       </tr>
                     ))}
                   </tbody>
