@@ -159,6 +159,13 @@ export async function openRuntime(config: HooklineConfig, overrides: RuntimeOver
   const tracing = config.tracing
     ? startTracing(config.tracing, { role: config.role, instanceId: `${hostname()}:${process.pid}` })
     : null;
+  if (config.tracing)
+    logger.log('info', 'tracing on: spans go to the OTLP endpoint in batches (docs/observability.md#traces)', {
+      url: config.tracing.url.replace(/\/\/[^@/]*@/, '//***@'),
+      protocol: config.tracing.protocol,
+      service: config.tracing.serviceName,
+      sampler: config.tracing.sampler,
+    });
   try {
     await store.migrate();
     // PostgreSQL's own upkeep (autovacuum off): said at start, never refused (docs/scaling.md#history).

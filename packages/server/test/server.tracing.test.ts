@@ -101,6 +101,8 @@ test('SQLite, OTLP/JSON: the producer trace continues through the accept and the
   );
   assert.equal(d.body.attempts[0].trace_id, p.traceId);
   assert.equal(d.body.attempts[0].request_headers.traceparent, receiver.received[0]!.headers.traceparent);
+  const on = srv.logs.find((l) => String(l.msg).startsWith('tracing on'));
+  assert.equal(on?.protocol, 'http/json', 'the start says tracing is on, and where spans go');
   const line = srv.logs.find((l) => l.msg === 'attempt' && l.delivery_id === delivery);
   assert.equal(line?.trace_id, p.traceId);
 
