@@ -31,7 +31,7 @@ import { ServerMetrics } from './metrics/server-metrics.ts';
 import { createNotifier, smtpMailer } from './notify/index.ts';
 import { COMPARED_SETTINGS, SettingsAgreement } from './settings-agreement.ts';
 import { openWithOwnerLock } from './sqlite-owner-lock.ts';
-import { startTracing } from './tracing/tracing-sdk.ts';
+import type { Tracing } from './tracing/tracing-sdk.ts';
 
 export interface RuntimeOverrides {
   clock?: Clock;
@@ -156,17 +156,19 @@ export async function openRuntime(config: HooklineConfig, overrides: RuntimeOver
   const masterKey = resolveMasterKey(config, logger);
   const store = await openStore(config.db);
   // Spans of this process go out in batches; closed (and flushed) after the engine has stopped.
-  const tracing = config.tracing
-    ? startTracing(config.tracing, { role: config.role, instanceId: `${hostname()}:${process.pid}` })
-    : null;
-  if (config.tracing)
-    logger.log('info', 'tracing on: spans go to the OTLP endpoint in batches (docs/observability.md#traces)', {
-      url: config.tracing.url.replace(/\/\/[^@/]*@/, '//***@'),
-      protocol: config.tracing.protocol,
-      service: config.tracing.serviceName,
-      sampler: config.tracing.sampler,
-    });
+  let tracing: Tracing | null = null;
   try {
+    if (config.tracing) {
+      // The SDK is loaded only when tracing is configured: a process without it never imports it.
+      const { startTracing } = await import('./tracing/tracing-sdk.ts');
+      tracing = startTracing(config.tracing, { role: config.role, instanceId: `${hostname()}:${process.pid}` });
+      logger.log('info', 'tracing on: spans go to the OTLP endpoint in batches (docs/observability.md#traces)', {
+        url: config.tracing.url.replace(/\/\/[^@/]*@/, '//***@'),
+        protocol: config.tracing.protocol,
+        service: config.tracing.serviceName,
+        sampler: config.tracing.sampler,
+      });
+    }
     await store.migrate();
     // PostgreSQL's own upkeep (autovacuum off): said at start, never refused (docs/scaling.md#history).
     if ('upkeepWarnings' in store && typeof store.upkeepWarnings === 'function')
