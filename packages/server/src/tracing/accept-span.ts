@@ -1,6 +1,6 @@
 // The accept of events as a server span (docs/observability.md#traces): a child of the producer's traceparent, and
 // the context each accepted event stores for its attempts to continue.
-import { formatTraceparent, HooklineError, type TraceContext, traceContextOf } from '@hookline/core';
+import { formatTraceparent, type TraceContext, traceContextOf } from '@hookline/core';
 import {
   type Attributes,
   createTraceState,
@@ -15,8 +15,10 @@ import {
 export interface AcceptTrace {
   /** What an event without a context of its own stores: the producer's, else this span's; null: none. */
   readonly context: TraceContext | null;
-  /** Ends the span with the answer's status code (and the error code of a refused request). */
-  end(status: number, errorCode?: string): void;
+  /** false when tracing is off: there is no span to end. */
+  readonly live: boolean;
+  /** Ends the span with the answer's status code. */
+  end(status: number): void;
 }
 
 function header(headers: Record<string, string | string[] | undefined>, name: string): string | undefined {
@@ -32,7 +34,7 @@ export function startAcceptSpan(
   attributes: Attributes,
 ): AcceptTrace {
   const producer = traceContextOf(header(headers, 'traceparent'), header(headers, 'tracestate'));
-  if (tracer === null) return { context: producer, end: () => {} };
+  if (tracer === null) return { context: producer, live: false, end: () => {} };
   let parent = ROOT_CONTEXT;
   if (producer !== null) {
     const [, traceId, spanId, flags] = producer.traceparent.split('-');
@@ -56,13 +58,12 @@ export function startAcceptSpan(
   };
   return {
     context: producer ?? own,
-    end(status, errorCode) {
+    live: true,
+    end(status) {
       span.setAttribute('http.response.status_code', status);
-      if (status >= 500 || errorCode !== undefined) {
-        span.setAttribute('error.type', errorCode ?? String(status));
-        // A 4xx is the client's error, not the server's (HTTP semantic conventions for server spans).
-        if (status >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
-      }
+      if (status >= 400) span.setAttribute('error.type', String(status));
+      // A 4xx is the client's error, not the server's (HTTP semantic conventions for server spans).
+      if (status >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
       span.end();
     },
   };
@@ -77,15 +78,7 @@ export function withTraceContext<T extends { traceparent?: string; tracestate?: 
   return { ...input, traceparent: context.traceparent, tracestate: context.tracestate ?? undefined };
 }
 
-/** Runs the accept and ends its span with 202, or with the error's status and code. */
-export async function traced<T>(t: AcceptTrace, run: () => Promise<T>): Promise<T> {
-  try {
-    const out = await run();
-    t.end(202);
-    return out;
-  } catch (err) {
-    if (err instanceof HooklineError) t.end(err.status, err.code);
-    else t.end(500, 'internal_error');
-    throw err;
-  }
+/** Ends the accept's span once the answer has gone out (or the connection closed), with its status code. */
+export function endWithAnswer(t: AcceptTrace, reply: { statusCode: number; raw: NodeJS.EventEmitter }): void {
+  if (t.live) reply.raw.once('close', () => t.end(reply.statusCode));
 }

@@ -8,7 +8,7 @@ import { named } from '../../http/schema-names.ts';
 import { bodyAjv, detailsOf, fieldError, validationError } from '../../http/validation.ts';
 import { ErrorSchema } from '../../http/views.ts';
 import type { Runtime } from '../../runtime.ts';
-import { startAcceptSpan, traced, withTraceContext } from '../../tracing/accept-span.ts';
+import { endWithAnswer, startAcceptSpan, withTraceContext } from '../../tracing/accept-span.ts';
 import { DeliverySchema, deliveryView } from '../deliveries/delivery-view.ts';
 import { AcceptedEventSchema, acceptedEventView, EventSchema, eventView } from './event-view.ts';
 
@@ -119,17 +119,13 @@ export function eventRoutes(app: FastifyInstance, rt: Runtime): void {
     handler: async (req, reply) => {
       // The producer's traceparent header, and the accept's span when tracing is on (docs/observability.md#traces).
       const t = startAcceptSpan(rt.tracer, req.headers, '/v1/tenants/:tenant/events', tenantAttr(req.params.tenant));
-      const r = await traced(t, async () => {
-        if (req.body.data === undefined) throw fieldError('body', '/data', 'is required');
-        await check(req.body);
-        // Read before the commit (authorize has just cached it): nothing after the commit may turn a stored event into an error.
-        const environment = await rt.authLookups.environmentOf(req.params.tenant);
-        return accepted(
-          await engine.events.accept(req.params.tenant, withTraceContext(req.body, t.context)),
-          environment,
-        );
-      });
-      return reply.code(202).send(r);
+      endWithAnswer(t, reply);
+      if (req.body.data === undefined) throw fieldError('body', '/data', 'is required');
+      await check(req.body);
+      // Read before the commit (authorize has just cached it): nothing after the commit may turn a stored event into an error.
+      const environment = await rt.authLookups.environmentOf(req.params.tenant);
+      const r = await engine.events.accept(req.params.tenant, withTraceContext(req.body, t.context));
+      return reply.code(202).send(accepted(r, environment));
     },
   });
 
@@ -163,62 +159,62 @@ export function eventRoutes(app: FastifyInstance, rt: Runtime): void {
     },
     handler: async (req, reply) => {
       // The request's traceparent is every item's that carries none of its own (docs/observability.md#traces).
-      const t = startAcceptSpan(rt.tracer, req.headers, '/v1/tenants/:tenant/events/batch', {
+      const route = '/v1/tenants/:tenant/events/batch';
+      const t = startAcceptSpan(rt.tracer, req.headers, route, {
         ...tenantAttr(req.params.tenant),
         'hookline.batch.size': req.body.events.length,
       });
-      return traced(t, async () => {
-        const items = req.body.events;
-        if (items.length > MAX_BATCH) throw fail('batch_too_large', { max: MAX_BATCH });
-        if (items.length === 0) throw fieldError('body', '/events', 'must hold at least one event');
-        const results: Array<Record<string, unknown>> = new Array(items.length);
-        const valid: Array<{ index: number; input: EventInput }> = [];
-        let storageFailed: unknown = null;
-        const errorOf = (index: number, err: unknown) => {
-          const storage = !(err instanceof HooklineError) && isStorageUnavailable(err);
-          if (storage) storageFailed ??= err;
-          const e = err instanceof HooklineError ? err : fail(storage ? 'storage_unavailable' : 'internal_error');
-          if (!(err instanceof HooklineError))
-            rt.logger.log('error', storage ? 'batch item not stored: storage unavailable' : 'batch item failed', {
-              request_id: req.id,
-              index,
-              error: (err as Error)?.message,
-            });
-          results[index] = {
+      endWithAnswer(t, reply);
+      const items = req.body.events;
+      if (items.length > MAX_BATCH) throw fail('batch_too_large', { max: MAX_BATCH });
+      if (items.length === 0) throw fieldError('body', '/events', 'must hold at least one event');
+      const results: Array<Record<string, unknown>> = new Array(items.length);
+      const valid: Array<{ index: number; input: EventInput }> = [];
+      let storageFailed: unknown = null;
+      const errorOf = (index: number, err: unknown) => {
+        const storage = !(err instanceof HooklineError) && isStorageUnavailable(err);
+        if (storage) storageFailed ??= err;
+        const e = err instanceof HooklineError ? err : fail(storage ? 'storage_unavailable' : 'internal_error');
+        if (!(err instanceof HooklineError))
+          rt.logger.log('error', storage ? 'batch item not stored: storage unavailable' : 'batch item failed', {
+            request_id: req.id,
             index,
-            ok: false,
-            error: { code: e.code, message: e.message, ...(e.details ? { details: e.details } : {}) },
-          };
+            error: (err as Error)?.message,
+          });
+        results[index] = {
+          index,
+          ok: false,
+          error: { code: e.code, message: e.message, ...(e.details ? { details: e.details } : {}) },
         };
-        for (let i = 0; i < items.length; i++) {
-          const input = items[i] as EventInput;
-          if (!checkItem(input)) {
-            errorOf(i, validationError(detailsOf(checkItem.errors ?? [], 'body', `/events/${i}`)));
-            continue;
-          }
-          try {
-            await check(input, `/events/${i}`);
-            valid.push({ index: i, input });
-          } catch (err) {
-            errorOf(i, err);
-          }
+      };
+      for (let i = 0; i < items.length; i++) {
+        const input = items[i] as EventInput;
+        if (!checkItem(input)) {
+          errorOf(i, validationError(detailsOf(checkItem.errors ?? [], 'body', `/events/${i}`)));
+          continue;
         }
-        const environment = await rt.authLookups.environmentOf(req.params.tenant);
-        // Submitted together, the items share the ingest's group commits; each settles on its own.
-        const outcomes = await engine.events.acceptMany(
-          req.params.tenant,
-          valid.map((v) => withTraceContext(v.input, t.context)),
-        );
-        for (const [k, r] of outcomes.entries()) {
-          const { index } = valid[k];
-          if (r instanceof Error) errorOf(index, r);
-          else results[index] = { index, ok: true, ...accepted(r, environment) };
+        try {
+          await check(input, `/events/${i}`);
+          valid.push({ index: i, input });
+        } catch (err) {
+          errorOf(i, err);
         }
-        const ok = results.filter((r) => r.ok).length;
-        // Nothing stored because the storage failed: the whole request failed, and says so (a 202 would read as taken).
-        if (ok === 0 && storageFailed !== null) throw storageFailed;
-        return reply.code(202).send({ accepted: ok, failed: results.length - ok, results });
-      });
+      }
+      const environment = await rt.authLookups.environmentOf(req.params.tenant);
+      // Submitted together, the items share the ingest's group commits; each settles on its own.
+      const outcomes = await engine.events.acceptMany(
+        req.params.tenant,
+        valid.map((v) => withTraceContext(v.input, t.context)),
+      );
+      for (const [k, r] of outcomes.entries()) {
+        const { index } = valid[k];
+        if (r instanceof Error) errorOf(index, r);
+        else results[index] = { index, ok: true, ...accepted(r, environment) };
+      }
+      const ok = results.filter((r) => r.ok).length;
+      // Nothing stored because the storage failed: the whole request failed, and says so (a 202 would read as taken).
+      if (ok === 0 && storageFailed !== null) throw storageFailed;
+      return reply.code(202).send({ accepted: ok, failed: results.length - ok, results });
     },
   });
 
