@@ -28,7 +28,7 @@ export const LAYERS: Readonly<Record<string, ReadonlyArray<readonly string[]>>> 
     // The nouns, the defaults the parts read, and the config kit (@hookline/core/config) over them.
     ['domain', 'defaults', 'config-kit'],
     // Leaf services over the nouns: signing, the HTTP sender, endpoint health, the receiver doctor.
-    ['signing', 'http', 'health', 'doctor'],
+    ['signing', 'http', 'health', 'doctor', 'tracing'],
     ['store'],
     ['dispatch'],
     ['outbox'],
@@ -42,9 +42,9 @@ export const LAYERS: Readonly<Record<string, ReadonlyArray<readonly string[]>>> 
   ],
   server: [
     ['http', 'durable-file', 'sqlite-owner-lock', 'config-error'],
-    ['config-readers'],
+    ['config-readers', 'config-tracing'],
     ['config', 'egress-config'],
-    ['log-output', 'event-types', 'metrics', 'notify', 'settings-agreement'],
+    ['log-output', 'event-types', 'metrics', 'notify', 'settings-agreement', 'tracing'],
     ['runtime'],
     ['routes', 'console', 'openapi'],
     ['app'],

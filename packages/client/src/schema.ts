@@ -835,6 +835,8 @@ export interface components {
             /** @description timeout, connection, dns, tls, status, refused_address, body_too_large; the egress proxy: proxy_unreachable, proxy_refused, proxy_auth_failed */
             error_class: string | null;
             error_message: string | null;
+            /** @description The trace this attempt's span is in (32 hex digits; docs/observability.md#traces): the producer's trace when it sent a traceparent. null when tracing was off. */
+            trace_id: string | null;
             /**
              * Format: date-time
              * @description Start of the held period (breaker open) that ended with this attempt: the delivery's first hold.
@@ -1401,6 +1403,10 @@ export interface components {
             occurred_at?: string;
             /** @description Any JSON value; validated against the event type's schema when the type is registered. */
             data: unknown;
+            /** @description The producer's W3C traceparent, for an event whose trace differs from the request's `traceparent` header (a batch item); stored with the event, continued by its attempts (docs/observability.md#traces). Not part of the envelope; an invalid value is ignored. */
+            traceparent?: string;
+            /** @description The W3C tracestate beside `traceparent`. */
+            tracestate?: string;
             /** @description At most 256 bytes of UTF-8, no control characters (e.g. a payment id). On endpoints with ordering key, deliveries of one key are attempted one at a time in accept order; not part of the envelope. 400 ordering_key_too_long above 256 bytes. */
             ordering_key?: string;
         };

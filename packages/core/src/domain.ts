@@ -173,6 +173,12 @@ export interface EventRecord {
   isMoney: boolean;
   /** Deliveries to endpoints with ordering `key` are attempted one at a time per key, in accept order; null: unordered. */
   orderingKey?: string | null;
+  /**
+   * The W3C trace context its attempts continue (docs/observability.md#traces): the producer's `traceparent` and
+   * `tracestate`, else the accept span's; null: none. Stores always return both.
+   */
+  traceparent?: string | null;
+  tracestate?: string | null;
   createdAt: number;
 }
 
@@ -236,6 +242,8 @@ export interface Attempt {
   errorClass: ErrorClass | null;
   errorMessage: string | null;
   outcome: OutcomeClass;
+  /** The trace this attempt's span is in (docs/observability.md#traces); null when tracing was off. Stores always return it. */
+  traceId?: string | null;
   /**
    * The held period (breaker open) that ended with this attempt: from the delivery's first hold until its release,
    * or until this attempt (a probe). The store sets both when it records the attempt, from the delivery; the values

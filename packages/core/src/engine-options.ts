@@ -1,5 +1,6 @@
 // What an engine is built from (createHookline's options), in a module of its own so the parts that build engines
 // (the simulation, test harnesses) name the options without importing the engine that imports them.
+import type { Tracer } from '@opentelemetry/api';
 import type { Clock } from './clock.ts';
 import type { AdmissionGate } from './dispatch/admission.ts';
 import type { DeliverySender } from './dispatch/dispatcher.ts';
@@ -68,4 +69,9 @@ export interface HooklineOptions {
   tenantLimits?: Partial<TenantLimits>;
   /** Per event type: a money rule from the event-type registry overrides `moneyRules` (undefined: no opinion). */
   isMoneyOverride?: (type: string, data: unknown) => boolean | undefined;
+  /**
+   * Attempts, replays, probes and test deliveries become spans of this tracer (docs/observability.md#traces). Absent
+   * (the default): the engine does no span work at all.
+   */
+  tracer?: Tracer;
 }

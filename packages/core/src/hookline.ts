@@ -137,6 +137,7 @@ export class Hookline {
       // One SQLite file has one writer process: leasing ahead is safe. Several PostgreSQL workers need exact caps.
       leaseFactor: store.dialect === 'sqlite' ? 25 : 1,
       noticeReopenWindowMs: o.notifications?.reopenWindowMs ?? DEFAULTS.notifications.reopenWindowMs,
+      ...(o.tracer ? { tracer: o.tracer } : {}),
       ...o.dispatcher,
     }));
     // A pause made while recording must make the next events `skipped` at once, not after the fan-out cache expires.
@@ -190,6 +191,7 @@ export class Hookline {
         tenantLimits,
       },
       emitHealth: (transitions) => this.#emitHealth(transitions),
+      tracer: o.tracer ?? null,
     };
     const revoked = () => {
       for (const l of this.#revokeListeners) l();

@@ -109,3 +109,5 @@ export {
   StorageFatalError,
 } from './store/storage-fault.ts';
 export type * from './store/store.ts';
+export { LINK_AFTER_MS, spanUrl } from './tracing/attempt-span.ts';
+export { formatTraceparent, parseTraceparent, type TraceContext, traceContextOf } from './tracing/trace-context.ts';

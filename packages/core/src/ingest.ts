@@ -11,6 +11,7 @@ import { isMoneyEvent } from './policy/money-rules.ts';
 import type { MoneyRule } from './policy/types.ts';
 import { isFsyncFailure, isStorageWriteError } from './store/storage-fault.ts';
 import type { AcceptResult, CatalogStore, EventStore, IngestLimits, NewEvent } from './store/store.ts';
+import { traceContextOf } from './tracing/trace-context.ts';
 
 export interface EventInput {
   event_id?: string;
@@ -27,6 +28,12 @@ export interface EventInput {
   payload_format?: PayloadFormat;
   /** docs/rules.md#channels: an endpoint with channels gets only events sharing one of them. Absent: none. */
   channels?: string[];
+  /**
+   * The producer's W3C trace context (docs/observability.md#traces): stored with the event, continued by its attempts;
+   * not part of the envelope. An invalid traceparent is ignored.
+   */
+  traceparent?: string;
+  tracestate?: string;
 }
 
 export interface IngestOptions {
@@ -124,6 +131,11 @@ export class Ingest {
       orderingKey,
       createdAt: now,
     };
+    const trace = input.traceparent === undefined ? null : traceContextOf(input.traceparent, input.tracestate);
+    if (trace !== null) {
+      event.traceparent = trace.traceparent;
+      event.tracestate = trace.tracestate;
+    }
     const deliveries: NewEvent['deliveries'] = [];
     // What payload filters see (docs/filters.md): the envelope's fields, each endpoint's filter evaluated once here.
     const filtered = { event_id: eventId, type: input.type, version, occurred_at: occurredAt, data: input.data };

@@ -26,6 +26,7 @@ import {
   str,
 } from './config-readers.ts';
 import { DEFAULT_EGRESS, type EgressConfig, egressConfig } from './egress-config.ts';
+import { readTracing, type TracingConfig } from './config-tracing.ts';
 
 export type Role = 'all' | 'api' | 'worker';
 /** `auto`: readable lines (pino-pretty) when stdout is a terminal, JSON lines otherwise (pipes, files, collectors). */
@@ -101,6 +102,8 @@ export interface HooklineConfig {
   notifications: { reopenWindow: string; reopenWindowMs: number };
   /** The forward proxy deliveries leave through (docs/deploy.md#egress-proxy); none by default. */
   egress: EgressConfig;
+  /** From the standard OTEL_* environment only (docs/observability.md#traces); null: tracing off. */
+  tracing: TracingConfig | null;
 }
 
 /** The engine's defaults (@hookline/core DEFAULTS) where the engine has one; the server's own beside them. */
@@ -145,6 +148,7 @@ export const DEFAULT_CONFIG: Readonly<HooklineConfig> = deepFreeze({
     reopenWindowMs: DEFAULTS.notifications.reopenWindowMs,
   },
   egress: DEFAULT_EGRESS,
+  tracing: null,
 }) as Readonly<HooklineConfig>;
 
 /** Keys a config file or flags may set (derived *Ms fields are computed, never set). */
@@ -287,6 +291,7 @@ export function resolveConfig(options: ResolveConfigOptions = {}): HooklineConfi
       } else merged[k] = v;
     }
   }
+  merged.tracing = readTracing(env);
   return validate(merged);
 }
 
@@ -388,6 +393,7 @@ function validate(m: Record<string, unknown>): HooklineConfig {
     consoleFrameAncestors,
     notifications: notifications(m.notifications),
     egress: egressConfig(m.egress),
+    tracing: (m.tracing as TracingConfig | null | undefined) ?? null,
   };
   return deepFreeze(config);
 }

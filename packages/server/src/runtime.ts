@@ -1,6 +1,7 @@
 // Opens everything a Hookline process runs on: store (migrated), master key, engine, admin token, metrics, observers.
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { join, resolve } from 'node:path';
 import {
   type Clock,
@@ -18,6 +19,7 @@ import {
   type Store,
   systemClock,
 } from '@hookline/core';
+import type { Tracer } from '@opentelemetry/api';
 import type { HooklineConfig } from './config.ts';
 import { ConfigError } from './config-error.ts';
 import { writeFileOnce } from './durable-file.ts';
@@ -29,6 +31,7 @@ import { ServerMetrics } from './metrics/server-metrics.ts';
 import { createNotifier, smtpMailer } from './notify/index.ts';
 import { COMPARED_SETTINGS, SettingsAgreement } from './settings-agreement.ts';
 import { openWithOwnerLock } from './sqlite-owner-lock.ts';
+import type { Tracing } from './tracing/tracing-sdk.ts';
 
 export interface RuntimeOverrides {
   clock?: Clock;
@@ -46,6 +49,8 @@ export interface Runtime {
   readonly logger: Logger;
   readonly eventTypes: EventTypeRegistry;
   readonly metrics: ServerMetrics;
+  /** The process's tracer (docs/observability.md#traces); null: tracing off, no span work anywhere. */
+  readonly tracer: Tracer | null;
   /** Observers attached so far; add with addObserver (the dispatcher keeps its own copy). */
   readonly observers: DispatchObserver[];
   addObserver(observer: DispatchObserver): void;
@@ -150,7 +155,20 @@ export async function openRuntime(config: HooklineConfig, overrides: RuntimeOver
   const clock = overrides.clock ?? systemClock;
   const masterKey = resolveMasterKey(config, logger);
   const store = await openStore(config.db);
+  // Spans of this process go out in batches; closed (and flushed) after the engine has stopped.
+  let tracing: Tracing | null = null;
   try {
+    if (config.tracing) {
+      // The SDK is loaded only when tracing is configured: a process without it never imports it.
+      const { startTracing } = await import('./tracing/tracing-sdk.ts');
+      tracing = startTracing(config.tracing, { role: config.role, instanceId: `${hostname()}:${process.pid}` });
+      logger.log('info', 'tracing on: spans go to the OTLP endpoint in batches (docs/observability.md#traces)', {
+        url: config.tracing.url.replace(/\/\/[^@/]*@/, '//***@'),
+        protocol: config.tracing.protocol,
+        service: config.tracing.serviceName,
+        sampler: config.tracing.sampler,
+      });
+    }
     await store.migrate();
     // PostgreSQL's own upkeep (autovacuum off): said at start, never refused (docs/scaling.md#history).
     if ('upkeepWarnings' in store && typeof store.upkeepWarnings === 'function')
@@ -184,6 +202,7 @@ export async function openRuntime(config: HooklineConfig, overrides: RuntimeOver
       isMoneyOverride: (type, data) => eventTypes.moneyOverride(type, data),
       maintenance: { retention: { deliveriesMs: config.retentionMs } },
       notifications: { reopenWindowMs: config.notifications.reopenWindowMs },
+      ...(tracing ? { tracer: tracing.tracer } : {}),
     });
     const eventTypes = new EventTypeRegistry(engine.eventTypes);
     // Before anything runs: a process whose settings contradict a live one's refuses here, naming the setting.
@@ -247,6 +266,7 @@ export async function openRuntime(config: HooklineConfig, overrides: RuntimeOver
       logger,
       eventTypes,
       metrics,
+      tracer: tracing?.tracer ?? null,
       observers,
       addObserver: (o) => {
         observers.push(o);
@@ -270,9 +290,11 @@ export async function openRuntime(config: HooklineConfig, overrides: RuntimeOver
         await notifier.close();
         await settings.close();
         await store.close();
+        await tracing?.close();
       },
     };
   } catch (err) {
+    await tracing?.close();
     await store.close().catch(() => {});
     throw err;
   }

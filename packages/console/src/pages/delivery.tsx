@@ -272,7 +272,7 @@ export function DeliveryPage({ tenant, id }: { tenant: string; id: string }) {
               <ScrollTable>
                 <table id="attempts">
                   <TableHead
-                    columns={['#', 'Trigger', 'Ladder', 'Started', 'Duration', 'Outcome', 'Response', 'Error']}
+                    columns={['#', 'Trigger', 'Ladder', 'Started', 'Duration', 'Outcome', 'Response', 'Error', 'Trace']}
                   />
                   <tbody>
                     {d.attempts.map((a) => (
@@ -290,6 +290,8 @@ export function DeliveryPage({ tenant, id }: { tenant: string; id: string }) {
                           {a.response_body_excerpt ? <pre className="response">{a.response_body_excerpt}</pre> : null}
                         </td>
                         <td className="wrap">{a.error_class ? `${a.error_class}: ${a.error_message ?? ''}` : ''}</td>
+                        {/* The attempt's trace id (docs/observability.md#traces), to find its span in the tracing backend. */}
+                        <td>{a.trace_id ? <code>{a.trace_id}</code> : '—'}</td>
                       </tr>
                     ))}
                   </tbody>

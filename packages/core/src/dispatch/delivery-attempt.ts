@@ -57,6 +57,11 @@ export function signedRequest(
   };
 }
 
+/** What started the attempt of a claimed delivery: its replay, a breaker probe, or the schedule. */
+export function attemptTrigger(c: ClaimedDelivery, probe: boolean): AttemptTrigger {
+  return c.replayId !== null ? 'replay' : probe ? 'probe' : 'scheduled';
+}
+
 /**
  * The record of one sent attempt: the attempt row (headers as recorded, credentials redacted), the delivery's next
  * state by `policy`, and how it counts for health and the breaker. `breakerScope` is null for a replay.
@@ -76,7 +81,7 @@ export function attemptRecord(
 ): AttemptRecord {
   const d = c.delivery;
   const isReplay = c.replayId !== null;
-  const trigger: AttemptTrigger = isReplay ? 'replay' : probe ? 'probe' : 'scheduled';
+  const trigger = attemptTrigger(c, probe);
   const attempt = attemptFromResult(
     {
       deliveryId: d.id,
@@ -136,5 +141,6 @@ export function attemptLogFields(
     error_class: result.errorClass,
     duration_ms: attempt.durationMs,
     next: next.status,
+    ...(attempt.traceId ? { trace_id: attempt.traceId } : {}),
   };
 }

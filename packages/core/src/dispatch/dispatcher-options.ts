@@ -1,4 +1,5 @@
 // What a dispatcher is built from: its sender port, its options and their defaults, resolved once.
+import type { Tracer } from '@opentelemetry/api';
 import type { Clock } from '../clock.ts';
 import { DEFAULTS } from '../defaults.ts';
 import type { OAuth2Client } from '../http/oauth2-client.ts';
@@ -72,14 +73,17 @@ export interface DispatcherOptions {
   adaptiveConcurrency?: boolean;
   /** The notifications' reopen window, carried by each attempt record to the store (docs/rules.md#notifications). */
   noticeReopenWindowMs?: number;
+  /** Each attempt is a span of this tracer (docs/observability.md#traces); absent: no span work at all. */
+  tracer?: Tracer;
 }
 
 export type ResolvedOptions = Required<
-  Omit<DispatcherOptions, 'workerId' | 'gate' | 'observers' | 'random' | 'egress'>
+  Omit<DispatcherOptions, 'workerId' | 'gate' | 'observers' | 'random' | 'egress' | 'tracer'>
 > & {
   egress?: EgressCache;
   gate: AdmissionGate;
   random: () => number;
+  tracer: Tracer | null;
 };
 
 /** The options with every default filled in. */
@@ -94,5 +98,6 @@ export function resolveOptions(options: DispatcherOptions): ResolvedOptions {
     ...options,
     gate: options.gate ?? openGate,
     random: options.random ?? Math.random,
+    tracer: options.tracer ?? null,
   } as ResolvedOptions;
 }

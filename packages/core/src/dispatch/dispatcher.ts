@@ -8,7 +8,8 @@ import type { ClaimedDelivery } from '../store/store.ts';
 import { WakeSignal } from '../wake-signal.ts';
 import { admitWithAgeLimit } from './admission.ts';
 import { AttemptRecorder } from './attempt-recorder.ts';
-import { attemptLogFields, attemptRecord, sendTimeoutMs, signedRequest } from './delivery-attempt.ts';
+import { traceAttempt } from './attempt-trace.ts';
+import { attemptLogFields, attemptRecord, attemptTrigger, sendTimeoutMs, signedRequest } from './delivery-attempt.ts';
 import { type DispatcherOptions, type ResolvedOptions, resolveOptions } from './dispatcher-options.ts';
 import { EndpointThrottles } from './endpoint-throttles.ts';
 import { HeldDeliveries } from './held-deliveries.ts';
@@ -364,6 +365,7 @@ export class Dispatcher {
     // Deleted while this delivery waited for its send (admission, secrets): it is not sent.
     if (this.#isGone(c)) return;
     const startedAt = now;
+    const span = o.tracer === null ? null : traceAttempt(o.tracer, c, attemptTrigger(c, probe), request.headers, now);
     const egress = o.egress === undefined ? undefined : await o.egress.of(c.endpoint.id, c.endpoint.version);
     const result = await o.sender.send(egress === undefined ? request : { ...request, ...egress });
     // A success frees its slot at once: the healthy path never waits on a commit. A failure keeps it until the
@@ -391,6 +393,10 @@ export class Dispatcher {
       o.noticeReopenWindowMs,
     );
     const { attempt, next } = record;
+    if (span !== null) {
+      attempt.traceId = span.traceId;
+      span.end(result, next.status);
+    }
     const transitions = await this.#recorder.submit(record);
     // A probe still reports (one that could not reach the receiver keeps the breaker open); other egress failures don't.
     if (!egressFailed || probe) await o.gate.afterAttempt(c, policy, attempt, probe, o.clock.now());

@@ -36,6 +36,9 @@ const RESERVED = new Set([
   'content-encoding',
   'expect',
   'user-agent',
+  // W3C Trace Context: with tracing on, each attempt carries its own span's (docs/observability.md#traces).
+  'traceparent',
+  'tracestate',
 ]);
 /** Every header of both signing schemes, present and future, lives under these prefixes (docs/rules.md#signing). */
 const RESERVED_PREFIXES = ['x-webhook-', 'webhook-'];

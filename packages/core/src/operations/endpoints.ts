@@ -3,6 +3,7 @@
 import type { Actor } from '../audit/audit-types.ts';
 import { DEFAULTS } from '../defaults.ts';
 import { attemptFromResult } from '../dispatch/attempt-from-result.ts';
+import { setTraceHeaders } from '../dispatch/attempt-trace.ts';
 import type { DeliverySender } from '../dispatch/dispatcher.ts';
 import type {
   Attempt,
@@ -26,6 +27,7 @@ import { isUniqueViolation } from '../store/storage-fault.ts';
 import type { EndpointLabels, EndpointPatch, Page, ReplayRow } from '../store/store.ts';
 import { audited } from './audit.ts';
 import { type EndpointEgressInput, EndpointEgressOperations, hasEgressInput, summarize } from './endpoint-egress.ts';
+import { type AttemptSpan, startAttemptSpan } from '../tracing/attempt-span.ts';
 import type { EngineParts } from './parts.ts';
 import { dailyReplayQuota, replayQuotaExceeded } from './replay-quota.ts';
 
@@ -442,6 +444,7 @@ export class EndpointOperations {
     const startedAt = p.clock.now();
     let headers: Record<string, string>;
     let result: Awaited<ReturnType<DeliverySender['send']>>;
+    let span: AttemptSpan | null = null;
     try {
       headers = signHeaders({
         scheme: ep.scheme,
@@ -452,6 +455,22 @@ export class EndpointOperations {
         secrets: await p.secrets.live(id, ep.version, startedAt),
       });
       headers = withCustomHeaders(ep.customHeaders, headers);
+      if (p.tracer !== null) {
+        span = startAttemptSpan(p.tracer, {
+          url: ep.url,
+          endpointId: id,
+          deliveryId,
+          eventId: prepared.event.eventId,
+          tenantId,
+          n: 1,
+          trigger: 'test',
+          ladder: 'fast',
+          parent: null,
+          acceptedAt: startedAt,
+          now: startedAt,
+        });
+        setTraceHeaders(headers, span.headers);
+      }
       result = await p.sender.send({
         url: ep.url,
         headers,
@@ -487,6 +506,10 @@ export class EndpointOperations {
       },
       result,
     );
+    if (span !== null) {
+      attempt.traceId = span.traceId;
+      span.end(result);
+    }
     const what = {
       action: 'endpoint.test',
       target: { type: 'delivery' as const, id: deliveryId, tenantId },

@@ -1,5 +1,6 @@
 // What the operations work on: the engine's parts, shared by reference and private to the engine and this folder.
 
+import type { Tracer } from '@opentelemetry/api';
 import type { Breaker } from '../breaker/breaker-gate.ts';
 import type { Clock } from '../clock.ts';
 import type { DeliverySender, Dispatcher } from '../dispatch/dispatcher.ts';
@@ -40,6 +41,8 @@ export interface EngineParts {
   };
   /** Tells every observer about health transitions made outside an attempt (test deliveries, the health sweep). */
   emitHealth(transitions: HealthTransition[]): void;
+  /** Test deliveries are spans of it too (docs/observability.md#traces); null: tracing off. */
+  readonly tracer: Tracer | null;
 }
 
 export const DAY_MS = 86_400_000;

@@ -8,6 +8,7 @@ import {
   type Tenant,
   type TenantLimits,
 } from '../domain.ts';
+import type { TraceContext } from '../tracing/trace-context.ts';
 import type { FailureSummaryState } from './failure-summary.ts';
 import type {
   ApiKeyRecord,
@@ -207,6 +208,8 @@ export function eventFromRow(r: Row): EventRecord {
     body: Buffer.isBuffer(r.body) ? r.body : Buffer.from(r.body),
     isMoney: Boolean(num(r.is_money)),
     orderingKey: r.ordering_key ?? null,
+    traceparent: r.traceparent ?? null,
+    tracestate: r.tracestate ?? null,
     createdAt: num(r.created_at),
   };
 }
@@ -223,8 +226,15 @@ export function eventToRow(e: EventRecord, bodyHash: string): Row {
     body_hash: bodyHash,
     is_money: e.isMoney ? 1 : 0,
     ordering_key: e.orderingKey ?? null,
+    traceparent: e.traceparent ?? null,
+    tracestate: e.tracestate ?? null,
     created_at: e.createdAt,
   };
+}
+
+/** A claimed row's event trace context (`ev_traceparent`, `ev_tracestate` joined from events). */
+export function claimedTrace(r: Row): TraceContext | null {
+  return r.ev_traceparent ? { traceparent: r.ev_traceparent, tracestate: r.ev_tracestate ?? null } : null;
 }
 
 /** Needs `ev_event_id` and `ev_type` joined from events. */
@@ -316,6 +326,7 @@ export function attemptFromRow(r: Row): Attempt {
     errorClass: r.error_class ?? null,
     errorMessage: r.error_message ?? null,
     outcome: r.outcome,
+    traceId: r.trace_id ?? null,
     heldFrom: numOrNull(r.held_from),
     heldUntil: numOrNull(r.held_until),
   };
@@ -339,6 +350,7 @@ export function attemptToRow(a: Attempt): Row {
     error_class: a.errorClass,
     error_message: a.errorMessage,
     outcome: a.outcome,
+    trace_id: a.traceId ?? null,
   };
 }
 

@@ -128,6 +128,8 @@ export function attemptOf(
     errorClass: outcome === 'success' ? null : status === null ? 'connection' : 'status',
     errorMessage: outcome === 'success' ? null : 'boom',
     outcome,
+    // Not traced: the record reads back with a null trace id.
+    traceId: null,
     // Never held: the record of a delivery that was not held reads back with both null.
     heldFrom: null,
     heldUntil: null,

@@ -23,6 +23,7 @@ import { replaysConformance } from './replays.ts';
 import { retryNowConformance } from './retry-now.ts';
 import { statsConformance } from './stats.ts';
 import { tenantLimitsConformance } from './tenant-limits.ts';
+import { traceContextConformance } from './trace-context.ts';
 
 export interface StoreUnderTest {
   store: Store;
@@ -65,5 +66,6 @@ export function storeConformance(name: string, factory: StoreFactory, options: {
     describe('the Svix-compatible API (compat)', () => compatConformance(withStore));
     describe('tenant limits', () => tenantLimitsConformance(withStore));
     describe('engine rules on this store', () => engineRulesConformance(withStore));
+    describe('trace context', () => traceContextConformance(withStore));
   });
 }

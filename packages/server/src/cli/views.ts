@@ -91,4 +91,6 @@ export const ATTEMPT_COLUMNS: Column<Json>[] = [
   { header: 'outcome', value: (a) => a.outcome as string },
   { header: 'took', value: (a) => formatDuration(Number(a.duration_ms ?? 0)), align: 'right' },
   { header: 'error', value: (a) => a.error_message as string | null, max: 60 },
+  // The attempt's trace (docs/observability.md#traces), to look it up in the tracing backend.
+  { header: 'trace', value: (a) => (a.trace_id as string | null | undefined) ?? '-' },
 ];

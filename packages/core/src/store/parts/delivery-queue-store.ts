@@ -9,6 +9,7 @@ import type {
   PauseReason,
 } from '../../domain.ts';
 import type { HealthRule, Ladder } from '../../policy/types.ts';
+import type { TraceContext } from '../../tracing/trace-context.ts';
 
 /** A claimed delivery with everything a worker needs to send it, read in the claiming statement's transaction. */
 export interface ClaimedDelivery {
@@ -18,6 +19,8 @@ export interface ClaimedDelivery {
   /** The tenant's environment, read in the same statement (no query per attempt). */
   environment: Environment;
   replayId: string | null;
+  /** The event's stored trace context (docs/observability.md#traces); null: none. Stores always return it. */
+  trace?: TraceContext | null;
 }
 
 /** One finished attempt and the delivery state it leads to; many are committed together. */

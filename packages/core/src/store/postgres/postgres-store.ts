@@ -69,6 +69,8 @@ export class PostgresStore extends SqlStore {
             body_hashes: col('body_hash'),
             is_moneys: col('is_money'),
             ordering_keys: col('ordering_key'),
+            traceparents: col('traceparent'),
+            tracestates: col('tracestate'),
             created_ats: col('created_at'),
           })
         ).map((r) => r.id),
@@ -161,6 +163,7 @@ export class PostgresStore extends SqlStore {
       error_messages: col('error_message'),
       outcomes: col('outcome'),
       ladders: col('ladder'),
+      trace_ids: col('trace_id'),
       held_sinces: held('held_since'),
       held_untils: held('held_until'),
     });

@@ -40,6 +40,7 @@ CREATE TABLE attempts (
   ladder text,
   held_from bigint,
   held_until bigint,
+  trace_id text,
   CONSTRAINT attempts_delivery_id_fkey FOREIGN KEY (delivery_id) REFERENCES deliveries(id) ON DELETE CASCADE,
   CONSTRAINT attempts_pkey PRIMARY KEY (id)
 );
@@ -307,6 +308,8 @@ CREATE TABLE events (
   is_money integer DEFAULT 0 NOT NULL,
   created_at bigint NOT NULL,
   ordering_key text,
+  traceparent text,
+  tracestate text,
   CONSTRAINT events_pkey PRIMARY KEY (id),
   CONSTRAINT events_tenant_id_event_id_key UNIQUE (tenant_id, event_id),
   CONSTRAINT events_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES tenants(id) ON DELETE CASCADE

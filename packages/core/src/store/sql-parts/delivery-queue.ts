@@ -54,6 +54,7 @@ export async function claimedDeliveries(tx: SqlExecutor, ids: string[]): Promise
       endpoint,
       environment: r.t_environment as Environment,
       replayId: r.replay_id ?? null,
+      trace: rows.claimedTrace(r),
     };
   });
 }

@@ -30,7 +30,7 @@ CREATE TABLE attempts (
   error_class TEXT,
   error_message TEXT,
   outcome TEXT NOT NULL                          -- success | delivery_failure | client_error
-, ladder TEXT, held_from INTEGER, held_until INTEGER);
+, ladder TEXT, held_from INTEGER, held_until INTEGER, trace_id TEXT);
 
 CREATE INDEX attempts_delivery ON attempts (delivery_id, n);
 
@@ -237,7 +237,7 @@ CREATE TABLE events (
   body BLOB NOT NULL,
   body_hash TEXT NOT NULL,
   is_money INTEGER NOT NULL DEFAULT 0,
-  created_at INTEGER NOT NULL, ordering_key TEXT,
+  created_at INTEGER NOT NULL, ordering_key TEXT, traceparent TEXT, tracestate TEXT,
   UNIQUE (tenant_id, event_id)
 );
 

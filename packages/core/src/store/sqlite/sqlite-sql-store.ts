@@ -35,6 +35,7 @@ export class SqliteSqlStore extends SqlStore {
         endpoint: e.endpoint,
         environment: e.environment,
         replayId: r.replay_id ?? null,
+        trace: rows.claimedTrace(r),
       });
     }
     return out;

@@ -41,6 +41,11 @@ export const AttemptSchema = named(
         'timeout, connection, dns, tls, status, refused_address, body_too_large; the egress proxy: proxy_unreachable, proxy_refused, proxy_auth_failed',
     },
     error_message: nullableStr,
+    trace_id: {
+      ...nullableStr,
+      description:
+        "The trace this attempt's span is in (32 hex digits; docs/observability.md#traces): the producer's trace when it sent a traceparent. null when tracing was off.",
+    },
     held_from: {
       ...nullableTime,
       description: "Start of the held period (breaker open) that ended with this attempt: the delivery's first hold.",
@@ -68,6 +73,7 @@ export const attemptView = (a: Attempt) => ({
   response_body_excerpt: a.responseExcerpt,
   error_class: a.errorClass,
   error_message: a.errorMessage,
+  trace_id: a.traceId ?? null,
   held_from: iso(a.heldFrom),
   held_until: iso(a.heldUntil),
 });

@@ -8,10 +8,12 @@ import { named } from '../../http/schema-names.ts';
 import { bodyAjv, detailsOf, fieldError, validationError } from '../../http/validation.ts';
 import { ErrorSchema } from '../../http/views.ts';
 import type { Runtime } from '../../runtime.ts';
+import { endWithAnswer, startAcceptSpan, withTraceContext } from '../../tracing/accept-span.ts';
 import { DeliverySchema, deliveryView } from '../deliveries/delivery-view.ts';
 import { AcceptedEventSchema, acceptedEventView, EventSchema, eventView } from './event-view.ts';
 
 const tag = 'events';
+const tenantAttr = (tenant: string) => ({ 'hookline.tenant.id': tenant });
 export const MAX_BATCH = 1000;
 
 const EventInputSchema = named('EventInput', {
@@ -30,6 +32,13 @@ const EventInputSchema = named('EventInput', {
     version: { type: 'string', minLength: 1, maxLength: 32, pattern: '^[A-Za-z0-9_.-]+$', description: 'Default "1".' },
     occurred_at: { type: 'string', maxLength: 64, description: 'ISO-8601; default: the time of acceptance.' },
     data: { description: "Any JSON value; validated against the event type's schema when the type is registered." },
+    traceparent: {
+      type: 'string',
+      maxLength: 256,
+      description:
+        "The producer's W3C traceparent, for an event whose trace differs from the request's `traceparent` header (a batch item); stored with the event, continued by its attempts (docs/observability.md#traces). Not part of the envelope; an invalid value is ignored.",
+    },
+    tracestate: { type: 'string', maxLength: 1024, description: 'The W3C tracestate beside `traceparent`.' },
     ordering_key: {
       type: 'string',
       minLength: 1,
@@ -108,11 +117,14 @@ export function eventRoutes(app: FastifyInstance, rt: Runtime): void {
     bodyLimit: config.bodyLimitBytes,
     response: { 202: AcceptedSchema },
     handler: async (req, reply) => {
+      // The producer's traceparent header, and the accept's span when tracing is on (docs/observability.md#traces).
+      const t = startAcceptSpan(rt.tracer, req.headers, '/v1/tenants/:tenant/events', tenantAttr(req.params.tenant));
+      endWithAnswer(t, reply);
       if (req.body.data === undefined) throw fieldError('body', '/data', 'is required');
       await check(req.body);
       // Read before the commit (authorize has just cached it): nothing after the commit may turn a stored event into an error.
       const environment = await rt.authLookups.environmentOf(req.params.tenant);
-      const r = await engine.events.accept(req.params.tenant, req.body);
+      const r = await engine.events.accept(req.params.tenant, withTraceContext(req.body, t.context));
       return reply.code(202).send(accepted(r, environment));
     },
   });
@@ -146,6 +158,13 @@ export function eventRoutes(app: FastifyInstance, rt: Runtime): void {
       },
     },
     handler: async (req, reply) => {
+      // The request's traceparent is every item's that carries none of its own (docs/observability.md#traces).
+      const route = '/v1/tenants/:tenant/events/batch';
+      const t = startAcceptSpan(rt.tracer, req.headers, route, {
+        ...tenantAttr(req.params.tenant),
+        'hookline.batch.size': req.body.events.length,
+      });
+      endWithAnswer(t, reply);
       const items = req.body.events;
       if (items.length > MAX_BATCH) throw fail('batch_too_large', { max: MAX_BATCH });
       if (items.length === 0) throw fieldError('body', '/events', 'must hold at least one event');
@@ -191,7 +210,7 @@ export function eventRoutes(app: FastifyInstance, rt: Runtime): void {
       // Submitted together, the items share the ingest's group commits; each settles on its own.
       const outcomes = await engine.events.acceptMany(
         req.params.tenant,
-        valid.map((v) => v.input),
+        valid.map((v) => withTraceContext(v.input, t.context)),
       );
       for (const [k, r] of outcomes.entries()) {
         const { index } = valid[k];

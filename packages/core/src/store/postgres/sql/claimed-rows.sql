@@ -1,6 +1,7 @@
 -- claimed-rows: everything a worker needs for the deliveries it just leased, with the tenant's environment.
 -- params: :ids (text[] of delivery ids)
 SELECT d.*, ev.event_id AS ev_event_id, ev.type AS ev_type, ev.body AS ev_body,
+       ev.traceparent AS ev_traceparent, ev.tracestate AS ev_tracestate,
        e.tenant_id AS e_tenant_id, e.url AS e_url, e.description AS e_description, e.event_types AS e_event_types,
        e.policy AS e_policy, e.scheme AS e_scheme, e.timeout_ms AS e_timeout_ms,
        e.max_concurrency AS e_max_concurrency, e.ordering AS e_ordering,

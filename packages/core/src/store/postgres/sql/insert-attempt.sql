@@ -6,10 +6,10 @@
 -- params: attempt columns, :held_since, :held_until
 INSERT INTO attempts (id, delivery_id, tenant_id, endpoint_id, n, trigger, started_at, duration_ms, request_headers,
                       response_status, response_headers, response_excerpt, error_class, error_message, outcome,
-                      ladder, held_from, held_until)
+                      ladder, trace_id, held_from, held_until)
 SELECT :id, d.id, :tenant_id, :endpoint_id, :n, :trigger, :started_at, :duration_ms, :request_headers,
        :response_status, :response_headers, :response_excerpt, :error_class, :error_message, :outcome, :ladder,
-       :held_since::bigint,
+       :trace_id, :held_since::bigint,
        CASE WHEN :held_since::bigint IS NOT NULL THEN coalesce(:held_until::bigint, :started_at::bigint) END
 FROM deliveries d WHERE d.id = :delivery_id FOR KEY SHARE OF d
 ON CONFLICT (id) DO NOTHING

@@ -5,9 +5,9 @@
 -- params: attempt columns, :held_since, :held_until
 INSERT INTO attempts (id, delivery_id, tenant_id, endpoint_id, n, trigger, started_at, duration_ms, request_headers,
                       response_status, response_headers, response_excerpt, error_class, error_message, outcome,
-                      ladder, held_from, held_until)
+                      ladder, trace_id, held_from, held_until)
 SELECT :id, :delivery_id, :tenant_id, :endpoint_id, :n, :trigger, :started_at, :duration_ms, :request_headers,
        :response_status, :response_headers, :response_excerpt, :error_class, :error_message, :outcome, :ladder,
-       :held_since, CASE WHEN :held_since IS NOT NULL THEN coalesce(:held_until, :started_at) END
+       :trace_id, :held_since, CASE WHEN :held_since IS NOT NULL THEN coalesce(:held_until, :started_at) END
 WHERE EXISTS (SELECT 1 FROM deliveries WHERE id = :delivery_id)
 ON CONFLICT (id) DO NOTHING

@@ -5,11 +5,12 @@
 -- params: :attempts (JSON array of attempt rows: the columns of insert-attempt, and `worker`, the recording worker)
 INSERT INTO attempts (id, delivery_id, tenant_id, endpoint_id, n, trigger, started_at, duration_ms, request_headers,
                       response_status, response_headers, response_excerpt, error_class, error_message, outcome,
-                      ladder, held_from, held_until)
+                      ladder, trace_id, held_from, held_until)
 SELECT a.value ->> 'id', d.id, a.value ->> 'tenant_id', a.value ->> 'endpoint_id', a.value ->> 'n',
        a.value ->> 'trigger', a.value ->> 'started_at', a.value ->> 'duration_ms', a.value ->> 'request_headers',
        a.value ->> 'response_status', a.value ->> 'response_headers', a.value ->> 'response_excerpt',
        a.value ->> 'error_class', a.value ->> 'error_message', a.value ->> 'outcome', a.value ->> 'ladder',
+       a.value ->> 'trace_id',
        CASE WHEN d.held_since IS NOT NULL AND d.status = 'delivering' AND d.leased_by = a.value ->> 'worker'
                  AND d.attempt_count = (a.value ->> 'n') - 1 THEN d.held_since END,
        CASE WHEN d.held_since IS NOT NULL AND d.status = 'delivering' AND d.leased_by = a.value ->> 'worker'
