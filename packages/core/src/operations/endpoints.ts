@@ -25,9 +25,9 @@ import { signHeaders } from '../signing/sign-headers.ts';
 import { generateSecret } from '../signing/signing-keys.ts';
 import { isUniqueViolation } from '../store/storage-fault.ts';
 import type { EndpointLabels, EndpointPatch, Page, ReplayRow } from '../store/store.ts';
+import { type AttemptSpan, startAttemptSpan } from '../tracing/attempt-span.ts';
 import { audited } from './audit.ts';
 import { type EndpointEgressInput, EndpointEgressOperations, hasEgressInput, summarize } from './endpoint-egress.ts';
-import { type AttemptSpan, startAttemptSpan } from '../tracing/attempt-span.ts';
 import type { EngineParts } from './parts.ts';
 import { dailyReplayQuota, replayQuotaExceeded } from './replay-quota.ts';
 
@@ -230,7 +230,7 @@ export class EndpointOperations {
   }
 
   /** Sets every Svix label of the endpoint at once (uid, metadata, channels); 409 uid_taken. */
-  async setLabels(tenantId: string, id: string, labels: EndpointLabels): Promise<StoredEndpoint> {
+  async setLabels(tenantId: string, id: string, labels: EndpointLabels, actor?: Actor): Promise<StoredEndpoint> {
     const p = this.#p;
     if (labels.uid) {
       const holder = await p.store.findEndpointByUid(tenantId, labels.uid);
@@ -238,8 +238,18 @@ export class EndpointOperations {
     }
     const channels = labels.channels?.length ? labels.channels : null;
     try {
-      if (!(await p.store.setEndpointLabels(tenantId, id, { ...labels, channels }, p.clock.now())))
-        throw fail('endpoint_not_found');
+      const what = { action: 'endpoint.labels', target: { type: 'endpoint' as const, id, tenantId } };
+      const set = await audited(
+        p,
+        actor,
+        what,
+        'setEndpointLabels',
+        tenantId,
+        id,
+        { ...labels, channels },
+        p.clock.now(),
+      );
+      if (!set) throw fail('endpoint_not_found');
     } catch (err) {
       if (labels.uid && isUniqueViolation(err)) throw fail('uid_taken', { uid: labels.uid, what: 'endpoint' });
       throw err;

@@ -1,11 +1,13 @@
 // Messages of the Svix-compatible API (docs/svix-compatibility.md#messages): an event accepted with the tenant's
 // payload format, its channels and tags kept beside it, read back by Hookline's id or the caller's event id, listed
 // newest first, and resent to one endpoint as a new delivery (a succeeded one too: Svix's resend).
+import type { Actor } from '../audit/audit-types.ts';
 import type { Delivery, EventRecord } from '../domain.ts';
 import { fail } from '../errors.ts';
 import { newId } from '../ids.ts';
 import { expectAccepted } from '../ingest.ts';
 import type { MessageFilter, MessageLabels, Page, ReplayRow } from '../store/store.ts';
+import { audited } from './audit.ts';
 import type { EngineParts } from './parts.ts';
 
 export interface MessageInput {
@@ -75,7 +77,7 @@ export class MessageOperations {
    * Sends the message again to one endpoint: a new delivery, due now, whatever became of the earlier ones (Svix's
    * resend; Hookline's own replays keep their rules). 404 message_not_found / endpoint_not_found, 409 endpoint_paused.
    */
-  async resend(tenantId: string, ref: string, endpointId: string): Promise<Delivery> {
+  async resend(tenantId: string, ref: string, endpointId: string, actor?: Actor): Promise<Delivery> {
     const p = this.#p;
     const msg = await this.get(tenantId, ref);
     const ep = await p.store.getEndpoint(tenantId, endpointId);
@@ -98,7 +100,12 @@ export class MessageOperations {
       failed: 0,
       createdAt: now,
     };
-    if (!(await p.store.addDelivery(replay, msg.event.id, id, now))) throw fail('message_not_found');
+    const what = {
+      action: 'message.resend',
+      target: { type: 'delivery' as const, id, tenantId },
+      details: { event_id: msg.event.eventId, endpoint_id: endpointId },
+    };
+    if (!(await audited(p, actor, what, 'addDelivery', replay, msg.event.id, id, now))) throw fail('message_not_found');
     p.dispatcher.wake();
     const d = await p.store.getDelivery(tenantId, id);
     if (!d) throw fail('delivery_not_found');

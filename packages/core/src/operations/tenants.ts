@@ -123,14 +123,16 @@ export class TenantOperations {
   }
 
   /** Sets every Svix label of the tenant at once (docs/svix-compatibility.md); 409 uid_taken, 404 tenant_not_found. */
-  async setLabels(id: string, labels: TenantLabels): Promise<Tenant> {
+  async setLabels(id: string, labels: TenantLabels, actor?: Actor): Promise<Tenant> {
     const p = this.#p;
     if (labels.uid) {
       const holder = await p.store.findTenantByUid(labels.uid);
       if (holder && holder.id !== id) throw fail('uid_taken', { uid: labels.uid, what: 'application' });
     }
     try {
-      if (!(await p.store.setTenantLabels(id, labels, p.clock.now()))) throw fail('tenant_not_found');
+      const what = { action: 'tenant.labels', target: { type: 'tenant' as const, id, tenantId: id } };
+      if (!(await audited(p, actor, what, 'setTenantLabels', id, labels, p.clock.now())))
+        throw fail('tenant_not_found');
     } catch (err) {
       if (labels.uid && isUniqueViolation(err)) throw fail('uid_taken', { uid: labels.uid, what: 'application' });
       throw err;

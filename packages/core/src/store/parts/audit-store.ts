@@ -25,6 +25,9 @@ export const AUDITED_METHODS = [
   'resetBreakerWindow',
   'recordTestAttempt',
   'putEventType',
+  'setTenantLabels',
+  'setEndpointLabels',
+  'addDelivery',
 ] as const;
 export type AuditedMethod = (typeof AUDITED_METHODS)[number];
 

@@ -61,13 +61,16 @@ export function svixApplicationRoutes(app: FastifyInstance, rt: Runtime): void {
       }
       requireAdmin(req);
       // Applications made here send messages as Svix does: the payload itself (docs/svix-compatibility.md#raw-payload).
-      const t = await engine.tenants.create({
-        name: f.name!,
-        uid: f.uid ?? null,
-        metadata: f.metadata ?? {},
-        app_rate_limit: f.rateLimit ?? null,
-        payload_format: 'raw',
-      });
+      const t = await engine.tenants.create(
+        {
+          name: f.name!,
+          uid: f.uid ?? null,
+          metadata: f.metadata ?? {},
+          app_rate_limit: f.rateLimit ?? null,
+          payload_format: 'raw',
+        },
+        req.actor,
+      );
       return { status: 201, body: applicationOut(t) };
     }),
   );
@@ -79,8 +82,8 @@ export function svixApplicationRoutes(app: FastifyInstance, rt: Runtime): void {
   const edit = (replace: boolean) => async (req: FastifyRequest<{ Params: P<'app'> }>) => {
     const f = readApp(req.body, replace);
     const t = await appFor(rt, req, req.params.app);
-    if (f.name !== undefined) await engine.tenants.update(t.id, { name: f.name });
-    return applicationOut(await engine.tenants.setLabels(t.id, labelsOf(t, f, replace)));
+    if (f.name !== undefined) await engine.tenants.update(t.id, { name: f.name }, req.actor);
+    return applicationOut(await engine.tenants.setLabels(t.id, labelsOf(t, f, replace), req.actor));
   };
   app.put<{ Params: P<'app'> }>('/api/v1/app/:app', { config }, edit(true));
   app.patch<{ Params: P<'app'> }>('/api/v1/app/:app', { config }, edit(false));
@@ -88,7 +91,7 @@ export function svixApplicationRoutes(app: FastifyInstance, rt: Runtime): void {
   app.delete<{ Params: P<'app'> }>('/api/v1/app/:app', { config }, async (req, reply) => {
     const t = await appFor(rt, req, req.params.app);
     requireAdmin(req);
-    await engine.tenants.delete(t.id);
+    await engine.tenants.delete(t.id, req.actor);
     return reply.code(204).send();
   });
 }

@@ -112,7 +112,7 @@ export function svixAttemptRoutes(app: FastifyInstance, rt: Runtime): void {
     (req, reply) =>
       answerOnce(rt, req, reply, async () => {
         const { app: t, endpoint: e } = await endpointFor(rt, req, req.params.app, req.params.endpoint);
-        await engine.messages.resend(t.id, req.params.msg, e.id);
+        await engine.messages.resend(t.id, req.params.msg, e.id, req.actor);
         return { status: 202, body: {} };
       }),
   );

@@ -29,7 +29,7 @@ export function svixEndpointExtraRoutes(app: FastifyInstance, rt: Runtime): void
       r.done();
       const { app: t, endpoint: e } = await endpointFor(rt, req, req.params.app, req.params.endpoint);
       // Svix keeps the previous secret valid for 24 h: Hookline's rotation overlap (docs/rules.md#secret-rotation).
-      await engine.endpointSecrets.rotate(t.id, e.id, undefined, undefined, key ?? undefined);
+      await engine.endpointSecrets.rotate(t.id, e.id, undefined, req.actor, key ?? undefined);
       return { status: 204, body: undefined };
     }),
   );
@@ -59,7 +59,7 @@ export function svixEndpointExtraRoutes(app: FastifyInstance, rt: Runtime): void
         else next[k] = v;
       }
       for (const k of drop) delete next[k];
-      await engine.endpoints.update(t.id, e.id, { headers: next });
+      await engine.endpoints.update(t.id, e.id, { headers: next }, req.actor);
       return reply.code(204).send();
     };
   app.put<EP>(`${BASE}/headers`, { config }, editHeaders(true));
@@ -74,10 +74,12 @@ export function svixEndpointExtraRoutes(app: FastifyInstance, rt: Runtime): void
       r.done();
       const { app: t, endpoint: e } = await endpointFor(rt, req, req.params.app, req.params.endpoint);
       // Recover = a window replay (docs/rules.md#replay) of what failed since `since`, under the daily quota.
-      const replay = await engine.replays.window(t.id, e.id, {
-        since,
-        ...(until !== undefined ? { until } : {}),
-      });
+      const replay = await engine.replays.window(
+        t.id,
+        e.id,
+        { since, ...(until !== undefined ? { until } : {}) },
+        req.actor,
+      );
       return {
         status: 202,
         body: {

@@ -64,19 +64,23 @@ export function svixEndpointRoutes(app: FastifyInstance, rt: Runtime): void {
     answerOnce(rt, req, reply, async () => {
       const f = readEndpoint(req.body, true);
       const t = await appFor(rt, req, req.params.app);
-      const { endpoint } = await engine.endpoints.create(t.id, {
-        url: f.url!,
-        description: f.description ?? '',
-        event_types: f.filterTypes ?? [],
-        // Standard Webhooks headers and signatures: what the svix and standardwebhooks libraries verify.
-        scheme: 'standard',
-        ...(f.disabled ? { status: 'paused' as const } : {}),
-        ...(f.rateLimit != null ? { rate_limit_per_s: f.rateLimit } : {}),
-        uid: f.uid ?? null,
-        metadata: f.metadata ?? {},
-        channels: f.channels ?? null,
-        ...(f.secret ? { secret: f.secret } : {}),
-      });
+      const { endpoint } = await engine.endpoints.create(
+        t.id,
+        {
+          url: f.url!,
+          description: f.description ?? '',
+          event_types: f.filterTypes ?? [],
+          // Standard Webhooks headers and signatures: what the svix and standardwebhooks libraries verify.
+          scheme: 'standard',
+          ...(f.disabled ? { status: 'paused' as const } : {}),
+          ...(f.rateLimit != null ? { rate_limit_per_s: f.rateLimit } : {}),
+          uid: f.uid ?? null,
+          metadata: f.metadata ?? {},
+          channels: f.channels ?? null,
+          ...(f.secret ? { secret: f.secret } : {}),
+        },
+        req.actor,
+      );
       return { status: 201, body: endpointOut(endpoint) };
     }),
   );
@@ -91,14 +95,19 @@ export function svixEndpointRoutes(app: FastifyInstance, rt: Runtime): void {
     const given = <T>(v: T | undefined, reset: T): T | undefined => (v !== undefined ? v : replace ? reset : undefined);
     const disabled = given(f.disabled, false);
     const status = disabled === undefined ? undefined : disabled ? 'paused' : 'active';
-    await engine.endpoints.update(t.id, e.id, {
-      ...(f.url !== undefined ? { url: f.url } : {}),
-      ...(given(f.description, '') !== undefined ? { description: given(f.description, '') } : {}),
-      ...(given(f.filterTypes, null) !== undefined ? { event_types: f.filterTypes ?? [] } : {}),
-      ...(given(f.rateLimit, null) !== undefined ? { rate_limit_per_s: f.rateLimit ?? null } : {}),
-      ...(status !== undefined && status !== (e.status === 'paused' ? 'paused' : 'active') ? { status } : {}),
-    });
-    return endpointOut(await engine.endpoints.setLabels(t.id, e.id, labelsOf(e, f, replace)));
+    await engine.endpoints.update(
+      t.id,
+      e.id,
+      {
+        ...(f.url !== undefined ? { url: f.url } : {}),
+        ...(given(f.description, '') !== undefined ? { description: given(f.description, '') } : {}),
+        ...(given(f.filterTypes, null) !== undefined ? { event_types: f.filterTypes ?? [] } : {}),
+        ...(given(f.rateLimit, null) !== undefined ? { rate_limit_per_s: f.rateLimit ?? null } : {}),
+        ...(status !== undefined && status !== (e.status === 'paused' ? 'paused' : 'active') ? { status } : {}),
+      },
+      req.actor,
+    );
+    return endpointOut(await engine.endpoints.setLabels(t.id, e.id, labelsOf(e, f, replace), req.actor));
   };
   app.put<{ Params: P<'app' | 'endpoint'> }>('/api/v1/app/:app/endpoint/:endpoint', { config }, edit(true));
   app.patch<{ Params: P<'app' | 'endpoint'> }>('/api/v1/app/:app/endpoint/:endpoint', { config }, edit(false));
@@ -108,7 +117,7 @@ export function svixEndpointRoutes(app: FastifyInstance, rt: Runtime): void {
     { config },
     async (req, reply) => {
       const { app: t, endpoint: e } = await endpointFor(rt, req, req.params.app, req.params.endpoint);
-      await engine.endpoints.delete(t.id, e.id);
+      await engine.endpoints.delete(t.id, e.id, req.actor);
       return reply.code(204).send();
     },
   );

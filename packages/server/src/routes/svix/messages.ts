@@ -34,11 +34,10 @@ export function svixMessageRoutes(app: FastifyInstance, rt: Runtime): void {
       let t = await engine.tenants.findByIdOrUid(req.params.app);
       if (!t && inlineName !== undefined) {
         if (req.principal?.kind !== 'admin') throw fail('forbidden');
-        t = await engine.tenants.create({
-          name: inlineName,
-          uid: inlineUid ?? req.params.app,
-          payload_format: 'raw',
-        });
+        t = await engine.tenants.create(
+          { name: inlineName, uid: inlineUid ?? req.params.app, payload_format: 'raw' },
+          req.actor,
+        );
       }
       const tenant = await appFor(rt, req, t?.id ?? req.params.app);
       // The registry checks the payload like Hookline's own events (422 naming the field).
