@@ -9,7 +9,7 @@ SELECT page.*,
 FROM (
   SELECT d.*, ev.event_id AS ev_event_id, ev.type AS ev_type FROM deliveries d JOIN events ev ON ev.id = d.event_pk
   WHERE d.tenant_id = :tenant_id AND ev.tenant_id = :tenant_id AND d.id < :before
-    AND (:status IS NULL OR d.status = :status)
+    AND (:status IS NULL OR (CASE WHEN hookline_leased(d.id) THEN 'delivering' ELSE d.status END) = :status)
     AND (:endpoint_id IS NULL OR d.endpoint_id = :endpoint_id)
     AND (:event_type IS NULL OR ev.type = :event_type)
     AND (:event_id IS NULL OR ev.event_id = :event_id)
