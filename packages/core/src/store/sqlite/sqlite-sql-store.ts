@@ -139,6 +139,18 @@ export class SqliteSqlStore extends SqlStore {
     return new Map(finished.map((f) => [f.id, f]));
   }
 
+  /** Every key a batch of records ended a delivery of: their next deliveries due in one statement (promote-next-of-keys). */
+  protected override async promoteKeys(
+    tx: SqlExecutor,
+    keys: ReadonlyArray<{ endpointId: string; key: string }>,
+    now: number,
+  ): Promise<void> {
+    await tx.run('promote-next-of-keys', {
+      keys: JSON.stringify(keys.map((k) => ({ e: k.endpointId, k: k.key }))),
+      now,
+    });
+  }
+
   /** Whether the record's worker holds its delivery's lease, taken before this attempt (attempt_count n - 1). */
   #holds(r: AttemptRecord): boolean {
     const l = this.leases.heldBy(r.attempt.deliveryId, r.workerId);
