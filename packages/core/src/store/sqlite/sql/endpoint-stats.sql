@@ -1,7 +1,8 @@
 -- endpoint-stats: params :tenant_id, :since_minute, :now. Per endpoint of the tenant: deliveries not yet terminal by
 -- status, the oldest due one (ranges of the deliveries_endpoint index over the queue, never over history), and from
 -- the per-minute counters since :since_minute (docs/rules.md#stats-counters): deliveries that ended succeeded or
--- failed, and the attempts' total duration and count. The counters' cost grows with minutes, not with deliveries kept.
+-- failed, and the attempts' total duration and count. SQLite: a delivery leased in memory is not the oldest due (it is in
+-- flight: docs/rules.md#sqlite-leases); its count moves to delivering in sqlite-lease-reads.ts. The counters' cost grows with minutes, not with deliveries kept.
 SELECT e.id AS endpoint_id, e.status AS endpoint_status,
   (SELECT count(*) FROM deliveries d WHERE d.endpoint_id = e.id AND d.status = 'pending') AS pending,
   (SELECT count(*) FROM deliveries d WHERE d.endpoint_id = e.id AND d.status = 'delivering') AS delivering,

@@ -3,6 +3,7 @@
 -- params :tenant_id, :status, :endpoint_id, :event_type, :event_id, :since, :until, :before ('~' for the first page), :limit
 -- Each delivery of the page carries its latest attempt's response (status, excerpt, error): the dead letter shows what
 -- the receiver answered (docs/rules.md#dead-letter); read for the page's rows only, by attempts_delivery.
+-- A delivery leased in memory has the status delivering (docs/rules.md#sqlite-leases).
 SELECT page.*,
   la.response_status AS last_response_status, la.response_excerpt AS last_response_excerpt,
   la.error_message AS last_error_message
