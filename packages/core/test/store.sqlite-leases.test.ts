@@ -8,6 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import Database from 'better-sqlite3';
+import { createHookline } from '../src/hookline.ts';
+import { generateMasterKey } from '../src/secret-box.ts';
 import { openSqliteThreadStore } from '../src/store/sqlite/sqlite-thread.ts';
 import type { Store } from '../src/store/store.ts';
 import { attemptOf, endpoint, H, newEvent, record, secret, T0, tenant } from '../testing/store-conformance/fixtures.ts';
@@ -202,6 +204,27 @@ test('a worker ends, holds and hands back only what it holds; an expired lease i
         'the expired one and the held one (due) are claimed again',
       );
     } finally {
+      await store.close();
+    }
+  });
+});
+
+test('retry now refuses a delivery leased in memory as in flight, and the engine shows it delivering', async () => {
+  await withFile(async (path) => {
+    const store = await seeded(path);
+    const engine = createHookline({
+      store,
+      masterKey: generateMasterKey(),
+      allowHttp: true,
+      allowPrivateTargets: true,
+    });
+    try {
+      await store.acceptEvents([newEvent('ten_A', 1, ['ep_1'])]);
+      const [c] = await claim(store, 'w1', 1);
+      assert.equal((await engine.deliveries.detail('ten_A', c.delivery.id)).delivery.status, 'delivering');
+      await assert.rejects(engine.deliveries.retry('ten_A', c.delivery.id), { code: 'delivery_in_flight' });
+    } finally {
+      await engine.stop();
       await store.close();
     }
   });
