@@ -73,6 +73,8 @@ test('a claimed delivery reads as delivering everywhere while no row says so; it
         ['dlv_000002_0'],
       );
       assert.equal((await store.getEvent('ten_A', 'e-1'))?.deliveries[0].status, 'delivering');
+      const [again] = await store.acceptEvents([newEvent('ten_A', 1, ['ep_1'])]);
+      assert.equal(again.kind === 'existing' && again.deliveries[0].status, 'delivering', 'posted again: in flight');
       assert.equal((await store.countByStatus()).delivering, 1);
       assert.equal((await store.countByStatus()).pending, 1);
       assert.deepEqual(await store.countQueued(), { pending: 1, delivering: 1, held: 0 });

@@ -12,7 +12,7 @@ import type { SqlExecutor } from '../sql-driver.ts';
 import * as queue from '../sql-parts/delivery-queue.ts';
 import { type FinishedRow, finishParams } from '../sql-parts/record-attempts.ts';
 import { SqlStore } from '../sql-store.ts';
-import type { AttemptRecord, ClaimedDelivery, HealthTransition } from '../store.ts';
+import type { AcceptResult, AttemptRecord, ClaimedDelivery, HealthTransition, NewEvent } from '../store.ts';
 import { LeaseTable } from './lease-table.ts';
 import type { SqliteDriver } from './sqlite-driver.ts';
 import * as leaseReads from './sqlite-lease-reads.ts';
@@ -180,9 +180,10 @@ export class SqliteSqlStore extends SqlStore {
     options?: { summarise?: boolean },
   ): Promise<void> {
     const leased = workerId === null ? [] : ids.filter((id) => this.leases.heldBy(id, workerId));
+    const held = new Set(leased);
     await queue.endDeliveries(this.#driver, false, ids, workerId, status, reason, now, { ...options, leased });
     // Ended by anyone: whoever held the lease records nothing more for it (the row is terminal either way).
-    for (const id of ids) if (workerId === null || leased.includes(id)) this.leases.drop(id);
+    for (const id of ids) if (workerId === null || held.has(id)) this.leases.drop(id);
   }
 
   override async releaseLeases(ids: string[], workerId: string, now: number): Promise<number> {
@@ -233,6 +234,13 @@ export class SqliteSqlStore extends SqlStore {
     const p = await super.listDeliveries(f, cursor, limit);
     for (const d of p.items) this.leases.overlay(d);
     return p;
+  }
+  /** An event posted again answers with its deliveries as they are now: one in flight reads delivering. */
+  override async acceptEvents(batch: NewEvent[]): Promise<AcceptResult[]> {
+    const out = await super.acceptEvents(batch);
+    if (this.leases.size > 0)
+      for (const r of out) if (r.kind === 'existing') for (const d of r.deliveries) this.leases.overlay(d);
+    return out;
   }
   override async getEvent(tenantId: string, eventId: string) {
     const e = await super.getEvent(tenantId, eventId);
