@@ -60,6 +60,7 @@ export class SqlStore implements Store {
     this.#record = {
       capsAcrossWorkers: this.capsAcrossWorkers,
       finishBatch: (tx, records, now) => this.finishBatch(tx, records, now),
+      promoteKeys: this.promoteKeys?.bind(this),
     };
     this.#readClaimed = (tx, ids) => this.claimedDeliveries(tx, ids);
   }
@@ -209,6 +210,12 @@ export class SqlStore implements Store {
   ): Promise<Map<string, FinishedRow> | null> {
     return null;
   }
+  /** A dialect's batched promote of the keys a record transaction ended a delivery of (RecordDialect.promoteKeys). */
+  protected promoteKeys?(
+    tx: SqlExecutor,
+    keys: ReadonlyArray<{ endpointId: string; key: string }>,
+    now: number,
+  ): Promise<void>;
   recordTestAttempt(attempt: Attempt, health: AttemptRecord['health'], now: number, workerId?: string) {
     return record.recordTestAttempt(this.driver, attempt, health, now, workerId);
   }

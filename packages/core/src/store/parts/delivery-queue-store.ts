@@ -86,7 +86,10 @@ export interface DeliveryQueueStore {
    * worker process, whose lanes hold the caps; its claim only skips the endpoints the worker reports saturated.
    */
   readonly capsAcrossWorkers: boolean;
-  /** Leases due `pending`/`held` deliveries (status → delivering) in one statement. */
+  /**
+   * Leases due `pending`/`held` deliveries: on PostgreSQL in one statement (status → delivering); on SQLite in memory on
+   * the store thread, the rows unwritten (docs/rules.md#sqlite-leases). Either way they read `delivering` while leased.
+   */
   claimDue(options: ClaimOptions): Promise<ClaimedDelivery[]>;
   /**
    * Commits many attempts and their deliveries' next states in one transaction; returns health transitions. The

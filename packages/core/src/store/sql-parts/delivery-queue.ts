@@ -78,7 +78,8 @@ export async function endDeliveries(
   status: 'failed' | 'skipped',
   reason: string,
   now: number,
-  options: { summarise?: boolean } = {},
+  /** leased: those of `ids` the worker holds in memory (SQLite: docs/rules.md#sqlite-leases). */
+  options: { summarise?: boolean; leased?: readonly string[] } = {},
 ): Promise<void> {
   if (ids.length === 0) return;
   await db.transaction(async (tx) => {
@@ -93,7 +94,14 @@ export async function endDeliveries(
         r.replay_id,
       ]),
     );
-    const ended = await tx.all<{ id: string }>('end-deliveries', { ids, worker: workerId, status, reason, now });
+    const ended = await tx.all<{ id: string }>('end-deliveries', {
+      ids,
+      worker: workerId,
+      leased: [...(options.leased ?? [])],
+      status,
+      reason,
+      now,
+    });
     for (const k of keys) {
       const cut = k.indexOf('\u0000');
       await tx.run('promote-next-of-key', { endpoint_id: k.slice(0, cut), ordering_key: k.slice(cut + 1), now });

@@ -26,6 +26,11 @@ export interface RecordDialect {
     records: readonly AttemptRecord[],
     now: number,
   ): Promise<Map<string, FinishedRow> | null>;
+  /**
+   * Makes the next delivery of each key due (the keys whose delivery this batch ended, each once) in one statement;
+   * absent: promote-next-of-key runs per record, as each one ends (PostgreSQL, under each key's lock).
+   */
+  promoteKeys?(tx: SqlExecutor, keys: ReadonlyArray<{ endpointId: string; key: string }>, now: number): Promise<void>;
 }
 
 /** finish-attempt's parameters for one record (all but :now). */
@@ -78,6 +83,8 @@ export async function recordAttempts(
     const failed: string[] = [];
     // The per-minute counters (docs/rules.md#stats-counters); one slot per worker where several share the database.
     const counts = new MinuteCounts();
+    // The keys whose next delivery becomes due, for a dialect that promotes a whole batch's keys at once.
+    const promote = new Map<string, { endpointId: string; key: string }>();
     // A dialect that finishes a whole batch in a few statements (SQLite, PostgreSQL) does it here, before the loop.
     const batchFinished = await dialect.finishBatch(tx, ordered, now);
     // The endpoint rows: before the row-by-row finishes below (endpoint rows, then delivery rows, then window rows),
@@ -109,7 +116,13 @@ export async function recordAttempts(
       if (!finished) continue; // the lease was lost (the attempt stays on record, the new holder decides), or the delivery is gone
       counts.add(a, next.status, dialect.capsAcrossWorkers ? counterSlot(rec.workerId) : 0);
       if (finished.ordering_key != null && next.status !== 'pending') {
-        await tx.run('promote-next-of-key', { endpoint_id: a.endpointId, ordering_key: finished.ordering_key, now });
+        if (dialect.promoteKeys)
+          promote.set(`${a.endpointId}\u0000${finished.ordering_key}`, {
+            endpointId: a.endpointId,
+            key: finished.ordering_key,
+          });
+        else
+          await tx.run('promote-next-of-key', { endpoint_id: a.endpointId, ordering_key: finished.ordering_key, now });
       }
       if (next.status === 'failed' && !rec.replayId) failed.push(a.deliveryId);
       if (rec.replayId) {
@@ -129,6 +142,7 @@ export async function recordAttempts(
         });
       }
     }
+    if (promote.size > 0) await dialect.promoteKeys!(tx, [...promote.values()], now);
     if (window.size > 0) {
       const rows = [...window].sort(([x], [y]) => cmp(x, y)).map(([, w]) => w);
       await tx.run('put-breaker-deliveries', {

@@ -1,7 +1,7 @@
--- defer-rate-limited: hand back, un-attempted, the part of a claim its endpoint's rate limit does not allow now; each
--- row is due again at its own slot (docs/rules.md#rate-limit). No attempt is counted.
--- params: :ids (JSON array), :dues (JSON array of the due times, in the order of :ids), :worker, :now
+-- defer-rate-limited: of the rows a claim just read for a rate-limited endpoint, those past the bucket's tokens go back
+-- un-attempted, each due at its own slot (:dues[i] for :ids[i]); the claim leases only the rest (lease-table.ts).
+-- params: :ids (JSON array), :dues (JSON array, same order), :worker (unused on SQLite), :now
 UPDATE deliveries
-SET status = 'pending', lease_until = NULL, leased_by = NULL, updated_at = :now,
+SET status = 'pending', updated_at = :now,
     next_attempt_at = (SELECT CAST(json_extract(:dues, '$[' || i.key || ']') AS INTEGER) FROM json_each(:ids) i WHERE i.value = deliveries.id)
-WHERE id IN (SELECT value FROM json_each(:ids)) AND status = 'delivering' AND leased_by = :worker
+WHERE id IN (SELECT value FROM json_each(:ids)) AND status IN ('pending', 'held')
