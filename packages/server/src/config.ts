@@ -25,8 +25,8 @@ import {
   readEnv,
   str,
 } from './config-readers.ts';
-import { DEFAULT_EGRESS, type EgressConfig, egressConfig } from './egress-config.ts';
 import { readTracing, type TracingConfig } from './config-tracing.ts';
+import { DEFAULT_EGRESS, type EgressConfig, egressConfig } from './egress-config.ts';
 
 export type Role = 'all' | 'api' | 'worker';
 /** `auto`: readable lines (pino-pretty) when stdout is a terminal, JSON lines otherwise (pipes, files, collectors). */
