@@ -268,10 +268,13 @@ export async function openRuntime(config: HooklineConfig, overrides: RuntimeOver
         await notifier.close();
         await settings.close();
         await store.close();
+        // The lines a buffered destination still holds (the last attempts, "closed"): written before close resolves.
+        await logger.flush?.();
       },
     };
   } catch (err) {
     await store.close().catch(() => {});
+    await logger.flush?.();
     throw err;
   }
 }
