@@ -5,7 +5,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { bufferedLogDestination, pinoLogger, type SqliteThreadStore } from '@hookline/core';
+import { BufferedLogDestination, pinoLogger, type SqliteThreadStore } from '@hookline/core';
 import { acceptBacklog, engineFixture, TENANT, terminalCounter } from '../lib/fixture.ts';
 import { startPhaseProfile } from '../lib/phase-profile.ts';
 
@@ -20,8 +20,8 @@ export async function measure(a: {
 }) {
   const dir = mkdtempSync(join(tmpdir(), 'hookline-bench-'));
   // The logging variant writes one JSON line per attempt to a file through the destination `hookline serve` logs
-  // through (bufferedLogDestination), as a deployment would (never to our stdout).
-  const logger = a.logToFile ? pinoLogger('info', bufferedLogDestination(join(dir, 'attempts.log'))) : undefined;
+  // through (BufferedLogDestination), as a deployment would (never to our stdout).
+  const logger = a.logToFile ? pinoLogger('info', new BufferedLogDestination(join(dir, 'attempts.log'))) : undefined;
   const f = await engineFixture(
     {
       logger,

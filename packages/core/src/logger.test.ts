@@ -4,14 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { until, within } from '../testing/deadline.ts';
-import {
-  bufferedLogDestination,
-  isoTimeField,
-  jsonLogger,
-  LOG_BUFFER_BYTES,
-  memoryLogger,
-  pinoLogger,
-} from './logger.ts';
+import { BufferedLogDestination, LOG_BUFFER_BYTES } from './log-destination.ts';
+import { isoTimeField, jsonLogger, memoryLogger, pinoLogger } from './logger.ts';
 
 test('jsonLogger writes one JSON object per line: level name, ISO time, msg and the fields, nothing else', () => {
   const lines: string[] = [];
@@ -76,7 +70,7 @@ test('a buffered destination holds info lines off the event loop: no write per l
   const dir = mkdtempSync(join(tmpdir(), 'hookline-log-'));
   t.after(() => rmSync(dir, { recursive: true, force: true }));
   const file = join(dir, 'logs', 'hookline.log');
-  const logger = pinoLogger('info', bufferedLogDestination(file));
+  const logger = pinoLogger('info', new BufferedLogDestination(file));
   const read = () => {
     try {
       return readFileSync(file, 'utf8');
@@ -105,7 +99,7 @@ test('a buffered destination holds info lines off the event loop: no write per l
   // More than the buffer holds, in one turn of the event loop: every line out, in order.
   const big = 'x'.repeat(200);
   const n = Math.ceil((3 * LOG_BUFFER_BYTES) / 200);
-  for (let i = 0; i < n; i++) logger.log('info', 'bulk', { big, i });
+  for (let i = 0; i < n; i++) logger.log('info', 'bulk', { big, i, text: i % 10 === 0 ? 'é✓'.repeat(i * 100) : '' });
   await logger.flush!();
   const bulk = read()
     .trimEnd()
@@ -113,7 +107,7 @@ test('a buffered destination holds info lines off the event loop: no write per l
     .map((l) => JSON.parse(l))
     .filter((l) => l.msg === 'bulk');
   assert.deepEqual(
-    bulk.map((l) => l.i),
-    Array.from({ length: n }, (_, i) => i),
+    bulk.map((l) => [l.i, l.text]),
+    Array.from({ length: n }, (_, i) => [i, i % 10 === 0 ? 'é✓'.repeat(i * 100) : '']),
   );
 });
