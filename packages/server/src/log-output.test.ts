@@ -58,9 +58,19 @@ test('logFormat comes from --log-format, HOOKLINE_LOG_FORMAT or the file, defaul
 /** Runs test/fixtures/buffered-stdout.ts with stdout a pipe; resolves with its stdout once `ready` holds. */
 async function bufferedChild(t: TestContext, mode: 'exit' | 'flush') {
   const child = ownChild(
-    spawn(process.execPath, [fileURLToPath(new URL('../test/fixtures/buffered-stdout.ts', import.meta.url)), mode], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    }),
+    spawn(
+      process.execPath,
+      [
+        '--conditions=source',
+        '--import',
+        'tsx',
+        fileURLToPath(new URL('../test/fixtures/buffered-stdout.ts', import.meta.url)),
+        mode,
+      ],
+      {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    ),
     t.after.bind(t),
   );
   let out = '';
