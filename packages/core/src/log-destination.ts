@@ -24,8 +24,8 @@ function hookExit(): void {
 
 /**
  * Why not pino.destination (sonic-boom) with minLength: it measures the byte length of its whole pending text on
- * every line, which cost more event-loop time per attempt line than the fs.WriteStream it would replace (7 µs against
- * 4 µs per line, docs/performance.md). Here a line is encoded once into a reused buffer, and nothing else is kept.
+ * every line, which cost more CPU per attempt line than the fs.WriteStream it would replace (6.6–8.8 µs against
+ * 2.1–3.2 µs, docs/performance.md#logging-off-the-hot-path). Here a line is encoded once into a reused buffer.
  *
  * What a crash loses: a SIGKILL (or the machine stopping) loses the lines held (at most LOG_FLUSH_MS of them, and
  * about LOG_BUFFER_BYTES when lines come faster) and the write under way; an exit of any other kind loses nothing

@@ -1,7 +1,7 @@
 // An accepted batch crosses to the SQLite store thread as one transferable buffer, not as a structured clone of every
 // event (a clone walks each object property by property, and each body was copied out of its pooled Buffer first):
 // the rows' fields as one JSON text, then every body's bytes back to back. The thread answers with only what its
-// inserts decided; the caller completes its own events into the results (docs/performance.md#ingest-parsed-once).
+// inserts decided; the caller completes its own events into the results (docs/performance.md, "Round 7").
 import * as rows from '../rows.ts';
 import type { AcceptResult, NewEvent } from '../store.ts';
 
