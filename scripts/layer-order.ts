@@ -17,6 +17,7 @@ export const LAYERS: Readonly<Record<string, ReadonlyArray<readonly string[]>>> 
       'duration',
       'deep-freeze',
       'logger',
+      'log-destination',
       'wake-signal',
       'group-commit',
       'secret-box',

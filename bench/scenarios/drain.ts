@@ -1,11 +1,11 @@
 // Scenario `drain`: deliveries/s from a backlog of pending deliveries to a fast receiver, durable SQLite store,
 // every attempt recorded. The backlog is accepted before the clock starts; the clock runs from start() until the
 // observer has seen every delivery's attempt committed.
-import { createWriteStream, mkdtempSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { jsonLogger, type SqliteThreadStore } from '@hookline/core';
+import { BufferedLogDestination, pinoLogger, type SqliteThreadStore } from '@hookline/core';
 import { acceptBacklog, engineFixture, TENANT, terminalCounter } from '../lib/fixture.ts';
 import { startPhaseProfile } from '../lib/phase-profile.ts';
 import { storeThreadIds, threadCpu } from '../lib/thread-cpu.ts';
@@ -20,14 +20,15 @@ export async function measure(a: {
   profileDir?: string;
 }) {
   const dir = mkdtempSync(join(tmpdir(), 'hookline-bench-'));
-  // The logging variant writes one JSON line per attempt to a file, as a deployment would (never to our stdout).
-  const stream = a.logToFile ? createWriteStream(join(dir, 'attempts.log')) : null;
+  // The logging variant writes one JSON line per attempt to a file through the destination `hookline serve` logs
+  // through (BufferedLogDestination), as a deployment would (never to our stdout).
+  const logger = a.logToFile ? pinoLogger('info', new BufferedLogDestination(join(dir, 'attempts.log'))) : undefined;
   const f = await engineFixture(
     {
-      logger: stream ? jsonLogger('info', (line) => stream.write(line)) : undefined,
+      logger,
       // Only given tunables: an explicit undefined would override the dispatcher's defaults.
       dispatcher: {
-        logAttempts: stream !== null,
+        logAttempts: logger !== undefined,
         ...(a.batchSize ? { batchSize: a.batchSize } : {}),
         ...(a.maxInFlight ? { maxInFlight: a.maxInFlight } : {}),
       },
@@ -59,7 +60,7 @@ export async function measure(a: {
   await stopProfile();
   const counts = await f.store.countByStatus();
   await f.engine.stop();
-  stream?.end();
+  await logger?.flush?.();
   await f.close();
   return {
     deliveries: a.events,

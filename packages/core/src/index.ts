@@ -32,6 +32,7 @@ export { CUSTOM_HEADER_LIMITS, parseCustomHeaders } from './http/custom-headers.
 export * from './http/index.ts';
 export * from './ids.ts';
 export { type EventInput, Ingest, subscribes } from './ingest.ts';
+export * from './log-destination.ts';
 export * from './logger.ts';
 export { sweepHealth } from './maintenance/health-sweep.ts';
 export { DEFAULT_RETENTION, type PurgeCounts, purgeExpired, type RetentionOptions } from './maintenance/retention.ts';

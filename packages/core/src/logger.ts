@@ -1,9 +1,19 @@
 // Structured logging over pino: one JSON object per line; injectable so tests and benchmarks can silence or capture it.
 import { type DestinationStream, pino } from 'pino';
+import { BufferedLogDestination } from './log-destination.ts';
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 export interface Logger {
   log(level: LogLevel, msg: string, fields?: Record<string, unknown>): void;
+  /** Writes out the lines a buffered destination still holds; resolves once they are written (stop, tests). */
+  flush?(): Promise<void>;
+}
+
+let stdoutDestination: BufferedLogDestination | null = null;
+/** The process's stdout as one buffered destination, shared by every logger of the process (they write to one fd). */
+export function bufferedStdout(): BufferedLogDestination {
+  stdoutDestination ??= new BufferedLogDestination(1);
+  return stdoutDestination;
 }
 
 let second = NaN;
@@ -27,8 +37,10 @@ export function isoTimeField(now = Date.now()): string {
 /**
  * A Logger writing pino's JSON lines to `destination` (anything with `write(line)`): `{"level":"info","time":"<ISO>",
  * …fields,"msg":"…"}`. Level names and an ISO time, no pid/hostname, as Hookline's lines have always been.
+ * A BufferedLogDestination gets warn and error lines written at once, info and debug lines within LOG_FLUSH_MS;
+ * `flush()` writes out the rest.
  */
-export function pinoLogger(minLevel: LogLevel, destination: DestinationStream): Logger {
+export function pinoLogger(minLevel: LogLevel, destination: DestinationStream | BufferedLogDestination): Logger {
   const p = pino(
     {
       level: minLevel,
@@ -38,7 +50,16 @@ export function pinoLogger(minLevel: LogLevel, destination: DestinationStream): 
     },
     destination,
   );
-  return { log: (level, msg, fields) => p[level](fields ?? {}, msg) };
+  if (!(destination instanceof BufferedLogDestination))
+    return { log: (level, msg, fields) => p[level](fields ?? {}, msg) };
+  return {
+    log: (level, msg, fields) => {
+      p[level](fields ?? {}, msg);
+      // A warning or an error is what an operator (or a test) is waiting for: it does not wait for the buffer.
+      if (level === 'warn' || level === 'error') destination.writeOut();
+    },
+    flush: () => destination.flush(),
+  };
 }
 
 /** JSON lines to `write` (default: stdout, in order with the process's other stdout writes). */

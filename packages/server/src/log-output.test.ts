@@ -1,5 +1,9 @@
 import assert from 'node:assert/strict';
-import { test } from 'node:test';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { type TestContext, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { ownChild, until, within } from '@hookline/core/testing';
 import { resolveConfig } from './config.ts';
 import { serverLogger, usesPrettyLogs } from './log-output.ts';
 
@@ -49,4 +53,50 @@ test('logFormat comes from --log-format, HOOKLINE_LOG_FORMAT or the file, defaul
     () => resolveConfig({ env: { HOOKLINE_LOG_FORMAT: 'yaml' } }),
     /^ConfigError: config logFormat: must be one of auto, json, pretty, got "yaml"$/,
   );
+});
+
+/** Runs test/fixtures/buffered-stdout.ts with stdout a pipe; resolves with its stdout once `ready` holds. */
+async function bufferedChild(t: TestContext, mode: 'exit' | 'flush') {
+  const child = ownChild(
+    spawn(
+      process.execPath,
+      [
+        '--conditions=source',
+        '--import',
+        'tsx',
+        fileURLToPath(new URL('../test/fixtures/buffered-stdout.ts', import.meta.url)),
+        mode,
+      ],
+      {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    ),
+    t.after.bind(t),
+  );
+  let out = '';
+  let err = '';
+  child.stdout.on('data', (c: Buffer) => (out += c));
+  child.stderr.on('data', (c: Buffer) => (err += c));
+  return { child, out: () => out, err: () => err };
+}
+
+const attempts = (text: string) =>
+  text
+    .trimEnd()
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l).i);
+
+test('JSON lines to a piped stdout are buffered, and none is lost: written when the process exits', async (t) => {
+  const c = await bufferedChild(t, 'exit');
+  await within('the exit', 20_000, once(c.child, 'exit'));
+  assert.deepEqual(attempts(c.out()), [0, 1, 2, 3, 4], c.err());
+});
+
+test("the logger's flush (what a stop awaits) writes every buffered line before it resolves", async (t) => {
+  const c = await bufferedChild(t, 'flush');
+  await until(() => c.out().includes('FLUSHED'), Boolean, { what: 'FLUSHED', timeoutMs: 20_000 });
+  c.child.kill('SIGKILL');
+  // The child wrote FLUSHED to the same pipe once the flush resolved: every line is before it.
+  assert.deepEqual(attempts(c.out().slice(0, c.out().indexOf('FLUSHED'))), [0, 1, 2, 3, 4], c.err());
 });

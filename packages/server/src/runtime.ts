@@ -291,11 +291,14 @@ export async function openRuntime(config: HooklineConfig, overrides: RuntimeOver
         await settings.close();
         await store.close();
         await tracing?.close();
+        // The lines a buffered destination still holds (the last attempts, "closed"): written before close resolves.
+        await logger.flush?.();
       },
     };
   } catch (err) {
     await tracing?.close();
     await store.close().catch(() => {});
+    await logger.flush?.();
     throw err;
   }
 }

@@ -250,3 +250,33 @@ test('strict event types: an unknown type is 400 unknown_event_type', async () =
     await s.close();
   }
 });
+
+test('the bytes sent are the canonical envelope of what was received: data as JSON.stringify of the parsed value', async () => {
+  // Whitespace, escapes, number forms and key order as a client might send them; single and batch alike.
+  const data = '{ "b" : 1.50, "a":"\\u00e9\\/x", "2": [1e2, -0.0, true], "1": null }';
+  const canonical = `{"event_id":"canon_1","type":"order.canonical","version":"1","occurred_at":"2026-01-05T12:00:00Z","data":${JSON.stringify(JSON.parse(data))}}`;
+  assert.equal(
+    JSON.stringify(JSON.parse(data)),
+    '{"1":null,"2":[100,0,true],"b":1.5,"a":"é/x"}',
+    'the form documented in docs/performance.md',
+  );
+  const single = await t.api('POST', `/v1/tenants/${ten}/events`, {
+    raw: `{"type": "order.canonical", "event_id": "canon_1", "data": ${data}, "occurred_at": "2026-01-05T12:00:00Z"}`,
+    headers: { 'content-type': 'application/json' },
+  });
+  assert.equal(single.status, 202, JSON.stringify(single.body));
+  const batch = await t.api('POST', `/v1/tenants/${ten}/events/batch`, {
+    raw: `{"events": [ {"type":"order.canonical","event_id":"canon_2","occurred_at":"2026-01-05T12:00:00Z","data":${data}} ]}`,
+    headers: { 'content-type': 'application/json' },
+  });
+  assert.equal(batch.status, 202, JSON.stringify(batch.body));
+  assert.equal(batch.body.accepted, 1);
+  const body = async (id: string) => {
+    await until(() => receiver.received.some((r) => r.headers['x-webhook-id'] === id), Boolean, {
+      what: `the webhook of ${id}`,
+    });
+    return receiver.received.find((r) => r.headers['x-webhook-id'] === id)!.body.toString('utf8');
+  };
+  assert.equal(await body('canon_1'), canonical);
+  assert.equal(await body('canon_2'), canonical.replace('canon_1', 'canon_2'));
+});

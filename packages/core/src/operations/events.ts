@@ -3,7 +3,16 @@ import type { Delivery, EventRecord } from '../domain.ts';
 import { fail } from '../errors.ts';
 import { newId } from '../ids.ts';
 import { type EventInput, expectAccepted, limitError } from '../ingest.ts';
+import type { AcceptResult } from '../store/store.ts';
 import type { EngineParts } from './parts.ts';
+
+/**
+ * A new event with a delivery to attempt: only then is there anything for the dispatcher to claim (a delivery to a
+ * paused endpoint is created `skipped`; waking for it cost a claim and a next-due read on the store per commit).
+ */
+function hasPending(r: AcceptResult | Error): boolean {
+  return !(r instanceof Error) && r.kind === 'created' && r.deliveries.some((d) => d.status === 'pending');
+}
 
 export class EventOperations {
   readonly #p: EngineParts;
@@ -15,14 +24,14 @@ export class EventOperations {
   /** Accepts an event durably and wakes the dispatcher; 409 `event_conflict` on a different body. */
   async accept(tenantId: string, input: EventInput) {
     const r = expectAccepted(await this.#p.ingest.accept(tenantId, input));
-    if (r.kind === 'created' && r.deliveries.length) this.#p.dispatcher.wake();
+    if (hasPending(r)) this.#p.dispatcher.wake();
     return r;
   }
 
   /** Accepts many events in one group commit; each result is the event, or that item's error (event_conflict, …). */
   async acceptMany(tenantId: string, inputs: EventInput[]) {
     const results = await this.#p.ingest.acceptMany(tenantId, inputs);
-    this.#p.dispatcher.wake();
+    if (results.some(hasPending)) this.#p.dispatcher.wake();
     return results.map((r) => {
       if (r instanceof Error) return r;
       if (r.kind === 'conflict') return fail('event_conflict', { event_id: r.eventId });

@@ -12,7 +12,14 @@ import type { SqlExecutor } from '../sql-driver.ts';
 import * as queue from '../sql-parts/delivery-queue.ts';
 import { type FinishedRow, finishParams } from '../sql-parts/record-attempts.ts';
 import { SqlStore } from '../sql-store.ts';
-import type { AcceptResult, AttemptRecord, ClaimedDelivery, HealthTransition, NewEvent } from '../store.ts';
+import type {
+  AcceptResult,
+  AttemptRecord,
+  ClaimedDelivery,
+  HealthTransition,
+  IngestLimits,
+  NewEvent,
+} from '../store.ts';
 import { LeaseTable } from './lease-table.ts';
 import type { SqliteDriver } from './sqlite-driver.ts';
 import * as leaseReads from './sqlite-lease-reads.ts';
@@ -237,8 +244,8 @@ export class SqliteSqlStore extends SqlStore {
     return p;
   }
   /** An event posted again answers with its deliveries as they are now: one in flight reads delivering. */
-  override async acceptEvents(batch: NewEvent[]): Promise<AcceptResult[]> {
-    const out = await super.acceptEvents(batch);
+  override async acceptEvents(batch: NewEvent[], limits?: IngestLimits): Promise<AcceptResult[]> {
+    const out = await super.acceptEvents(batch, limits);
     if (this.leases.size > 0)
       for (const r of out) if (r.kind === 'existing') for (const d of r.deliveries) this.leases.overlay(d);
     return out;

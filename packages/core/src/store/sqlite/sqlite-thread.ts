@@ -7,15 +7,10 @@ import type { EventLoopUtilization } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { isFsyncFailure, StorageFatalError, type StoreProblem } from '../storage-fault.ts';
-import type { AcceptResult, IngestLimits, NewEvent, Store } from '../store.ts';
+import type { IngestLimits, NewEvent, Store } from '../store.ts';
+import { type AcceptAnswer, encodeAcceptBatch, resultsOf } from './sqlite-accept-batch.ts';
 import type { SqliteOptions } from './sqlite-driver.ts';
-import {
-  exactBytes,
-  reviveBuffers,
-  type ThreadAnswer,
-  type ThreadCall,
-  type ThreadFatal,
-} from './sqlite-thread-protocol.ts';
+import { reviveBuffers, type ThreadAnswer, type ThreadCall, type ThreadFatal } from './sqlite-thread-protocol.ts';
 
 /** Every Store method, forwarded to the thread. */
 const METHODS = [
@@ -200,23 +195,23 @@ export class SqliteThreadStore {
     };
     this.problem = problem;
     this.ping = async () => (await problem()) === null && ((await this.#call('ping', [])) as boolean);
-    // An accepted event comes back as it was sent: the thread leaves it out of the answer and it is put back here,
-    // instead of copying every body across twice.
+    // A batch goes over as one transferred buffer, and comes back as only what the inserts decided: the created
+    // results are rebuilt here from the caller's own events (sqlite-accept-batch.ts).
     this.acceptEvents = async (events: NewEvent[], limits?: IngestLimits) => {
-      const sent = events.map((ne) => ({ ...ne, event: { ...ne.event, body: exactBytes(ne.event.body) } }));
-      const out = (await this.#call('acceptEvents', limits ? [sent, limits] : [sent])) as AcceptResult[];
-      return out.map((r, i) => (r.kind === 'created' && r.event === null ? { ...r, event: events[i].event } : r));
+      const batch = encodeAcceptBatch(events);
+      const args = limits ? [batch, limits] : [batch];
+      return resultsOf(events, (await this.#call('acceptEvents', args, [batch])) as AcceptAnswer);
     };
   }
 
-  #call(method: string, args: unknown[]): Promise<unknown> {
+  #call(method: string, args: unknown[], transfer?: ArrayBuffer[]): Promise<unknown> {
     if (this.#dead) return Promise.reject(this.#dead);
     const id = this.#nextId++;
     return new Promise((resolve, reject) => {
       if (this.#pending.size === 0) this.#worker.ref(); // an answer is owed: stay alive for it
       this.#pending.set(id, { resolve, reject });
       try {
-        this.#worker.postMessage({ id, method, args } satisfies ThreadCall);
+        this.#worker.postMessage({ id, method, args } satisfies ThreadCall, transfer);
       } catch (err) {
         this.#settled(id);
         reject(err);
