@@ -35,7 +35,14 @@ export { Maintenance, type MaintenanceOptions, type MaintenanceResult } from './
 export type { DoctorContract, DoctorEndpointOptions } from './operations/doctor.ts';
 export type { LiveSecret } from './operations/endpoint-secrets.ts';
 export type { EndpointEdit, EndpointInput } from './operations/endpoints.ts';
-export type { ConsoleGrant, ConsoleSession, PolicySummary, SimulationInput } from './operations/index.ts';
+export type {
+  ConsoleGrant,
+  ConsoleSession,
+  EventSearchHit,
+  EventSearchQuery,
+  PolicySummary,
+  SimulationInput,
+} from './operations/index.ts';
 export {
   ApiKeyOperations,
   BreakerOperations,
@@ -45,6 +52,7 @@ export {
   DoctorOperations,
   EndpointOperations,
   EndpointSecretOperations,
+  EVENT_SEARCH_LIMITS,
   EventOperations,
   EventTypeOperations,
   LAST_USED_GRANULARITY_MS,

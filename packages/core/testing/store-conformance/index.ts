@@ -9,6 +9,7 @@ import { breakersConformance } from './breakers.ts';
 import { claimsLeasesConformance } from './claims-leases.ts';
 import { endpointOptionsConformance } from './endpoint-options.ts';
 import { engineRulesConformance } from './engine-rules.ts';
+import { eventSearchConformance } from './event-search.ts';
 import { eventsDeliveriesConformance } from './events-deliveries.ts';
 import type { WithStore } from './fixtures.ts';
 import { healthRetentionConformance } from './health-retention.ts';
@@ -44,6 +45,7 @@ export function storeConformance(name: string, factory: StoreFactory, options: {
   describe(`store conformance: ${name}`, { skip: options.skip || false }, () => {
     describe('administration', () => administrationConformance(withStore));
     describe('events and deliveries', () => eventsDeliveriesConformance(withStore));
+    describe('event search', () => eventSearchConformance(withStore));
     describe('claims and leases', () => claimsLeasesConformance(withStore));
     describe('rate limits and learned concurrency', () => rateLimitsConformance(withStore));
     describe('attempt records', () => recordsConformance(withStore));

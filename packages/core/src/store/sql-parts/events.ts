@@ -1,9 +1,13 @@
-// The events part of SqlStore as functions over the driver: an accepted batch of events with their deliveries, and
-// one event read back. PostgresStore overrides the accept with its multi-row form (postgres/postgres-store.ts).
+// The events part of SqlStore as functions over the driver: an accepted batch of events with their deliveries, one
+// event read back, and the bounded batch reads an event search pages through. PostgresStore overrides the accept with its multi-row form (postgres/postgres-store.ts).
 import type { Delivery, EventRecord } from '../../domain.ts';
-import type { AcceptResult, NewEvent } from '../parts/event-store.ts';
+import { fail } from '../../errors.ts';
+import type { AcceptResult, EventDeliveryStatus, EventScan, NewEvent } from '../parts/event-store.ts';
 import * as rows from '../rows.ts';
 import type { SqlDriver, SqlExecutor } from '../sql-driver.ts';
+
+type Row = Record<string, any>;
+
 import { cmp, lockKey } from './listing.ts';
 
 /** Every event of the batch with its deliveries in one durable transaction; `lockKeys`: SqlStore.capsAcrossWorkers. */
@@ -78,4 +82,67 @@ export async function getEvent(
   if (!r) return null;
   const deliveries = (await db.all('event-deliveries', { event_pk: r.id })).map(rows.deliveryFromRow);
   return { event: rows.eventFromRow(r), deliveries };
+}
+
+/** Where a search reads: PostgreSQL's own small pool for the API's searches (statement timeout), else the store's. */
+const searchReader = (db: SqlDriver): SqlExecutor => db.search ?? db;
+
+/** A statement the search's timeout cancelled (PostgreSQL 57014) is the catalog's `event_search_timeout`. */
+async function searchRead(db: SqlDriver, name: string, params: Record<string, unknown>): Promise<Row[]> {
+  try {
+    return await searchReader(db).all(name, params);
+  } catch (err) {
+    if ((err as { code?: string } | null)?.code === '57014') throw fail('event_search_timeout', {}, { cause: err });
+    throw err;
+  }
+}
+
+export async function scanEvents(db: SqlDriver, scan: EventScan): Promise<EventRecord[]> {
+  const found =
+    scan.order === 'event_id'
+      ? await searchRead(db, 'search-events-by-event-id', {
+          tenant_id: scan.tenantId,
+          from_event_id: scan.fromEventId,
+          after_event_id: scan.afterEventId,
+          limit: scan.limit,
+        })
+      : await searchRead(db, scan.type === null ? 'search-events' : 'search-events-of-type', {
+          tenant_id: scan.tenantId,
+          ...(scan.type === null ? {} : { type: scan.type }),
+          from_id: scan.fromId,
+          to_id: scan.toId,
+          after_id: scan.afterId,
+          limit: scan.limit,
+        });
+  return found.map(rows.eventFromRow);
+}
+
+export async function eventDeliveryStatuses(
+  db: SqlDriver,
+  tenantId: string,
+  eventPks: string[],
+): Promise<EventDeliveryStatus[]> {
+  if (eventPks.length === 0) return [];
+  const found = await searchRead(db, 'deliveries-of-events', { tenant_id: tenantId, event_pks: eventPks });
+  return found.map((r) => ({
+    eventPk: r.event_pk,
+    deliveryId: r.id,
+    endpointId: r.endpoint_id,
+    status: r.status,
+    attemptCount: Number(r.attempt_count),
+  }));
+}
+
+export async function countEventsUpTo(db: SqlDriver, tenantId: string, type: string | null, cap: number) {
+  const [r] = await searchRead(db, type === null ? 'count-events-up-to' : 'count-events-of-type-up-to', {
+    tenant_id: tenantId,
+    ...(type === null ? {} : { type }),
+    cap,
+  });
+  return Number(r?.n ?? 0);
+}
+
+export async function eventIdOf(db: SqlDriver, tenantId: string, id: string): Promise<string | null> {
+  const [r] = await searchRead(db, 'event-id-of', { tenant_id: tenantId, id });
+  return r ? (r.event_id as string) : null;
 }

@@ -104,6 +104,10 @@ const METHODS = [
   'purgeEvents',
   'purgeBreakerWindow',
   'purgeDeliveryMinutes',
+  'scanEvents',
+  'eventDeliveryStatuses',
+  'countEventsUpTo',
+  'eventIdOf',
 ] as const satisfies ReadonlyArray<keyof Store>;
 
 type Forwarded = (typeof METHODS)[number];
