@@ -36,7 +36,10 @@ async function allPages(q: string, limit: number): Promise<string[]> {
   const out: string[] = [];
   let cursor: string | null = null;
   do {
-    const r: ApiResponse = await t.api('GET', path(`${q}&limit=${limit}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`));
+    const r: ApiResponse = await t.api(
+      'GET',
+      path(`${q}&limit=${limit}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`),
+    );
     assert.equal(r.status, 200, JSON.stringify(r.body));
     out.push(...ids(r.body.items));
     cursor = r.body.next_cursor;
