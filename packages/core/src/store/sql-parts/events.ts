@@ -85,45 +85,53 @@ export async function getEvent(
 }
 
 /** Where a search reads: PostgreSQL's own small pool for the API's searches (statement timeout), else the store's. */
-const searchReader = (db: SqlDriver): SqlExecutor => db.search ?? db;
+const searchReader = (driver: SqlDriver): SqlExecutor => driver.search ?? driver;
 
 /** A statement the search's timeout cancelled (PostgreSQL 57014) is the catalog's `event_search_timeout`. */
-async function searchRead(db: SqlDriver, name: string, params: Record<string, unknown>): Promise<Row[]> {
+async function searching(read: Promise<Row[]>): Promise<Row[]> {
   try {
-    return await searchReader(db).all(name, params);
+    return await read;
   } catch (err) {
     if ((err as { code?: string } | null)?.code === '57014') throw fail('event_search_timeout', {}, { cause: err });
     throw err;
   }
 }
 
-export async function scanEvents(db: SqlDriver, scan: EventScan): Promise<EventRecord[]> {
-  const found =
-    scan.order === 'event_id'
-      ? await searchRead(db, 'search-events-by-event-id', {
-          tenant_id: scan.tenantId,
-          from_event_id: scan.fromEventId,
-          after_event_id: scan.afterEventId,
-          limit: scan.limit,
-        })
-      : await searchRead(db, scan.type === null ? 'search-events' : 'search-events-of-type', {
-          tenant_id: scan.tenantId,
-          ...(scan.type === null ? {} : { type: scan.type }),
-          from_id: scan.fromId,
-          to_id: scan.toId,
-          after_id: scan.afterId,
-          limit: scan.limit,
-        });
+export async function scanEvents(driver: SqlDriver, scan: EventScan): Promise<EventRecord[]> {
+  const db = searchReader(driver);
+  let found: Row[];
+  if (scan.order === 'event_id') {
+    const params = {
+      tenant_id: scan.tenantId,
+      from_event_id: scan.fromEventId,
+      after_event_id: scan.afterEventId,
+      limit: scan.limit,
+    };
+    found = await searching(db.all('search-events-by-event-id', params));
+  } else {
+    const params = {
+      tenant_id: scan.tenantId,
+      from_id: scan.fromId,
+      to_id: scan.toId,
+      after_id: scan.afterId,
+      limit: scan.limit,
+    };
+    found =
+      scan.type === null
+        ? await searching(db.all('search-events', params))
+        : await searching(db.all('search-events-of-type', { ...params, type: scan.type }));
+  }
   return found.map(rows.eventFromRow);
 }
 
 export async function eventDeliveryStatuses(
-  db: SqlDriver,
+  driver: SqlDriver,
   tenantId: string,
   eventPks: string[],
 ): Promise<EventDeliveryStatus[]> {
   if (eventPks.length === 0) return [];
-  const found = await searchRead(db, 'deliveries-of-events', { tenant_id: tenantId, event_pks: eventPks });
+  const db = searchReader(driver);
+  const found = await searching(db.all('deliveries-of-events', { tenant_id: tenantId, event_pks: eventPks }));
   return found.map((r) => ({
     eventPk: r.event_pk,
     deliveryId: r.id,
@@ -133,16 +141,17 @@ export async function eventDeliveryStatuses(
   }));
 }
 
-export async function countEventsUpTo(db: SqlDriver, tenantId: string, type: string | null, cap: number) {
-  const [r] = await searchRead(db, type === null ? 'count-events-up-to' : 'count-events-of-type-up-to', {
-    tenant_id: tenantId,
-    ...(type === null ? {} : { type }),
-    cap,
-  });
+export async function countEventsUpTo(driver: SqlDriver, tenantId: string, type: string | null, cap: number) {
+  const db = searchReader(driver);
+  const [r] =
+    type === null
+      ? await searching(db.all('count-events-up-to', { tenant_id: tenantId, cap }))
+      : await searching(db.all('count-events-of-type-up-to', { tenant_id: tenantId, type, cap }));
   return Number(r?.n ?? 0);
 }
 
-export async function eventIdOf(db: SqlDriver, tenantId: string, id: string): Promise<string | null> {
-  const [r] = await searchRead(db, 'event-id-of', { tenant_id: tenantId, id });
+export async function eventIdOf(driver: SqlDriver, tenantId: string, id: string): Promise<string | null> {
+  const db = searchReader(driver);
+  const [r] = await searching(db.all('event-id-of', { tenant_id: tenantId, id }));
   return r ? (r.event_id as string) : null;
 }
