@@ -156,13 +156,13 @@ describe('PostgreSQL plans over history', { skip: db.skip ?? false }, () => {
         [],
         `${what}: a sequential scan of events`,
       );
-    const range = { tenant_id: 'ten_B', from_id: 'evt_00030000', to_id: 'evt_00031000', after_id: 'evt_', limit: 501 };
+    const range = { tenant_id: 'ten_B', after_id: 'evt_00030000', to_id: 'evt_00031000', limit: 501 };
     const byId = await plan('search-events', range);
     eventScan(byId, 'search-events');
     indexOn(byId, 'events', 'id', 'search-events (window)');
     const byType = await plan('search-events-of-type', {
       ...range,
-      from_id: 'evt_',
+      after_id: 'evt_',
       to_id: 'evt_~',
       type: 'type.rare',
     });

@@ -96,8 +96,11 @@ async function* batches(
   for (;;) {
     let scan: EventScan;
     if (prefix === undefined) {
-      const afterId = after?.id ?? ID_FLOOR;
-      scan = { order: 'id', tenantId: q.tenantId, type: q.type ?? null, fromId, toId, afterId, limit: size };
+      // One exclusive lower bound: the keyset, or just below the window's first id (its accept millisecond alone,
+      // `evt_<time>`, sorts below every id of that millisecond and above every earlier one).
+      const windowStart = fromId.slice(0, 14);
+      const afterId = after !== null && after.id > windowStart ? after.id : windowStart;
+      scan = { order: 'id', tenantId: q.tenantId, type: q.type ?? null, afterId, toId, limit: size };
     } else {
       scan = {
         order: 'event_id',

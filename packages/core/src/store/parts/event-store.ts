@@ -25,12 +25,12 @@ export type AcceptResult =
 
 /**
  * One bounded batch of a tenant's events, in the order a search pages through them. `id`: by id (accept order), from
- * the window's id range (`fromId` inclusive, `toId` exclusive), only `type` when given, after `afterId`. `event_id`:
+ * the window's id range, after `afterId` and before `toId` (both exclusive), only `type` when given. `event_id`:
  * the events whose event_id is at least `fromEventId`, in byte order of event_id, after `afterEventId` ('' for none);
  * the caller stops at the first that no longer starts with its prefix and checks type and window itself.
  */
 export type EventScan =
-  | { order: 'id'; tenantId: string; type: string | null; fromId: string; toId: string; afterId: string; limit: number }
+  | { order: 'id'; tenantId: string; type: string | null; afterId: string; toId: string; limit: number }
   | { order: 'event_id'; tenantId: string; fromEventId: string; afterEventId: string; limit: number };
 
 /** One delivery of a listed event, as a search shows it beside the event. */

@@ -111,7 +111,6 @@ export async function scanEvents(driver: SqlDriver, scan: EventScan): Promise<Ev
   } else {
     const params = {
       tenant_id: scan.tenantId,
-      from_id: scan.fromId,
       to_id: scan.toId,
       after_id: scan.afterId,
       limit: scan.limit,
