@@ -599,7 +599,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * Search events (oldest first), or export the whole selection as NDJSON
+         * @description Events (not deliveries) by type, accept time (since/until, ISO-8601, inclusive: the event's created_at), event_id prefix and a payload filter (filter=, the endpoints' filter language as JSON, docs/filters.md), each with its deliveries' statuses. Order: by accept time (id); with event_id_prefix, by event_id (byte order). A page scans at most 10000 events or 250 ms: with a filter it may hold fewer than limit items (even none) and still a next_cursor; only next_cursor null ends the search. A filter without since or until over a tenant with more than 100000 events (of the type, when given) is 400 event_search_window_required. With Accept: application/x-ndjson or format=ndjson: the whole selection as NDJSON, one item per line, read and sent batch by batch as the client takes it; resume with after=<id of the last line>. A failure mid-stream ends it with a line {"error":{…}}.
+         */
+        get: operations["searchEvents"];
         put?: never;
         /**
          * Accept an event: answered 202 once it and its deliveries are on disk
@@ -1393,6 +1397,13 @@ export interface components {
                 details?: components["schemas"]["ErrorDetail"][];
             };
         };
+        EventDeliveryStatus: {
+            id: string;
+            endpoint_id: string;
+            /** @enum {string} */
+            status: "pending" | "delivering" | "held" | "succeeded" | "failed" | "skipped";
+            attempts: number;
+        };
         EventInput: {
             /** @description Your id; the same id with the same body is accepted once. Default: a generated evt_ id. */
             event_id?: string;
@@ -1409,6 +1420,26 @@ export interface components {
             tracestate?: string;
             /** @description At most 256 bytes of UTF-8, no control characters (e.g. a payment id). On endpoints with ordering key, deliveries of one key are attempted one at a time in accept order; not part of the envelope. 400 ordering_key_too_long above 256 bytes. */
             ordering_key?: string;
+        };
+        EventSearchItem: {
+            id: string;
+            event_id: string;
+            type: string;
+            version: string;
+            occurred_at: string;
+            is_money: boolean;
+            ordering_key: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** @description The exact envelope every attempt sends, as JSON. */
+            payload: unknown;
+            /** @description Each delivery's endpoint and status. */
+            deliveries: components["schemas"]["EventDeliveryStatus"][];
+        };
+        EventSearchItemPage: {
+            items: components["schemas"]["EventSearchItem"][];
+            /** @description Pass as `cursor` for the next page; null on the last page. */
+            next_cursor: string | null;
         };
         EventType: {
             name: string;
@@ -1933,7 +1964,10 @@ export type ErrorDetail = components['schemas']['ErrorDetail'];
 export type Event = components['schemas']['Event'];
 export type EventAccepted = components['schemas']['EventAccepted'];
 export type EventBatchItem = components['schemas']['EventBatchItem'];
+export type EventDeliveryStatus = components['schemas']['EventDeliveryStatus'];
 export type EventInput = components['schemas']['EventInput'];
+export type EventSearchItem = components['schemas']['EventSearchItem'];
+export type EventSearchItemPage = components['schemas']['EventSearchItemPage'];
 export type EventType = components['schemas']['EventType'];
 export type GetEventResponse = components['schemas']['GetEventResponse'];
 export type GetTenantBreakerResponse = components['schemas']['GetTenantBreakerResponse'];
@@ -3710,6 +3744,63 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Attempt"];
+                };
+            };
+            /** @description An error from the catalog (docs/errors.md). */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error from the catalog (docs/errors.md). */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    searchEvents: {
+        parameters: {
+            query?: {
+                type?: string;
+                /** @description ISO-8601, inclusive (accept time) */
+                since?: string;
+                /** @description ISO-8601, inclusive (accept time) */
+                until?: string;
+                /** @description Events whose event_id starts so */
+                event_id_prefix?: string;
+                /** @description A payload filter as JSON (docs/filters.md) */
+                filter?: string;
+                limit?: number;
+                /** @description next_cursor of the previous page */
+                cursor?: string;
+                /** @description NDJSON export only: the id (evt_…) of the last line received; the export resumes after it */
+                after?: string;
+                /** @description Overrides the Accept header */
+                format?: "json" | "ndjson";
+            };
+            header?: never;
+            path: {
+                tenant: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventSearchItemPage"];
                 };
             };
             /** @description An error from the catalog (docs/errors.md). */

@@ -10,6 +10,7 @@ import { DeliveryPage } from './pages/delivery.tsx';
 import { EndpointPage } from './pages/endpoint.tsx';
 import { EndpointsPage } from './pages/endpoints.tsx';
 import { EventTypesPage } from './pages/event-types.tsx';
+import { EventsPage } from './pages/events.tsx';
 import { OverviewPage } from './pages/overview.tsx';
 import { PolicyPreviewPage } from './pages/policy-preview.tsx';
 import { SignInPage } from './pages/sign-in.tsx';
@@ -62,6 +63,7 @@ export function App() {
             {signedIn && tenant ? (
               <>
                 <a href={tenantHref(tenant)}>Overview</a>
+                <a href={tenantHref(tenant, 'events')}>Events</a>
                 <a href={tenantHref(tenant, 'deliveries')}>Deliveries</a>
                 <a href={tenantHref(tenant, 'endpoints')}>Endpoints</a>
                 <a href={tenantHref(tenant, 'event-types')}>Event types</a>
@@ -125,6 +127,7 @@ function Routed({
     if (parts.length === 2) return <OverviewPage key={tenant} tenant={tenant} admin={session.kind === 'admin'} />;
     if (parts[2] === 'deliveries' && parts[3]) return <DeliveryPage key={parts[3]} tenant={tenant} id={parts[3]} />;
     if (parts[2] === 'deliveries') return <DeliveriesPage tenant={tenant} query={query} />;
+    if (parts[2] === 'events') return <EventsPage tenant={tenant} query={query} />;
     if (parts[2] === 'endpoints' && parts[3]) return <EndpointPage key={parts[3]} tenant={tenant} id={parts[3]} />;
     if (parts[2] === 'endpoints') return <EndpointsPage tenant={tenant} />;
     if (parts[2] === 'event-types') return <EventTypesPage />;

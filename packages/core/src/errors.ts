@@ -42,6 +42,15 @@ export const ERROR_CATALOG = {
   },
   batch_too_large: { status: 400, message: 'a batch holds at most {max} events' },
   invalid_cursor: { status: 400, message: 'cursor is not valid' },
+  event_search_window_required: {
+    status: 400,
+    message:
+      'a payload filter over more than {max} events needs a window: give since or until (or narrow by type) so the scan is bounded',
+  },
+  event_search_timeout: {
+    status: 503,
+    message: 'the event search ran past its time limit: narrow it by type, since/until or event_id_prefix, then retry',
+  },
   invalid_filter: { status: 400, message: 'payload_filter is invalid at {path}: {detail}' },
   invalid_header: { status: 400, message: 'custom header {name} is not allowed: {detail}' },
   too_many_headers: { status: 400, message: 'an endpoint has at most {max} custom headers' },

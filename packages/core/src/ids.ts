@@ -47,14 +47,32 @@ export function newId(prefix: IdPrefix, nowMs: number = Date.now()): string {
   }
   lastTime = nowMs;
   lastRandom = rnd;
+  const time = time10(nowMs);
+  // 80 random bits as 16 characters: two 40-bit halves (exact in a double), 8 characters each.
+  return `${prefix}_${time}${base32x8(rnd, 0)}${base32x8(rnd, 5)}`;
+}
+
+/** The smallest id of `prefix` made at `ms`: with the next millisecond's, the id range of a time window. */
+export function idAt(prefix: IdPrefix, ms: number): string {
+  return `${prefix}_${time10(ms)}${'0'.repeat(16)}`;
+}
+
+/** The millisecond an id records (its first 10 characters after the prefix). */
+export function idTime(id: string): number {
+  const at = id.indexOf('_') + 1;
+  let t = 0;
+  for (let i = at; i < at + 10; i++) t = t * 32 + ALPHABET.indexOf(id[i]);
+  return t;
+}
+
+function time10(ms: number): string {
   let time = '';
-  let t = nowMs;
+  let t = Math.max(0, Math.floor(ms));
   for (let i = 0; i < 10; i++) {
     time = ALPHABET[t % 32] + time;
     t = Math.floor(t / 32);
   }
-  // 80 random bits as 16 characters: two 40-bit halves (exact in a double), 8 characters each.
-  return `${prefix}_${time}${base32x8(rnd, 0)}${base32x8(rnd, 5)}`;
+  return time;
 }
 
 export function hasPrefix(id: string, prefix: IdPrefix): boolean {

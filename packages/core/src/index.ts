@@ -41,7 +41,14 @@ export type { DoctorContract, DoctorEndpointOptions } from './operations/doctor.
 export type { LiveSecret } from './operations/endpoint-secrets.ts';
 export type { EndpointEdit, EndpointInput } from './operations/endpoints.ts';
 export type { IdempotentAnswer } from './operations/idempotency.ts';
-export type { ConsoleGrant, ConsoleSession, PolicySummary, SimulationInput } from './operations/index.ts';
+export type {
+  ConsoleGrant,
+  ConsoleSession,
+  EventSearchHit,
+  EventSearchQuery,
+  PolicySummary,
+  SimulationInput,
+} from './operations/index.ts';
 export {
   ApiKeyOperations,
   AuditOperations,
@@ -52,6 +59,7 @@ export {
   DoctorOperations,
   EndpointOperations,
   EndpointSecretOperations,
+  EVENT_SEARCH_LIMITS,
   EventOperations,
   EventTypeOperations,
   IDEMPOTENCY_TTL_MS,

@@ -148,4 +148,43 @@ describe('PostgreSQL plans over history', { skip: db.skip ?? false }, () => {
     assert.ok(!minutes.some((n) => n['Relation Name'] === 'deliveries'), 'per-minute stats read the counters only');
     for (const name of ['count-queued', 'oldest-due']) noDeliveryScan(await plan(name, { now: T0 }), name);
   });
+
+  test("the event search reads index ranges: by tenant and id, by type, by event_id prefix; a page's deliveries by event", async () => {
+    const eventScan = (ns: PlanNode[], what: string) =>
+      assert.deepEqual(
+        ns.filter((n) => n['Relation Name'] === 'events' && n['Node Type'] === 'Seq Scan').map((n) => n['Node Type']),
+        [],
+        `${what}: a sequential scan of events`,
+      );
+    const range = { tenant_id: 'ten_B', after_id: 'evt_00030000', to_id: 'evt_00031000', limit: 501 };
+    const byId = await plan('search-events', range);
+    eventScan(byId, 'search-events');
+    indexOn(byId, 'events', 'id', 'search-events (window)');
+    const byType = await plan('search-events-of-type', {
+      ...range,
+      after_id: 'evt_',
+      to_id: 'evt_~',
+      type: 'type.rare',
+    });
+    eventScan(byType, 'search-events-of-type');
+    indexOn(byType, 'events', 'type', 'search-events-of-type');
+    const byPrefix = await plan('search-events-by-event-id', {
+      tenant_id: 'ten_B',
+      from_event_id: 'e4241',
+      after_event_id: '',
+      limit: 501,
+    });
+    eventScan(byPrefix, 'search-events-by-event-id');
+    indexOn(byPrefix, 'events', 'event_id', 'search-events-by-event-id');
+    const deliveries = await plan('deliveries-of-events', {
+      tenant_id: 'ten_B',
+      event_pks: ['evt_00030001', 'evt_00030002'],
+    });
+    noDeliveryScan(deliveries, 'deliveries-of-events');
+    indexOn(deliveries, 'deliveries', 'event_pk', 'deliveries-of-events');
+    eventScan(
+      await plan('count-events-of-type-up-to', { tenant_id: 'ten_B', type: 'type.rare', cap: 100_001 }),
+      'count',
+    );
+  });
 });

@@ -23,6 +23,7 @@ import { endpointSecretRoutes } from './routes/endpoints/secret.ts';
 import { endpointTestRoutes } from './routes/endpoints/test-delivery.ts';
 import { eventTypeRoutes } from './routes/event-types.ts';
 import { eventRoutes } from './routes/events/event-routes.ts';
+import { eventSearchRoutes } from './routes/events/event-search-routes.ts';
 import { noticeRoutes } from './routes/notices/notice-routes.ts';
 import { operationRoutes } from './routes/operations.ts';
 import { policyRoutes } from './routes/policies.ts';
@@ -186,6 +187,7 @@ export async function buildApp(runtime: Runtime): Promise<FastifyInstance> {
     endpointTestRoutes(app, runtime);
     endpointDoctorRoutes(app, runtime);
     eventRoutes(app, runtime);
+    eventSearchRoutes(app, runtime);
     deliveryRoutes(app, runtime);
     replayRoutes(app, runtime);
     eventTypeRoutes(app, runtime);

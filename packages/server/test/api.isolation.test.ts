@@ -61,6 +61,7 @@ const ROUTES: Record<string, RouteCase> = {
   'POST /v1/tenants/{tenant}/events/batch': {
     body: { events: [{ event_id: 'stolen-2', type: 'order.created', data: {} }] },
   },
+  'GET /v1/tenants/{tenant}/events': {},
   'GET /v1/tenants/{tenant}/events/{event_id}': { foreignId: 'event_not_found' },
   'GET /v1/tenants/{tenant}/notices': {},
   'POST /v1/tenants/{tenant}/portal-links': {},

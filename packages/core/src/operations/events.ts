@@ -1,9 +1,11 @@
-// Events: accept one (durably, 202 semantics) or many in one group commit, an operational event for one endpoint, read one back.
+// Events: accept one (durably, 202 semantics) or many in one group commit, an operational event for one endpoint, read one
+// back, search and export them (event-search.ts).
 import type { Delivery, EventRecord } from '../domain.ts';
 import { fail } from '../errors.ts';
 import { newId } from '../ids.ts';
 import { type EventInput, expectAccepted, limitError } from '../ingest.ts';
 import type { AcceptResult } from '../store/store.ts';
+import { type EventSearchHit, type EventSearchQuery, exportEvents, searchEvents } from './event-search.ts';
 import type { EngineParts } from './parts.ts';
 
 /**
@@ -66,5 +68,15 @@ export class EventOperations {
     const found = await this.#p.store.getEvent(tenantId, eventId);
     if (!found) throw fail('event_not_found');
     return found;
+  }
+
+  /** One page of a search; an opaque cursor goes on (docs/api.md#event-search). */
+  search(q: EventSearchQuery, cursor: string | null, limit: number) {
+    return searchEvents(this.#p.store, q, cursor, limit);
+  }
+
+  /** The whole selection after the event with internal id `afterId`, batch by batch (bounded memory). */
+  export(q: EventSearchQuery, afterId: string | null): AsyncGenerator<EventSearchHit[]> {
+    return exportEvents(this.#p.store, q, afterId);
   }
 }

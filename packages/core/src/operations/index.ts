@@ -15,6 +15,11 @@ export { DeliveryOperations } from './deliveries.ts';
 export { DoctorOperations } from './doctor.ts';
 export { EndpointSecretOperations } from './endpoint-secrets.ts';
 export { EndpointOperations } from './endpoints.ts';
+export {
+  EVENT_SEARCH_LIMITS,
+  type EventSearchHit,
+  type EventSearchQuery,
+} from './event-search.ts';
 export { EventTypeOperations } from './event-types.ts';
 export { EventOperations } from './events.ts';
 export { IDEMPOTENCY_TTL_MS, IdempotencyOperations } from './idempotency.ts';

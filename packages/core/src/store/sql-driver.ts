@@ -19,6 +19,11 @@ export interface SqlDriver extends SqlExecutor {
    * claimed again); its commit is synced by the next durable commit.
    */
   transaction<T>(fn: (tx: SqlExecutor) => Promise<T>, options?: { durable?: boolean }): Promise<T>;
+  /**
+   * Where the API's event searches read, when not the driver itself: PostgreSQL's own small pool under a shorter
+   * statement timeout, so a search never takes a connection delivery needs (SQLite: absent, bounded batches instead).
+   */
+  readonly search?: SqlExecutor;
   migrate(): Promise<void>;
   ping(): Promise<boolean>;
   /** See Store.problem. */

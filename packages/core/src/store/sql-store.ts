@@ -31,6 +31,7 @@ import type {
   EndpointEgress,
   EndpointLabels,
   EndpointPatch,
+  EventScan,
   EventTypeRow,
   IngestLimits,
   MessageFilter,
@@ -185,6 +186,22 @@ export class SqlStore implements Store {
   }
   getEvent(tenantId: string, eventId: string) {
     return events.getEvent(this.driver, tenantId, eventId);
+  }
+
+  scanEvents(scan: EventScan) {
+    return events.scanEvents(this.driver, scan);
+  }
+
+  eventDeliveryStatuses(tenantId: string, eventPks: string[]) {
+    return events.eventDeliveryStatuses(this.driver, tenantId, eventPks);
+  }
+
+  countEventsUpTo(tenantId: string, type: string | null, cap: number) {
+    return events.countEventsUpTo(this.driver, tenantId, type, cap);
+  }
+
+  eventIdOf(tenantId: string, id: string) {
+    return events.eventIdOf(this.driver, tenantId, id);
   }
 
   // the delivery queue

@@ -12,6 +12,7 @@ import { compatConformance } from './compat.ts';
 import { endpointEgressConformance } from './endpoint-egress.ts';
 import { endpointOptionsConformance } from './endpoint-options.ts';
 import { engineRulesConformance } from './engine-rules.ts';
+import { eventSearchConformance } from './event-search.ts';
 import { eventsDeliveriesConformance } from './events-deliveries.ts';
 import type { WithStore } from './fixtures.ts';
 import { healthRetentionConformance } from './health-retention.ts';
@@ -49,6 +50,7 @@ export function storeConformance(name: string, factory: StoreFactory, options: {
   describe(`store conformance: ${name}`, { skip: options.skip || false }, () => {
     describe('administration', () => administrationConformance(withStore));
     describe('events and deliveries', () => eventsDeliveriesConformance(withStore));
+    describe('event search', () => eventSearchConformance(withStore));
     describe('claims and leases', () => claimsLeasesConformance(withStore));
     describe('rate limits and learned concurrency', () => rateLimitsConformance(withStore));
     describe('attempt records', () => recordsConformance(withStore));

@@ -95,11 +95,36 @@ export class ApiClient {
     return this.call<T>('DELETE', path);
   }
 
-  async call<T>(method: 'GET' | 'POST' | 'PATCH' | 'DELETE', path: string, body?: unknown, query?: Query): Promise<T> {
+  /**
+   * GET of an NDJSON export: the body's chunks as the server sends them (read on demand, so the server sends no faster
+   * than the caller takes them); an error answer throws as call() does.
+   */
+  async stream(path: string, query?: Query): Promise<AsyncIterable<Buffer>> {
+    const { res } = await this.#request('GET', path, undefined, query, 'application/x-ndjson');
+    if (res.statusCode >= 400) {
+      const text = await res.body.text();
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(text);
+      } catch {
+        parsed = undefined;
+      }
+      throw apiError(res.statusCode, parsed, text, this.#o.token !== undefined);
+    }
+    return res.body;
+  }
+
+  async #request(
+    method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
+    path: string,
+    body: unknown,
+    query: Query | undefined,
+    accept: string,
+  ): Promise<{ res: Awaited<ReturnType<typeof request>>; url: URL }> {
     const url = new URL(this.baseUrl.pathname.replace(/\/$/, '') + path, this.baseUrl);
     for (const [k, v] of Object.entries(query ?? {}))
       if (v !== undefined && v !== '') url.searchParams.set(k, String(v));
-    const headers: Record<string, string> = { accept: 'application/json' };
+    const headers: Record<string, string> = { accept };
     if (this.#o.token) headers.authorization = `Bearer ${this.#o.token}`;
     if (body !== undefined) headers['content-type'] = 'application/json';
     const timeout = this.#o.timeoutMs ?? 30_000;
@@ -122,6 +147,11 @@ export class ApiClient {
       }
       throw new CliError(EXIT.failure, `${method} ${url.pathname} failed: ${(err as Error).message}`);
     }
+    return { res, url };
+  }
+
+  async call<T>(method: 'GET' | 'POST' | 'PATCH' | 'DELETE', path: string, body?: unknown, query?: Query): Promise<T> {
+    const { res, url } = await this.#request(method, path, body, query, 'application/json');
     const text = await res.body.text();
     let parsed: unknown;
     if (text !== '') {

@@ -49,6 +49,12 @@ const COMMANDS: ReadonlyArray<{ name: string; group: string; summary: string; lo
     load: async () => (await import('./commands/deliveries.ts')).deliveries,
   },
   {
+    name: 'events',
+    group: 'client',
+    summary: 'search events (type, time, event_id prefix, payload filter) or export them as NDJSON',
+    load: async () => (await import('./commands/events.ts')).events,
+  },
+  {
     name: 'replay',
     group: 'client',
     summary: "replay one delivery, or an endpoint's failed deliveries in a time window",

@@ -1,4 +1,5 @@
-// The events part of the store: accepting events with their deliveries in one transaction, and reading one back.
+// The events part of the store: accepting events with their deliveries in one transaction, reading one back, and the
+// bounded batch reads an event search pages through (docs/api.md#event-search).
 import type { Delivery, EventRecord } from '../../domain.ts';
 import type { IngestLimitValues, IngestRefusal } from '../../pacing/tenant-admission.ts';
 
@@ -32,6 +33,25 @@ export interface IngestLimits {
   defaults: IngestLimitValues;
 }
 
+/**
+ * One bounded batch of a tenant's events, in the order a search pages through them. `id`: by id (accept order), from
+ * the window's id range, after `afterId` and before `toId` (both exclusive), only `type` when given. `event_id`:
+ * the events whose event_id is at least `fromEventId`, in byte order of event_id, after `afterEventId` ('' for none);
+ * the caller stops at the first that no longer starts with its prefix and checks type and window itself.
+ */
+export type EventScan =
+  | { order: 'id'; tenantId: string; type: string | null; afterId: string; toId: string; limit: number }
+  | { order: 'event_id'; tenantId: string; fromEventId: string; afterEventId: string; limit: number };
+
+/** One delivery of a listed event, as a search shows it beside the event. */
+export interface EventDeliveryStatus {
+  eventPk: string;
+  deliveryId: string;
+  endpointId: string;
+  status: Delivery['status'];
+  attemptCount: number;
+}
+
 export interface EventStore {
   /**
    * Each NewEvent is inserted with its deliveries, all in one durable transaction. With `limits`, each tenant's new
@@ -40,4 +60,12 @@ export interface EventStore {
    */
   acceptEvents(events: NewEvent[], limits?: IngestLimits): Promise<AcceptResult[]>;
   getEvent(tenantId: string, eventId: string): Promise<{ event: EventRecord; deliveries: Delivery[] } | null>;
+  /** At most `scan.limit` events; PostgreSQL reads them on its own small pool under a statement timeout. */
+  scanEvents(scan: EventScan): Promise<EventRecord[]>;
+  /** The deliveries of these events (by internal id) of the tenant, in one read, ordered by event then delivery. */
+  eventDeliveryStatuses(tenantId: string, eventPks: string[]): Promise<EventDeliveryStatus[]>;
+  /** The tenant's events (of `type`, when given), counted up to `cap + 1` at most: enough to say "more than cap". */
+  countEventsUpTo(tenantId: string, type: string | null, cap: number): Promise<number>;
+  /** The event_id of the tenant's event with this internal id, or null: where an `after=` id resumes a prefix scan. */
+  eventIdOf(tenantId: string, id: string): Promise<string | null>;
 }

@@ -39,6 +39,10 @@ export interface PostgresOptions {
   poolMax?: number;
   /** Any statement running longer is cancelled by the server (default 10 s). */
   statementTimeoutMs?: number;
+  /** Connections of the separate pool the API's event searches read on (default 2), made at the first search. */
+  searchPoolMax?: number;
+  /** A search statement running longer is cancelled (default 5 s): a search never holds a connection for long. */
+  searchStatementTimeoutMs?: number;
   /** How long a checkout waits for a free or new connection (default 10 s). */
   connectTimeoutMs?: number;
   /** Schema for every table (default: the server's search_path, normally `public`); tests use one per store. */
@@ -97,6 +101,8 @@ export class PostgresDriver implements SqlDriver {
   readonly #o: PostgresOptions;
   readonly #clientConfig: pg.ClientConfig;
   readonly #dueCallbacks = new Set<() => void>();
+  #searchPool: pg.Pool | null = null;
+  #searchReader: SqlExecutor | null = null;
   #listener: pg.Client | null = null;
   #listening = false;
   #closed = false;
@@ -130,6 +136,27 @@ export class PostgresDriver implements SqlDriver {
     // due to unexpected postmaster exit") as an 'error' event, which unheard would end the process. The failure is
     // seen where it matters anyway: by the query that was running, and by the pool for idle connections.
     this.pool.on('connect', (client) => client.on('error', () => {}));
+  }
+
+  /** The API's searches read on their own small pool: a slow search queues behind searches, never behind delivery. */
+  get search(): SqlExecutor {
+    if (this.#searchPool === null) {
+      const pool = new pg.Pool({
+        ...this.#clientConfig,
+        statement_timeout: this.#o.searchStatementTimeoutMs ?? 5_000,
+        application_name: `${this.#o.applicationName ?? 'hookline'}-search`,
+        max: this.#o.searchPoolMax ?? 2,
+        idleTimeoutMillis: 30_000,
+      });
+      pool.on('error', (err) => this.#o.onError?.(err, 'idle search connection'));
+      pool.on('connect', (client) => client.on('error', () => {}));
+      this.#searchPool = pool;
+      this.#searchReader = {
+        all: async <T>(name: string, params?: SqlParams) => (await this.#query(pool, name, params)).rows as T[],
+        run: async (name: string, params?: SqlParams) => (await this.#query(pool, name, params)).rowCount ?? 0,
+      };
+    }
+    return this.#searchReader as SqlExecutor;
   }
 
   /** Connections this process holds (total, idle, waiting checkouts): worth exporting as metrics. */
@@ -375,6 +402,7 @@ export class PostgresDriver implements SqlDriver {
       l.on('error', () => {});
       await l.end().catch(() => {});
     }
+    await this.#searchPool?.end();
     await this.pool.end();
   }
 }

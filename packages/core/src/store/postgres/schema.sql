@@ -319,6 +319,10 @@ CREATE INDEX events_created ON events USING btree (created_at);
 
 CREATE UNIQUE INDEX events_pkey ON events USING btree (id);
 
+CREATE INDEX events_tenant_event_id_c ON events USING btree (tenant_id, event_id COLLATE "C");
+
+CREATE INDEX events_tenant_id ON events USING btree (tenant_id, id);
+
 CREATE UNIQUE INDEX events_tenant_id_event_id_key ON events USING btree (tenant_id, event_id);
 
 CREATE INDEX events_tenant_type ON events USING btree (tenant_id, type, id);

@@ -1,10 +1,14 @@
-// The events part of SqlStore as functions over the driver: an accepted batch of events with their deliveries, and
-// one event read back. PostgresStore overrides the accept with its multi-row form (postgres/postgres-store.ts).
+// The events part of SqlStore as functions over the driver: an accepted batch of events with their deliveries, one
+// event read back, and the bounded batch reads an event search pages through. PostgresStore overrides the accept with its multi-row form (postgres/postgres-store.ts).
 import type { Delivery, EventRecord } from '../../domain.ts';
-import type { AcceptResult, IngestLimits, NewEvent } from '../parts/event-store.ts';
+import { fail } from '../../errors.ts';
+import type { AcceptResult, EventDeliveryStatus, EventScan, IngestLimits, NewEvent } from '../parts/event-store.ts';
 import * as rows from '../rows.ts';
 import type { SqlDriver, SqlExecutor } from '../sql-driver.ts';
 import { admitEvents } from '../tenant-limits.ts';
+
+type Row = Record<string, any>;
+
 import { cmp, lockKey } from './listing.ts';
 
 /** Every event of the batch with its deliveries in one durable transaction; `lockKeys`: SqlStore.capsAcrossWorkers. */
@@ -87,4 +91,75 @@ export async function getEvent(
   if (!r) return null;
   const deliveries = (await db.all('event-deliveries', { event_pk: r.id })).map(rows.deliveryFromRow);
   return { event: rows.eventFromRow(r), deliveries };
+}
+
+/** Where a search reads: PostgreSQL's own small pool for the API's searches (statement timeout), else the store's. */
+const searchReader = (driver: SqlDriver): SqlExecutor => driver.search ?? driver;
+
+/** A statement the search's timeout cancelled (PostgreSQL 57014) is the catalog's `event_search_timeout`. */
+async function searching(read: Promise<Row[]>): Promise<Row[]> {
+  try {
+    return await read;
+  } catch (err) {
+    if ((err as { code?: string } | null)?.code === '57014') throw fail('event_search_timeout', {}, { cause: err });
+    throw err;
+  }
+}
+
+export async function scanEvents(driver: SqlDriver, scan: EventScan): Promise<EventRecord[]> {
+  const db = searchReader(driver);
+  let found: Row[];
+  if (scan.order === 'event_id') {
+    const params = {
+      tenant_id: scan.tenantId,
+      from_event_id: scan.fromEventId,
+      after_event_id: scan.afterEventId,
+      limit: scan.limit,
+    };
+    found = await searching(db.all('search-events-by-event-id', params));
+  } else {
+    const params = {
+      tenant_id: scan.tenantId,
+      to_id: scan.toId,
+      after_id: scan.afterId,
+      limit: scan.limit,
+    };
+    found =
+      scan.type === null
+        ? await searching(db.all('search-events', params))
+        : await searching(db.all('search-events-of-type', { ...params, type: scan.type }));
+  }
+  return found.map(rows.eventFromRow);
+}
+
+export async function eventDeliveryStatuses(
+  driver: SqlDriver,
+  tenantId: string,
+  eventPks: string[],
+): Promise<EventDeliveryStatus[]> {
+  if (eventPks.length === 0) return [];
+  const db = searchReader(driver);
+  const found = await searching(db.all('deliveries-of-events', { tenant_id: tenantId, event_pks: eventPks }));
+  return found.map((r) => ({
+    eventPk: r.event_pk,
+    deliveryId: r.id,
+    endpointId: r.endpoint_id,
+    status: r.status,
+    attemptCount: Number(r.attempt_count),
+  }));
+}
+
+export async function countEventsUpTo(driver: SqlDriver, tenantId: string, type: string | null, cap: number) {
+  const db = searchReader(driver);
+  const [r] =
+    type === null
+      ? await searching(db.all('count-events-up-to', { tenant_id: tenantId, cap }))
+      : await searching(db.all('count-events-of-type-up-to', { tenant_id: tenantId, type, cap }));
+  return Number(r?.n ?? 0);
+}
+
+export async function eventIdOf(driver: SqlDriver, tenantId: string, id: string): Promise<string | null> {
+  const db = searchReader(driver);
+  const [r] = await searching(db.all('event-id-of', { tenant_id: tenantId, id }));
+  return r ? (r.event_id as string) : null;
 }

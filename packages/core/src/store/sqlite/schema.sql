@@ -243,6 +243,10 @@ CREATE TABLE events (
 
 CREATE INDEX events_created ON events (created_at);
 
+CREATE INDEX events_tenant_id ON events (tenant_id, id);
+
+CREATE INDEX events_tenant_type ON events (tenant_id, type, id);
+
 CREATE TABLE failure_summaries (
   endpoint_id TEXT PRIMARY KEY REFERENCES endpoints(id) ON DELETE CASCADE,
   tenant_id TEXT NOT NULL,

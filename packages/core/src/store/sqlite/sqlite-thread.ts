@@ -126,6 +126,10 @@ const METHODS = [
   'purgeTenantUsage',
   'getTenantUsage',
   'countTenantEndpoints',
+  'scanEvents',
+  'eventDeliveryStatuses',
+  'countEventsUpTo',
+  'eventIdOf',
 ] as const satisfies ReadonlyArray<keyof Store>;
 
 type Forwarded = (typeof METHODS)[number];
