@@ -57,6 +57,7 @@ test('purges only terminal deliveries (and their attempts, events) past retentio
       portalLinks: 0,
       audit: 0,
       idempotencyKeys: 0,
+      tenantUsage: 0,
     });
   } finally {
     await rx.close();

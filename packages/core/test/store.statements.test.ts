@@ -11,6 +11,7 @@ import pg from 'pg';
 import { toPositional } from '../src/store/postgres/named-params.ts';
 import { openPostgresStore } from '../src/store/postgres/postgres-store.ts';
 import { loadMigrations, loadStatements } from '../src/store/sql-files.ts';
+import { LeaseTable } from '../src/store/sqlite/lease-table.ts';
 import { pgTestDb } from './fixtures/pg-test-db.ts';
 
 const store = join(dirname(fileURLToPath(import.meta.url)), '../src/store');
@@ -22,6 +23,8 @@ test('every SQLite statement prepares against the migrated schema', () => {
   const sqlite = new Database(':memory:');
   try {
     for (const m of loadMigrations(join(store, 'sqlite', 'migrations'))) sqlite.exec(m.sql);
+    // The functions the store thread's lease table gives the connection (docs/rules.md#sqlite-leases).
+    new LeaseTable().register(sqlite);
     const statements = Object.entries(loadStatements(join(store, 'sqlite', 'sql')));
     assert.ok(statements.length > 0);
     for (const [name, sql] of statements) assert.doesNotThrow(() => sqlite.prepare(sql), `sqlite/${name}`);

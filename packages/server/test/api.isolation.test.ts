@@ -24,6 +24,7 @@ const ROUTES: Record<string, RouteCase> = {
   'GET /v1/tenants/{tenant}/api-keys': {},
   'DELETE /v1/tenants/{tenant}/api-keys/{key}': { foreignId: 'api_key_not_found' },
   'GET /v1/tenants/{tenant}/audit-log': {},
+  'GET /v1/tenants/{tenant}/usage': {},
   'GET /v1/tenants/{tenant}/breaker': {},
   'POST /v1/tenants/{tenant}/breaker': { body: { state: 'closed' } },
   'POST /v1/tenants/{tenant}/breaker/reset': {},

@@ -42,8 +42,8 @@ test('one pass sweeps health then purges; concurrent calls share the pass in fli
     'purgeOutbox',
     'purgePortalLinks',
     'purgeAudit',
-    'listExpiringCertificates',
     'purgeIdempotencyKeys',
+    'listExpiringCertificates',
   ]);
   assert.deepEqual(a.purged, {
     deliveries: 0,

@@ -5,8 +5,8 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { endpoint, newEvent, secret, T0, tenant } from '../../../testing/store-conformance/fixtures.ts';
 import { MIN } from '../../../testing/time.ts';
-import { SqlStore } from '../sql-store.ts';
 import { SqliteDriver, type SqliteOptions } from './sqlite-driver.ts';
+import { SqliteSqlStore } from './sqlite-sql-store.ts';
 
 async function withDriver(
   options: SqliteOptions,
@@ -69,7 +69,7 @@ async function turns(n = 20) {
 test('no durable write resolves before the fsync of its WAL has completed (statement and transaction)', async () => {
   const gate = gatedFsync();
   await withDriver({ walFsync: gate.fsync }, async (d) => {
-    const store = new SqlStore(d);
+    const store = new SqliteSqlStore(d);
     await store.setSetting('warm', 'x'); // opens the WAL (and syncs its directory) with the gate still open
     gate.close();
     for (const [what, write] of [
@@ -102,7 +102,7 @@ test('no durable write resolves before the fsync of its WAL has completed (state
 test('a claim never returns a delivery whose accepting commit is still being fsynced (nothing sent before its 202)', async () => {
   const gate = gatedFsync();
   await withDriver({ walFsync: gate.fsync }, async (d) => {
-    const store = new SqlStore(d);
+    const store = new SqliteSqlStore(d);
     await store.createTenant(tenant('ten_A'));
     await store.createEndpoint(endpoint('ep_1', 'ten_A'), secret('sec_1', 'ep_1'));
     gate.close();
@@ -115,7 +115,7 @@ test('a claim never returns a delivery whose accepting commit is still being fsy
     });
     await entered; // the accepting commit is in the WAL, its fsync is held at the gate: no 202 yet
     try {
-      let claimedRows: Awaited<ReturnType<SqlStore['claimDue']>> | null = null;
+      let claimedRows: Awaited<ReturnType<SqliteSqlStore['claimDue']>> | null = null;
       const claim = store
         .claimDue({ now: T0, limit: 10, leaseUntil: T0 + MIN, workerId: 'w', saturatedEndpoints: [] })
         .then((c) => {
@@ -147,7 +147,7 @@ test('a failed fsync latches the driver: every later call is refused, reads incl
     }
   };
   await withDriver({ walFsync: fsync }, async (d) => {
-    const store = new SqlStore(d);
+    const store = new SqliteSqlStore(d);
     const fatal: Error[] = [];
     store.onFatal((e) => fatal.push(e));
     await store.setSetting('before', '1');
@@ -177,7 +177,7 @@ test("a symlinked database path: the WAL synced is the real file's, the one SQLi
     async (d, dir) => {
       const real = realpathSync(join(dir, 'real', 'h.db'));
       assert.equal(d.walPath, `${real}-wal`);
-      await new SqlStore(d).setSetting('k', 'v');
+      await new SqliteSqlStore(d).setSetting('k', 'v');
       assert.ok(inodes.includes(statSync(`${real}-wal`).ino), 'the real WAL file was fsynced');
     },
     (dir) => {

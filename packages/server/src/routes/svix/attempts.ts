@@ -1,7 +1,7 @@
 // Svix message attempts = Hookline attempts: listed by endpoint or by message (a page of deliveries, newest first,
 // each with its attempts), one by id, and resend (a new delivery of the message to one endpoint, succeeded or not).
 import { type Delivery, fail, type Tenant } from '@hookline/core';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Runtime } from '../../runtime.ts';
 import { appFor, endpointFor, type P, paging } from './svix-context.ts';
 import { answerOnce } from './svix-idempotency.ts';
@@ -39,39 +39,28 @@ export function svixAttemptRoutes(app: FastifyInstance, rt: Runtime): void {
     };
   }
 
-  app.get<{ Params: P<'app' | 'endpoint'> }>('/api/v1/app/:app/attempt/endpoint/:endpoint', { config }, async (req) => {
+  /** A page of the endpoint's deliveries within the query's window, with the app and the query's filter. */
+  async function endpointDeliveries(req: FastifyRequest<{ Params: P<'app' | 'endpoint'> }>) {
     const { app: t, endpoint: e } = await endpointFor(rt, req, req.params.app, req.params.endpoint);
     const { limit, cursor } = paging(req.query as Record<string, unknown>);
     const f = readFilter(req.query);
-    const page = await engine.deliveries.list(
-      {
-        tenantId: t.id,
-        endpointId: e.id,
-        ...(f.since !== undefined ? { since: f.since } : {}),
-        ...(f.until !== undefined ? { until: f.until } : {}),
-      },
-      cursor,
-      limit,
-    );
+    const window = {
+      ...(f.since !== undefined ? { since: f.since } : {}),
+      ...(f.until !== undefined ? { until: f.until } : {}),
+    };
+    const page = await engine.deliveries.list({ tenantId: t.id, endpointId: e.id, ...window }, cursor, limit);
+    return { t, f, page };
+  }
+
+  app.get<{ Params: P<'app' | 'endpoint'> }>('/api/v1/app/:app/attempt/endpoint/:endpoint', { config }, async (req) => {
+    const { t, f, page } = await endpointDeliveries(req);
     const data = (await attemptsOf(t, page.items)).filter((a) => f.status === undefined || a.status === f.status);
     return listOut(data, page.nextCursor);
   });
 
   // The messages an endpoint was sent, newest first, each with its delivery's state there.
   app.get<{ Params: P<'app' | 'endpoint'> }>('/api/v1/app/:app/endpoint/:endpoint/msg', { config }, async (req) => {
-    const { app: t, endpoint: e } = await endpointFor(rt, req, req.params.app, req.params.endpoint);
-    const { limit, cursor } = paging(req.query as Record<string, unknown>);
-    const f = readFilter(req.query);
-    const page = await engine.deliveries.list(
-      {
-        tenantId: t.id,
-        endpointId: e.id,
-        ...(f.since !== undefined ? { since: f.since } : {}),
-        ...(f.until !== undefined ? { until: f.until } : {}),
-      },
-      cursor,
-      limit,
-    );
+    const { t, f, page } = await endpointDeliveries(req);
     const withContent = (req.query as Record<string, unknown>).with_content !== 'false';
     const data = [];
     for (const d of page.items) {
