@@ -2,9 +2,6 @@
 
 import type { Actor } from '../audit/audit-types.ts';
 import { DEFAULTS } from '../defaults.ts';
-import { attemptFromResult } from '../dispatch/attempt-from-result.ts';
-import { setTraceHeaders } from '../dispatch/attempt-trace.ts';
-import type { DeliverySender } from '../dispatch/dispatcher.ts';
 import type {
   Attempt,
   Endpoint,
@@ -18,16 +15,15 @@ import type {
 import { fail } from '../errors.ts';
 import { parsePayloadFilter } from '../filters/payload-filter.ts';
 import { checkEndpointUrl } from '../http/address-guard.ts';
-import { parseCustomHeaders, recordedHeaders, withCustomHeaders } from '../http/custom-headers.ts';
+import { parseCustomHeaders } from '../http/custom-headers.ts';
 import { newId } from '../ids.ts';
 import { generateEd25519Secret, publicKeyOf } from '../signing/ed25519-keys.ts';
-import { signHeaders } from '../signing/sign-headers.ts';
 import { generateSecret } from '../signing/signing-keys.ts';
 import { isUniqueViolation } from '../store/storage-fault.ts';
 import type { EndpointLabels, EndpointPatch, Page, ReplayRow } from '../store/store.ts';
-import { type AttemptSpan, startAttemptSpan } from '../tracing/attempt-span.ts';
 import { audited } from './audit.ts';
 import { type EndpointEgressInput, EndpointEgressOperations, hasEgressInput, summarize } from './endpoint-egress.ts';
+import { sendTestDelivery } from './endpoint-test-delivery.ts';
 import type { EngineParts } from './parts.ts';
 import { dailyReplayQuota, replayQuotaExceeded } from './replay-quota.ts';
 
@@ -82,8 +78,6 @@ function checkRateLimit(v: unknown): number | null {
 export type EndpointEdit = Partial<EndpointInput> & { catch_up?: boolean };
 
 /** A test send's timeout is capped like the dispatcher's; its lease outlives the send by this margin. */
-const TEST_MAX_TIMEOUT_MS = 60_000;
-const TEST_LEASE_MARGIN_MS = 30_000;
 
 /** An endpoint as stored: `version` counts its edits (signing secrets are cached by it). */
 type StoredEndpoint = Endpoint & { version: number };
@@ -428,119 +422,6 @@ export class EndpointOperations {
    * recorded attempt here, or, when this process dies or the record fails, by the dispatcher once the lease lapses.
    */
   async test(tenantId: string, id: string, actor?: Actor): Promise<Attempt> {
-    const p = this.#p;
-    const ep = await this.get(tenantId, id);
-    const tenant = await p.store.getTenant(tenantId);
-    if (!tenant) throw fail('tenant_not_found');
-    const policy = p.policies.get(ep.policy) ?? p.policies.default();
-    const timeoutMs = Math.min(ep.timeoutMs ?? policy.timeoutMs, TEST_MAX_TIMEOUT_MS);
-    const prepared = await p.ingest.prepare(tenantId, {
-      type: 'hookline.test',
-      data: { endpoint_id: id, message: 'test delivery from Hookline' },
-    });
-    const now = p.clock.now();
-    const deliveryId = newId('dlv', now);
-    const workerId = p.dispatcher.workerId;
-    prepared.deliveries = [
-      {
-        id: deliveryId,
-        endpointId: id,
-        status: 'pending',
-        nextAttemptAt: now,
-        lease: { workerId, until: now + timeoutMs + TEST_LEASE_MARGIN_MS },
-      },
-    ];
-    await p.store.acceptEvents([prepared]);
-    const startedAt = p.clock.now();
-    let headers: Record<string, string>;
-    let result: Awaited<ReturnType<DeliverySender['send']>>;
-    let span: AttemptSpan | null = null;
-    try {
-      headers = signHeaders({
-        scheme: ep.scheme,
-        eventId: prepared.event.eventId,
-        deliveryId,
-        timestampSec: Math.floor(startedAt / 1000),
-        body: prepared.event.body,
-        secrets: await p.secrets.live(id, ep.version, startedAt),
-      });
-      headers = withCustomHeaders(ep.customHeaders, headers);
-      if (p.tracer !== null) {
-        span = startAttemptSpan(p.tracer, {
-          url: ep.url,
-          endpointId: id,
-          deliveryId,
-          eventId: prepared.event.eventId,
-          tenantId,
-          n: 1,
-          trigger: 'test',
-          ladder: 'fast',
-          parent: null,
-          acceptedAt: startedAt,
-          now: startedAt,
-        });
-        setTraceHeaders(headers, span.headers);
-      }
-      result = await p.sender.send({
-        url: ep.url,
-        headers,
-        body: prepared.event.body,
-        timeoutMs,
-        endpointId: id,
-        maxConcurrency: ep.maxConcurrency,
-        ...(await p.egress.of(id, ep.version)),
-      });
-    } catch (err) {
-      // Not sent at all (no live secret, a sender fault): the delivery ends failed with the reason, never stays open.
-      await p.store.endDeliveries(
-        [deliveryId],
-        workerId,
-        'failed',
-        `test delivery failed: ${(err as Error).message}`,
-        p.clock.now(),
-        { summarise: false },
-      );
-      throw err;
-    }
-    const attempt = attemptFromResult(
-      {
-        deliveryId,
-        tenantId,
-        environment: tenant.environment,
-        endpointId: id,
-        n: 1,
-        trigger: 'test',
-        ladder: 'fast',
-        startedAt,
-        requestHeaders: recordedHeaders(ep.customHeaders, headers),
-      },
-      result,
-    );
-    if (span !== null) {
-      attempt.traceId = span.traceId;
-      span.end(result);
-    }
-    const what = {
-      action: 'endpoint.test',
-      target: { type: 'delivery' as const, id: deliveryId, tenantId },
-      details: { endpoint_id: id },
-    };
-    const transitions = await audited(
-      p,
-      actor,
-      what,
-      'recordTestAttempt',
-      attempt,
-      {
-        rule: policy.health,
-        countsFailure: false,
-        countsSuccess: true,
-        reopenWindowMs: p.settings.noticeReopenWindowMs ?? DEFAULTS.notifications.reopenWindowMs,
-      },
-      p.clock.now(),
-      workerId,
-    );
-    p.emitHealth(transitions);
-    return attempt;
+    return sendTestDelivery(this.#p, await this.get(tenantId, id), actor);
   }
 }

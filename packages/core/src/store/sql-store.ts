@@ -4,11 +4,11 @@
 import type { AuditDraft, AuditFilter } from '../audit/audit-types.ts';
 import type { Attempt, Endpoint, Environment } from '../domain.ts';
 import type { AuditedMethod } from './parts/audit-store.ts';
+import { SqlCompatParts } from './sql-compat-parts.ts';
 import type { SqlDriver, SqlExecutor } from './sql-driver.ts';
 import * as audit from './sql-parts/audit.ts';
 import * as breakers from './sql-parts/breakers.ts';
 import * as catalog from './sql-parts/catalog.ts';
-import * as compat from './sql-parts/compat.ts';
 import * as queue from './sql-parts/delivery-queue.ts';
 import * as egress from './sql-parts/endpoint-egress.ts';
 import * as events from './sql-parts/events.ts';
@@ -29,13 +29,10 @@ import type {
   ClaimOptions,
   DeliveryFilter,
   EndpointEgress,
-  EndpointLabels,
   EndpointPatch,
   EventScan,
   EventTypeRow,
   IngestLimits,
-  MessageFilter,
-  MessageLabels,
   NewEvent,
   NewTenant,
   Notice,
@@ -45,17 +42,17 @@ import type {
   ReplayRow,
   SealedSecret,
   Store,
-  TenantLabels,
   TenantPatch,
 } from './store.ts';
 
-export class SqlStore implements Store {
+export class SqlStore extends SqlCompatParts implements Store {
   readonly dialect: 'sqlite' | 'postgres';
   readonly capsAcrossWorkers: boolean;
   /** The override points recordAttempts and claimDue call, bound once (no allocation per call on the hot path). */
   readonly #record: RecordDialect;
   readonly #readClaimed: queue.ClaimedRowsReader;
   constructor(readonly driver: SqlDriver) {
+    super();
     this.dialect = driver.dialect;
     this.capsAcrossWorkers = driver.dialect === 'postgres';
     this.#record = {
@@ -410,47 +407,6 @@ export class SqlStore implements Store {
   }
   purgeIdempotencyKeys(now: number) {
     return retention.purgeIdempotencyKeys(this.driver, now);
-  }
-
-  // compat (the Svix-compatible API)
-  findTenantByUid(uid: string) {
-    return compat.findTenantByUid(this.driver, uid);
-  }
-  setTenantLabels(id: string, labels: TenantLabels, now: number) {
-    return compat.setTenantLabels(this.driver, id, labels, now);
-  }
-  findEndpointByUid(tenantId: string, uid: string) {
-    return compat.findEndpointByUid(this.driver, tenantId, uid);
-  }
-  setEndpointLabels(tenantId: string, id: string, labels: EndpointLabels, now: number) {
-    return compat.setEndpointLabels(this.driver, tenantId, id, labels, now);
-  }
-  getEventByPk(tenantId: string, pk: string) {
-    return compat.getEventByPk(this.driver, tenantId, pk);
-  }
-  putMessageLabels(eventPk: string, tenantId: string, labels: MessageLabels) {
-    return compat.putMessageLabels(this.driver, eventPk, tenantId, labels);
-  }
-  getMessageLabels(eventPk: string) {
-    return compat.getMessageLabels(this.driver, eventPk);
-  }
-  listMessages(tenantId: string, filter: MessageFilter, cursor: string | null, limit: number) {
-    return compat.listMessages(this.driver, tenantId, filter, cursor, limit);
-  }
-  addDelivery(replay: ReplayRow, eventPk: string, id: string, now: number) {
-    return compat.addDelivery(this.driver, replay, eventPk, id, now);
-  }
-  claimIdempotencyKey(scope: string, key: string, requestHash: string, now: number, ttlMs: number, pendingMs: number) {
-    return compat.claimIdempotencyKey(this.driver, scope, key, requestHash, now, ttlMs, pendingMs);
-  }
-  getIdempotencyKey(scope: string, key: string) {
-    return compat.getIdempotencyKey(this.driver, scope, key);
-  }
-  finishIdempotencyKey(scope: string, key: string, status: number, body: string) {
-    return compat.finishIdempotencyKey(this.driver, scope, key, status, body);
-  }
-  dropIdempotencyKey(scope: string, key: string) {
-    return compat.dropIdempotencyKey(this.driver, scope, key);
   }
 
   // processes
