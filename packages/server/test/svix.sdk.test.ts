@@ -134,6 +134,17 @@ async function suite(serverUrl: string, run: string): Promise<void> {
     assert.equal((await svix.messageAttempt.listByMsg(uid, m1.id)).data.length, 1);
     await svix.messageAttempt.resend(uid, m1.id, epAll.id);
     await within('the resend', 20_000, all.waitFor(2));
+    // Every write through /api/v1 is in the audit log as the admin's, like /v1's (docs/audit.md).
+    const audit = (await (
+      await fetch(`${serverUrl}/v1/audit-log?tenant=${app.id}&limit=200`, {
+        headers: { authorization: `Bearer ${TOKEN}` },
+      })
+    ).json()) as { items: Array<{ action: string; actor: { kind: string } }> };
+    for (const action of ['tenant.create', 'tenant.labels', 'endpoint.create', 'message.resend'])
+      assert.ok(
+        audit.items.some((e) => e.action === action && e.actor.kind === 'admin'),
+        `${action} by the admin is in the audit log: ${audit.items.map((e) => `${e.action}/${e.actor.kind}`).join(', ')}`,
+      );
     assert.deepEqual(verifyBoth(secretAll, all.received[1]), { amount: 5, note: 'ü' });
     const after = await until(
       () => svix.messageAttempt.listByMsg(uid, m1.id),
