@@ -27,6 +27,20 @@ function wrap(fn) {
   return wrapped;
 }
 
+// A test file's process that ends before its tests do (a process.exit, a crash past the runner) must not pass: node 20's
+// runner reports only the tests it heard of and, on exit code 0, a pass (seen once in CI: a receiver file stopped inside
+// a describe, 8 tests unheard of, the run green). The root `after` hook runs once every test of the file has ended; an
+// exit before it fails the file with a line saying so.
+let ended = false;
+original.after(() => {
+  ended = true;
+});
+process.on('exit', (code) => {
+  if (ended || code !== 0) return;
+  process.stderr.write(`test file ${process.argv[1]}: the process exited before its tests ended\n`);
+  process.exitCode = 1;
+});
+
 export const test = wrap(original.test);
 export const it = wrap(original.it);
 export default Object.assign(test, { ...original.default, test, it });
