@@ -19,6 +19,8 @@ test(
     await page.getByRole('heading', { name: 'Acme CRM — overview' }).waitFor();
     await page.getByRole('link', { name: 'Audit log' }).click();
     await page.getByRole('heading', { name: 'Audit log' }).waitFor();
+    // The heading shows before the entries load: wait for the newest (this sign-in) to be drawn.
+    await page.locator('#audit-log tbody tr', { hasText: 'console.sign_in' }).first().waitFor();
     const rows = await page.locator('#audit-log tbody tr').allInnerTexts();
     assert.match(rows[0], /console\.sign_in/, 'the newest entry is this sign-in');
     assert.match(rows[0], /api_key key_/, 'signed in by presenting the API key');
@@ -36,6 +38,7 @@ test("the admin's Audit log lists every tenant's entries; the action filter narr
   await page.locator('#tenants').waitFor();
   await page.getByRole('link', { name: 'Audit log' }).click();
   await page.getByRole('heading', { name: 'Audit log' }).waitFor();
+  await page.locator('#audit-log tbody tr', { hasText: w.a }).first().waitFor();
   const all = await page.locator('#audit-log tbody').innerText();
   assert.match(all, new RegExp(w.a));
   assert.match(all, new RegExp(w.b));
