@@ -1,8 +1,8 @@
-// Before each measured child the machine is left as the run found it: every child a scenario started is gone (each stops its
-// own; killAll is the backstop), and what they wrote is on disk before the next one starts. The disk is mounted with
-// `discard` here: deleting a scenario's database files queues TRIMs that the next journal commit carries, so a
-// measurement run after a file-heavy one (drain, peer's Redis AOF, backlog's million rows) paid for them in its own
-// fsyncs — ingest, fsync-bound, measured a third lower in a full run than alone. `sync` waits for that flush.
+// Before each measured child the machine is left as the run found it: every child a scenario started is gone (each
+// stops its own; killAll is the backstop), and what they wrote is on disk before the next one starts. Why: the disk is
+// mounted with `discard`, so deleting a scenario's database files may queue TRIMs that the next journal commit carries,
+// and ingest (fsync-bound) once measured a third lower in a full run than alone. That cause is a hypothesis, not shown
+// (docs/performance.md); `sync` waits for whatever the earlier children left to flush.
 import { spawnSync } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
 
