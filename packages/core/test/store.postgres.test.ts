@@ -91,13 +91,14 @@ const migrationNames = (dialect: string) =>
     .sort();
 
 // Statements only one dialect's own store code runs (postgres-store.ts, sqlite/sqlite-sql-store.ts name them): the
-// multi-row forms of the hot writes there, which the other dialect does row by row or not at all, and PostgreSQL's
+// multi-row forms of the hot writes there (PostgreSQL's over unnest; SQLite's per-row statements prepared once and
+// bound per record, driver.eachRow), which the other dialect does its own way or not at all, and PostgreSQL's
 // check of the settings that make a COMMIT durable (SQLite's driver sets its own pragmas).
 const namedIn = (file: string, other: string) =>
   new Set(
     [
       ...readFileSync(join(here, '../src/store', file), 'utf8').matchAll(
-        /\btx\.(?:all|run)(?:<[^>]*>)?\(\s*'([a-z0-9-]+)'/g,
+        /\b(?:tx\.(?:all|run)|\.eachRow)(?:<[^>]*>)?\(\s*'([a-z0-9-]+)'/g,
       ),
     ]
       .map((m) => m[1]!)
@@ -109,11 +110,13 @@ const sqliteOnly = namedIn('sqlite/sqlite-sql-store.ts', 'postgres');
 test('every SQLite statement and migration has a PostgreSQL twin of the same name, and no more', () => {
   assert.deepEqual([...postgresOnly].sort(), [
     'durability-settings',
+    'finish-attempts',
+    'insert-attempts',
     'insert-deliveries',
     'insert-events',
     'upkeep-settings',
   ]);
-  assert.deepEqual([...sqliteOnly].sort(), ['claimed-endpoints']);
+  assert.deepEqual([...sqliteOnly].sort(), ['claimed-endpoints', 'finish-attempt-leased', 'insert-attempt-leased']);
   assert.deepEqual(
     sqlNames('postgres').filter((n) => !postgresOnly.has(n)),
     sqlNames('sqlite').filter((n) => !sqliteOnly.has(n)),

@@ -115,35 +115,35 @@ export class SqliteSqlStore extends SqlStore {
   }
 
   /**
-   * A batch of records in two statements instead of two per record: every attempt inserted (insert-attempts,
-   * idempotent) and then every delivery finished (finish-attempts, the same conditions as finish-attempt). The insert
-   * goes first so that an attempt takes over its delivery's held period before the finish clears it (SQLite's
-   * RETURNING gives only the new values). A SQLite file has one writer at a time, so the per-row lock order PostgreSQL
-   * needs does not arise.
+   * A batch of records, two prepared statements per record bound straight from the record (eachRow): every attempt
+   * inserted (insert-attempt-leased, idempotent) and then every delivery finished (finish-attempt-leased, the same
+   * conditions as finish-attempt). Bound per row rather than one statement over a JSON array: SQLite parses the JSON
+   * text again for every field it extracts, which cost more store-thread time per delivery than the statements' own
+   * work (docs/performance.md). The inserts go first so that an attempt takes over its delivery's held period before
+   * the finish clears it (SQLite's RETURNING gives only the new values). A SQLite file has one writer at a time, so the
+   * per-row lock order PostgreSQL needs does not arise.
    */
   protected override async finishBatch(
-    tx: SqlExecutor,
+    _tx: SqlExecutor,
     records: readonly AttemptRecord[],
     now: number,
   ): Promise<Map<string, FinishedRow>> {
-    const leased = records.map((r) => (this.#holds(r) ? 1 : 0));
-    await tx.run('insert-attempts', {
-      attempts: records.map((r, i) => {
-        // Added to the row, not spread into a copy: a copy per record costs the store thread measurably.
-        const row = rows.attemptToRow(r.attempt);
-        row.worker = r.workerId;
-        row.leased = leased[i];
-        return row;
-      }),
-    });
-    const finished = await tx.all<FinishedRow>('finish-attempts', {
-      records: records.map((r, i) => {
-        const p: ReturnType<typeof finishParams> & { leased?: number } = finishParams(r);
-        p.leased = leased[i];
-        return p;
-      }),
-      now,
-    });
+    const attempts: Record<string, unknown>[] = [];
+    const finishes: Record<string, unknown>[] = [];
+    for (const r of records) {
+      const leased = this.#holds(r) ? 1 : 0;
+      // Added to the rows, not spread into copies: a copy per record costs the store thread measurably.
+      const row = rows.attemptToRow(r.attempt);
+      row.worker = r.workerId;
+      row.leased = leased;
+      attempts.push(row);
+      const p: Record<string, unknown> = finishParams(r);
+      p.leased = leased;
+      p.now = now;
+      finishes.push(p);
+    }
+    this.#driver.eachRow('insert-attempt-leased', attempts);
+    const finished = this.#driver.eachRow<FinishedRow>('finish-attempt-leased', finishes);
     return new Map(finished.map((f) => [f.id, f]));
   }
 
