@@ -1,5 +1,6 @@
 // Structured logging over pino: one JSON object per line; injectable so tests and benchmarks can silence or capture it.
 import { type DestinationStream, pino } from 'pino';
+import { flatLogLine } from './flat-log-line.ts';
 import { BufferedLogDestination } from './log-destination.ts';
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
@@ -34,9 +35,19 @@ export function isoTimeField(now = Date.now()): string {
   return `,"time":"${secondText}${ms < 10 ? '00' : ms < 100 ? '0' : ''}${ms}Z"`;
 }
 
+const RANK: Record<LogLevel, number> = { debug: 20, info: 30, warn: 40, error: 50 };
+const HEAD: Record<LogLevel, string> = {
+  debug: '{"level":"debug"',
+  info: '{"level":"info"',
+  warn: '{"level":"warn"',
+  error: '{"level":"error"',
+};
+
 /**
  * A Logger writing pino's JSON lines to `destination` (anything with `write(line)`): `{"level":"info","time":"<ISO>",
  * …fields,"msg":"…"}`. Level names and an ISO time, no pid/hostname, as Hookline's lines have always been.
+ * A line whose fields are all flat (the attempt line) is written by flatLogLine, the same text without pino's
+ * general serializer; any other goes through pino.
  * A BufferedLogDestination gets warn and error lines written at once, info and debug lines within LOG_FLUSH_MS;
  * `flush()` writes out the rest.
  */
@@ -50,11 +61,17 @@ export function pinoLogger(minLevel: LogLevel, destination: DestinationStream | 
     },
     destination,
   );
-  if (!(destination instanceof BufferedLogDestination))
-    return { log: (level, msg, fields) => p[level](fields ?? {}, msg) };
+  const min = RANK[minLevel];
+  const write = (level: LogLevel, msg: string, fields: Record<string, unknown> | undefined) => {
+    if (RANK[level] < min) return;
+    const line = flatLogLine(HEAD[level] + isoTimeField(), msg, fields);
+    if (line === null) p[level](fields ?? {}, msg);
+    else destination.write(line);
+  };
+  if (!(destination instanceof BufferedLogDestination)) return { log: write };
   return {
     log: (level, msg, fields) => {
-      p[level](fields ?? {}, msg);
+      write(level, msg, fields);
       // A warning or an error is what an operator (or a test) is waiting for: it does not wait for the buffer.
       if (level === 'warn' || level === 'error') destination.writeOut();
     },
