@@ -41,6 +41,8 @@ const CACHE_MS = 1000;
 export class EventTypeRegistry {
   readonly #ajv: Ajv;
   readonly #validators = new Map<string, ValidateFunction>();
+  /** Each cached definition's version → its compiled validator: an event's check neither hashes nor compiles its schema. */
+  readonly #byVersion = new WeakMap<EventTypeVersion, ValidateFunction>();
   readonly #cache = new Map<string, { at: number; view: EventTypeView | null }>();
 
   constructor(private readonly rows: EventTypeRows) {
@@ -121,7 +123,11 @@ export class EventTypeRegistry {
     }
     const v = Object.hasOwn(def.versions, version) ? def.versions[version] : undefined;
     if (!v) throw fail('unknown_event_type', { type: `${type} version ${version}` });
-    const validate = this.#compile(v.schema);
+    let validate = this.#byVersion.get(v);
+    if (!validate) {
+      validate = this.#compile(v.schema);
+      this.#byVersion.set(v, validate);
+    }
     if (!validate(data)) {
       const e = validate.errors?.[0];
       const path = e ? `/data${e.instancePath}` : '/data';
