@@ -39,6 +39,7 @@ export async function measure(a: {
   const token = `hl_admin_${randomBytes(16).toString('hex')}`;
   const server = startTs('server-child.ts', ['all', token], {
     timeoutMs: 30_000,
+    nodeFlags: process.env.BENCH_SERVER_NODE_FLAGS?.split(' '),
     env: a.profileDir ? { ...process.env, BENCH_PROFILE_DIR: a.profileDir } : undefined,
   });
   try {

@@ -116,7 +116,21 @@ export class EventTypeRegistry {
    * a known type with an unknown version is refused (its contract says which versions exist).
    */
   async check(type: string, version: string, data: unknown, strict: boolean): Promise<void> {
-    const def = await this.get(type);
+    this.#validate(type, await this.get(type), version, data, strict);
+  }
+
+  /**
+   * As check(), when the type's definition is cached: true once decided (it throws as check() does), false when the
+   * definition must be read first (then call check()). A batch checks its items without a promise each.
+   */
+  checkCached(type: string, version: string, data: unknown, strict: boolean): boolean {
+    const hit = this.#cache.get(type);
+    if (!hit || Date.now() - hit.at >= CACHE_MS) return false;
+    this.#validate(type, hit.view, version, data, strict);
+    return true;
+  }
+
+  #validate(type: string, def: EventTypeView | null, version: string, data: unknown, strict: boolean): void {
     if (!def) {
       if (strict) throw fail('unknown_event_type', { type });
       return;
