@@ -39,6 +39,9 @@ export async function measure(a: {
   const token = `hl_admin_${randomBytes(16).toString('hex')}`;
   const server = startTs('server-child.ts', ['all', token], {
     timeoutMs: 30_000,
+    // e.g. BENCH_SERVER_NODE_FLAGS="--cpu-prof --cpu-prof-dir=/tmp/p": node's profiler on the server from its start,
+    // one file per thread (the SQLite store thread's too; --profile covers only the main thread).
+    nodeFlags: process.env.BENCH_SERVER_NODE_FLAGS?.split(' '),
     env: a.profileDir ? { ...process.env, BENCH_PROFILE_DIR: a.profileDir } : undefined,
   });
   try {

@@ -41,6 +41,8 @@ const CACHE_MS = 1000;
 export class EventTypeRegistry {
   readonly #ajv: Ajv;
   readonly #validators = new Map<string, ValidateFunction>();
+  /** Each cached definition's version → its compiled validator: an event's check neither hashes nor compiles its schema. */
+  readonly #byVersion = new WeakMap<EventTypeVersion, ValidateFunction>();
   readonly #cache = new Map<string, { at: number; view: EventTypeView | null }>();
 
   constructor(private readonly rows: EventTypeRows) {
@@ -114,14 +116,32 @@ export class EventTypeRegistry {
    * a known type with an unknown version is refused (its contract says which versions exist).
    */
   async check(type: string, version: string, data: unknown, strict: boolean): Promise<void> {
-    const def = await this.get(type);
+    this.#validate(type, await this.get(type), version, data, strict);
+  }
+
+  /**
+   * As check(), when the type's definition is cached: true once decided (it throws as check() does), false when the
+   * definition must be read first (then call check()). A batch checks its items without a promise each.
+   */
+  checkCached(type: string, version: string, data: unknown, strict: boolean): boolean {
+    const hit = this.#cache.get(type);
+    if (!hit || Date.now() - hit.at >= CACHE_MS) return false;
+    this.#validate(type, hit.view, version, data, strict);
+    return true;
+  }
+
+  #validate(type: string, def: EventTypeView | null, version: string, data: unknown, strict: boolean): void {
     if (!def) {
       if (strict) throw fail('unknown_event_type', { type });
       return;
     }
     const v = Object.hasOwn(def.versions, version) ? def.versions[version] : undefined;
     if (!v) throw fail('unknown_event_type', { type: `${type} version ${version}` });
-    const validate = this.#compile(v.schema);
+    let validate = this.#byVersion.get(v);
+    if (!validate) {
+      validate = this.#compile(v.schema);
+      this.#byVersion.set(v, validate);
+    }
     if (!validate(data)) {
       const e = validate.errors?.[0];
       const path = e ? `/data${e.instancePath}` : '/data';

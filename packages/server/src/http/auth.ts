@@ -1,5 +1,5 @@
 // Who is asking: the admin token or a tenant API key (`Authorization: Bearer …`), and what each may reach.
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { type ApiKeyRecord, type CatalogStore, type Environment, fail } from '@hookline/core';
 import type { FastifyRequest } from 'fastify';
@@ -22,7 +22,7 @@ export function apiKeyEnvironment(token: string): Environment | null {
 }
 
 export function hashApiKey(key: string): string {
-  return createHash('sha256').update(key, 'utf8').digest('hex');
+  return hash('sha256', key, 'hex');
 }
 
 /** A new key of a tenant in `environment`: the plaintext is shown once; the store keeps the sha256 and a short prefix for listings. */
@@ -115,8 +115,9 @@ export async function authenticate(
 ): Promise<Principal | null> {
   const token = bearer(header);
   if (!token) return null;
-  // Hash both sides so the comparison is constant-time and of equal length whatever was sent.
-  const presented = createHash('sha256').update(token, 'utf8').digest();
+  // Hash both sides so the comparison is constant-time and of equal length whatever was sent. (The one-shot hash: a
+  // Hash object per request was most of authentication's cost in the ingest profile.)
+  const presented = hash('sha256', token, 'buffer');
   if (presented.length === adminTokenHash.length && timingSafeEqual(presented, adminTokenHash))
     return { kind: 'admin' };
   const environment = apiKeyEnvironment(token);

@@ -4,8 +4,19 @@ import { named, schemaName } from './schema-names.ts';
 
 type Schema = Record<string, unknown>;
 
-export const iso = (ms: number | null | undefined): string | null =>
-  ms === null || ms === undefined ? null : new Date(ms).toISOString();
+// The last time formatted: an accepted event's answer shows one instant three times (the event's created_at, its
+// delivery's created_at and updated_at), and concurrent answers mostly share the millisecond.
+let lastMs = Number.NaN;
+let lastIso = '';
+
+export const iso = (ms: number | null | undefined): string | null => {
+  if (ms === null || ms === undefined) return null;
+  if (ms !== lastMs) {
+    lastIso = new Date(ms).toISOString();
+    lastMs = ms;
+  }
+  return lastIso;
+};
 
 export const str = { type: 'string' } as const;
 export const time = { type: 'string', format: 'date-time' } as const;
