@@ -175,6 +175,9 @@ export const lines: Partial<Record<Scenario, () => Promise<void>>> = {
         ingest_events: number;
         succeeded: number;
         endpoints_reached: number;
+        in_flight_avg: number | null;
+        connections_opened: number;
+        sockets_open: number | null;
       };
     const r = await runs(N.runs, () =>
       child<F>('fanout.ts', {
@@ -200,6 +203,9 @@ export const lines: Partial<Record<Scenario, () => Promise<void>>> = {
       endpoints_reached: m.endpoints_reached,
       cpu_us_per_delivery: round(m.cpu_us_per_delivery),
       cpu_us_by_thread: m.cpu_us_by_thread,
+      in_flight_avg: m.in_flight_avg,
+      connections_opened: m.connections_opened,
+      sockets_open: m.sockets_open,
       drain_cpu_us_per_delivery: d.cpu_us_per_delivery,
       drain_per_s: round(d.per_s),
       ratio_to_drain: toDrain,

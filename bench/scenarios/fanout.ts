@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { SqliteThreadStore } from '@hookline/core';
+import { connectionsOpened, openSockets } from '../lib/connections.ts';
 import { engineFixture, eventInput, TENANT, terminalCounter } from '../lib/fixture.ts';
 import { startPhaseProfile } from '../lib/phase-profile.ts';
 import { storeThreadIds, threadCpu } from '../lib/thread-cpu.ts';
@@ -64,11 +65,22 @@ export async function measure(a: {
   const cpu = threadCpu();
   const thread = f.store as Partial<Pick<SqliteThreadStore, 'threadUtilization'>>;
   const storeElu0 = thread.threadUtilization?.();
+  const connects = connectionsOpened();
+  // The dispatcher's leased deliveries (on the wire, queued in lanes or awaiting their commit), sampled.
+  let inFlightSum = 0;
+  let inFlightSamples = 0;
+  const sampler = setInterval(() => {
+    inFlightSum += f.engine.inFlight;
+    inFlightSamples++;
+  }, 100);
   const t0 = performance.now();
   f.engine.start();
   await counter.until(warmEvents * a.endpoints + created, 180_000);
   const seconds = (performance.now() - t0) / 1000;
   const split = cpu.done(created, storeThreadIds(f.store));
+  clearInterval(sampler);
+  const connectionsDuring = connects.stop();
+  const sockets = openSockets();
   const storeElu = storeElu0 ? thread.threadUtilization!(storeElu0).utilization : null;
   await stopProfile();
   const counts = await f.store.countByStatus();
@@ -86,5 +98,10 @@ export async function measure(a: {
     cpu_us_per_delivery: split?.cpu_us_per_delivery ?? null,
     cpu_us_by_thread: split?.cpu_us_by_thread ?? null,
     store_thread_busy: storeElu,
+    // The concurrency behind the CPU figures: drain holds one endpoint's 20 sockets (its cap); here 200 endpoints of
+    // one receiver may hold up to 20 each, within the dispatcher's maxInFlight.
+    in_flight_avg: inFlightSamples > 0 ? Math.round(inFlightSum / inFlightSamples) : null,
+    connections_opened: connectionsDuring,
+    sockets_open: sockets,
   };
 }
