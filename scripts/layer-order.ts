@@ -18,6 +18,7 @@ export const LAYERS: Readonly<Record<string, ReadonlyArray<readonly string[]>>> 
       'deep-freeze',
       'logger',
       'log-destination',
+      'flat-log-line',
       'wake-signal',
       'group-commit',
       'secret-box',

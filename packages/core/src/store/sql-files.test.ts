@@ -20,10 +20,10 @@ function sourceFiles(dir: string): string[] {
   });
 }
 
-/** Every `db.all('name' …)`, `tx.run<…>('name' …)`, `driver.…` and `this.run('name' …)` in the store code, by name. */
+/** Every `db.all('name' …)`, `tx.run<…>('name' …)`, `driver.…` (eachRow too) and `this.run('name' …)` in the store code, by name. */
 function statementNamesInCode(): Map<string, string[]> {
   const names = new Map<string, string[]>();
-  const call = /\b(?:db|driver|tx|this)\.(?:all|run)(?:<[^>]*>)?\(\s*([^,)]*)/g;
+  const call = /\b(?:db|driver|tx|this)\.(?:all|run|eachRow)(?:<[^>]*>)?\(\s*([^,)]*)/g;
   for (const file of sourceFiles(here)) {
     const text = readFileSync(file, 'utf8');
     for (const m of text.matchAll(call)) {
