@@ -6,10 +6,6 @@
 -- params: :id, :worker, :attempt_count (the count the attempt was made at), :status, :ladder, :next_attempt_at,
 --         :terminal_reason, :fast_failures, :slow_failures, :slow_started_at, :first_attempt_at, :last_attempt_at, :now
 UPDATE deliveries
-SET status = :status, ladder = coalesce(:ladder, ladder), next_attempt_at = :next_attempt_at,
-    terminal_reason = :terminal_reason, fast_failures = :fast_failures, slow_failures = :slow_failures,
-    slow_started_at = :slow_started_at, first_attempt_at = :first_attempt_at, last_attempt_at = :last_attempt_at,
-    attempt_count = attempt_count + 1, lease_until = NULL, leased_by = NULL, replay_id = NULL, held_since = NULL,
-    held_until = NULL, updated_at = :now
+SET {{finish-set}}
 WHERE id = :id AND status = 'delivering' AND leased_by = :worker AND attempt_count = :attempt_count
 RETURNING id, ordering_key
