@@ -41,8 +41,15 @@ export class Dispatcher {
   readonly #wakeSignal = new WakeSignal();
   #lastSweep = 0;
   #lastGoneCheck = 0;
-  /** Saturated lanes the last claim skipped. */
-  #skippedLanes = 0;
+  /** The endpoints the last claim skipped as saturated. */
+  #skipped: string[] = [];
+  /**
+   * Set when a claim can find nothing more (docs/performance.md#dry-claims): until new work is signalled, one of these
+   * lanes runs below its lookahead, or `until` passes, a claim would walk the same rows again and take none of them.
+   */
+  #dry: { saturated: string[]; until: number } | null = null;
+  /** wake() was called (new work, not a lane running low) since the loop last looked. */
+  #work = false;
   /** Endpoints and tenants deleted while this process held their work: nothing more of theirs is sent. */
   readonly #goneEndpoints = new Set<string>();
   readonly #goneTenants = new Set<string>();
@@ -73,7 +80,41 @@ export class Dispatcher {
 
   /** New work may be due: claim at once instead of waiting for the next poll. */
   wake(): void {
+    this.#work = true;
     this.#wakeSignal.wake();
+  }
+
+  /** A lane runs low or process-wide room opened: worth a claim unless the last one found nothing to take. */
+  #laneWake(): void {
+    this.#wakeSignal.wake();
+  }
+
+  /**
+   * Whether a claim now would walk the same rows as the last empty one and find nothing: no work signalled since, its
+   * saturated lanes all still saturated, its recheck time not reached.
+   */
+  #stillDry(now: number): boolean {
+    const dry = this.#dry;
+    if (dry === null) return false;
+    if (this.#work || now >= dry.until) {
+      this.#dry = null;
+      return false;
+    }
+    for (const id of dry.saturated) {
+      const lane = this.#lanes.get(id);
+      if (lane === undefined || lane.leased < lookahead(lane, this.#o.leaseFactor)) {
+        this.#dry = null;
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** The endpoints whose lanes hold as many leases as they are worth ahead: a claim skips their rows. */
+  #saturated(): string[] {
+    const out: string[] = [];
+    for (const [id, lane] of this.#lanes) if (lane.leased >= lookahead(lane, this.#o.leaseFactor)) out.push(id);
+    return out;
   }
 
   start(): void {
@@ -178,26 +219,41 @@ export class Dispatcher {
           this.#lastSweep = now;
           await this.#o.store.releaseExpiredLeases(now);
         }
+        if (this.#stillDry(now)) {
+          await this.#sleep(this.#dry!.until - now);
+          continue;
+        }
+        this.#work = false;
         const room = this.#o.maxInFlight - this.#leased;
         const want = Math.min(room, this.#o.batchSize);
         const claimed = want > 0 ? await this.#claim(want) : 0;
+        // A full claim: more may be due. Unless every lane is saturated now: the rows after this claim's are then the
+        // saturated lanes' own (a claim walks past them all and takes nothing) or other endpoints' newer ones, which a
+        // lane running low, new work or the re-check below claims.
         if (claimed > 0 && claimed >= want) {
-          await new Promise((r) => setImmediate(r));
+          const saturated = this.#saturated();
+          if (saturated.length < this.#lanes.size) {
+            await new Promise((r) => setImmediate(r));
+            continue;
+          }
+          this.#dry = { saturated, until: this.#o.clock.now() + Math.min(this.#o.pollMs, SATURATED_RECHECK_MS) };
+          await this.#sleep(this.#dry.until - this.#o.clock.now());
           continue;
         }
-        // Nothing claimed while lanes of this process are saturated: the due rows are (at least mostly) theirs, a
+        // Nothing more claimed while lanes of this process are saturated: the due rows are (at least mostly) theirs, a
         // claim walks past every one of them, and the lanes wake the loop themselves once they run low. Until then
-        // only a wake (new work, a lane running low) or a slow re-check (another endpoint's retry coming due), not one
-        // every few ms that walks the same rows again.
-        if (claimed === 0 && room > 0 && this.#skippedLanes > 0) {
-          await this.#sleep(Math.min(this.#o.pollMs, SATURATED_RECHECK_MS));
-          continue;
-        }
-        // Due rows this claim could not take (endpoints at their cap, perhaps in other processes) must not make the
-        // loop spin on the database: wait a little unless a commit or a due notification wakes it first.
-        await this.#sleep(
-          room > 0 ? Math.max(await this.#idleDelay(), claimed === 0 ? IDLE_RECHECK_MS : 0) : this.#o.pollMs,
-        );
+        // only new work, such a lane, or a slow re-check (another endpoint's retry coming due), not a claim on every
+        // wake that walks the same rows again.
+        const delay =
+          room <= 0
+            ? this.#o.pollMs
+            : this.#skipped.length > 0
+              ? Math.min(this.#o.pollMs, SATURATED_RECHECK_MS)
+              : // Due rows this claim could not take (endpoints at their cap, perhaps in other processes) must not make
+                // the loop spin on the database: wait a little unless new work or a due notification wakes it first.
+                Math.max(await this.#idleDelay(), claimed === 0 ? IDLE_RECHECK_MS : 0);
+        if (room > 0) this.#dry = { saturated: this.#skipped, until: this.#o.clock.now() + delay };
+        await this.#sleep(delay);
       } catch (err) {
         this.#o.logger.log('error', 'dispatcher loop error', { error: (err as Error).message });
         await this.#sleep(Math.min(this.#o.pollMs, 500));
@@ -219,9 +275,8 @@ export class Dispatcher {
   async #claim(limit: number): Promise<number> {
     await this.#dropDeletedEndpoints(this.#o.clock.now());
     const now = this.#o.clock.now();
-    const saturated: string[] = [];
-    for (const [id, lane] of this.#lanes) if (lane.leased >= lookahead(lane, this.#o.leaseFactor)) saturated.push(id);
-    this.#skippedLanes = saturated.length;
+    const saturated = this.#saturated();
+    this.#skipped = saturated;
     const claimed = await this.#o.store.claimDue({
       now,
       limit,
@@ -273,7 +328,7 @@ export class Dispatcher {
           (lane.queue.length < lookahead(lane, this.#o.leaseFactor) / 2 &&
             this.#o.maxInFlight - this.#leased >= this.#o.batchSize / 4)
         )
-          this.wake();
+          this.#laneWake();
       };
       const sent = (ms: number) => void (lane.sendMs = lane.sendMs * 0.9 + ms * 0.1);
       const seq = this.#throttles.nextSeq(c);
@@ -293,10 +348,12 @@ export class Dispatcher {
           freeSlot();
           this.#leased--;
           this.#active.delete(p);
+          // Its record (or hold, or failure) has ended its lease: the key's next delivery is claimable now.
+          if (c.delivery.orderingKey != null) this.wake();
           // Process-wide room for a full claim again: the loop may be waiting for it. Only on the way down through the
           // threshold, not on every completion below it: a wake the lanes did not ask for (freeSlot wakes the loop when
           // a lane runs low) is a claim that finds nothing but the saturated lanes' rows (docs/performance.md).
-          if (this.#leased === this.#o.maxInFlight - this.#o.batchSize - 1) this.wake();
+          if (this.#leased === this.#o.maxInFlight - this.#o.batchSize - 1) this.#laneWake();
         });
       this.#active.add(p);
     }
