@@ -70,29 +70,32 @@ export function nextConcurrency(
 ): ConcurrencyState {
   const limit = Math.min(s.limit, max);
   const pushback = isPushback(s, sig);
-  let next: ConcurrencyState = { ...s, limit };
+  let baselineMs = s.baselineMs;
+  let samples = s.samples;
   if (sig.success) {
-    const baselineMs =
-      s.baselineMs === null
+    baselineMs =
+      baselineMs === null
         ? sig.durationMs
-        : s.baselineMs * (1 - ADAPTIVE.baselineWeight) + sig.durationMs * ADAPTIVE.baselineWeight;
-    next = { ...next, baselineMs, samples: s.samples + 1 };
+        : baselineMs * (1 - ADAPTIVE.baselineWeight) + sig.durationMs * ADAPTIVE.baselineWeight;
+    samples++;
   }
+  // One new state per response (this runs for every attempt): built once, not spread step by step.
   if (pushback) {
-    if (sig.seq < s.cutAtSeq) return next;
+    if (sig.seq < s.cutAtSeq) return { limit, baselineMs, samples, ceiling: s.ceiling, cutAtSeq: s.cutAtSeq };
     return {
-      ...next,
       limit: Math.max(1, limit * ADAPTIVE.decrease),
-      ceiling: effectiveConcurrency({ ...s, limit }, max),
+      baselineMs,
+      samples,
+      ceiling: Math.max(1, Math.min(max, Math.floor(limit + 1e-9))),
       cutAtSeq: nextSeq,
     };
   }
-  if (!sig.success || !sig.windowFull) return next;
+  if (!sig.success || !sig.windowFull) return { limit, baselineMs, samples, ceiling: s.ceiling, cutAtSeq: s.cutAtSeq };
   const w = Math.floor(limit + 1e-9);
-  const near = next.ceiling !== null && w >= next.ceiling - ADAPTIVE.nearCeiling && w <= next.ceiling;
+  const near = s.ceiling !== null && w >= s.ceiling - ADAPTIVE.nearCeiling && w <= s.ceiling;
   const step = 1 / (Math.max(1, limit) * (near ? ADAPTIVE.slowNearCeiling : 1));
   const grown = Math.min(max, limit + step);
   // Well past the old ceiling without pushback: it no longer says anything.
-  const ceiling = next.ceiling !== null && grown >= next.ceiling + 2 ? null : next.ceiling;
-  return { ...next, limit: grown, ceiling };
+  const ceiling = s.ceiling !== null && grown >= s.ceiling + 2 ? null : s.ceiling;
+  return { limit: grown, baselineMs, samples, ceiling, cutAtSeq: s.cutAtSeq };
 }

@@ -239,7 +239,7 @@ export function claimedTrace(r: Row): TraceContext | null {
 
 /** Needs `ev_event_id` and `ev_type` joined from events. */
 export function deliveryFromRow(r: Row): Delivery {
-  return {
+  const d: Delivery = {
     id: r.id,
     tenantId: r.tenant_id,
     eventPk: r.event_pk,
@@ -265,8 +265,10 @@ export function deliveryFromRow(r: Row): Delivery {
     heldUntil: numOrNull(r.held_until),
     createdAt: num(r.created_at),
     updatedAt: num(r.updated_at),
-    ...('last_response_status' in r ? { lastResponse: lastResponseFromRow(r) } : {}),
   };
+  // Set only when the row has it (lists join the last attempt; a claim does not): no spread per row on the claim path.
+  if ('last_response_status' in r) d.lastResponse = lastResponseFromRow(r);
+  return d;
 }
 
 /**

@@ -16,6 +16,7 @@ import {
   StorageFatalError,
   type StoreProblem,
 } from '../storage-fault.ts';
+import { type RowMaker, rowMaker } from './row-maker.ts';
 import { WalSync } from './wal-sync.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -79,6 +80,7 @@ export class SqliteDriver implements SqlDriver {
   readonly dialect = 'sqlite' as const;
   readonly db: Database.Database;
   readonly #statements = new Map<string, Database.Statement>();
+  readonly #makers = new Map<Database.Statement, RowMaker>();
   readonly #mutex = new Mutex();
   readonly #direct: SqlExecutor;
   /** null for an in-memory database, which has nothing to sync. */
@@ -164,6 +166,17 @@ export class SqliteDriver implements SqlDriver {
       const sql = SQL[name];
       if (sql === undefined) throw new Error(`no SQL statement named ${name}`);
       s = this.db.prepare(sql);
+      // A statement that returns rows returns them as arrays, made into objects by its own row maker (row-maker.ts).
+      if (s.reader)
+        this.#makers.set(
+          s,
+          rowMaker(
+            s
+              .raw(true)
+              .columns()
+              .map((c) => c.name),
+          ),
+        );
       this.#statements.set(name, s);
     }
     return s;
@@ -175,9 +188,12 @@ export class SqliteDriver implements SqlDriver {
       this.#changed += s.run(bind(params)).changes;
       return [];
     }
-    const rows = s.all(bind(params)) as T[];
+    const rows = s.all(bind(params)) as unknown[][];
+    const make = this.#makers.get(s)!;
+    const out = new Array<T>(rows.length);
+    for (let i = 0; i < rows.length; i++) out[i] = make(rows[i]) as T;
     if (!s.readonly) this.#changed += rows.length; // INSERT/UPDATE/DELETE … RETURNING: one row per changed row
-    return rows;
+    return out;
   }
 
   #run(name: string, params?: SqlParams): number {
@@ -201,10 +217,11 @@ export class SqliteDriver implements SqlDriver {
     let changed = 0;
     try {
       if (s.reader) {
+        const make = this.#makers.get(s)!;
         for (const p of sets) {
-          const r = s.get(p) as T | undefined;
+          const r = s.get(p) as unknown[] | undefined;
           if (r !== undefined) {
-            out.push(r);
+            out.push(make(r) as T);
             changed++;
           }
         }
