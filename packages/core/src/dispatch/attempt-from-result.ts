@@ -10,9 +10,18 @@ export type AttemptContext = Pick<
 >;
 
 export function attemptFromResult(ctx: AttemptContext, result: SendResult & { simulatedDurationMs?: number }): Attempt {
+  // Every field named (no spread of ctx): this runs once per attempt.
   return {
     id: newId('att', ctx.startedAt),
-    ...ctx,
+    deliveryId: ctx.deliveryId,
+    tenantId: ctx.tenantId,
+    environment: ctx.environment,
+    endpointId: ctx.endpointId,
+    n: ctx.n,
+    trigger: ctx.trigger,
+    ladder: ctx.ladder,
+    startedAt: ctx.startedAt,
+    requestHeaders: ctx.requestHeaders,
     durationMs: result.simulatedDurationMs ?? result.durationMs,
     responseStatus: result.status,
     responseHeaders: result.responseHeaders,

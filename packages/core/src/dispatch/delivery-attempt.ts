@@ -101,23 +101,26 @@ export function attemptRecord(
   // Hookline's own egress failed (proxy): the receiver was never asked, so neither health nor the breaker's window
   // hears of it (docs/rules.md#egress-failures); the delivery still retries on its ladder.
   const egress = isEgressFailure(result.errorClass);
-  return {
+  // Optional fields are set when present rather than spread in: this runs once per attempt.
+  const health: AttemptRecord['health'] = {
+    rule: policy.health,
+    // Failed replays and tests leave health alone; any success clears it (docs/rules.md#health-clear).
+    countsFailure: !egress && (trigger === 'scheduled' || trigger === 'probe'),
+    countsSuccess: true,
+  };
+  if (reopenWindowMs !== undefined) health.reopenWindowMs = reopenWindowMs;
+  const record: AttemptRecord = {
     attempt,
     workerId,
     next,
     progress,
     replayId: c.replayId,
     previousAttemptAt: d.lastAttemptAt,
-    // Failed replays and tests leave health alone; any success clears it (docs/rules.md#health-clear).
-    health: {
-      rule: policy.health,
-      countsFailure: !egress && (trigger === 'scheduled' || trigger === 'probe'),
-      countsSuccess: true,
-      ...(reopenWindowMs !== undefined ? { reopenWindowMs } : {}),
-    },
+    health,
     breakerScope: egress ? null : breakerScope,
-    ...(d.orderingKey != null ? { ordering: { endpointId: c.endpoint.id, key: d.orderingKey } } : {}),
   };
+  if (d.orderingKey != null) record.ordering = { endpointId: c.endpoint.id, key: d.orderingKey };
+  return record;
 }
 
 /** The attempt's log line (docs/rules.md#attempt-log). */
