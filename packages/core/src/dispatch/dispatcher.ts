@@ -217,7 +217,8 @@ export class Dispatcher {
         const now = this.#o.clock.now();
         if (now - this.#lastSweep >= this.#o.sweepMs) {
           this.#lastSweep = now;
-          await this.#o.store.releaseExpiredLeases(now);
+          // Leases that lapsed (a stalled or dead worker's) are claimable again: new work for a dry loop.
+          if ((await this.#o.store.releaseExpiredLeases(now)) > 0) this.#work = true;
         }
         if (this.#stillDry(now)) {
           await this.#sleep(this.#dry!.until - now);

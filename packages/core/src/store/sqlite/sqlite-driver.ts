@@ -40,6 +40,10 @@ export interface SqliteOptions {
 
 export const DEFAULT_WAL_LIMIT_BYTES = 16 * 1024 * 1024;
 const DEFAULT_MIN_FREE_BYTES = 1024 * 1024;
+/** The maker of a statement that returns no rows: never called. */
+const noRows: RowMaker = () => {
+  throw new Error('this statement returns no rows');
+};
 
 /** Serialises access to the one connection: a transaction's statements must not interleave with others'. */
 class Mutex {
@@ -79,8 +83,8 @@ function bind(params: SqlParams | undefined): Record<string, unknown> {
 export class SqliteDriver implements SqlDriver {
   readonly dialect = 'sqlite' as const;
   readonly db: Database.Database;
-  readonly #statements = new Map<string, Database.Statement>();
-  readonly #makers = new Map<Database.Statement, RowMaker>();
+  /** Prepared once each; a statement that returns rows with the maker of its row objects (row-maker.ts). */
+  readonly #statements = new Map<string, { s: Database.Statement; make: RowMaker }>();
   readonly #mutex = new Mutex();
   readonly #direct: SqlExecutor;
   /** null for an in-memory database, which has nothing to sync. */
@@ -160,36 +164,36 @@ export class SqliteDriver implements SqlDriver {
     if (this.#fatal) throw this.#fatal;
   }
 
-  #stmt(name: string): Database.Statement {
-    let s = this.#statements.get(name);
-    if (!s) {
+  #stmt(name: string): { s: Database.Statement; make: RowMaker } {
+    let p = this.#statements.get(name);
+    if (!p) {
       const sql = SQL[name];
       if (sql === undefined) throw new Error(`no SQL statement named ${name}`);
-      s = this.db.prepare(sql);
-      // A statement that returns rows returns them as arrays, made into objects by its own row maker (row-maker.ts).
-      if (s.reader)
-        this.#makers.set(
-          s,
-          rowMaker(
-            s
-              .raw(true)
-              .columns()
-              .map((c) => c.name),
-          ),
-        );
-      this.#statements.set(name, s);
+      const s = this.db.prepare(sql);
+      // A statement that returns rows returns them as arrays, made into objects by its own row maker.
+      p = {
+        s,
+        make: s.reader
+          ? rowMaker(
+              s
+                .raw(true)
+                .columns()
+                .map((c) => c.name),
+            )
+          : noRows,
+      };
+      this.#statements.set(name, p);
     }
-    return s;
+    return p;
   }
 
   #all<T>(name: string, params?: SqlParams): T[] {
-    const s = this.#stmt(name);
+    const { s, make } = this.#stmt(name);
     if (!s.reader) {
       this.#changed += s.run(bind(params)).changes;
       return [];
     }
     const rows = s.all(bind(params)) as unknown[][];
-    const make = this.#makers.get(s)!;
     const out = new Array<T>(rows.length);
     for (let i = 0; i < rows.length; i++) out[i] = make(rows[i]) as T;
     if (!s.readonly) this.#changed += rows.length; // INSERT/UPDATE/DELETE … RETURNING: one row per changed row
@@ -197,7 +201,7 @@ export class SqliteDriver implements SqlDriver {
   }
 
   #run(name: string, params?: SqlParams): number {
-    const s = this.#stmt(name);
+    const { s } = this.#stmt(name);
     const n = s.reader ? s.all(bind(params)).length : s.run(bind(params)).changes;
     if (!s.readonly) this.#changed += n;
     return n;
@@ -212,12 +216,11 @@ export class SqliteDriver implements SqlDriver {
    */
   eachRow<T = Record<string, any>>(name: string, sets: readonly SqlParams[]): T[] {
     this.#refuseIfFailed();
-    const s = this.#stmt(name);
+    const { s, make } = this.#stmt(name);
     const out: T[] = [];
     let changed = 0;
     try {
       if (s.reader) {
-        const make = this.#makers.get(s)!;
         for (const p of sets) {
           const r = s.get(p) as unknown[] | undefined;
           if (r !== undefined) {
