@@ -6,7 +6,16 @@
 
 import assert from 'node:assert/strict';
 import { execFile, spawn } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { after, before, test } from 'node:test';
@@ -189,6 +198,12 @@ test('every tarball carries the LICENSE (Apache-2.0) and its README where it has
     if (existsSync(join(ROOT, PACKAGES[i]!, 'README.md')))
       assert.ok(files.includes('README.md'), `${pkg.name}: README`);
   }
+  // PostgreSQL's functions are applied from their files at every start (store/postgres/migrate.ts).
+  const core = packed[PACKAGES.indexOf('packages/core')]!.files.map((f) => f.path);
+  const functions = readdirSync(join(ROOT, 'packages/core/src/store/postgres/functions'));
+  assert.ok(functions.length > 0);
+  for (const f of functions)
+    assert.ok(core.includes(`dist/store/postgres/functions/${f}`), `@hookline/core: functions/${f} in the tarball`);
 });
 
 test("docs/deploy.md's production pack names exactly the @hookline packages the server needs", () => {

@@ -7,7 +7,14 @@ import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { loadFragments, loadMigrations, loadSqlFolder, loadStatements, SHARED_SQL_DIR } from './sql-files.ts';
+import {
+  loadFragments,
+  loadFunctions,
+  loadMigrations,
+  loadSqlFolder,
+  loadStatements,
+  SHARED_SQL_DIR,
+} from './sql-files.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const DIALECT_DIRS = { sqlite: join(here, 'sqlite', 'sql'), postgres: join(here, 'postgres', 'sql') } as const;
@@ -177,16 +184,17 @@ test('the ordered-key predicate is written once per dialect: SQLite as a fragmen
   // Expanded, the statements SQLite runs carry it (two comparisons per read, two reads each).
   const expanded = loadStatements(DIALECT_DIRS.sqlite);
   for (const name of ['claim-due', 'next-due-at']) assert.equal(expanded[name]!.match(KEY_ORDER)?.length, 4, name);
-  // PostgreSQL: only the migration that defines hookline_key_free spells it; its statements and its claim function
-  // (as every migration since 007 defines hookline_claim_due) call the function.
-  const migrations = join(here, 'postgres', 'migrations');
-  const pgMigrations = Object.fromEntries(loadMigrations(migrations).map((m) => [`${m.version}_${m.name}`, m.sql]));
+  // PostgreSQL: only its function file spells it (and migration 007, which first defined the function; migrations
+  // are never edited); its statements and the claim function call it.
+  const functions = Object.fromEntries(loadFunctions(join(here, 'postgres', 'functions')).map((f) => [f.file, f.sql]));
+  assert.deepEqual(spelled(functions), ['key-free']);
+  assert.match(functions['key-free']!, /CREATE OR REPLACE FUNCTION hookline_key_free\(/);
+  const pgMigrations = Object.fromEntries(
+    loadMigrations(join(here, 'postgres', 'migrations')).map((m) => [`${m.version}_${m.name}`, m.sql]),
+  );
   assert.deepEqual(spelled(pgMigrations), ['7_ordered_delivery']);
-  assert.match(pgMigrations['7_ordered_delivery']!, /CREATE FUNCTION hookline_key_free\(/);
   const postgres = loadStatements(DIALECT_DIRS.postgres);
   assert.match(postgres['next-due-at']!, /hookline_key_free\(d\.endpoint_id, d\.ordering_key, d\.ordering_seq\)/);
   assert.match(postgres['claim-due']!, /hookline_claim_due\(/);
-  for (const m of loadMigrations(migrations))
-    if (m.version >= 7 && /FUNCTION hookline_claim_due\(/.test(m.sql))
-      assert.match(m.sql, /hookline_key_free\(/, m.name);
+  assert.equal(functions['claim-due']!.match(/hookline_key_free\(/g)?.length, 3, 'the claim checks keys on each read');
 });

@@ -1,5 +1,5 @@
-// Loads the `.sql` statements (one each, named by file: shared, then per dialect; `{{fragment}}` includes expanded)
-// and the numbered migrations.
+// Loads the `.sql` statements (one each, named by file: shared, then per dialect; `{{fragment}}` includes expanded),
+// the numbered migrations and PostgreSQL's function files.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -79,4 +79,25 @@ export function loadMigrations(dir: string): Migration[] {
     .filter((f) => /^\d{3}_.+\.sql$/.test(f))
     .sort()
     .map((f) => ({ version: Number(f.slice(0, 3)), name: f.slice(4, -4), sql: readFileSync(join(dir, f), 'utf8') }));
+}
+
+export interface FunctionFile {
+  /** The file's name without `.sql`: the function's name without `hookline_`, `_` written `-` (`claim-due`). */
+  file: string;
+  /** The function it defines (`hookline_claim_due`). */
+  name: string;
+  sql: string;
+}
+
+/** `functions/<name>.sql`: one `CREATE OR REPLACE FUNCTION` each, in file order (postgres/migrate.ts applies them). */
+export function loadFunctions(dir: string): FunctionFile[] {
+  return readdirSync(dir)
+    .filter((f) => f.endsWith('.sql'))
+    .sort()
+    .map((f) => {
+      const sql = readFileSync(join(dir, f), 'utf8');
+      const name = /^CREATE OR REPLACE FUNCTION (\w+)\(/m.exec(sql)?.[1];
+      if (name === undefined) throw new Error(`functions/${f} has no CREATE OR REPLACE FUNCTION`);
+      return { file: f.slice(0, -4), name, sql };
+    });
 }

@@ -5,14 +5,14 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import type { SqlDriver, SqlExecutor, SqlParams } from '../sql-driver.ts';
-import { loadMigrations, loadStatements } from '../sql-files.ts';
+import { loadStatements } from '../sql-files.ts';
+import { migrate } from './migrate.ts';
 import { type PositionalStatement, toPositional } from './named-params.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const STATEMENTS: Record<string, PositionalStatement> = Object.fromEntries(
   Object.entries(loadStatements(join(here, 'sql'))).map(([name, sql]) => [name, toPositional(sql)]),
 );
-const MIGRATIONS = loadMigrations(join(here, 'migrations'));
 
 /** The channel a commit that made work due notifies; every process's listener wakes its dispatcher. */
 export const DUE_CHANNEL = 'hookline_due';
@@ -30,9 +30,6 @@ const MAKES_DUE = new Set([
   'release-expired-leases',
   'release-all-leases',
 ]);
-
-/** One key for every Hookline process on a database: migrations run once even when several start together. */
-const MIGRATION_LOCK = "hashtext('hookline.migrate')";
 
 export interface PostgresOptions {
   /** Connections in this process's pool (default 10). */
@@ -280,40 +277,13 @@ export class PostgresDriver implements SqlDriver {
     }
   }
 
-  /** Applies the numbered migrations not yet recorded, under an advisory lock: concurrent processes migrate once. */
+  /** Applies the migrations and the function files (./migrate.ts): concurrent processes migrate once. */
   async migrate(): Promise<void> {
     const client = await this.pool.connect();
     const onError = () => {};
     client.on('error', onError);
     try {
-      await client.query(`SELECT pg_advisory_lock(${MIGRATION_LOCK})`);
-      try {
-        if (this.#o.schema) await client.query(`CREATE SCHEMA IF NOT EXISTS ${this.#o.schema}`);
-        await client.query(
-          'CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at BIGINT NOT NULL)',
-        );
-        const done = new Set(
-          (await client.query('SELECT version FROM schema_migrations')).rows.map((r) => Number(r.version)),
-        );
-        for (const m of MIGRATIONS) {
-          if (done.has(m.version)) continue;
-          await client.query('BEGIN');
-          try {
-            await client.query(m.sql);
-            await client.query('INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, $3)', [
-              m.version,
-              m.name,
-              Date.now(),
-            ]);
-            await client.query('COMMIT');
-          } catch (err) {
-            await client.query('ROLLBACK').catch(() => {});
-            throw new Error(`migration ${m.version}_${m.name} failed: ${(err as Error).message}`, { cause: err });
-          }
-        }
-      } finally {
-        await client.query(`SELECT pg_advisory_unlock(${MIGRATION_LOCK})`).catch(() => {});
-      }
+      await migrate(client, this.#o.schema);
     } finally {
       client.off('error', onError);
       client.release();
