@@ -170,6 +170,8 @@ export interface EventRecord {
   version: string;
   occurredAt: string; // ISO-8601 as sent in the envelope
   body: Buffer; // the exact bytes every attempt sends
+  /** What the body holds: Hookline's envelope, or the payload itself (`raw`); set at accept, stores always return it. */
+  payloadFormat?: PayloadFormat;
   isMoney: boolean;
   /** Deliveries to endpoints with ordering `key` are attempted one at a time per key, in accept order; null: unordered. */
   orderingKey?: string | null;

@@ -125,6 +125,7 @@ export class Ingest {
       version,
       occurredAt,
       body,
+      payloadFormat: input.payload_format ?? 'envelope',
       isMoney,
       orderingKey,
       createdAt: now,

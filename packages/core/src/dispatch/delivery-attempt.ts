@@ -28,9 +28,16 @@ export function sendTimeoutMs(c: ClaimedDelivery, policy: Policy): number {
   return Math.min(c.endpoint.timeoutMs ?? policy.timeoutMs, MAX_TIMEOUT_MS);
 }
 
+/** What a request is made from: a claimed delivery, or the few parts of one a test delivery has. */
+export interface SignedRequestSource {
+  delivery: Pick<ClaimedDelivery['delivery'], 'id' | 'eventId'>;
+  body: Buffer;
+  endpoint: Pick<ClaimedDelivery['endpoint'], 'id' | 'url' | 'scheme' | 'customHeaders' | 'maxConcurrency'>;
+}
+
 /** The request for an attempt started at `now`, signed with every live secret (newest first). */
 export function signedRequest(
-  c: ClaimedDelivery,
+  c: SignedRequestSource,
   secrets: readonly SigningSecret[],
   now: number,
   timeoutMs: number,

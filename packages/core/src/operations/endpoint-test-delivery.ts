@@ -4,12 +4,12 @@ import type { Actor } from '../audit/audit-types.ts';
 import { DEFAULTS } from '../defaults.ts';
 import { attemptFromResult } from '../dispatch/attempt-from-result.ts';
 import { setTraceHeaders } from '../dispatch/attempt-trace.ts';
+import { signedRequest } from '../dispatch/delivery-attempt.ts';
 import type { DeliverySender } from '../dispatch/dispatcher.ts';
 import type { Attempt, Endpoint } from '../domain.ts';
 import { fail } from '../errors.ts';
-import { recordedHeaders, withCustomHeaders } from '../http/custom-headers.ts';
+import { recordedHeaders } from '../http/custom-headers.ts';
 import { newId } from '../ids.ts';
-import { signHeaders } from '../signing/sign-headers.ts';
 import { type AttemptSpan, startAttemptSpan } from '../tracing/attempt-span.ts';
 import { audited } from './audit.ts';
 import type { EngineParts } from './parts.ts';
@@ -54,15 +54,14 @@ export async function sendTestDelivery(
   let result: Awaited<ReturnType<DeliverySender['send']>>;
   let span: AttemptSpan | null = null;
   try {
-    headers = signHeaders({
-      scheme: ep.scheme,
-      eventId: prepared.event.eventId,
-      deliveryId,
-      timestampSec: Math.floor(startedAt / 1000),
-      body: prepared.event.body,
-      secrets: await p.secrets.live(id, ep.version, startedAt),
-    });
-    headers = withCustomHeaders(ep.customHeaders, headers);
+    // Signed as every attempt is (dispatch/delivery-attempt.ts): live secrets, custom headers beneath the signed ones.
+    const request = signedRequest(
+      { delivery: { id: deliveryId, eventId: prepared.event.eventId }, body: prepared.event.body, endpoint: ep },
+      await p.secrets.live(id, ep.version, startedAt),
+      startedAt,
+      timeoutMs,
+    );
+    headers = request.headers;
     if (p.tracer !== null) {
       span = startAttemptSpan(p.tracer, {
         url: ep.url,
@@ -79,15 +78,7 @@ export async function sendTestDelivery(
       });
       setTraceHeaders(headers, span.headers);
     }
-    result = await p.sender.send({
-      url: ep.url,
-      headers,
-      body: prepared.event.body,
-      timeoutMs,
-      endpointId: id,
-      maxConcurrency: ep.maxConcurrency,
-      ...(await p.egress.of(id, ep.version)),
-    });
+    result = await p.sender.send({ ...request, ...(await p.egress.of(id, ep.version)) });
   } catch (err) {
     // Not sent at all (no live secret, a sender fault): the delivery ends failed with the reason, never stays open.
     await p.store.endDeliveries(

@@ -1,12 +1,22 @@
 // Messages of the Svix-compatible API (docs/svix-compatibility.md#messages): an event accepted with the tenant's
 // payload format, its channels and tags kept beside it, read back by Hookline's id or the caller's event id, listed
-// newest first, and resent to one endpoint as a new delivery (a succeeded one too: Svix's resend).
+// newest first, read with its destinations and attempts or by endpoint (one store read each), and resent to one
+// endpoint as a new delivery (a succeeded one too: Svix's resend).
 import type { Actor } from '../audit/audit-types.ts';
 import type { Delivery, EventRecord } from '../domain.ts';
 import { fail } from '../errors.ts';
 import { newId } from '../ids.ts';
 import { expectAccepted } from '../ingest.ts';
-import type { MessageFilter, MessageLabels, Page, ReplayRow } from '../store/store.ts';
+import type {
+  DeliveryWindow,
+  EndpointMessage,
+  MessageAttempt,
+  MessageDestination,
+  MessageFilter,
+  MessageLabels,
+  Page,
+  ReplayRow,
+} from '../store/store.ts';
 import { audited } from './audit.ts';
 import type { EngineParts } from './parts.ts';
 
@@ -71,6 +81,43 @@ export class MessageOperations {
     limit: number,
   ): Promise<Page<{ id: string; event: EventRecord } & MessageLabels>> {
     return this.#p.store.listMessages(tenantId, filter, cursor, limit);
+  }
+
+  /** The message's deliveries, oldest first, each with its endpoint; 404 message_not_found. */
+  async destinations(tenantId: string, ref: string): Promise<MessageDestination[]> {
+    const msg = await this.get(tenantId, ref);
+    return this.#p.store.messageDestinations(tenantId, msg.event.id);
+  }
+
+  /**
+   * Every attempt of the message (to `endpointId` only, when given): the newest delivery first, each delivery's
+   * attempts newest first; 404 message_not_found.
+   */
+  async attempts(tenantId: string, ref: string, endpointId: string | null = null): Promise<MessageAttempt[]> {
+    const msg = await this.get(tenantId, ref);
+    return this.#p.store.messageAttempts(tenantId, msg.event.id, endpointId);
+  }
+
+  /** A page of the endpoint's deliveries in the window, newest first, each with its attempts newest first. */
+  endpointAttempts(
+    tenantId: string,
+    endpointId: string,
+    window: DeliveryWindow,
+    cursor: string | null,
+    limit: number,
+  ): Promise<Page<{ id: string; attempts: MessageAttempt[] }>> {
+    return this.#p.store.endpointAttempts(tenantId, endpointId, window, cursor, limit);
+  }
+
+  /** A page of the endpoint's deliveries in the window, newest first, each with its message. */
+  endpointMessages(
+    tenantId: string,
+    endpointId: string,
+    window: DeliveryWindow,
+    cursor: string | null,
+    limit: number,
+  ): Promise<Page<EndpointMessage & { id: string }>> {
+    return this.#p.store.endpointMessages(tenantId, endpointId, window, cursor, limit);
   }
 
   /**

@@ -2,7 +2,8 @@
 // to sql-parts/compat.ts, a base class of SqlStore so that the store's one class stays within its size.
 import type { SqlDriver } from './sql-driver.ts';
 import * as compat from './sql-parts/compat.ts';
-import type { EndpointLabels, MessageFilter, MessageLabels, ReplayRow, TenantLabels } from './store.ts';
+import * as reads from './sql-parts/message-reads.ts';
+import type { DeliveryWindow, EndpointLabels, MessageFilter, MessageLabels, ReplayRow, TenantLabels } from './store.ts';
 
 export abstract class SqlCompatParts {
   abstract readonly driver: SqlDriver;
@@ -30,6 +31,18 @@ export abstract class SqlCompatParts {
   }
   listMessages(tenantId: string, filter: MessageFilter, cursor: string | null, limit: number) {
     return compat.listMessages(this.driver, tenantId, filter, cursor, limit);
+  }
+  messageDestinations(tenantId: string, eventPk: string) {
+    return reads.messageDestinations(this.driver, tenantId, eventPk);
+  }
+  messageAttempts(tenantId: string, eventPk: string, endpointId: string | null) {
+    return reads.messageAttempts(this.driver, tenantId, eventPk, endpointId);
+  }
+  endpointAttempts(tenantId: string, endpointId: string, w: DeliveryWindow, cursor: string | null, limit: number) {
+    return reads.endpointAttempts(this.driver, tenantId, endpointId, w, cursor, limit);
+  }
+  endpointMessages(tenantId: string, endpointId: string, w: DeliveryWindow, cursor: string | null, limit: number) {
+    return reads.endpointMessages(this.driver, tenantId, endpointId, w, cursor, limit);
   }
   addDelivery(replay: ReplayRow, eventPk: string, id: string, now: number) {
     return compat.addDelivery(this.driver, replay, eventPk, id, now);

@@ -9,6 +9,7 @@ import type { CompatStore } from './parts/compat-store.ts';
 import type { DeliveryQueueStore } from './parts/delivery-queue-store.ts';
 import type { EndpointEgressStore } from './parts/endpoint-egress-store.ts';
 import type { EventStore } from './parts/event-store.ts';
+import type { MessageReadStore } from './parts/message-read-store.ts';
 import type { OutboxStore } from './parts/outbox-store.ts';
 import type { ProcessStore } from './parts/process-store.ts';
 import type { ReplayStore } from './parts/replay-store.ts';
@@ -23,6 +24,7 @@ export type * from './parts/compat-store.ts';
 export type * from './parts/delivery-queue-store.ts';
 export type * from './parts/endpoint-egress-store.ts';
 export type * from './parts/event-store.ts';
+export type * from './parts/message-read-store.ts';
 export type * from './parts/outbox-store.ts';
 export type * from './parts/page.ts';
 export type * from './parts/process-store.ts';
@@ -44,6 +46,7 @@ export type Store = StoreLifecycle &
   RetentionStore &
   AuditStore &
   ProcessStore &
-  CompatStore;
+  CompatStore &
+  MessageReadStore;
 
 export type { AttemptTrigger };

@@ -67,6 +67,7 @@ export class PostgresStore extends SqlStore {
             occurred_ats: col('occurred_at'),
             bodies: col('body'),
             body_hashes: col('body_hash'),
+            payload_formats: col('payload_format'),
             is_moneys: col('is_money'),
             ordering_keys: col('ordering_key'),
             traceparents: col('traceparent'),

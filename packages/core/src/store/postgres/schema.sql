@@ -310,6 +310,8 @@ CREATE TABLE events (
   ordering_key text,
   traceparent text,
   tracestate text,
+  payload_format text DEFAULT 'envelope'::text NOT NULL,
+  CONSTRAINT events_payload_format_check CHECK (payload_format = ANY (ARRAY['envelope'::text, 'raw'::text])),
   CONSTRAINT events_pkey PRIMARY KEY (id),
   CONSTRAINT events_tenant_id_event_id_key UNIQUE (tenant_id, event_id),
   CONSTRAINT events_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES tenants(id) ON DELETE CASCADE

@@ -237,7 +237,7 @@ CREATE TABLE events (
   body BLOB NOT NULL,
   body_hash TEXT NOT NULL,
   is_money INTEGER NOT NULL DEFAULT 0,
-  created_at INTEGER NOT NULL, ordering_key TEXT, traceparent TEXT, tracestate TEXT,
+  created_at INTEGER NOT NULL, ordering_key TEXT, traceparent TEXT, tracestate TEXT, payload_format TEXT NOT NULL DEFAULT 'envelope' CHECK (payload_format IN ('envelope', 'raw')),
   UNIQUE (tenant_id, event_id)
 );
 

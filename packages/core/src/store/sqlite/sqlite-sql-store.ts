@@ -5,6 +5,7 @@
 
 import type { DeliveryStatus, Environment } from '../../domain.ts';
 import type { ClaimOptions } from '../parts/delivery-queue-store.ts';
+import type { DeliveryWindow } from '../parts/message-read-store.ts';
 import type { DeliveryFilter } from '../parts/reporting-store.ts';
 import { applyRateLimits } from '../rate-limited-claim.ts';
 import * as rows from '../rows.ts';
@@ -254,6 +255,22 @@ export class SqliteSqlStore extends SqlStore {
     const e = await super.getEvent(tenantId, eventId);
     if (e) for (const d of e.deliveries) this.leases.overlay(d);
     return e;
+  }
+  override async messageDestinations(tenantId: string, eventPk: string) {
+    const out = await super.messageDestinations(tenantId, eventPk);
+    for (const m of out) if (this.leases.get(m.deliveryId)) m.status = 'delivering';
+    return out;
+  }
+  override async endpointMessages(
+    tenantId: string,
+    endpointId: string,
+    w: DeliveryWindow,
+    cursor: string | null,
+    n: number,
+  ) {
+    const p = await super.endpointMessages(tenantId, endpointId, w, cursor, n);
+    for (const m of p.items) if (this.leases.get(m.deliveryId)) m.status = 'delivering';
+    return p;
   }
   override async countByStatus() {
     return leaseReads.countByStatus(this.#driver, this.leases, await super.countByStatus());

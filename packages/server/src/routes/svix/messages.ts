@@ -89,12 +89,6 @@ export function svixMessageRoutes(app: FastifyInstance, rt: Runtime): void {
 
   app.get<{ Params: P<'app' | 'msg'> }>('/api/v1/app/:app/msg/:msg/endpoint', { config }, async (req) => {
     const t = await appFor(rt, req, req.params.app);
-    const m = await engine.messages.get(t.id, req.params.msg);
-    const out = [];
-    for (const d of m.deliveries) {
-      const e = await engine.endpoints.find(t.id, d.endpointId);
-      if (e) out.push(messageEndpointOut(e, d));
-    }
-    return listOut(out, null);
+    return listOut((await engine.messages.destinations(t.id, req.params.msg)).map(messageEndpointOut), null);
   });
 }

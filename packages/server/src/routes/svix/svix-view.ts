@@ -1,5 +1,14 @@
 // Hookline's rows in Svix's shapes (camelCase, ISO timestamps, numeric enums; every field the official SDKs read).
-import type { Attempt, Delivery, DeliveryStatus, Endpoint, EventRecord, MessageLabels, Tenant } from '@hookline/core';
+import type {
+  DeliveryStatus,
+  Endpoint,
+  EndpointMessage,
+  EventRecord,
+  MessageAttempt,
+  MessageDestination,
+  MessageLabels,
+  Tenant,
+} from '@hookline/core';
 import type { EventTypeView } from '../../event-types/event-type-registry.ts';
 
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -41,10 +50,7 @@ export function endpointOut(e: Endpoint) {
   };
 }
 
-/**
- * The payload a message was sent with: the body itself in raw mode, the envelope's `data` otherwise (an envelope is
- * recognised by its own event id and type, which a raw payload does not repeat).
- */
+/** The payload a message was sent with: the body itself in the raw format, the envelope's `data` otherwise. */
 export function payloadOf(ev: EventRecord): unknown {
   let parsed: unknown;
   try {
@@ -52,11 +58,8 @@ export function payloadOf(ev: EventRecord): unknown {
   } catch {
     return null;
   }
-  if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) {
-    const o = parsed as Record<string, unknown>;
-    if (o.event_id === ev.eventId && o.type === ev.type && 'occurred_at' in o && Object.hasOwn(o, 'data'))
-      return o.data;
-  }
+  if (ev.payloadFormat !== 'raw' && parsed && typeof parsed === 'object' && Object.hasOwn(parsed, 'data'))
+    return (parsed as { data: unknown }).data;
   return parsed;
 }
 
@@ -81,11 +84,11 @@ export function messageStatus(s: DeliveryStatus): 0 | 1 | 2 | 3 {
 }
 const STATUS_TEXT = ['success', 'pending', 'fail', 'sending'] as const;
 
-export function attemptOut(a: Attempt, d: Delivery, url: string) {
+export function attemptOut({ attempt: a, eventPk, url }: MessageAttempt) {
   const status = a.outcome === 'success' ? 0 : 2;
   return {
     id: a.id,
-    msgId: d.eventPk,
+    msgId: eventPk,
     endpointId: a.endpointId,
     url,
     response: a.responseExcerpt ?? a.errorMessage ?? '',
@@ -99,24 +102,24 @@ export function attemptOut(a: Attempt, d: Delivery, url: string) {
 }
 
 /** A message's state on one endpoint (GET …/msg/{msg}/endpoint). */
-export function messageEndpointOut(e: Endpoint, d: Delivery) {
-  const status = messageStatus(d.status);
+export function messageEndpointOut(m: MessageDestination) {
+  const status = messageStatus(m.status);
   return {
-    ...endpointOut(e),
+    ...endpointOut(m.endpoint),
     status,
     statusText: STATUS_TEXT[status],
-    nextAttempt: d.nextAttemptAt === null ? null : iso(d.nextAttemptAt),
+    nextAttempt: m.nextAttemptAt === null ? null : iso(m.nextAttemptAt),
   };
 }
 
 /** A message as one endpoint saw it (GET …/endpoint/{endpoint}/msg). */
-export function endpointMessageOut(ev: EventRecord, labels: MessageLabels, d: Delivery, withContent = true) {
-  const status = messageStatus(d.status);
+export function endpointMessageOut(m: EndpointMessage, withContent = true) {
+  const status = messageStatus(m.status);
   return {
-    ...messageOut(ev, labels, withContent),
+    ...messageOut(m.event, m, withContent),
     status,
     statusText: STATUS_TEXT[status],
-    nextAttempt: d.nextAttemptAt === null ? null : iso(d.nextAttemptAt),
+    nextAttempt: m.nextAttemptAt === null ? null : iso(m.nextAttemptAt),
   };
 }
 
