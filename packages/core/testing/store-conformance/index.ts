@@ -17,6 +17,7 @@ import { eventsDeliveriesConformance } from './events-deliveries.ts';
 import type { WithStore } from './fixtures.ts';
 import { healthRetentionConformance } from './health-retention.ts';
 import { incidentsConformance } from './incidents.ts';
+import { messageReadsConformance } from './message-reads.ts';
 import { processesConformance } from './processes.ts';
 import { rateLimitsConformance } from './rate-limits.ts';
 import { recordsConformance } from './records.ts';
@@ -66,6 +67,7 @@ export function storeConformance(name: string, factory: StoreFactory, options: {
     describe('notices per incident', () => incidentsConformance(withStore));
     describe('audit log', () => auditConformance(withStore));
     describe('the Svix-compatible API (compat)', () => compatConformance(withStore));
+    describe('message reads (the Svix-compatible API)', () => messageReadsConformance(withStore));
     describe('tenant limits', () => tenantLimitsConformance(withStore));
     describe('engine rules on this store', () => engineRulesConformance(withStore));
     describe('trace context', () => traceContextConformance(withStore));
