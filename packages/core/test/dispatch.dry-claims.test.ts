@@ -6,14 +6,16 @@ import assert from 'node:assert/strict';
 import { once } from 'node:events';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { test } from 'node:test';
+import { after, test } from 'node:test';
 import { VirtualClock } from '../src/clock.ts';
 import type { DispatcherOptions } from '../src/dispatch/dispatcher.ts';
 import type { ClaimOptions } from '../src/store/parts/delivery-queue-store.ts';
+import { openPostgresStore } from '../src/store/postgres/postgres-store.ts';
 import type { ClaimedDelivery, Store } from '../src/store/store.ts';
 import { until } from '../testing/deadline.ts';
 import { tempStore, testEngine } from '../testing/harness.ts';
 import { type Respond, startReceiver } from '../testing/receiver.ts';
+import { pgTestDb } from './fixtures/pg-test-db.ts';
 
 const EVENTS = 1000;
 const BATCH = 50;
@@ -111,10 +113,12 @@ async function stillEngine(
     >;
     maxConcurrency?: number;
     store?: Partial<Record<keyof Store, unknown>>;
+    /** The store to run on (default: a temp SQLite file). */
+    open?: () => Promise<{ store: Store; cleanup(): Promise<void> }>;
   } = {},
 ) {
   const receiver = await startReceiver(respond);
-  const temp = await tempStore();
+  const temp = await (options.open ?? tempStore)();
   const claims = { empty: 0, nextDue: 0 };
   const hooks: { afterClaim: ((got: ClaimedDelivery[]) => Promise<void>) | null } = { afterClaim: null };
   const store = countingStore(
@@ -321,6 +325,52 @@ test("the sweep handing back a dead peer's lapsed leases is new work for a dry d
     answerOwn(); // the lane runs low: the loop wakes, sweeps, and must claim what the sweep handed back
     await t.sent(2, "the dead peer's delivery sent once the sweep handed it back");
     assert.equal(JSON.parse(t.receiver.received[1]!.body.toString()).data.i, 'peer');
+  } finally {
+    await t.close();
+  }
+});
+
+const pgDb = await pgTestDb();
+after(() => pgDb.cleanup());
+
+test('PostgreSQL: a claim that took its lanes’ share of the due rows claims again at once', {
+  skip: pgDb.skip ?? false,
+}, async () => {
+  let answerFirst!: () => void;
+  const first = new Promise<number>((r) => (answerFirst = () => r(200)));
+  const schema = `dry_${process.pid}_${Date.now().toString(36)}`;
+  // A PostgreSQL claim leases at most an endpoint's cap (× lease factor) of its rows: this one takes one of three and
+  // leaves two due. The loop must claim again at once (that claim skips the now saturated lane, takes nothing and goes
+  // dry on it), not wait for a re-check time, which on the still clock never comes. (What follows once the lane runs
+  // low is not for this test: the first delivery's row stays leased in the database until its record commits, so the
+  // claim the lane wakes finds the endpoint still at its cap and waits for the 25 ms re-check.)
+  const t = await stillEngine((n) => (n === 1 ? first : 200), {
+    dispatcher: { leaseFactor: 1, adaptiveConcurrency: false },
+    maxConcurrency: 1,
+    // No due notifications: a LISTEN connection's wake (one arrives as it connects) would be new work and hide a loop
+    // that waits for the re-check after a partial claim.
+    store: { onDue: undefined },
+    open: async () => {
+      const store = await openPostgresStore(pgDb.url!, { schema, poolMax: 4 });
+      return {
+        store,
+        async cleanup() {
+          await store.pg.pool.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`).catch(() => {});
+          await store.close();
+        },
+      };
+    },
+  });
+  try {
+    await t.engine.events.acceptMany(
+      t.tenantId,
+      [1, 2, 3].map((i) => ({ type: 'a.b', data: { i } })),
+    );
+    t.engine.start();
+    await t.sent(1, 'the first delivery sent');
+    await t.dry('the claim right after the partial one, skipping the saturated lane');
+    assert.equal(t.receiver.received.length, 1, 'the one slot is busy');
+    answerFirst();
   } finally {
     await t.close();
   }
