@@ -12,8 +12,9 @@
 //   tempStore(), testEngine()                    harness.ts   a temp SQLite store; an engine on a VirtualClock with a tenant
 //   settle(...)                                  settle.ts    drives the engine on a virtual clock until idle
 //   ownChild(child, after)                       children.ts  kills a child process (group) when the test ends
+//   atProcessEnd(end)                            children.ts  stops what is no child (a daemonized server) when the process ends
 
-export { ownChild } from './children.ts';
+export { atProcessEnd, ownChild } from './children.ts';
 export { until, within } from './deadline.ts';
 export { buildFaultFs } from './fault-fs/build.ts';
 export { tempStore, testEngine, testTenant } from './harness.ts';

@@ -11,6 +11,7 @@ import { createInterface } from 'node:readline';
 import { test } from 'node:test';
 import Database from 'better-sqlite3';
 // The shared deadline helpers (no imports of their own; the receiver package does not depend on the engine).
+import { ownChild } from '../../core/testing/children.ts';
 import { until, within } from '../../core/testing/deadline.ts';
 import { signWebhook } from '../src/sign.ts';
 
@@ -27,10 +28,13 @@ interface ReceiverProcess {
 }
 
 async function startReceiverProcess(dbPath: string): Promise<ReceiverProcess> {
-  const child = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', fixture], {
-    env: { ...process.env, INBOX_DB: dbPath, INBOX_SECRET: secret, INBOX_LEASE_MS: '1000' },
-    stdio: ['pipe', 'pipe', 'inherit'],
-  });
+  // Dies with this process however it ends (the test SIGKILLs it on purpose; a run cut off must not leave it listening).
+  const child = ownChild(
+    spawn(process.execPath, ['--conditions=source', '--import', 'tsx', fixture], {
+      env: { ...process.env, INBOX_DB: dbPath, INBOX_SECRET: secret, INBOX_LEASE_MS: '1000' },
+      stdio: ['pipe', 'pipe', 'inherit'],
+    }),
+  );
   const exited = new Promise<NodeJS.Signals | number | null>((resolve) =>
     child.once('exit', (code, signal) => resolve(signal ?? code)),
   );

@@ -8,10 +8,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
+import { atProcessEnd, ownChild } from '@hookline/core/testing';
 import pg from 'pg';
 import { type PrivatePostgres, postgresBinDir, startPrivatePostgres } from './fixtures/private-postgres.ts';
 import { killHard, type ServeProcess, serveApi, startServe } from './fixtures/serve-process.ts';
-import { startReceiver, until } from './server-harness.ts';
+import { startReceiver, until, within } from './server-harness.ts';
 
 const waitFor = (what: string, check: () => boolean, timeoutMs: number) => until(check, Boolean, { what, timeoutMs });
 
@@ -31,22 +32,35 @@ test('PostgreSQL restarted and crashed during ingest and during a drain: 202 or 
   // 30 s on two idle cores; the default per-test bound is too tight for a loaded machine.
   timeout: 300_000,
 }, async (ctx) => {
-  const db = await startPrivatePostgres();
+  // What the test waits for now: a run cut off at its timeout says so (the waits below fail by themselves, naming
+  // theirs, well before it), and whatever it started is stopped on every path (the fixtures' `after` and exit hooks).
+  let waitingFor = 'the private PostgreSQL to start';
+  let finished = false;
+  ctx.after(() => {
+    if (!finished) console.error(`# pg-restart ended while waiting for ${waitingFor}`);
+  });
+  const db = await startPrivatePostgres({ after: ctx.after.bind(ctx) });
   assert.ok(db, 'PostgreSQL binaries are installed');
+  console.log(`# private PostgreSQL: postmaster pid ${db.pid()}`);
   const dir = mkdtempSync(join(tmpdir(), 'hookline-pg-restart-'));
+  const removeDir = () => rmSync(dir, { recursive: true, force: true });
+  atProcessEnd(removeDir);
+  ctx.after(removeDir);
   const seen = new Set<string>();
   const receiver = await startReceiver((_n, req) => {
     seen.add(String(req.headers['x-webhook-id']));
     // A little latency keeps attempts in flight when the database goes away.
     return new Promise<number>((r) => setTimeout(() => r(200), 2));
   });
+  ctx.after(() => receiver.close());
   let proc: ServeProcess | null = null;
   try {
-    const admin = new pg.Client({ connectionString: db.url });
+    const admin = new pg.Client({ connectionString: db.url, connectionTimeoutMillis: 10_000, query_timeout: 10_000 });
     await admin.connect();
     await admin.query('CREATE DATABASE hookline');
     await admin.end();
     const url = db.url.replace(/\/postgres$/, '/hookline');
+    waitingFor = 'hookline serve to listen';
     proc = await startServe(['--db', url, '--allow-http', '--allow-private-targets'], {
       HOOKLINE_ADMIN_TOKEN: ADMIN,
       HOOKLINE_MASTER_KEY: Buffer.alloc(32, 9).toString('base64'),
@@ -56,6 +70,21 @@ test('PostgreSQL restarted and crashed during ingest and during a drain: 202 or 
       HOOKLINE_DISPATCHER_LEASE_MS: '5000',
     });
     const running = proc;
+    ownChild(running.child, ctx.after.bind(ctx));
+    let gone = false;
+    void running.exited.then(() => (gone = true));
+    /**
+     * `p`, named: it fails at once if hookline serve exits first (the process must never exit here) and after `ms`
+     * at the latest, saying what it waited for.
+     */
+    const phase = <T>(what: string, ms: number, p: Promise<T>): Promise<T> => {
+      waitingFor = what;
+      const exit = running.exited.then(() => {
+        const how = running.child.exitCode ?? running.child.signalCode;
+        throw new Error(`hookline serve exited (${how}) while waiting for ${what}; it said:\n${running.output()}`);
+      });
+      return within(what, ms, Promise.race([p, exit]));
+    };
     const api = serveApi(() => running, ADMIN);
     const ten = (await api('POST', '/v1/tenants', { name: 'restart' })).body.id as string;
     assert.equal(
@@ -70,6 +99,7 @@ test('PostgreSQL restarted and crashed during ingest and during a drain: 202 or 
     const post = async (eventId: string, onAnswer: () => void) => {
       const deadline = Date.now() + 60_000;
       for (;;) {
+        if (gone) return; // the phase this post belongs to fails naming the exit
         let status: string;
         try {
           const r = await api('POST', `/v1/tenants/${ten}/events`, {
@@ -115,25 +145,30 @@ test('PostgreSQL restarted and crashed during ingest and during a drain: 202 or 
     // Posting goes on until both faults are over, so that each one meets requests in flight however fast it is.
     let faultsOver = false;
     let next = 0;
-    await Promise.all([
-      ...Array.from({ length: POSTERS }, async () => {
-        for (let i = next++; i < INGEST_EVENTS || !faultsOver; i = next++) await post(`ingest_${i}`, maybeFault);
-      }),
-      waitFor('both faults fired', () => fired === faults.length, 120_000).then(async () => {
-        await faulting;
-        faultsOver = true;
-      }),
-    ]);
+    await phase(
+      'ingest through a restart and a crash',
+      200_000,
+      Promise.all([
+        ...Array.from({ length: POSTERS }, async () => {
+          for (let i = next++; (i < INGEST_EVENTS || !faultsOver) && !gone; i = next++)
+            await post(`ingest_${i}`, maybeFault);
+        }),
+        waitFor('both faults fired', () => fired === faults.length, 120_000).then(async () => {
+          await faulting;
+          faultsOver = true;
+        }),
+      ]),
+    );
     const ingested = acked.size;
     assert.equal(fired, 2);
     assert.notEqual(db.pid(), pidsBefore, 'the PostgreSQL server was restarted');
     assert.deepEqual(bad, [], 'ingest answered only 202 or 503 storage_unavailable');
     assert.equal(ingested, next - POSTERS, 'every event posted was answered 202 in the end');
     assert.ok(ingested >= INGEST_EVENTS);
-    await waitFor(
+    await phase(
       'every event accepted during ingest delivered',
-      () => [...acked].every((id) => seen.has(id)),
-      120_000,
+      125_000,
+      waitFor('every event accepted during ingest delivered', () => [...acked].every((id) => seen.has(id)), 120_000),
     );
 
     // 2. During a drain: a backlog is accepted in batches, then the server restarts and crashes while it is sent.
@@ -144,17 +179,23 @@ test('PostgreSQL restarted and crashed during ingest and during a drain: 202 or 
         drainIds.push(id);
         return { event_id: id, type: 'order.created', data: { id } };
       });
-      const r = await api('POST', `/v1/tenants/${ten}/events/batch`, { events: items });
+      const r = await phase(
+        'a batch of the backlog accepted',
+        20_000,
+        api('POST', `/v1/tenants/${ten}/events/batch`, { events: items }),
+      );
       assert.equal(r.status, 202, JSON.stringify(r.body));
     }
     const delivered = () => drainIds.filter((id) => seen.has(id)).length;
-    await waitFor('a fifth of the backlog delivered', () => delivered() >= DRAIN_EVENTS / 5, 60_000);
+    const drained = (what: string, check: () => boolean, ms: number) =>
+      phase(what, ms + 5000, waitFor(what, check, ms));
+    await drained('a fifth of the backlog delivered', () => delivered() >= DRAIN_EVENTS / 5, 60_000);
     const atRestart = delivered();
-    await db.restart();
-    await waitFor('more delivered after the restart', () => delivered() > atRestart, 60_000);
+    await phase('PostgreSQL restarted during the drain', 120_000, db.restart());
+    await drained('more delivered after the restart', () => delivered() > atRestart, 60_000);
     const atCrash = delivered();
-    await db.killAndStart();
-    await waitFor('the whole backlog delivered after the crash', () => delivered() === DRAIN_EVENTS, 120_000).catch(
+    await phase('PostgreSQL crashed and started during the drain', 120_000, db.killAndStart());
+    await drained('the whole backlog delivered after the crash', () => delivered() === DRAIN_EVENTS, 120_000).catch(
       (err) => {
         throw new Error(`${(err as Error).message}; delivered ${delivered()}; hookline said:\n${running.output()}`);
       },
@@ -164,9 +205,10 @@ test('PostgreSQL restarted and crashed during ingest and during a drain: 202 or 
     // Nothing was lost and nothing is left open; the hookline process is the one started at the beginning.
     assert.equal(proc.child.exitCode, null, 'hookline serve never exited');
     assert.equal(proc.child.signalCode, null);
-    const ready = await fetch(`${proc.url}/readyz`);
+    waitingFor = 'hookline serve ready after the faults';
+    const ready = await fetch(`${proc.url}/readyz`, { signal: AbortSignal.timeout(15_000) });
     assert.equal(ready.status, 200);
-    const check = new pg.Client({ connectionString: url });
+    const check = new pg.Client({ connectionString: url, connectionTimeoutMillis: 10_000, query_timeout: 10_000 });
     await check.connect();
     try {
       // Every delivery ends: one whose record the crash cut off (its attempt arrived, its commit did not) is sent
@@ -177,12 +219,14 @@ test('PostgreSQL restarted and crashed during ingest and during a drain: 202 or 
             "SELECT count(*)::int AS n FROM deliveries WHERE status IN ('pending', 'delivering', 'held')",
           )
         ).rows[0].n as number;
+      waitingFor = 'every delivery terminal';
       await until(open, (n) => n === 0, { what: 'every delivery terminal', timeoutMs: 60_000, everyMs: 200 });
       const events = await check.query('SELECT count(*)::int AS n FROM events');
       assert.equal(events.rows[0].n, ingested + DRAIN_EVENTS, 'one row per event, whatever the retries');
     } finally {
       await check.end();
     }
+    finished = true;
     console.log(
       `pg-restart: ingest answers ${JSON.stringify(Object.fromEntries(answers))}; drain ${atRestart}/${atCrash} delivered at the restart/crash; receiver got ${receiver.received.length} requests for ${ingested + DRAIN_EVENTS} events`,
     );
