@@ -8,7 +8,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { test } from 'node:test';
 import { systemClock } from '../src/clock.ts';
-import type { ClaimOptions } from '../src/store/parts/delivery-queue-store.ts';
+import type { ClaimOptions } from '../src/store/queue/queue-store.ts';
 import type { ClaimedDelivery, Store } from '../src/store/store.ts';
 import { until } from '../testing/deadline.ts';
 import { tempStore, testEngine } from '../testing/harness.ts';
@@ -26,7 +26,7 @@ test('a backlog on one saturated endpoint: empty claims are not repeated on ever
     get(target, prop) {
       if (prop === 'claimDue') {
         return async (o: ClaimOptions): Promise<ClaimedDelivery[]> => {
-          const got = await target.claimDue(o);
+          const got = await target.queue.claimDue(o);
           if (got.length === 0) claims.empty++;
           else if (got.length >= o.limit) claims.full++;
           else claims.partial++;
@@ -63,7 +63,7 @@ test('a backlog on one saturated endpoint: empty claims are not repeated on ever
     );
     t.engine.start();
     await until(
-      () => t.store.countByStatus(),
+      () => t.store.reporting.countByStatus(),
       (c) => c.succeeded === EVENTS,
       { what: `all ${EVENTS} deliveries succeeded`, timeoutMs: 50_000 },
     );

@@ -45,7 +45,7 @@ test('a refused record batch is split: every other row is recorded, only the bad
             refused.push(ids);
             throw new Error('FOREIGN KEY constraint failed (injected)');
           }
-          return target.recordAttempts(records, now);
+          return target.queue.recordAttempts(records, now);
         };
       }
       const v = Reflect.get(target, prop, target);
@@ -119,13 +119,13 @@ test('a refused record batch is split: every other row is recorded, only the bad
     for (const r of refused) assert.ok(r.includes(bad), 'only batches holding the bad row are refused');
 
     for (const id of ids) {
-      const d = (await real.getDelivery(h.tenantId, id))!;
+      const d = (await real.reporting.getDelivery(h.tenantId, id))!;
       if (id === bad) {
         // Its record never landed: still leased, no attempt; the lease's expiry sends it again.
-        assert.deepEqual([d.status, (await real.listAttempts(id)).length], ['delivering', 0], id);
+        assert.deepEqual([d.status, (await real.reporting.listAttempts(id)).length], ['delivering', 0], id);
       } else
         assert.deepEqual(
-          [d.status, (await real.listAttempts(id)).length],
+          [d.status, (await real.reporting.listAttempts(id)).length],
           ['succeeded', 1],
           `${id} (${ep.id}) recorded`,
         );

@@ -34,7 +34,7 @@ export class MessageOperations {
    */
   async send(tenantId: string, input: MessageInput): Promise<Message & { created: boolean }> {
     const p = this.#p;
-    const tenant = await p.store.getTenant(tenantId);
+    const tenant = await p.store.catalog.getTenant(tenantId);
     if (!tenant) throw fail('tenant_not_found');
     const channels = input.channels?.length ? input.channels : undefined;
     const r = expectAccepted(
@@ -49,18 +49,18 @@ export class MessageOperations {
     const labels: MessageLabels = { channels: channels ?? null, tags: input.tags?.length ? input.tags : null };
     // Kept after the event commits: a crash between the two leaves a message without its labels, never labels
     // without a message; a repeat of the same request writes nothing new (the first labels win).
-    if (r.kind === 'created') await p.store.putMessageLabels(r.event.id, tenantId, labels);
+    if (r.kind === 'created') await p.store.svix.putMessageLabels(r.event.id, tenantId, labels);
     if (r.kind === 'created' && r.deliveries.length) p.dispatcher.wake();
-    const kept = r.kind === 'created' ? labels : await p.store.getMessageLabels(r.event.id);
+    const kept = r.kind === 'created' ? labels : await p.store.svix.getMessageLabels(r.event.id);
     return { event: r.event, deliveries: r.deliveries, ...kept, created: r.kind === 'created' };
   }
 
   /** A message by Hookline's id (evt_…) or, failing that, the caller's event id; 404 message_not_found. */
   async get(tenantId: string, ref: string): Promise<Message> {
     const store = this.#p.store;
-    const found = (await store.getEventByPk(tenantId, ref)) ?? (await store.getEvent(tenantId, ref));
+    const found = (await store.svix.getEventByPk(tenantId, ref)) ?? (await store.events.getEvent(tenantId, ref));
     if (!found) throw fail('message_not_found');
-    return { ...found, ...(await store.getMessageLabels(found.event.id)) };
+    return { ...found, ...(await store.svix.getMessageLabels(found.event.id)) };
   }
 
   /** The tenant's messages newest first. */
@@ -70,7 +70,7 @@ export class MessageOperations {
     cursor: string | null,
     limit: number,
   ): Promise<Page<{ id: string; event: EventRecord } & MessageLabels>> {
-    return this.#p.store.listMessages(tenantId, filter, cursor, limit);
+    return this.#p.store.svix.listMessages(tenantId, filter, cursor, limit);
   }
 
   /**
@@ -80,7 +80,7 @@ export class MessageOperations {
   async resend(tenantId: string, ref: string, endpointId: string, actor?: Actor): Promise<Delivery> {
     const p = this.#p;
     const msg = await this.get(tenantId, ref);
-    const ep = await p.store.getEndpoint(tenantId, endpointId);
+    const ep = await p.store.catalog.getEndpoint(tenantId, endpointId);
     if (!ep) throw fail('endpoint_not_found');
     if (ep.status === 'paused') throw fail('endpoint_paused');
     const now = p.clock.now();
@@ -107,7 +107,7 @@ export class MessageOperations {
     };
     if (!(await audited(p, actor, what, 'addDelivery', replay, msg.event.id, id, now))) throw fail('message_not_found');
     p.dispatcher.wake();
-    const d = await p.store.getDelivery(tenantId, id);
+    const d = await p.store.reporting.getDelivery(tenantId, id);
     if (!d) throw fail('delivery_not_found');
     return d;
   }
