@@ -1,4 +1,4 @@
-// The breakers-and-health part of SqlStore as functions over the driver: breaker rows (compare-and-set, with their
+// The breakers-and-health part's SQL: breaker rows (compare-and-set, with their
 // notification), windows, held work, and the sweep that pauses endpoints failing for too long.
 
 import { DEFAULTS } from '../../defaults.ts';

@@ -1,5 +1,5 @@
-// The catalog part's SQL: settings, tenants, API keys, portal links, endpoints,
-// secrets, event types.
+// The catalog part's SQL: settings, tenants, API keys, portal links, endpoints, secrets, event types (an endpoint
+// patch: endpoint-patch.ts).
 import type { Endpoint, Environment, Tenant } from '../../domain.ts';
 import { page } from '../listing.ts';
 import type { Page } from '../page.ts';

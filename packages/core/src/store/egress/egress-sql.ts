@@ -1,4 +1,5 @@
-// The endpoint-egress part's statements (store/parts/endpoint-egress-store.ts) over the driver.
+// The egress part's SQL: an endpoint's way out (proxy choice, client certificate, OAuth2 client), and the
+// certificates about to expire.
 
 import { noticeToRow } from '../outbox/outbox-rows.ts';
 import type { Notice } from '../outbox/outbox-store.ts';

@@ -15,7 +15,7 @@ type Row = Record<string, any>;
 import { cmp, lockKey } from '../listing.ts';
 import type { StoreScope } from '../store-scope.ts';
 
-/** Every event of the batch with its deliveries in one durable transaction; `lockKeys`: SqlStore.capsAcrossWorkers. */
+/** Every event of the batch with its deliveries in one durable transaction; keys locked across processes where several share the database. */
 export function acceptEvents(s: StoreScope, batch: NewEvent[], limits?: IngestLimits): Promise<AcceptResult[]> {
   if (s.db.dialect === 'postgres' && !batch.some((ne) => ne.deliveries.some((d) => d.orderingKey !== undefined)))
     return acceptUnnested(s, batch, limits);

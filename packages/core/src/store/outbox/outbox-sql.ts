@@ -1,4 +1,4 @@
-// The outbox-and-notices part of SqlStore as functions over the driver: notices, and the notification outbox the
+// The outbox-and-notices part's SQL: notices, and the notification outbox the
 // drainer leases, sends and retries (its rows are written by the transitions' own transactions, outbox-writes.ts).
 
 import { incidentOfNotice } from '../endpoint-incidents.ts';

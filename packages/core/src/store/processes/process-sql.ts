@@ -1,4 +1,4 @@
-// The process part of SqlStore as functions over the driver: the settings rows running processes publish.
+// The process part's SQL: the settings rows running processes publish.
 
 import type { StoreScope } from '../store-scope.ts';
 import type { ProcessRecord } from './process-store.ts';

@@ -1,4 +1,4 @@
-// The replays part of SqlStore as functions over the driver: window, single and catch-up replays (one selection
+// The replays part's SQL: window, single and catch-up replays (one selection
 // under one quota check for both window kinds, docs/rules.md#replay-quota), and ordered dismissals.
 
 import type { EndpointPatch } from '../catalog/catalog-store.ts';

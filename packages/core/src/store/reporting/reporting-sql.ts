@@ -1,4 +1,4 @@
-// The reporting part of SqlStore as functions over the driver: deliveries and attempts read back, counts for
+// The reporting part's SQL: deliveries and attempts read back, counts for
 // metrics, and per-endpoint stats for the API and console.
 import type { Attempt, Delivery, DeliveryStatus, EndpointStatus } from '../../domain.ts';
 import { page } from '../listing.ts';

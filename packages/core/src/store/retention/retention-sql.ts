@@ -1,3 +1,4 @@
+// The retention part's SQL: what the maintenance pass forgets once it is old enough (docs/rules.md#retention).
 import type { StoreScope } from '../store-scope.ts';
 
 export function purgeDeliveries({ db }: StoreScope, before: number, batch: number): Promise<number> {

@@ -71,7 +71,7 @@ export function resultsOf(events: readonly NewEvent[], answer: AcceptAnswer): Ac
     return {
       kind: 'created',
       event: ne.event,
-      // As the store's insert built them (sql-parts/events.ts): an ordered delivery with its number and due time.
+      // As the store's insert built them (events/event-sql.ts): an ordered delivery with its number and due time.
       deliveries: ne.deliveries.map((d, j) => {
         const o = a.ordered[j];
         return o === 0

@@ -1,6 +1,6 @@
 // The SQLite store on its own thread. better-sqlite3 is synchronous: on the event loop every statement, commit and
 // checkpoint stops the sends, timers and HTTP answers around it. Here a worker thread owns the connection (and the
-// SqlStore logic over it) and the event loop only posts calls and reads answers, so the store's work runs on the
+// store's parts over it) and the event loop only posts calls and reads answers, so the store's work runs on the
 // other core. Same Store contract: every part's every method is forwarded as is, by part (the methods are the part
 // modules' own functions, SQLITE_PARTS); the conformance suite runs against both.
 

@@ -1,5 +1,5 @@
-// The compat part of SqlStore as functions over the driver (parts/compat-store.ts): uids, metadata, channels, message
-// labels and list, resend deliveries, idempotency records.
+// The Svix part's SQL (svix-store.ts): uids, metadata, channels, message labels and list, resend deliveries,
+// idempotency records.
 import type { Delivery, Endpoint, EventRecord, Tenant } from '../../domain.ts';
 import { tenantFromRow } from '../catalog/catalog-rows.ts';
 import { endpointFromRow } from '../catalog/endpoint-rows.ts';
