@@ -31,23 +31,25 @@ test('a refused record batch is split: every other row is recorded, only the bad
   const firstGate = new Promise<void>((r) => (releaseFirst = r));
   // The store, but recordAttempts refuses any batch that holds the bad row (as a foreign key would); the first batch
   // is held so that every other record queues behind it and they commit as one batch.
+  const queue = {
+    ...real.queue,
+    async recordAttempts(records: AttemptRecord[], now: number) {
+      const ids = records.map((r) => r.attempt.deliveryId);
+      batches.push(ids);
+      if (batches.length === 1) {
+        firstEntered();
+        await firstGate;
+      }
+      if (bad !== null && ids.includes(bad)) {
+        refused.push(ids);
+        throw new Error('FOREIGN KEY constraint failed (injected)');
+      }
+      return real.queue.recordAttempts(records, now);
+    },
+  };
   const store = new Proxy(real, {
     get(target, prop) {
-      if (prop === 'recordAttempts') {
-        return async (records: AttemptRecord[], now: number) => {
-          const ids = records.map((r) => r.attempt.deliveryId);
-          batches.push(ids);
-          if (batches.length === 1) {
-            firstEntered();
-            await firstGate;
-          }
-          if (bad !== null && ids.includes(bad)) {
-            refused.push(ids);
-            throw new Error('FOREIGN KEY constraint failed (injected)');
-          }
-          return target.queue.recordAttempts(records, now);
-        };
-      }
+      if (prop === 'queue') return queue;
       const v = Reflect.get(target, prop, target);
       return typeof v === 'function' ? v.bind(target) : v;
     },

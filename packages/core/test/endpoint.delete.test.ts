@@ -60,15 +60,18 @@ async function receiver(delayMs: number) {
  */
 function withWarmSecrets(store: Store, warm: Set<string>): Store {
   const kept = new Map<string, Awaited<ReturnType<Store['catalog']['listSecrets']>>>();
+  const catalog = {
+    ...store.catalog,
+    async listSecrets(endpointId: string) {
+      const rows = await store.catalog.listSecrets(endpointId);
+      if (!warm.has(endpointId)) return rows;
+      if (rows.length > 0) kept.set(endpointId, rows);
+      return kept.get(endpointId) ?? rows;
+    },
+  };
   return new Proxy(store, {
     get(target, key) {
-      if (key === 'listSecrets')
-        return async (endpointId: string) => {
-          const rows = await target.catalog.listSecrets(endpointId);
-          if (!warm.has(endpointId)) return rows;
-          if (rows.length > 0) kept.set(endpointId, rows);
-          return kept.get(endpointId) ?? rows;
-        };
+      if (key === 'catalog') return catalog;
       const value = Reflect.get(target, key, target);
       return typeof value === 'function' ? value.bind(target) : value;
     },
