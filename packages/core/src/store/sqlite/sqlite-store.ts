@@ -1,18 +1,15 @@
 // The embedded default store: a SQLite file, its queue's leases in memory (queue/sqlite-queue.ts).
-import { composeStore, SHARED_PARTS } from '../compose-store.ts';
+import { composeStore } from '../compose-store.ts';
 import { LeaseTable } from '../queue/lease-table.ts';
-import * as sqliteQueue from '../queue/sqlite-queue.ts';
 import type { Store } from '../store.ts';
 import { SqliteDriver, type SqliteOptions } from './sqlite-driver.ts';
-
-/** A SQLite store's part modules by part name: what its store thread forwards (sqlite-thread.ts). */
-export const SQLITE_PARTS = { ...SHARED_PARTS, queue: sqliteQueue };
+import { SQLITE_PARTS } from './sqlite-parts.ts';
 
 /** The store over a SQLite driver on this thread (the store thread's own, sqlite-thread-worker.ts). */
 export function sqliteStore(driver: SqliteDriver): Store {
   const leases = new LeaseTable();
   leases.register(driver.db);
-  return composeStore(driver, leases, sqliteQueue);
+  return composeStore(driver, leases, SQLITE_PARTS.queue);
 }
 
 /** Opens (and migrates) a SQLite file on the event loop's own thread. */

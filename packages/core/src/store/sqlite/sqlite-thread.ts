@@ -11,7 +11,7 @@ import { isFsyncFailure, StorageFatalError, type StoreProblem } from '../storage
 import type { IngestLimits, NewEvent, Store, StorePart } from '../store.ts';
 import { type AcceptAnswer, encodeAcceptBatch, resultsOf } from './sqlite-accept-batch.ts';
 import type { SqliteOptions } from './sqlite-driver.ts';
-import { SQLITE_PARTS } from './sqlite-store.ts';
+import { SQLITE_PARTS } from './sqlite-parts.ts';
 import { reviveBuffers, type ThreadAnswer, type ThreadCall, type ThreadFatal } from './sqlite-thread-protocol.ts';
 
 const ENTRY = fileURLToPath(new URL('./sqlite-thread-entry.mjs', import.meta.url));
