@@ -106,7 +106,7 @@ async function main(): Promise<void> {
     maintenance: { enabled: false },
   });
   const now = Date.now();
-  await store.createTenant({
+  await store.catalog.createTenant({
     id: 'ten_BENCH',
     name: 'bench',
     ownerEmails: [],

@@ -56,9 +56,9 @@ export async function engineFixture(
     dispatcher: { logAttempts: false, ...options.dispatcher },
     store,
   });
-  if (!(await store.getTenant(TENANT))) {
+  if (!(await store.catalog.getTenant(TENANT))) {
     const now = Date.now();
-    await store.createTenant({
+    await store.catalog.createTenant({
       id: TENANT,
       name: 'Bench',
       ownerEmails: ['bench@example.test'],

@@ -58,7 +58,7 @@ export async function measure(a: {
   const elu = performance.eventLoopUtilization(elu0).utilization;
   const storeElu = storeElu0 ? thread.threadUtilization!(storeElu0).utilization : null;
   await stopProfile();
-  const counts = await f.store.countByStatus();
+  const counts = await f.store.reporting.countByStatus();
   await f.engine.stop();
   await logger?.flush?.();
   await f.close();

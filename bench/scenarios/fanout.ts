@@ -83,7 +83,7 @@ export async function measure(a: {
   const sockets = openSockets();
   const storeElu = storeElu0 ? thread.threadUtilization!(storeElu0).utilization : null;
   await stopProfile();
-  const counts = await f.store.countByStatus();
+  const counts = await f.store.reporting.countByStatus();
   await f.close();
   const reachedKnown = [...reached].filter((id) => endpointIds.has(id)).length;
   return {

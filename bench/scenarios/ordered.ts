@@ -55,7 +55,7 @@ export async function measure(a: { url: string; events: number; keys: number; or
   const seconds = (performance.now() - t0) / 1000;
   const split = cpu.done(a.events, storeThreadIds(f.store));
   const storeBusy = storeElu0 ? thread.threadUtilization!(storeElu0).utilization : null;
-  const counts = await f.store.countByStatus();
+  const counts = await f.store.reporting.countByStatus();
   await f.close();
   return {
     deliveries: a.events,

@@ -38,7 +38,7 @@ export async function measure(a: { url: string; healthyEvents: number; healthyKe
   f.engine.start();
   await counter.until(a.healthyEvents, 240_000);
   const seconds = (performance.now() - t0) / 1000;
-  const counts = await f.store.countByStatus();
+  const counts = await f.store.reporting.countByStatus();
   await f.close();
   // Only the stuck key's head was ever attempted: its later events waited unattempted the whole run.
   return {

@@ -153,7 +153,7 @@ export async function measure(a: HistoryArgs) {
       maintenance: { enabled: false },
     });
     const now = Date.now();
-    await store.createTenant({
+    await store.catalog.createTenant({
       id: TENANT,
       name: 'Bench',
       ownerEmails: [],

@@ -101,8 +101,8 @@ export class Hookline {
         ...(o.egress ? { egress: o.egress } : {}),
         ...(o.lookup ? { lookup: o.lookup } : {}),
       }));
-    const secrets = new SecretCache(store, box);
-    const egress = new EgressCache(store, box);
+    const secrets = new SecretCache(store.catalog, box);
+    const egress = new EgressCache(store.egress, box);
     const tenantLimits: TenantLimits = { ...NO_TENANT_LIMITS, ...o.tenantLimits };
     const ingest = new Ingest({
       store,
@@ -248,7 +248,7 @@ export class Hookline {
 
   /** The earliest next_attempt_at of any pending delivery, or null when nothing waits. */
   nextDueAt(): Promise<number | null> {
-    return this.#store.nextDueAt();
+    return this.#store.queue.nextDueAt();
   }
 
   /** Deliveries leased by this process and not yet recorded. */

@@ -105,8 +105,7 @@ export {
 } from './store/failure-summary.ts';
 export { healthEntry, summaryEntry } from './store/notification-rows.ts';
 export { PostgresDriver, type PostgresOptions } from './store/postgres/postgres-driver.ts';
-export { openPostgresStore, PostgresStore } from './store/postgres/postgres-store.ts';
-export { SqlStore } from './store/sql-store.ts';
+export { openPostgresStore, type PostgresStore } from './store/postgres/postgres-store.ts';
 export { backupSqliteFile, SqliteBackupError } from './store/sqlite/sqlite-backup.ts';
 export { openSqliteStore } from './store/sqlite/sqlite-store.ts';
 export { openSqliteThreadStore, SqliteThreadStore } from './store/sqlite/sqlite-thread.ts';

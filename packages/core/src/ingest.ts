@@ -10,7 +10,7 @@ import type { IngestLimitValues, IngestRefusal } from './pacing/tenant-admission
 import { isMoneyEvent } from './policy/money-rules.ts';
 import type { MoneyRule } from './policy/types.ts';
 import { isFsyncFailure, isStorageWriteError } from './store/storage-fault.ts';
-import type { AcceptResult, CatalogStore, EventStore, IngestLimits, NewEvent } from './store/store.ts';
+import type { AcceptResult, IngestLimits, NewEvent, Store } from './store/store.ts';
 import { traceContextOf } from './tracing/trace-context.ts';
 
 export interface EventInput {
@@ -37,7 +37,7 @@ export interface EventInput {
 }
 
 export interface IngestOptions {
-  store: EventStore & Pick<CatalogStore, 'listTenantEndpoints'>;
+  store: Pick<Store, 'events' | 'catalog'>;
   clock: Clock;
   moneyRules: () => readonly MoneyRule[];
   /** Per event type: a money rule from the event-type registry overrides the configured rules. */
@@ -88,7 +88,7 @@ export class Ingest {
     const hit = this.#endpoints.get(tenantId);
     if (hit && now - hit.at < this.#cacheMs) return hit.list;
     // The promise is cached, so a burst of concurrent events for one tenant reads its endpoints once.
-    const list = this.o.store.listTenantEndpoints(tenantId);
+    const list = this.o.store.catalog.listTenantEndpoints(tenantId);
     const entry = { at: now, list };
     this.#endpoints.set(tenantId, entry);
     list.catch(() => {
@@ -184,7 +184,7 @@ export class Ingest {
 
   async #flush(items: NewEvent[]): Promise<Array<AcceptResult | Error>> {
     try {
-      return await this.o.store.acceptEvents(items, this.#limits());
+      return await this.o.store.events.acceptEvents(items, this.#limits());
     } catch (err) {
       // One bad item (its tenant deleted meanwhile) must not fail its neighbours: retry them one by one. Not after
       // a storage failure, which is nobody's item: a full disk fails them all again, and after a failed fsync a retry
@@ -193,7 +193,7 @@ export class Ingest {
       const out: Array<AcceptResult | Error> = [];
       for (const item of items) {
         try {
-          out.push((await this.o.store.acceptEvents([item], this.#limits()))[0]);
+          out.push((await this.o.store.events.acceptEvents([item], this.#limits()))[0]);
         } catch (one) {
           out.push(one instanceof Error ? one : new Error(String(one)));
         }

@@ -9,8 +9,8 @@ import { VirtualClock } from '../src/clock.ts';
 import { createHookline, type Hookline } from '../src/hookline.ts';
 import { generateMasterKey } from '../src/secret-box.ts';
 import { openPostgresStore } from '../src/store/postgres/postgres-store.ts';
-import type { SqliteDriver } from '../src/store/sqlite/sqlite-driver.ts';
-import { openSqliteStore } from '../src/store/sqlite/sqlite-store.ts';
+import { SqliteDriver } from '../src/store/sqlite/sqlite-driver.ts';
+import { sqliteStore } from '../src/store/sqlite/sqlite-store.ts';
 import type { Store } from '../src/store/store.ts';
 import { tempStore } from '../testing/harness.ts';
 import { pgTestDb } from './fixtures/pg-test-db.ts';
@@ -118,10 +118,12 @@ function tamperChecks(
 tamperChecks('sqlite', async () => {
   const t = await tempStore();
   await t.store.close();
-  const store = await openSqliteStore(t.path);
+  const driver = new SqliteDriver(t.path);
+  const store = sqliteStore(driver);
+  await store.migrate();
   return {
     store,
-    raw: async (sql) => void (store.driver as SqliteDriver).db.exec(sql),
+    raw: async (sql) => void driver.db.exec(sql),
     cleanup: async () => {
       await store.close();
       await t.cleanup().catch(() => {});
@@ -161,7 +163,7 @@ test('postgres: two processes appending at once take seq one after another and n
     await Promise.all(Array.from({ length: 40 }, (_, i) => (i % 2 ? ea : eb).tenants.create({ name: `t${i}` }, admin)));
     const v = await ea.audit.verify();
     assert.deepEqual({ ok: v.ok, checked: v.checked }, { ok: true, checked: 40 });
-    const chain = await a.store.auditChain(0, 100);
+    const chain = await a.store.audit.auditChain(0, 100);
     assert.deepEqual(
       chain.map((e) => e.seq),
       Array.from({ length: 40 }, (_, i) => i + 1),

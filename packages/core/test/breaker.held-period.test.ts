@@ -20,7 +20,7 @@ test('after a successful probe, every held delivery’s next attempt records whe
     t.clock.advance(MIN);
     const late = await t.engine.events.acceptMany(t.tenantId, events(3, 'late'));
     await t.engine.runDue(); // the first five's retries and the late three are held now, at t0 + 1 min
-    assert.equal((await t.store.countByStatus()).held, 8);
+    assert.equal((await t.store.reporting.countByStatus()).held, 8);
     // At t0 + 5 min one of them is the probe and the others are held again (their period keeps its start); the
     // probe's 200 closes the breaker, which releases them at once.
     await settle(t.engine, t.clock);
@@ -49,7 +49,7 @@ test('after a successful probe, every held delivery’s next attempt records whe
       assert.deepEqual(a1?.slice(1), ['fast', from, until]);
       assert.deepEqual(rest, []);
     }
-    assert.equal((await t.store.countByStatus()).succeeded, 8);
+    assert.equal((await t.store.reporting.countByStatus()).succeeded, 8);
   } finally {
     await rx.close();
     await t.close();

@@ -23,7 +23,7 @@ test("a hanging tenant does not delay another tenant's deliveries", { timeout: 5
   });
   try {
     const now = Date.now();
-    await t.store.createTenant({
+    await t.store.catalog.createTenant({
       id: 'ten_OTHER',
       name: 'Other',
       ownerEmails: [],

@@ -35,12 +35,12 @@ test('5 deliveries with 4 delivery failures (80 %) open the tenant breaker; due 
     assert.equal(rx.received.length, 5, 'nothing is attempted while open');
     for (const r of more) {
       if (r instanceof Error) throw r;
-      const d = await t.store.getDelivery(t.tenantId, r.deliveries[0].id);
+      const d = await t.store.reporting.getDelivery(t.tenantId, r.deliveries[0].id);
       assert.equal(d?.status, 'held');
       assert.equal(d?.attemptCount, 0, 'holding spends no attempts');
       assert.equal(d?.nextAttemptAt, t0 + 5 * MIN, 'held until the probe time');
     }
-    const counts = await t.store.countByStatus();
+    const counts = await t.store.reporting.countByStatus();
     assert.equal(counts.held, 3 + 4);
   } finally {
     await rx.close();
@@ -94,7 +94,7 @@ test('one failing delivery walks the whole payments fast ladder (0, 1, 3, … 51
       [0, 1, 3, 7, 15, 31, 63, 127, 255, 511],
     );
     assert.equal(t.transitions.length, 0, 'its own retries are one delivery in the window');
-    assert.equal((await t.store.getDelivery(t.tenantId, r.deliveries[0].id))?.status, 'failed');
+    assert.equal((await t.store.reporting.getDelivery(t.tenantId, r.deliveries[0].id))?.status, 'failed');
     assert.equal((await t.engine.breakers.status({ tenantId: t.tenantId })).state, 'closed');
   } finally {
     await rx.close();

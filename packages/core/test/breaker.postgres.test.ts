@@ -43,7 +43,7 @@ test('PostgreSQL: open, one probe, close and release; the 5-day sweep; bucket re
     assert.equal((await t.engine.breakers.status({ tenantId: t.tenantId })).state, 'open');
     await t.engine.events.acceptMany(t.tenantId, events(10, 'late'));
     await t.engine.runDue();
-    assert.equal((await t.store.countByStatus()).held, 10);
+    assert.equal((await t.store.reporting.countByStatus()).held, 10);
     answer = 200;
     await settle(t.engine, t.clock);
     assert.equal(rx.received.length, 5 + 15);

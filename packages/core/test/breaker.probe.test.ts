@@ -38,10 +38,12 @@ test('with 50 deliveries due, each cycle attempts exactly one probe; pauses are 
       hits,
       probes.map((x) => (x.at - t0) / MIN),
     );
-    const counts = await t.store.countByStatus();
+    const counts = await t.store.reporting.countByStatus();
     assert.equal(counts.held + counts.pending, 50, JSON.stringify(counts));
     const probeAttempts = (
-      await Promise.all([...new Set(probes.map((p) => p.probeDeliveryId!))].map((id) => t.store.listAttempts(id)))
+      await Promise.all(
+        [...new Set(probes.map((p) => p.probeDeliveryId!))].map((id) => t.store.reporting.listAttempts(id)),
+      )
     )
       .flat()
       .filter((a) => a.trigger === 'probe');
@@ -63,7 +65,7 @@ test('a successful probe closes it and every held delivery is attempted in the s
     t.clock.advance(1 * MIN);
     const late = await t.engine.events.acceptMany(t.tenantId, events(20, 'late'));
     await t.engine.runDue();
-    assert.equal((await t.store.countByStatus()).held, 25);
+    assert.equal((await t.store.reporting.countByStatus()).held, 25);
     await settle(t.engine, t.clock);
 
     assert.equal(rx.received.length, 5 + 25);
@@ -76,10 +78,10 @@ test('a successful probe closes it and every held delivery is attempted in the s
     const st = await t.engine.breakers.status({ tenantId: t.tenantId });
     assert.equal(st.state, 'closed');
     assert.equal(st.pauseMs, 0);
-    assert.equal((await t.store.countByStatus()).succeeded, 25);
+    assert.equal((await t.store.reporting.countByStatus()).succeeded, 25);
     for (const r of late) {
       if (r instanceof Error) throw r;
-      const d = await t.store.getDelivery(t.tenantId, r.deliveries[0].id);
+      const d = await t.store.reporting.getDelivery(t.tenantId, r.deliveries[0].id);
       assert.equal(d?.attemptCount, 1, 'held time spent no attempts');
     }
   } finally {
@@ -96,7 +98,7 @@ test('a probe that never records (its worker died) does not wedge the breaker', 
     const key = `tenant:${t.tenantId}`;
     const now = t.clock.now();
     assert.ok(
-      await t.store.saveBreaker(
+      await t.store.breakers.saveBreaker(
         {
           scopeKey: key,
           tenantId: t.tenantId,
@@ -140,7 +142,7 @@ test('two workers with separate breakers on one store: still exactly one probe',
     const other = new Breaker({ store: t.store, clock: t.clock, logger: silentLogger, cacheMs: 0 });
     const own = new Breaker({ store: t.store, clock: t.clock, logger: silentLogger, cacheMs: 0 });
     t.clock.set(t0 + 5 * MIN);
-    const due = await t.store.claimDue({
+    const due = await t.store.queue.claimDue({
       now: t.clock.now(),
       limit: 100,
       leaseUntil: t.clock.now() + MIN,
@@ -173,7 +175,7 @@ test('manual reset closes it at once and releases every held delivery', async ()
     t.clock.advance(10 * S);
     await t.engine.events.acceptMany(t.tenantId, events(7, 'late'));
     await t.engine.runDue();
-    assert.equal((await t.store.countByStatus()).held, 12);
+    assert.equal((await t.store.reporting.countByStatus()).held, 12);
     const resetAt = t.clock.now();
     const st = await t.engine.breakers.reset({ tenantId: t.tenantId });
     assert.equal(st.state, 'closed');
@@ -209,7 +211,7 @@ test('the 30-day age limit still applies to held deliveries: failed with the age
     const [late] = await t.engine.events.acceptMany(t.tenantId, events(1, 'late'));
     if (late instanceof Error) throw late;
     await settle(t.engine, t.clock);
-    const d = await t.store.getDelivery(t.tenantId, late.deliveries[0].id);
+    const d = await t.store.reporting.getDelivery(t.tenantId, late.deliveries[0].id);
     assert.equal(d?.status, 'failed');
     assert.equal(d?.terminalReason, '30-day age limit reached');
     assert.equal(d?.attemptCount, 0);

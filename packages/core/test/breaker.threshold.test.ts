@@ -30,7 +30,7 @@ async function run(ok: number, failing: number) {
     await t.engine.events.acceptMany(t.tenantId, batch(failing, true));
     await t.engine.runDue();
     assert.equal(rx.received.length, ok + failing, 'every delivery attempted exactly once');
-    const counts = await t.store.countByStatus();
+    const counts = await t.store.reporting.countByStatus();
     assert.equal(counts.succeeded, ok);
     assert.equal(counts.held ?? 0, 0, 'the breaker opened only after the last attempt, if at all');
     const st = await t.engine.breakers.status({ tenantId: t.tenantId });

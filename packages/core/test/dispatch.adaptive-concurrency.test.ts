@@ -69,7 +69,7 @@ async function run(adaptive: boolean): Promise<Outcome> {
         Array.from({ length: 100 }, (_, j) => ({ type: 'a.b', data: { i: i + j } })),
       );
     await settle(t.engine, t.clock);
-    assert.deepEqual(await t.store.countQueued(), { pending: 0, delivering: 0, held: 0 });
+    assert.deepEqual(await t.store.reporting.countQueued(), { pending: 0, delivering: 0, held: 0 });
     let finalEffective: number | null = null;
     if (adaptive) {
       // The learned value is written in the background; the API reads it from the store.

@@ -28,7 +28,7 @@ test('a custom gate that holds forever still has its held deliveries failed at t
     const id = accepted.deliveries[0].id;
     const createdAt = t.clock.now();
     await settle(t.engine, t.clock, { until: createdAt + 31 * DAY });
-    const d = await t.store.getDelivery(t.tenantId, id);
+    const d = await t.store.reporting.getDelivery(t.tenantId, id);
     assert.equal(d?.status, 'failed', 'ended, not held on past the limit');
     assert.equal(d?.terminalReason, '30-day age limit reached');
     assert.equal(d?.attemptCount, 0, 'no attempt was spent');

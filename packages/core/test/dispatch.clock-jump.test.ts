@@ -79,20 +79,20 @@ test('clock jumps +1 h and −5 min mid-ladder: nothing lost, nothing early beyo
         jumpedBack = true;
       }
       await t.engine.runDue();
-      const next = await t.store.nextDueAt();
+      const next = await t.store.queue.nextDueAt();
       if (next === null) break;
       // Time moves on to the next due row, but in steps of at most 10 min so the jumps land mid-ladder.
       clock.trueNow += Math.max(1, Math.min(next - clock.now(), 10 * MIN));
     }
     assert.ok(jumpedForward && jumpedBack, 'both jumps happened while work was pending');
 
-    const counts = await t.store.countByStatus();
+    const counts = await t.store.reporting.countByStatus();
     assert.equal(counts.failed, ids.length, `every delivery ran its ladder to the end: ${JSON.stringify(counts)}`);
     assert.equal(counts.pending + counts.delivering + counts.held, 0);
     for (const id of ids) {
       const list = attempts.get(id) ?? [];
       assert.equal(list.length, ladderLength, `${id}: ${list.length} attempts, the ladder has ${ladderLength}`);
-      assert.equal((await t.store.listAttempts(id)).length, ladderLength, `${id}: every attempt recorded`);
+      assert.equal((await t.store.reporting.listAttempts(id)).length, ladderLength, `${id}: every attempt recorded`);
       for (let k = 1; k < list.length; k++) {
         const scheduled = list[k - 1].trueScheduledNext!;
         // Early by at most the forward jump (1 h); the backward jump only ever makes attempts later.

@@ -85,7 +85,7 @@ test('SIGKILL mid-flight: after restart every delivery succeeds, duplicates only
     // In flight at the kill: sent (the receiver saw it more often than it has recorded attempts) and not recorded. A
     // SQLite file keeps no lease of the dead worker to read back (docs/rules.md#sqlite-leases).
     const inFlight = new Set<string>();
-    for (const [id, n] of [...seen]) if (n > (await temp.store.listAttempts(id)).length) inFlight.add(id);
+    for (const [id, n] of [...seen]) if (n > (await temp.store.reporting.listAttempts(id)).length) inFlight.add(id);
     assert.ok(inFlight.size > 0, 'the kill should land while attempts are in flight');
 
     const second = startWorker(temp.path, key, t.after.bind(t));
@@ -93,7 +93,7 @@ test('SIGKILL mid-flight: after restart every delivery succeeds, duplicates only
     const [code] = await within('the restarted worker to drain the database and exit', 150_000, once(second, 'exit'));
     assert.equal(code, 0);
 
-    const counts = await temp.store.countByStatus();
+    const counts = await temp.store.reporting.countByStatus();
     assert.equal(counts.succeeded, EVENTS, JSON.stringify(counts));
     assert.equal(seen.size, EVENTS, 'every delivery reached the receiver');
     // Every request the receiver saw is a recorded attempt, except at most one per delivery in flight at the kill.
@@ -101,7 +101,7 @@ test('SIGKILL mid-flight: after restart every delivery succeeds, duplicates only
     // 500 ms deadline. Counting recorded attempts keeps the check exact whatever the machine's speed.)
     const unrecorded: string[] = [];
     for (const [id, n] of seen) {
-      const recorded = (await temp.store.listAttempts(id)).length;
+      const recorded = (await temp.store.reporting.listAttempts(id)).length;
       if (n > recorded + (inFlight.has(id) ? 1 : 0))
         unrecorded.push(
           `${id}: ${n} requests, ${recorded} recorded attempts, ${inFlight.has(id) ? '' : 'not '}in flight at the kill`,
@@ -156,17 +156,17 @@ test('a restarted SQLite worker re-sends what its killed predecessor held at onc
     // What the killed worker held: sent, never recorded. Its leases were in memory and died with it: no row says
     // delivering (docs/rules.md#sqlite-leases), so nothing waits for a lease to expire.
     const held: Array<{ id: string }> = [];
-    for (const id of seen.keys()) if ((await temp.store.listAttempts(id)).length === 0) held.push({ id });
+    for (const id of seen.keys()) if ((await temp.store.reporting.listAttempts(id)).length === 0) held.push({ id });
     assert.ok(held.length > 0, 'the killed worker held leases');
-    assert.equal((await temp.store.countByStatus()).delivering, 0, 'no lease is left on the file');
+    assert.equal((await temp.store.reporting.countByStatus()).delivering, 0, 'no lease is left on the file');
 
     const second = startWorker(temp.path, key, t.after.bind(t), H);
     children.push(second);
     const [code] = await once(second, 'exit');
     assert.equal(code, 0);
-    assert.equal((await temp.store.countByStatus()).succeeded, 400);
+    assert.equal((await temp.store.reporting.countByStatus()).succeeded, 400);
     for (const d of held) assert.ok(seen.has(d.id), `${d.id} was sent`);
-    assert.equal((await temp.store.getDelivery('ten_RESTART', held[0].id))?.status, 'succeeded');
+    assert.equal((await temp.store.reporting.getDelivery('ten_RESTART', held[0].id))?.status, 'succeeded');
   } finally {
     for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
     await receiver.close();

@@ -9,8 +9,8 @@ import type { AddressInfo } from 'node:net';
 import { after, test } from 'node:test';
 import { VirtualClock } from '../src/clock.ts';
 import type { DispatcherOptions } from '../src/dispatch/dispatcher.ts';
-import type { ClaimOptions } from '../src/store/parts/delivery-queue-store.ts';
 import { openPostgresStore } from '../src/store/postgres/postgres-store.ts';
+import type { ClaimOptions, DeliveryQueueStore } from '../src/store/queue/queue-store.ts';
 import type { ClaimedDelivery, Store } from '../src/store/store.ts';
 import { until } from '../testing/deadline.ts';
 import { tempStore, testEngine } from '../testing/harness.ts';
@@ -27,18 +27,22 @@ const PROMPTLY_MS = 10_000;
 function countingStore(
   store: Store,
   onClaim: (o: ClaimOptions, got: ClaimedDelivery[]) => Promise<void>,
-  overrides: Partial<Record<keyof Store, unknown>> = {},
+  overrides: { queue?: Partial<DeliveryQueueStore>; root?: Partial<Record<keyof Store, unknown>> } = {},
 ): Store {
+  const queue: DeliveryQueueStore = {
+    ...store.queue,
+    async claimDue(o: ClaimOptions): Promise<ClaimedDelivery[]> {
+      const got = await store.queue.claimDue(o);
+      await onClaim(o, got);
+      return got;
+    },
+    ...overrides.queue,
+  };
+  const root = overrides.root ?? {};
   return new Proxy(store, {
     get(target, prop) {
-      if (prop in overrides) return overrides[prop as keyof Store];
-      if (prop === 'claimDue') {
-        return async (o: ClaimOptions): Promise<ClaimedDelivery[]> => {
-          const got = await target.claimDue(o);
-          await onClaim(o, got);
-          return got;
-        };
-      }
+      if (prop === 'queue') return queue;
+      if (prop in root) return root[prop as keyof Store];
       const v = Reflect.get(target, prop, target);
       return typeof v === 'function' ? v.bind(target) : v;
     },
@@ -79,7 +83,7 @@ test('a backlog on one saturated endpoint: empty claims are not repeated on ever
     );
     t.engine.start();
     await until(
-      () => t.store.countByStatus(),
+      () => t.store.reporting.countByStatus(),
       (c) => c.succeeded === EVENTS,
       { what: `all ${EVENTS} deliveries succeeded`, timeoutMs: 60_000 },
     );
@@ -128,13 +132,15 @@ async function stillEngine(
       await hooks.afterClaim?.(got);
     },
     {
-      // Asked when a claim took fewer than it wanted and no lane was skipped: the loop goes dry right after.
-      nextDueAt: async () => {
-        const at = await temp.store.nextDueAt();
-        claims.nextDue++;
-        return at;
+      queue: {
+        // Asked when a claim took fewer than it wanted and no lane was skipped: the loop goes dry right after.
+        nextDueAt: async () => {
+          const at = await temp.store.queue.nextDueAt();
+          claims.nextDue++;
+          return at;
+        },
       },
-      ...options.store,
+      root: options.store,
     },
   );
   const attempts: string[] = [];
@@ -304,7 +310,7 @@ test("the sweep handing back a dead peer's lapsed leases is new work for a dry d
   try {
     await t.engine.events.accept(t.tenantId, { type: 'a.b', data: { i: 'peer' } });
     const now = t.clock.now();
-    const peer = await t.store.claimDue({
+    const peer = await t.store.queue.claimDue({
       now,
       limit: 10,
       leaseUntil: now + 500,

@@ -137,7 +137,7 @@ test('hostile receivers: classified per docs/rules.md#outcome-classes, bounded i
   const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 20);
   try {
     const now = Date.now();
-    await temp.store.createTenant({
+    await temp.store.catalog.createTenant({
       id: 'ten_HOSTILE',
       name: 'hostile',
       ownerEmails: [],
@@ -189,7 +189,7 @@ test('hostile receivers: classified per docs/rules.md#outcome-classes, bounded i
       // A success is done; every failure retries on `standard` (3xx and 4xx included); none is left in flight.
       const status = want.outcome === 'success' ? 'succeeded' : 'pending';
       assert.equal(next.status, status, mode);
-      const stored = await temp.store.getDelivery('ten_HOSTILE', ids.get(mode)!);
+      const stored = await temp.store.reporting.getDelivery('ten_HOSTILE', ids.get(mode)!);
       assert.equal(stored?.status, status, mode);
       if (mode === 'retry-after-huge') {
         // Retry-After: 999999999 s is capped by the policy (standard: 10 h), counted from the attempt's end.
@@ -213,7 +213,7 @@ test('hostile receivers: classified per docs/rules.md#outcome-classes, bounded i
     for (const id of good) {
       const { attempt } = await attemptOf(id);
       assert.deepEqual([attempt.outcome, attempt.responseStatus, attempt.responseExcerpt], ['success', 200, 'ok']);
-      assert.equal((await temp.store.getDelivery('ten_HOSTILE', id))?.status, 'succeeded');
+      assert.equal((await temp.store.reporting.getDelivery('ten_HOSTILE', id))?.status, 'succeeded');
     }
     assert.equal(engine.inFlight, 0);
   } finally {

@@ -30,11 +30,11 @@ test('payments: 500, 500, 404, 404… walks the fast then the slow ladder and fa
       3 * S + 1035 * MIN,
       3 * S + 2475 * MIN,
     ]);
-    const d = await t.store.getDelivery(t.tenantId, accepted.deliveries[0].id);
+    const d = await t.store.reporting.getDelivery(t.tenantId, accepted.deliveries[0].id);
     assert.equal(d?.status, 'failed');
     assert.equal(d?.attemptCount, 8);
     assert.match(d?.terminalReason ?? '', /slow-ladder/);
-    const attempts = await t.store.listAttempts(d!.id);
+    const attempts = await t.store.reporting.listAttempts(d!.id);
     assert.equal(attempts.length, 8);
     assert.deepEqual(
       attempts.map((a) => a.responseStatus),
@@ -79,7 +79,7 @@ test('payments: a money event that waited 3 days (workers down) still gets the w
     await settle(t.engine, t.clock);
     const offsets = rx.received.map((x) => x.at - created - 72 * H);
     assert.deepEqual(offsets, [0, 15 * MIN, 75 * MIN, 315 * MIN, 1035 * MIN, 2475 * MIN]);
-    const d = await t.store.getDelivery(t.tenantId, r.deliveries[0].id);
+    const d = await t.store.reporting.getDelivery(t.tenantId, r.deliveries[0].id);
     assert.equal(d?.status, 'failed');
     assert.match(d?.terminalReason ?? '', /slow-ladder budget spent/);
   } finally {
@@ -98,7 +98,7 @@ test('payments: the 30-day age limit ends a delivery whatever its ladder says', 
     await settle(t.engine, t.clock);
     // Attempts at 30d-3s, -2s, 0s… the next pause (4 s) would cross the limit.
     assert.equal(rx.received.length, 3);
-    const d = await t.store.getDelivery(t.tenantId, r.deliveries[0].id);
+    const d = await t.store.reporting.getDelivery(t.tenantId, r.deliveries[0].id);
     assert.equal(d?.status, 'failed');
     assert.match(d?.terminalReason ?? '', /30-day age limit reached/);
   } finally {
@@ -129,7 +129,7 @@ test('non-money 4xx on payments fails at once; strict treats 404 as permanent', 
       [a, pay],
       [b, strict],
     ] as const) {
-      const d = await t.store.getDelivery(t.tenantId, r.deliveries[0].id);
+      const d = await t.store.reporting.getDelivery(t.tenantId, r.deliveries[0].id);
       assert.equal(d?.endpointId, ep.endpoint.id);
       assert.equal(d?.status, 'failed');
       assert.match(d?.terminalReason ?? '', /404.*permanent/);

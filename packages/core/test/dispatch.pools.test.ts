@@ -92,7 +92,7 @@ test("a stalled endpoint holding all its connections does not starve another ten
   const rx = await gatedReceiver();
   const other = 'ten_OTHER';
   const now = systemClock.now();
-  await t.store.createTenant({
+  await t.store.catalog.createTenant({
     id: other,
     name: 'Other',
     ownerEmails: ['o@example.test'],

@@ -23,8 +23,8 @@ test(`SQLite: ${N} deliveries to an endpoint limited to ${RATE}/s arrive at ${RA
     await acceptAll(t.engine, t.tenantId, N);
     await drive(t.engine, t.clock);
     assertPace(rx.received, N);
-    assert.deepEqual(await t.store.countQueued(), { pending: 0, delivering: 0, held: 0 });
-    const page = await t.store.listDeliveries({ tenantId: t.tenantId, status: 'succeeded' }, null, N);
+    assert.deepEqual(await t.store.reporting.countQueued(), { pending: 0, delivering: 0, held: 0 });
+    const page = await t.store.reporting.listDeliveries({ tenantId: t.tenantId, status: 'succeeded' }, null, N);
     assert.equal(page.items.length, N);
     assert.ok(
       page.items.every((d) => d.attemptCount === 1),

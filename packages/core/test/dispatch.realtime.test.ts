@@ -95,7 +95,7 @@ test('an endpoint never sees more concurrent requests than its max_concurrency',
     assert.ok(capped.maxActive <= 3, `saw ${capped.maxActive} concurrent requests`);
     assert.equal(capped.maxActive, 3, 'the cap is used, not undershot');
     await t.engine.stop();
-    const counts = await t.store.countByStatus();
+    const counts = await t.store.reporting.countByStatus();
     assert.equal(counts.succeeded, 260);
   } finally {
     capped.close();
@@ -118,7 +118,7 @@ test('stopping hands back leased deliveries that never started; only the sends i
     t.engine.start();
     // 2 sending, the rest leased into the lane's queue.
     await until(
-      () => t.store.countByStatus(),
+      () => t.store.reporting.countByStatus(),
       (c) => c.delivering === 40,
       { what: 'all 40 deliveries leased' },
     );
@@ -131,7 +131,7 @@ test('stopping hands back leased deliveries that never started; only the sends i
       `${slow.arrived - answeredBeforeStop} requests were sent after stop was called with at most 2 in flight`,
     );
     assert.equal(slow.count, slow.arrived, 'stop waited for the sends in flight to be answered');
-    const counts = await t.store.countByStatus();
+    const counts = await t.store.reporting.countByStatus();
     assert.equal(counts.delivering, 0, 'no lease left behind');
     assert.equal(counts.succeeded, slow.count, 'every answered send was recorded');
     assert.equal(counts.pending, 40 - slow.count, 'every delivery not sent was handed back');

@@ -31,23 +31,25 @@ test('a refused record batch is split: every other row is recorded, only the bad
   const firstGate = new Promise<void>((r) => (releaseFirst = r));
   // The store, but recordAttempts refuses any batch that holds the bad row (as a foreign key would); the first batch
   // is held so that every other record queues behind it and they commit as one batch.
+  const queue = {
+    ...real.queue,
+    async recordAttempts(records: AttemptRecord[], now: number) {
+      const ids = records.map((r) => r.attempt.deliveryId);
+      batches.push(ids);
+      if (batches.length === 1) {
+        firstEntered();
+        await firstGate;
+      }
+      if (bad !== null && ids.includes(bad)) {
+        refused.push(ids);
+        throw new Error('FOREIGN KEY constraint failed (injected)');
+      }
+      return real.queue.recordAttempts(records, now);
+    },
+  };
   const store = new Proxy(real, {
     get(target, prop) {
-      if (prop === 'recordAttempts') {
-        return async (records: AttemptRecord[], now: number) => {
-          const ids = records.map((r) => r.attempt.deliveryId);
-          batches.push(ids);
-          if (batches.length === 1) {
-            firstEntered();
-            await firstGate;
-          }
-          if (bad !== null && ids.includes(bad)) {
-            refused.push(ids);
-            throw new Error('FOREIGN KEY constraint failed (injected)');
-          }
-          return target.recordAttempts(records, now);
-        };
-      }
+      if (prop === 'queue') return queue;
       const v = Reflect.get(target, prop, target);
       return typeof v === 'function' ? v.bind(target) : v;
     },
@@ -119,13 +121,13 @@ test('a refused record batch is split: every other row is recorded, only the bad
     for (const r of refused) assert.ok(r.includes(bad), 'only batches holding the bad row are refused');
 
     for (const id of ids) {
-      const d = (await real.getDelivery(h.tenantId, id))!;
+      const d = (await real.reporting.getDelivery(h.tenantId, id))!;
       if (id === bad) {
         // Its record never landed: still leased, no attempt; the lease's expiry sends it again.
-        assert.deepEqual([d.status, (await real.listAttempts(id)).length], ['delivering', 0], id);
+        assert.deepEqual([d.status, (await real.reporting.listAttempts(id)).length], ['delivering', 0], id);
       } else
         assert.deepEqual(
-          [d.status, (await real.listAttempts(id)).length],
+          [d.status, (await real.reporting.listAttempts(id)).length],
           ['succeeded', 1],
           `${id} (${ep.id}) recorded`,
         );

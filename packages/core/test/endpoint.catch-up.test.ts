@@ -21,7 +21,7 @@ async function accept(t: T, ids: string[]): Promise<string[]> {
 const statusOf = async (t: T, ids: string[]) =>
   Promise.all(
     ids.map(async (id) => {
-      const d = await t.store.getDelivery(t.tenantId, id);
+      const d = await t.store.reporting.getDelivery(t.tenantId, id);
       return [d?.status, d?.terminalReason ?? null];
     }),
   );

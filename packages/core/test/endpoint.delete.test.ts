@@ -59,16 +59,19 @@ async function receiver(delayMs: number) {
  * signed, not fail to sign.
  */
 function withWarmSecrets(store: Store, warm: Set<string>): Store {
-  const kept = new Map<string, Awaited<ReturnType<Store['listSecrets']>>>();
+  const kept = new Map<string, Awaited<ReturnType<Store['catalog']['listSecrets']>>>();
+  const catalog = {
+    ...store.catalog,
+    async listSecrets(endpointId: string) {
+      const rows = await store.catalog.listSecrets(endpointId);
+      if (!warm.has(endpointId)) return rows;
+      if (rows.length > 0) kept.set(endpointId, rows);
+      return kept.get(endpointId) ?? rows;
+    },
+  };
   return new Proxy(store, {
     get(target, key) {
-      if (key === 'listSecrets')
-        return async (endpointId: string) => {
-          const rows = await target.listSecrets(endpointId);
-          if (!warm.has(endpointId)) return rows;
-          if (rows.length > 0) kept.set(endpointId, rows);
-          return kept.get(endpointId) ?? rows;
-        };
+      if (key === 'catalog') return catalog;
       const value = Reflect.get(target, key, target);
       return typeof value === 'function' ? value.bind(target) : value;
     },
@@ -160,14 +163,14 @@ async function deletionUnderLoad(store: Store, leaseFactor: number): Promise<voi
       assert.equal(dup, 0, `${name}: no delivery sent twice`);
     }
     for (const ep of [a1, b1]) {
-      const page = await store.listDeliveries(
+      const page = await store.reporting.listDeliveries(
         { tenantId: ep.tenantId, endpointId: ep.id, status: 'succeeded' },
         null,
         1000,
       );
       assert.equal(page.items.length, EVENTS, `${ep.id}: every delivery succeeded`);
       for (const d of page.items.slice(0, 20))
-        assert.equal((await store.listAttempts(d.id)).length, 1, `${d.id}: one attempt`);
+        assert.equal((await store.reporting.listAttempts(d.id)).length, 1, `${d.id}: one attempt`);
     }
     // After a deletion only what was on the wire then may still arrive: the endpoint's cap holds every send begun
     // and not yet answered, so the requests still arriving are at most the cap less those the receiver held then.
@@ -184,9 +187,9 @@ async function deletionUnderLoad(store: Store, leaseFactor: number): Promise<voi
     // not processed until signing or recording it fails.
     const errors = logger.lines.filter((l) => l.level === 'error');
     assert.deepEqual(errors.slice(0, 3), [], `${errors.length} error lines`);
-    const counts = await store.countByStatus();
+    const counts = await store.reporting.countByStatus();
     assert.deepEqual([counts.pending, counts.delivering, counts.held], [0, 0, 0], JSON.stringify(counts));
-    assert.equal(await store.getTenant('ten_C'), null);
+    assert.equal(await store.catalog.getTenant('ten_C'), null);
   } finally {
     await engine.stop();
     await Promise.all([keptA, keptB, doomedA, doomedB, doomedC].map((r) => r.close()));
@@ -248,7 +251,7 @@ describe('a deletion picked as a deadlock victim', () => {
       await other.query(`SET deadlock_timeout = '10s'`);
       await other.query('BEGIN');
       await other.query(`UPDATE deliveries SET attempt_count = attempt_count WHERE tenant_id = 'ten_D'`);
-      const deleting = store.deleteTenant('ten_D');
+      const deleting = store.catalog.deleteTenant('ten_D');
       // Until the delete waits on the delivery row (it holds the tenant row by then), the session's next lock is free.
       await within(
         'the delete waits on the locked delivery',
@@ -266,7 +269,7 @@ describe('a deletion picked as a deadlock victim', () => {
       await other.query(`UPDATE tenants SET name = name WHERE id = 'ten_D'`);
       await other.query('COMMIT');
       assert.equal(await deleting, true);
-      assert.equal(await store.getTenant('ten_D'), null);
+      assert.equal(await store.catalog.getTenant('ten_D'), null);
     } finally {
       other.release();
       await store.pg.pool.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`).catch(() => {});

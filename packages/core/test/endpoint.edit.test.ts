@@ -329,7 +329,7 @@ test('a test delivery: the capped timeout, a signed request with the custom head
     maintenance: { enabled: false },
     sender: {
       async send(request) {
-        const rows = await t.store.listDeliveries({ tenantId: t.tenantId }, null, 10);
+        const rows = await t.store.reporting.listDeliveries({ tenantId: t.tenantId }, null, 10);
         seen.push({ request, lease: rows.items[0]?.leaseUntil });
         return {
           outcome: 'success',

@@ -51,7 +51,11 @@ test('a payload filter decides at fan-out: only matching events get a delivery, 
         .sort();
     assert.deepEqual(ids(filtered.id), ['big', 'vip']);
     assert.deepEqual(ids(all.id), ['big', 'failed', 'small', 'string-amount', 'vip']);
-    const recorded = await t.store.listDeliveries({ tenantId: t.tenantId, endpointId: filtered.id }, null, 100);
+    const recorded = await t.store.reporting.listDeliveries(
+      { tenantId: t.tenantId, endpointId: filtered.id },
+      null,
+      100,
+    );
     assert.equal(recorded.items.length, 2, 'non-matching events leave no delivery at all');
 
     // Paused: a matching event is skipped (replayable), a non-matching one leaves nothing.
@@ -66,7 +70,7 @@ test('a payload filter decides at fan-out: only matching events get a delivery, 
       type: 'payment.status_changed',
       data: { status: 'paid', amount: 1 },
     });
-    const after = await t.store.listDeliveries({ tenantId: t.tenantId, endpointId: filtered.id }, null, 100);
+    const after = await t.store.reporting.listDeliveries({ tenantId: t.tenantId, endpointId: filtered.id }, null, 100);
     assert.deepEqual(after.items.map((d) => d.status).sort(), ['skipped', 'succeeded', 'succeeded']);
 
     // Clearing the filter (null) lets every event of its types through again.
@@ -151,7 +155,7 @@ test('custom headers go out on every attempt (retries, replay, test delivery) an
       assert.equal(v1, createHmac('sha256', secret!).update(`${ts}.`).update(r.body).digest('hex'));
     }
     // Attempt records show the header names; values that look like credentials are redacted.
-    const attempts = await t.store.listAttempts(accepted.deliveries[0].id);
+    const attempts = await t.store.reporting.listAttempts(accepted.deliveries[0].id);
     assert.equal(attempts.length, 5);
     for (const a of attempts) {
       assert.equal(a.requestHeaders['X-Tenant-Ref'], 'acme-42');

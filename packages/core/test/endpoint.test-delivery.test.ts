@@ -41,11 +41,11 @@ test('a test delivery ends: succeeded when answered, failed when it cannot be se
       timeout_ms: 1000,
     });
     const tests = async () =>
-      (await t.store.listDeliveries({ tenantId: t.tenantId, endpointId: endpoint.id }, null, 100)).items;
+      (await t.store.reporting.listDeliveries({ tenantId: t.tenantId, endpointId: endpoint.id }, null, 100)).items;
 
     const ok = await t.engine.endpoints.test(t.tenantId, endpoint.id);
     assert.equal(ok.outcome, 'success');
-    assert.equal((await t.store.getDelivery(t.tenantId, ok.deliveryId))?.status, 'succeeded');
+    assert.equal((await t.store.reporting.getDelivery(t.tenantId, ok.deliveryId))?.status, 'succeeded');
 
     state.mode = 'throw';
     await assert.rejects(t.engine.endpoints.test(t.tenantId, endpoint.id), /sender fault/);
@@ -65,9 +65,9 @@ test('a test delivery ends: succeeded when answered, failed when it cannot be se
     // Its sender is gone for good: once the lease lapses the dispatcher's sweep hands it back and it is sent.
     state.mode = 'ok';
     t.clock.set(stranded.leaseUntil! + 1);
-    assert.equal(await t.store.releaseExpiredLeases(t.clock.now()), 1);
+    assert.equal(await t.store.queue.releaseExpiredLeases(t.clock.now()), 1);
     await settle(t.engine, t.clock, { maxRounds: 100 });
-    const finished = await t.store.getDelivery(t.tenantId, stranded.id);
+    const finished = await t.store.reporting.getDelivery(t.tenantId, stranded.id);
     assert.equal(finished?.status, 'succeeded');
     assert.deepEqual((await tests()).map((d) => d.status).sort(), ['failed', 'succeeded', 'succeeded']);
   } finally {

@@ -60,7 +60,7 @@ test('a successful test delivery or replay clears degradation; failed ones leave
     const { endpoint } = await t.engine.endpoints.create(t.tenantId, { url: rx.url, policy: 'brief' });
     const r = await t.engine.events.accept(t.tenantId, { type: 'a.b', data: {} });
     await settle(t.engine, t.clock);
-    assert.equal((await t.store.getDelivery(t.tenantId, r.deliveries[0].id))?.status, 'failed');
+    assert.equal((await t.store.reporting.getDelivery(t.tenantId, r.deliveries[0].id))?.status, 'failed');
     assert.equal((await t.engine.endpoints.get(t.tenantId, endpoint.id)).status, 'degraded');
 
     // A failed test delivery does not move it (nor count as a scheduled failure).
@@ -86,7 +86,7 @@ test('a successful test delivery or replay clears degradation; failed ones leave
     answer = 500;
     await t.engine.replays.delivery(t.tenantId, r.deliveries[0].id);
     await settle(t.engine, t.clock);
-    assert.equal((await t.store.getDelivery(t.tenantId, r.deliveries[0].id))?.status, 'failed');
+    assert.equal((await t.store.reporting.getDelivery(t.tenantId, r.deliveries[0].id))?.status, 'failed');
     assert.equal((await t.engine.endpoints.get(t.tenantId, endpoint.id)).status, 'active');
     assert.deepEqual(t.seen(), [
       'active>degraded:failing',
@@ -292,7 +292,7 @@ test("a paused endpoint's new events are skipped; after PATCH status=active a wi
     assert.equal(rx.received.length, 5);
     const ids = new Set(rx.received.slice(1).map((r) => String(r.headers['x-webhook-id'])));
     for (const id of ['s0', 's1', 's2']) assert.ok(ids.has(id), `${id} delivered`);
-    const after = await t.store.getReplay(t.tenantId, replay.id);
+    const after = await t.store.replays.getReplay(t.tenantId, replay.id);
     assert.equal(after?.succeeded, 4);
   } finally {
     await rx.close();

@@ -16,7 +16,7 @@ test('a client certificate is told once, 14 days before it expires; a new certif
     oauth2: null,
     updatedAt: clock.now(),
   });
-  await store.setEndpointEgress(endpoint.id, row(now + 30 * DAY), now);
+  await store.egress.setEndpointEgress(endpoint.id, row(now + 30 * DAY), now);
   const notices = async () => (await engine.notices.list(tenantId, null, 50)).items;
 
   clock.advance(16 * DAY - 1); // 14 days and 1 ms before the expiry
@@ -34,7 +34,7 @@ test('a client certificate is told once, 14 days before it expires; a new certif
   });
 
   // A new certificate, also within 14 days: told again, once.
-  await store.setEndpointEgress(endpoint.id, row(clock.now() + 10 * DAY), clock.now());
+  await store.egress.setEndpointEgress(endpoint.id, row(clock.now() + 10 * DAY), clock.now());
   assert.equal((await engine.maintenance.run()).certificateNotices, 1);
   assert.equal((await notices()).length, 2);
 });

@@ -50,7 +50,7 @@ test("one key failing beside 100 healthy keys: the healthy ones are all delivere
   for (let k = 0; k < 100; k++) assert.deepEqual(seen.get(`k${k}`), [1, 2, 3], `key k${k}`);
   assert.deepEqual(seen.get('stuck'), [1, 1], 'only the stuck head, retried on its ladder');
   const stuck = await Promise.all(
-    [1, 2, 3].map(async (n) => (await h.store.getEvent(h.tenantId, `stuck-${n}`))!.deliveries[0]),
+    [1, 2, 3].map(async (n) => (await h.store.events.getEvent(h.tenantId, `stuck-${n}`))!.deliveries[0]),
   );
   assert.deepEqual(
     stuck.map((d) => [d.status, d.attemptCount, d.orderingSeq]),
@@ -67,7 +67,7 @@ test("one key failing beside 100 healthy keys: the healthy ones are all delivere
   // strictly one after the other: 1 ×4, 2 ×4, 3 ×4, never interleaved.
   await settle(h.engine, h.clock);
   assert.deepEqual(byKey(rx.received).get('stuck'), [1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3]);
-  const attempts = await h.store.listAttempts(stuck[0].id);
+  const attempts = await h.store.reporting.listAttempts(stuck[0].id);
   assert.deepEqual(
     attempts.map((a) => a.startedAt - t0),
     [0, 30 * S, 30 * S + 5 * MIN, 30 * S + 35 * MIN],
@@ -104,13 +104,13 @@ test('on_failure block: a failed head holds its key until dismissed; keyless eve
   await send(null, 1);
   await send(null, 2);
   await settle(h.engine, h.clock);
-  const first = await h.store.getDelivery(h.tenantId, k1.deliveries[0].id);
+  const first = await h.store.reporting.getDelivery(h.tenantId, k1.deliveries[0].id);
   assert.equal(first?.status, 'failed');
   assert.deepEqual(byKey(rx.received).get('k'), [1, 1, 1, 1]);
   assert.deepEqual(byKey(rx.received).get('other'), [1]);
   assert.deepEqual(byKey(rx.received).get('none'), [1, 2]);
   assert.equal(
-    (await h.store.getDelivery(h.tenantId, k2.deliveries[0].id))?.status,
+    (await h.store.reporting.getDelivery(h.tenantId, k2.deliveries[0].id))?.status,
     'pending',
     'held behind the failed head',
   );
@@ -124,7 +124,7 @@ test('on_failure block: a failed head holds its key until dismissed; keyless eve
   await settle(h.engine, h.clock);
   assert.deepEqual(byKey(rx.received).get('k'), [1, 1, 1, 1, 1, 2, 3]);
   for (const d of [k1, k2, k3])
-    assert.equal((await h.store.getDelivery(h.tenantId, d.deliveries[0].id))?.status, 'succeeded');
+    assert.equal((await h.store.reporting.getDelivery(h.tenantId, d.deliveries[0].id))?.status, 'succeeded');
 });
 
 test('on_failure block: dismiss lets the key go on; the dismissed delivery stays failed and replayable; continue endpoints and keyless deliveries refuse dismiss', async (t) => {
@@ -158,14 +158,14 @@ test('on_failure block: dismiss lets the key go on; the dismissed delivery stays
     data: { key: 'loose', n: 1 },
   });
   await settle(h.engine, h.clock);
-  assert.equal((await h.store.getDelivery(h.tenantId, a2.deliveries[0].id))?.status, 'pending');
+  assert.equal((await h.store.reporting.getDelivery(h.tenantId, a2.deliveries[0].id))?.status, 'pending');
   await rejects(h.engine.deliveries.dismiss(h.tenantId, loose.deliveries[0].id), 'delivery_not_dismissable');
   const dismissed = await h.engine.deliveries.dismiss(h.tenantId, a1.deliveries[0].id);
   assert.equal(dismissed.status, 'failed');
   assert.equal(dismissed.dismissedAt, h.clock.now());
   await rejects(h.engine.deliveries.dismiss(h.tenantId, a1.deliveries[0].id), 'delivery_not_dismissable');
   await settle(h.engine, h.clock);
-  assert.equal((await h.store.getDelivery(h.tenantId, a2.deliveries[0].id))?.status, 'succeeded');
+  assert.equal((await h.store.reporting.getDelivery(h.tenantId, a2.deliveries[0].id))?.status, 'succeeded');
   // Switched to continue, a failed delivery holds nothing, so there is nothing to dismiss.
   await h.engine.endpoints.update(h.tenantId, endpoint.id, { on_failure: 'continue' });
   const b1 = await h.engine.events.accept(h.tenantId, {
@@ -175,7 +175,7 @@ test('on_failure block: dismiss lets the key go on; the dismissed delivery stays
     data: { key: 'b', n: 1 },
   });
   await settle(h.engine, h.clock);
-  assert.equal((await h.store.getDelivery(h.tenantId, b1.deliveries[0].id))?.status, 'failed');
+  assert.equal((await h.store.reporting.getDelivery(h.tenantId, b1.deliveries[0].id))?.status, 'failed');
   await rejects(h.engine.deliveries.dismiss(h.tenantId, b1.deliveries[0].id), 'delivery_not_dismissable');
   // The dismissed one is still the dead letter's, and a replay sends it.
   await h.engine.replays.delivery(h.tenantId, a1.deliveries[0].id);
@@ -211,7 +211,7 @@ test("a paused endpoint fails a key's queue as today; after reactivation a windo
   // Paused, every key is free: the whole queue is taken and fails as endpoint_paused, nothing is sent (as unordered).
   await settle(h.engine, h.clock);
   assert.deepEqual(byKey(rx.received).get('p'), [1, 1]);
-  const all = (await h.store.listDeliveries({ tenantId: h.tenantId }, null, 10)).items;
+  const all = (await h.store.reporting.listDeliveries({ tenantId: h.tenantId }, null, 10)).items;
   assert.deepEqual(
     all.map((d) => [d.status, d.terminalReason]),
     Array(4).fill(['failed', 'endpoint_paused']),

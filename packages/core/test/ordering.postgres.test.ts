@@ -89,7 +89,7 @@ test(`3 workers on one database: ${KEYS} keys × ${PER_KEY} events in strict per
   try {
     const tenantId = 'ten_ORD';
     const now = Date.now();
-    await store.createTenant({
+    await store.catalog.createTenant({
       id: tenantId,
       name: 'ORD',
       ownerEmails: [],

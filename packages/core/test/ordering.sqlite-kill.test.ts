@@ -122,7 +122,9 @@ test("SQLite: a worker SIGKILLed while a key's head is in flight; after a restar
     assert.deepEqual(arrivals.get(STUCK), [1], `${STUCK}: only its head was attempted before the kill`);
     // The dead worker's lease of the head was in memory and died with it (docs/rules.md#sqlite-leases): the head's row
     // is pending, unattempted, and the rest of the key waits behind it.
-    const stuck = (await temp.store.listDeliveries({ tenantId: 'ten_ORD', status: 'pending' }, null, 1000)).items
+    const stuck = (
+      await temp.store.reporting.listDeliveries({ tenantId: 'ten_ORD', status: 'pending' }, null, 1000)
+    ).items
       .filter((d) => d.orderingKey === STUCK)
       .sort((a, b) => a.orderingSeq! - b.orderingSeq!);
     assert.deepEqual(
@@ -141,7 +143,7 @@ test("SQLite: a worker SIGKILLed while a key's head is in flight; after a restar
     assert.equal(code, 0);
 
     assert.deepEqual(violations, []);
-    const counts = await temp.store.countByStatus();
+    const counts = await temp.store.reporting.countByStatus();
     assert.equal(counts.succeeded, EVENTS, JSON.stringify(counts));
     const all = Array.from({ length: PER_KEY }, (_, i) => i + 1);
     // The stuck key: its head twice (lost with the worker, then re-sent), then the rest in order, once each.

@@ -66,17 +66,20 @@ test('PostgreSQL: a breaker transition that fails at commit leaves no outbox row
       within(
         'the failing commit',
         10_000,
-        store.saveBreaker(row('tenant:ten_O'), null, opened('tenant:ten_O', 'tenant')),
+        store.breakers.saveBreaker(row('tenant:ten_O'), null, opened('tenant:ten_O', 'tenant')),
       ),
       /planted: this commit fails/,
     );
-    assert.equal(await store.getBreaker('tenant:ten_O'), null, 'the transition did not happen');
-    assert.deepEqual(await store.claimOutbox(T0 + MIN, 10, T0 + 2 * MIN), [], 'and nothing announces it');
+    assert.equal(await store.breakers.getBreaker('tenant:ten_O'), null, 'the transition did not happen');
+    assert.deepEqual(await store.outbox.claimOutbox(T0 + MIN, 10, T0 + 2 * MIN), [], 'and nothing announces it');
 
     // The control: the same write for a breaker the trigger lets through commits both rows.
-    assert.equal(await store.saveBreaker(row('endpoint:ep_1'), null, opened('endpoint:ep_1', 'endpoint')), true);
+    assert.equal(
+      await store.breakers.saveBreaker(row('endpoint:ep_1'), null, opened('endpoint:ep_1', 'endpoint')),
+      true,
+    );
     assert.deepEqual(
-      (await store.claimOutbox(T0 + MIN, 10, T0 + 2 * MIN)).map((r) => [r.kind, r.subjectId]),
+      (await store.outbox.claimOutbox(T0 + MIN, 10, T0 + 2 * MIN)).map((r) => [r.kind, r.subjectId]),
       [['breaker.opened', 'endpoint:ep_1']],
     );
   } finally {

@@ -15,7 +15,7 @@ type T = Awaited<ReturnType<typeof testEngine>>;
 async function statuses(t: T, ids: string[]) {
   const out: Array<[string | undefined, string | null | undefined]> = [];
   for (const id of ids) {
-    const d = await t.store.getDelivery(t.tenantId, id);
+    const d = await t.store.reporting.getDelivery(t.tenantId, id);
     out.push([d?.status, d?.terminalReason]);
   }
   return out;
@@ -33,7 +33,7 @@ async function reactivateAndReplay(t: T, endpointId: string) {
   await t.engine.endpoints.update(t.tenantId, endpointId, { status: 'active' });
   const replay = await t.engine.replays.window(t.tenantId, endpointId);
   await settle(t.engine, t.clock);
-  return { replay, after: await t.store.getReplay(t.tenantId, replay.id) };
+  return { replay, after: await t.store.replays.getReplay(t.tenantId, replay.id) };
 }
 
 test('PATCH status=paused while deliveries retry: they end failed (endpoint_paused), new events skipped; the default window replay recovers the failed ones', async () => {
@@ -247,7 +247,7 @@ test('a window replay scheduled before a pause sends nothing once paused: its de
     await settle(t.engine, t.clock);
     assert.equal(rx.received.length, sent, 'a paused endpoint is not attempted, replays included');
     assert.deepEqual(await statuses(t, ids), Array(3).fill(['failed', ENDPOINT_PAUSED]));
-    const after = await t.store.getReplay(t.tenantId, replay.id);
+    const after = await t.store.replays.getReplay(t.tenantId, replay.id);
     assert.deepEqual([after?.attempted, after?.succeeded, after?.failed], [3, 0, 3], 'the replay is done');
     // Reactivated, the next replay recovers them.
     const { replay: again, after: done } = await reactivateAndReplay(t, endpoint.id);

@@ -133,7 +133,7 @@ test(`3 workers + 1 API process on one database: ${EVENTS} events, connections c
   const watch = new pg.Pool({ connectionString: url, max: 2, application_name: 'hookline-test-watch' });
   try {
     const tenantId = 'ten_MP';
-    await store.createTenant({
+    await store.catalog.createTenant({
       id: tenantId,
       name: 'MP',
       ownerEmails: [],
@@ -266,7 +266,7 @@ test(`3 workers + 1 API process on one database: ${EVENTS} events, connections c
     );
     results.drainedMs = Date.now() - started;
 
-    const counts = await store.countByStatus();
+    const counts = await store.reporting.countByStatus();
     assert.deepEqual(
       counts,
       { pending: 0, delivering: 0, held: 0, succeeded: EVENTS, failed: 0, skipped: 0 },

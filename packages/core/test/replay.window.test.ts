@@ -22,7 +22,7 @@ async function failingEndpoint(start: number) {
       const r = await t.engine.events.accept(t.tenantId, { event_id: eventId, type: 'order.created', data: {} });
       await t.engine.runDue();
       const id = r.deliveries[0].id;
-      assert.equal((await t.store.getDelivery(t.tenantId, id))?.status, 'failed');
+      assert.equal((await t.store.reporting.getDelivery(t.tenantId, id))?.status, 'failed');
       return id;
     },
     async close() {
@@ -45,7 +45,7 @@ test('the window-replay quota is 20 per tenant per UTC day and resets at UTC mid
       const rp = await t.engine.replays.window(t.tenantId, t.endpoint.id);
       assert.equal(rp.selected, 1, `replay ${i + 1}`);
       await t.engine.runDue();
-      assert.equal((await t.store.getDelivery(t.tenantId, id))?.status, 'failed');
+      assert.equal((await t.store.reporting.getDelivery(t.tenantId, id))?.status, 'failed');
     }
     await assert.rejects(t.engine.replays.window(t.tenantId, t.endpoint.id), quotaExceeded, 'the 21st of the day');
     t.clock.set(Date.UTC(2026, 0, 6) - 1);
@@ -86,7 +86,7 @@ test('a window replay without since/until selects what failed in the last 24 h, 
     assert.equal(rp.sinceMs, t.clock.now() - 24 * H);
     assert.equal(rp.untilMs, t.clock.now());
     assert.equal(rp.selected, 2);
-    const status = async (id: string) => (await t.store.getDelivery(t.tenantId, id))?.status;
+    const status = async (id: string) => (await t.store.reporting.getDelivery(t.tenantId, id))?.status;
     assert.equal(await status(older), 'failed', 'older than 24 h: not selected');
     assert.equal(await status(edge), 'pending', 'exactly 24 h old: selected (since is inclusive)');
     assert.equal(await status(recent), 'pending');
@@ -108,7 +108,7 @@ test('a window replay on an unknown endpoint is refused with endpoint_not_found,
   const t = await failingEndpoint(Date.UTC(2026, 0, 5, 12));
   try {
     await assert.rejects(t.engine.replays.window(t.tenantId, 'ep_nope'), { code: 'endpoint_not_found', status: 404 });
-    await t.store.createTenant({
+    await t.store.catalog.createTenant({
       id: 'ten_OTHER',
       name: 'Other',
       ownerEmails: ['other@example.test'],
@@ -157,7 +157,7 @@ test('a window of one instant (since == until) is accepted and selects what was 
         createdAt: t0 + MIN,
       },
     );
-    assert.equal((await t.store.getDelivery(t.tenantId, at))?.status, 'pending');
+    assert.equal((await t.store.reporting.getDelivery(t.tenantId, at))?.status, 'pending');
   } finally {
     await t.close();
   }
@@ -170,17 +170,17 @@ test('a window replay leaves skipped deliveries alone unless includeSkipped is t
     await t.engine.endpoints.update(t.tenantId, t.endpoint.id, { status: 'paused' });
     const skipped = (await t.engine.events.accept(t.tenantId, { event_id: 'sk', type: 'order.created', data: {} }))
       .deliveries[0].id;
-    assert.equal((await t.store.getDelivery(t.tenantId, skipped))?.status, 'skipped');
+    assert.equal((await t.store.reporting.getDelivery(t.tenantId, skipped))?.status, 'skipped');
     await t.engine.endpoints.update(t.tenantId, t.endpoint.id, { status: 'active' });
     t.clock.advance(MIN);
     const plain = await t.engine.replays.window(t.tenantId, t.endpoint.id);
     assert.deepEqual([plain.selected, plain.includeSkipped], [0, false]);
     const explicitFalse = await t.engine.replays.window(t.tenantId, t.endpoint.id, { includeSkipped: false });
     assert.deepEqual([explicitFalse.selected, explicitFalse.includeSkipped], [0, false]);
-    assert.equal((await t.store.getDelivery(t.tenantId, skipped))?.status, 'skipped');
+    assert.equal((await t.store.reporting.getDelivery(t.tenantId, skipped))?.status, 'skipped');
     const withSkipped = await t.engine.replays.window(t.tenantId, t.endpoint.id, { includeSkipped: true });
     assert.deepEqual([withSkipped.selected, withSkipped.includeSkipped], [1, true]);
-    assert.equal((await t.store.getDelivery(t.tenantId, skipped))?.status, 'pending');
+    assert.equal((await t.store.reporting.getDelivery(t.tenantId, skipped))?.status, 'pending');
   } finally {
     await t.close();
   }

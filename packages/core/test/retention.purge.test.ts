@@ -27,10 +27,10 @@ test('purges only terminal deliveries (and their attempts, events) past retentio
     waiting.deliveries = [
       { id: 'dlv_WAITING', endpointId: endpoint.id, status: 'pending', nextAttemptAt: t.clock.now() + 365 * DAY },
     ];
-    await t.store.acceptEvents([waiting]);
+    await t.store.events.acceptEvents([waiting]);
     await settle(t.engine, t.clock, { until: t.clock.now() + DAY });
-    assert.equal((await t.store.getDelivery(t.tenantId, bad.deliveries[0].id))?.status, 'failed');
-    assert.equal((await t.store.listAttempts(bad.deliveries[0].id)).length, 4);
+    assert.equal((await t.store.reporting.getDelivery(t.tenantId, bad.deliveries[0].id))?.status, 'failed');
+    assert.equal((await t.store.reporting.listAttempts(bad.deliveries[0].id)).length, 4);
 
     t.clock.advance(31 * DAY);
     const fresh = await t.engine.events.accept(t.tenantId, { event_id: 'new-ok', type: 'good', data: {} });
@@ -38,14 +38,14 @@ test('purges only terminal deliveries (and their attempts, events) past retentio
 
     const r = await t.engine.maintenance.run();
     assert.deepEqual({ d: r.purged.deliveries, e: r.purged.events }, { d: 2, e: 2 });
-    assert.equal(await t.store.getDelivery(t.tenantId, ok.deliveries[0].id), null);
-    assert.equal(await t.store.getDelivery(t.tenantId, bad.deliveries[0].id), null);
-    assert.deepEqual(await t.store.listAttempts(bad.deliveries[0].id), [], 'attempts go with their delivery');
-    assert.equal(await t.store.getEvent(t.tenantId, 'old-ok'), null);
-    assert.equal((await t.store.getDelivery(t.tenantId, 'dlv_WAITING'))?.status, 'pending');
-    assert.notEqual(await t.store.getEvent(t.tenantId, 'old-waiting'), null);
-    assert.equal((await t.store.getDelivery(t.tenantId, fresh.deliveries[0].id))?.status, 'succeeded');
-    assert.equal((await t.store.listAttempts(fresh.deliveries[0].id)).length, 1);
+    assert.equal(await t.store.reporting.getDelivery(t.tenantId, ok.deliveries[0].id), null);
+    assert.equal(await t.store.reporting.getDelivery(t.tenantId, bad.deliveries[0].id), null);
+    assert.deepEqual(await t.store.reporting.listAttempts(bad.deliveries[0].id), [], 'attempts go with their delivery');
+    assert.equal(await t.store.events.getEvent(t.tenantId, 'old-ok'), null);
+    assert.equal((await t.store.reporting.getDelivery(t.tenantId, 'dlv_WAITING'))?.status, 'pending');
+    assert.notEqual(await t.store.events.getEvent(t.tenantId, 'old-waiting'), null);
+    assert.equal((await t.store.reporting.getDelivery(t.tenantId, fresh.deliveries[0].id))?.status, 'succeeded');
+    assert.equal((await t.store.reporting.listAttempts(fresh.deliveries[0].id)).length, 1);
 
     // Retention is configurable; a second pass finds nothing more.
     assert.deepEqual(await purgeExpired(t.store, t.clock.now(), { deliveriesMs: 40 * DAY }), {
@@ -72,7 +72,7 @@ test('old breaker window rows are purged', async () => {
     await t.engine.endpoints.create(t.tenantId, { url: rx.url, policy: 'payments' });
     await t.engine.events.accept(t.tenantId, { type: 'x', data: {} });
     await t.engine.runDue();
-    assert.equal((await t.store.breakerWindow(`tenant:${t.tenantId}`, t.clock.now() - 60_000)).deliveries, 1);
+    assert.equal((await t.store.breakers.breakerWindow(`tenant:${t.tenantId}`, t.clock.now() - 60_000)).deliveries, 1);
     t.clock.advance(2 * DAY);
     const r = await t.engine.maintenance.run();
     assert.equal(r.purged.breakerWindow, 1);

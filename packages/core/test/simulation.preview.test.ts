@@ -8,7 +8,7 @@ import { testEngine } from '@hookline/core/testing';
 test("a preview runs the policy against the script and leaves the engine's store as it was", async (t) => {
   const h = await testEngine();
   t.after(() => h.close());
-  const before = await h.store.listDeliveries({ tenantId: h.tenantId }, null, 10);
+  const before = await h.store.reporting.listDeliveries({ tenantId: h.tenantId }, null, 10);
   const r = await h.engine.simulations.preview({ policy: 'strict', responses: ['timeout', 503, 200] });
   assert.deepEqual(
     r.attempts.map((a) => a.response),
@@ -20,7 +20,7 @@ test("a preview runs the policy against the script and leaves the engine's store
     true,
     'the retry waits after the timeout',
   );
-  assert.deepEqual(await h.store.listDeliveries({ tenantId: h.tenantId }, null, 10), before);
+  assert.deepEqual(await h.store.reporting.listDeliveries({ tenantId: h.tenantId }, null, 10), before);
   const shape = (x: typeof r) => x.attempts.map((a) => [a.n, a.atMs, a.durationMs, a.ladder, a.response, a.outcome]);
   assert.deepEqual(
     shape(await h.engine.simulations.preview({ policy: 'strict', responses: ['timeout', 503, 200] })),

@@ -1,15 +1,14 @@
-// The store conformance suite on PostgreSQL (a fresh schema per check), plus what only PostgreSQL has: statement
-// twins, concurrent migration, LISTEN/NOTIFY wake-ups, reconnects after pg_terminate_backend, statement timeouts.
+// The store conformance suite on PostgreSQL (a fresh schema per check), plus what only PostgreSQL has: concurrent
+// migration, LISTEN/NOTIFY wake-ups, reconnects after pg_terminate_backend, statement timeouts.
 
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import type { PostgresOptions } from '../src/store/postgres/postgres-driver.ts';
 import { openPostgresStore, type PostgresStore } from '../src/store/postgres/postgres-store.ts';
-import { loadStatements } from '../src/store/sql-files.ts';
 import { until, within } from '../testing/deadline.ts';
 import { orderingConformance } from '../testing/ordering-conformance.ts';
 import { outboxConformance } from '../testing/outbox-conformance.ts';
@@ -82,47 +81,10 @@ after(async () => {
   await db.cleanup();
 });
 
-const here = dirname(fileURLToPath(import.meta.url));
-// The statements a dialect runs: store/sql's shared ones, with its own folder's replacing them by name.
-const sqlNames = (dialect: string) => Object.keys(loadStatements(join(here, '../src/store', dialect, 'sql'))).sort();
 const migrationNames = (dialect: string) =>
-  readdirSync(join(here, '../src/store', dialect, 'migrations'))
+  readdirSync(join(dirname(fileURLToPath(import.meta.url)), '../src/store', dialect, 'migrations'))
     .filter((f) => f.endsWith('.sql'))
     .sort();
-
-// Statements only one dialect's own store code runs (postgres-store.ts, sqlite/sqlite-sql-store.ts name them): the
-// multi-row forms of the hot writes there (PostgreSQL's over unnest; SQLite's per-row statements prepared once and
-// bound per record, driver.eachRow), which the other dialect does its own way or not at all, and PostgreSQL's
-// check of the settings that make a COMMIT durable (SQLite's driver sets its own pragmas).
-const namedIn = (file: string, other: string) =>
-  new Set(
-    [
-      ...readFileSync(join(here, '../src/store', file), 'utf8').matchAll(
-        /\b(?:tx\.(?:all|run)|\.eachRow)(?:<[^>]*>)?\(\s*'([a-z0-9-]+)'/g,
-      ),
-    ]
-      .map((m) => m[1]!)
-      .filter((name) => !sqlNames(other).includes(name)),
-  );
-const postgresOnly = namedIn('postgres/postgres-store.ts', 'sqlite');
-const sqliteOnly = namedIn('sqlite/sqlite-sql-store.ts', 'postgres');
-
-test('every SQLite statement and migration has a PostgreSQL twin of the same name, and no more', () => {
-  assert.deepEqual([...postgresOnly].sort(), [
-    'durability-settings',
-    'finish-attempts',
-    'insert-attempts',
-    'insert-deliveries',
-    'insert-events',
-    'upkeep-settings',
-  ]);
-  assert.deepEqual([...sqliteOnly].sort(), ['claimed-endpoints', 'finish-attempt-leased', 'insert-attempt-leased']);
-  assert.deepEqual(
-    sqlNames('postgres').filter((n) => !postgresOnly.has(n)),
-    sqlNames('sqlite').filter((n) => !sqliteOnly.has(n)),
-  );
-  assert.deepEqual(migrationNames('postgres'), migrationNames('sqlite'));
-});
 
 describe('postgres only', { skip: db.skip ?? false }, () => {
   test("the start-up warnings follow the server's autovacuum setting (docs/scaling.md#history)", async () => {
@@ -203,7 +165,7 @@ describe('postgres only', { skip: db.skip ?? false }, () => {
         resolveWoken();
       });
       const now = Date.now();
-      await a.store.createTenant({
+      await a.store.catalog.createTenant({
         id: 'ten_A',
         name: 'A',
         ownerEmails: [],
@@ -213,7 +175,7 @@ describe('postgres only', { skip: db.skip ?? false }, () => {
         updatedAt: now,
       });
       assert.equal(woken, 0, 'no due work, no wake-up');
-      await a.store.createEndpoint(
+      await a.store.catalog.createEndpoint(
         {
           id: 'ep_1',
           tenantId: 'ten_A',
@@ -234,7 +196,7 @@ describe('postgres only', { skip: db.skip ?? false }, () => {
         },
         { kid: 'sec_1', endpointId: 'ep_1', sealed: 's', createdAt: now, expiresAt: null },
       );
-      await a.store.acceptEvents([
+      await a.store.events.acceptEvents([
         {
           event: {
             id: 'evt_1',
@@ -271,7 +233,7 @@ describe('postgres only', { skip: db.skip ?? false }, () => {
         if (++listens === 2) relisten();
       });
       const now = Date.now();
-      await s.store.createTenant({
+      await s.store.catalog.createTenant({
         id: 'ten_A',
         name: 'A',
         ownerEmails: [],
@@ -281,7 +243,7 @@ describe('postgres only', { skip: db.skip ?? false }, () => {
         updatedAt: now,
       });
       // warm the pool with a few connections
-      await Promise.all([1, 2, 3].map(() => s.store.getTenant('ten_A')));
+      await Promise.all([1, 2, 3].map(() => s.store.catalog.getTenant('ten_A')));
       const c = new pg.Client(db.url!);
       await c.connect();
       const killed = await c.query(
@@ -290,8 +252,8 @@ describe('postgres only', { skip: db.skip ?? false }, () => {
       );
       await c.end();
       assert.ok(Number(killed.rows[0].n) >= 2);
-      assert.equal((await s.store.getTenant('ten_A'))?.id, 'ten_A');
-      assert.equal((await s.store.updateTenant('ten_A', { name: 'B' }, now + 1))?.name, 'B');
+      assert.equal((await s.store.catalog.getTenant('ten_A'))?.id, 'ten_A');
+      assert.equal((await s.store.catalog.updateTenant('ten_A', { name: 'B' }, now + 1))?.name, 'B');
       assert.equal(await s.store.ping(), true);
       await within('the listener to reconnect and fire once more', 15_000, relistened);
     } finally {
@@ -316,7 +278,7 @@ describe('postgres only', { skip: db.skip ?? false }, () => {
     const s = await fresh();
     try {
       const at = Date.UTC(2099, 11, 31);
-      await s.store.createTenant({
+      await s.store.catalog.createTenant({
         id: 'ten_A',
         name: 'A',
         ownerEmails: [],
@@ -325,7 +287,7 @@ describe('postgres only', { skip: db.skip ?? false }, () => {
         createdAt: at,
         updatedAt: at,
       });
-      const t = await s.store.getTenant('ten_A');
+      const t = await s.store.catalog.getTenant('ten_A');
       assert.equal(t?.createdAt, at);
       assert.equal(typeof (await s.store.pg.pool.query('SELECT 9007199254740991::bigint AS x')).rows[0].x, 'number');
     } finally {
@@ -341,10 +303,13 @@ describe('postgres only', { skip: db.skip ?? false }, () => {
     const holder = new pg.Client({ connectionString: db.url!, options: `-c search_path=${s.schema}` });
     await holder.connect();
     try {
-      await s.store.createTenant(tenant('ten_A'));
-      await s.store.createEndpoint(endpoint('ep_1', 'ten_A', { lastSuccessAt: T0 - MIN }), secret('sec_1', 'ep_1'));
-      await s.store.acceptEvents([newEvent('ten_A', 1, ['ep_1']), newEvent('ten_A', 2, ['ep_1'])]);
-      const claimed = await s.store.claimDue({
+      await s.store.catalog.createTenant(tenant('ten_A'));
+      await s.store.catalog.createEndpoint(
+        endpoint('ep_1', 'ten_A', { lastSuccessAt: T0 - MIN }),
+        secret('sec_1', 'ep_1'),
+      );
+      await s.store.events.acceptEvents([newEvent('ten_A', 1, ['ep_1']), newEvent('ten_A', 2, ['ep_1'])]);
+      const claimed = await s.store.queue.claimDue({
         now: T0,
         limit: 2,
         leaseUntil: T0 + MIN,
@@ -359,12 +324,12 @@ describe('postgres only', { skip: db.skip ?? false }, () => {
       await within(
         'the success to commit beside the row lock',
         10_000,
-        s.store.recordAttempts(
+        s.store.queue.recordAttempts(
           [record(attemptOf(first!, 'ten_A', 'ep_1', 1, T0, 'success'), 'w', { status: 'succeeded' })],
           T0,
         ),
       );
-      assert.equal((await s.store.getDelivery('ten_A', first!))?.status, 'succeeded');
+      assert.equal((await s.store.reporting.getDelivery('ten_A', first!))?.status, 'succeeded');
       await holder.query('ROLLBACK');
 
       // The holder degrades the endpoint (a streak of 3 failed events); a failure committed meanwhile waits for it.
@@ -372,7 +337,7 @@ describe('postgres only', { skip: db.skip ?? false }, () => {
       await holder.query(
         `UPDATE endpoints SET status = 'degraded', failing_since = ${T0}, consecutive_failed_events = 3 WHERE id = 'ep_1'`,
       );
-      const failing = s.store.recordAttempts(
+      const failing = s.store.queue.recordAttempts(
         [
           record(attemptOf(second!, 'ten_A', 'ep_1', 1, T0 + 1000, 'delivery_failure'), 'w', {
             status: 'pending',
@@ -395,7 +360,7 @@ describe('postgres only', { skip: db.skip ?? false }, () => {
       );
       await holder.query('COMMIT');
       await within("the failure's commit", 10_000, failing);
-      const ep = await s.store.getEndpoint('ten_A', 'ep_1');
+      const ep = await s.store.catalog.getEndpoint('ten_A', 'ep_1');
       assert.deepEqual(
         [ep?.status, ep?.failingSince, ep?.consecutiveFailedEvents],
         ['degraded', T0, 4],

@@ -10,8 +10,8 @@ import Database from 'better-sqlite3';
 import pg from 'pg';
 import { toPositional } from '../src/store/postgres/named-params.ts';
 import { openPostgresStore } from '../src/store/postgres/postgres-store.ts';
+import { LeaseTable } from '../src/store/queue/lease-table.ts';
 import { loadMigrations, loadStatements } from '../src/store/sql-files.ts';
-import { LeaseTable } from '../src/store/sqlite/lease-table.ts';
 import { pgTestDb } from './fixtures/pg-test-db.ts';
 
 const store = join(dirname(fileURLToPath(import.meta.url)), '../src/store');

@@ -22,7 +22,7 @@ export async function testTenant(
 ): Promise<string> {
   const id = options.id ?? 'ten_TEST';
   const at = options.at ?? Date.now();
-  await store.createTenant({
+  await store.catalog.createTenant({
     id,
     name: 'Test',
     ownerEmails: ['owner@example.test'],

@@ -114,7 +114,7 @@ const replayRow = (id: string, endpointId: string): ReplayRow => ({
 async function setup(factory: StoreFactory, t: TestContext, onFailure: OrderingOnFailure = 'continue'): Promise<Store> {
   const { store, cleanup } = await factory();
   t.after(cleanup);
-  await store.createTenant({
+  await store.catalog.createTenant({
     id: TEN,
     name: 'order',
     ownerEmails: [],
@@ -123,14 +123,14 @@ async function setup(factory: StoreFactory, t: TestContext, onFailure: OrderingO
     createdAt: T0,
     updatedAt: T0,
   });
-  await store.createEndpoint(endpoint('ep_ord', { orderingOnFailure: onFailure }), {
+  await store.catalog.createEndpoint(endpoint('ep_ord', { orderingOnFailure: onFailure }), {
     kid: 'sec_ord',
     endpointId: 'ep_ord',
     sealed: 's',
     createdAt: T0,
     expiresAt: null,
   });
-  await store.createEndpoint(endpoint('ep_free', { ordering: 'none' }), {
+  await store.catalog.createEndpoint(endpoint('ep_free', { ordering: 'none' }), {
     kid: 'sec_free',
     endpointId: 'ep_free',
     sealed: 's',
@@ -144,7 +144,7 @@ const ORD = { id: 'ep_ord', ordered: true };
 const FREE = { id: 'ep_free', ordered: false };
 
 async function claim(store: Store, worker = 'w1', now = T0 + 10_000): Promise<string[]> {
-  const got = await store.claimDue({
+  const got = await store.queue.claimDue({
     now,
     limit: 100,
     leaseUntil: now + 60_000,
@@ -162,13 +162,13 @@ async function succeed(
   n = 1,
   at = T0 + 2000,
 ): Promise<void> {
-  await store.recordAttempts(
+  await store.queue.recordAttempts(
     [finish(attempt({ id, endpointId }, n, at, 'success'), worker, { status: 'succeeded' })],
     at,
   );
 }
 async function failFor(store: Store, id: string, n = 1, at = T0 + 2000): Promise<void> {
-  await store.recordAttempts(
+  await store.queue.recordAttempts(
     [
       finish(attempt({ id, endpointId: 'ep_ord' }, n, at, 'delivery_failure'), 'w1', {
         status: 'failed',
@@ -187,7 +187,7 @@ export function orderingConformance(
   describe(`ordered delivery conformance: ${name}`, { skip: options.skip ?? false }, () => {
     test('keyed deliveries are numbered per key and endpoint in accept order; unordered endpoints and keyless events get none', async (t) => {
       const store = await setup(factory, t);
-      const [a, b, c, d] = await store.acceptEvents([
+      const [a, b, c, d] = await store.events.acceptEvents([
         event(1, 'k1', [ORD, FREE]),
         event(2, 'k2', [ORD]),
         event(3, 'k1', [ORD, FREE]),
@@ -223,9 +223,9 @@ export function orderingConformance(
         [[null, null]],
       );
       // The next batch continues the key's numbers, and the stored rows say the same.
-      const [e] = await store.acceptEvents([event(5, 'k1', [ORD])]);
+      const [e] = await store.events.acceptEvents([event(5, 'k1', [ORD])]);
       assert.equal(e.kind === 'created' && e.deliveries[0].orderingSeq, 3);
-      const read = await store.getEvent(TEN, 'e-3');
+      const read = await store.events.getEvent(TEN, 'e-3');
       assert.equal(read?.event.orderingKey, 'k1');
       assert.deepEqual(
         read?.deliveries.map((x) => [x.endpointId, x.orderingKey, x.orderingSeq, x.dismissedAt]).sort(),
@@ -238,7 +238,7 @@ export function orderingConformance(
 
     test('the claim takes only the head of each key; other keys, unordered endpoints and keyless events are not held back', async (t) => {
       const store = await setup(factory, t);
-      await store.acceptEvents([
+      await store.events.acceptEvents([
         event(1, 'k1', [ORD, FREE]),
         event(2, 'k1', [ORD, FREE]),
         event(3, 'k2', [ORD]),
@@ -258,11 +258,11 @@ export function orderingConformance(
       assert.deepEqual(await claim(store, 'w2'), []);
       await succeed(store, 'dlv_000001_ep_ord');
       assert.equal(
-        (await store.getDelivery(TEN, 'dlv_000002_ep_ord'))?.nextAttemptAt,
+        (await store.reporting.getDelivery(TEN, 'dlv_000002_ep_ord'))?.nextAttemptAt,
         T0 + 2000,
         'due once its head ended',
       );
-      assert.equal((await store.getDelivery(TEN, 'dlv_000004_ep_ord'))?.nextAttemptAt, null, 'still waiting');
+      assert.equal((await store.reporting.getDelivery(TEN, 'dlv_000004_ep_ord'))?.nextAttemptAt, null, 'still waiting');
       assert.deepEqual(await claim(store, 'w2'), ['dlv_000002_ep_ord']);
       await succeed(store, 'dlv_000002_ep_ord', 'ep_ord', 'w2');
       assert.deepEqual(await claim(store), ['dlv_000004_ep_ord']);
@@ -270,10 +270,10 @@ export function orderingConformance(
 
     test('a head waiting for its retry, or held by a breaker, holds its key; a later delivery due earlier still waits', async (t) => {
       const store = await setup(factory, t);
-      await store.acceptEvents([event(1, 'k1', [ORD]), event(2, 'k1', [ORD]), event(3, 'k2', [ORD])]);
+      await store.events.acceptEvents([event(1, 'k1', [ORD]), event(2, 'k1', [ORD]), event(3, 'k2', [ORD])]);
       assert.deepEqual(await claim(store), ['dlv_000001_ep_ord', 'dlv_000003_ep_ord']);
       const at = T0 + 2000;
-      await store.recordAttempts(
+      await store.queue.recordAttempts(
         [
           finish(attempt({ id: 'dlv_000001_ep_ord', endpointId: 'ep_ord' }, 1, at, 'delivery_failure'), 'w1', {
             status: 'pending',
@@ -286,9 +286,9 @@ export function orderingConformance(
       // Far past the second one's due time, but before the head's retry: nothing of k1. The scheduler's next look is
       // the head's retry, not the waiting one's due time (k2's delivery is still leased).
       assert.deepEqual(await claim(store, 'w1', at + 30_000), []);
-      assert.equal(await store.nextDueAt(), at + 60_000);
+      assert.equal(await store.queue.nextDueAt(), at + 60_000);
       assert.deepEqual(await claim(store, 'w1', at + 60_000), ['dlv_000001_ep_ord']);
-      await store.holdDeliveries(['dlv_000001_ep_ord'], 'w1', at + 120_000, at + 60_000);
+      await store.queue.holdDeliveries(['dlv_000001_ep_ord'], 'w1', at + 120_000, at + 60_000);
       assert.deepEqual(await claim(store, 'w1', at + 90_000), []);
       assert.deepEqual(await claim(store, 'w1', at + 120_000), ['dlv_000001_ep_ord']);
       await succeed(store, 'dlv_000001_ep_ord', 'ep_ord', 'w1', 2, at + 121_000);
@@ -297,17 +297,17 @@ export function orderingConformance(
 
     test('on_failure continue: a failed or skipped head lets its key go on', async (t) => {
       const store = await setup(factory, t, 'continue');
-      await store.acceptEvents([event(1, 'k1', [ORD]), event(2, 'k1', [ORD]), event(3, 'k1', [ORD])]);
+      await store.events.acceptEvents([event(1, 'k1', [ORD]), event(2, 'k1', [ORD]), event(3, 'k1', [ORD])]);
       assert.deepEqual(await claim(store), ['dlv_000001_ep_ord']);
       await failFor(store, 'dlv_000001_ep_ord');
       assert.deepEqual(await claim(store), ['dlv_000002_ep_ord']);
-      await store.endDeliveries(['dlv_000002_ep_ord'], null, 'skipped', 'endpoint_paused', T0 + 3000);
+      await store.queue.endDeliveries(['dlv_000002_ep_ord'], null, 'skipped', 'endpoint_paused', T0 + 3000);
       assert.deepEqual(await claim(store), ['dlv_000003_ep_ord']);
     });
 
     test('on_failure block: a failed head holds its key until dismissed; dismiss takes only failed keyed deliveries, once', async (t) => {
       const store = await setup(factory, t, 'block');
-      await store.acceptEvents([
+      await store.events.acceptEvents([
         event(1, 'k1', [ORD]),
         event(2, 'k1', [ORD]),
         event(3, 'k2', [ORD]),
@@ -317,16 +317,28 @@ export function orderingConformance(
       await failFor(store, 'dlv_000001_ep_ord');
       await succeed(store, 'dlv_000003_ep_ord');
       assert.deepEqual(await claim(store), []);
-      assert.equal(await store.dismissDelivery(TEN, 'dlv_000002_ep_ord', T0 + 4000), false, 'pending: not dismissable');
       assert.equal(
-        await store.dismissDelivery(TEN, 'dlv_000003_ep_ord', T0 + 4000),
+        await store.replays.dismissDelivery(TEN, 'dlv_000002_ep_ord', T0 + 4000),
+        false,
+        'pending: not dismissable',
+      );
+      assert.equal(
+        await store.replays.dismissDelivery(TEN, 'dlv_000003_ep_ord', T0 + 4000),
         false,
         'succeeded: not dismissable',
       );
-      assert.equal(await store.dismissDelivery('ten_other', 'dlv_000001_ep_ord', T0 + 4000), false, 'another tenant');
-      assert.equal(await store.dismissDelivery(TEN, 'dlv_000001_ep_ord', T0 + 4000), true);
-      assert.equal(await store.dismissDelivery(TEN, 'dlv_000001_ep_ord', T0 + 4000), false, 'already dismissed');
-      const d = await store.getDelivery(TEN, 'dlv_000001_ep_ord');
+      assert.equal(
+        await store.replays.dismissDelivery('ten_other', 'dlv_000001_ep_ord', T0 + 4000),
+        false,
+        'another tenant',
+      );
+      assert.equal(await store.replays.dismissDelivery(TEN, 'dlv_000001_ep_ord', T0 + 4000), true);
+      assert.equal(
+        await store.replays.dismissDelivery(TEN, 'dlv_000001_ep_ord', T0 + 4000),
+        false,
+        'already dismissed',
+      );
+      const d = await store.reporting.getDelivery(TEN, 'dlv_000001_ep_ord');
       assert.equal(d?.status, 'failed');
       assert.equal(d?.dismissedAt, T0 + 4000);
       assert.deepEqual(await claim(store), ['dlv_000002_ep_ord']);
@@ -334,7 +346,7 @@ export function orderingConformance(
 
     test('on_failure block: a replayed head that succeeds frees its key; changing the endpoint to continue frees it at once', async (t) => {
       const store = await setup(factory, t, 'block');
-      await store.acceptEvents([
+      await store.events.acceptEvents([
         event(1, 'k1', [ORD]),
         event(2, 'k1', [ORD]),
         event(3, 'k2', [ORD]),
@@ -345,25 +357,25 @@ export function orderingConformance(
       await failFor(store, 'dlv_000003_ep_ord');
       assert.deepEqual(await claim(store), []);
       assert.equal(
-        await store.scheduleSingleReplay(replayRow('rpl_1', 'ep_ord'), 'dlv_000001_ep_ord', T0 + 5000),
+        await store.replays.scheduleSingleReplay(replayRow('rpl_1', 'ep_ord'), 'dlv_000001_ep_ord', T0 + 5000),
         true,
       );
       assert.deepEqual(await claim(store, 'w1', T0 + 5000), ['dlv_000001_ep_ord']);
       await succeed(store, 'dlv_000001_ep_ord', 'ep_ord', 'w1', 2, T0 + 5100);
       assert.deepEqual(await claim(store, 'w1', T0 + 5200), ['dlv_000002_ep_ord']);
-      await store.updateEndpoint(TEN, 'ep_ord', { orderingOnFailure: 'continue' }, T0 + 5300);
+      await store.catalog.updateEndpoint(TEN, 'ep_ord', { orderingOnFailure: 'continue' }, T0 + 5300);
       assert.deepEqual(await claim(store, 'w1', T0 + 5400), ['dlv_000004_ep_ord']);
     });
 
     test('a replayed earlier delivery takes its place: later unfinished ones wait for it, and it waits for one already in flight', async (t) => {
       const store = await setup(factory, t, 'continue');
-      await store.acceptEvents([event(1, 'k1', [ORD]), event(2, 'k1', [ORD]), event(3, 'k1', [ORD])]);
+      await store.events.acceptEvents([event(1, 'k1', [ORD]), event(2, 'k1', [ORD]), event(3, 'k1', [ORD])]);
       assert.deepEqual(await claim(store), ['dlv_000001_ep_ord']);
       await failFor(store, 'dlv_000001_ep_ord');
       assert.deepEqual(await claim(store), ['dlv_000002_ep_ord']);
       // Replayed while a later one is on the wire: at most one in flight per key, so the replay waits.
       assert.equal(
-        await store.scheduleSingleReplay(replayRow('rpl_2', 'ep_ord'), 'dlv_000001_ep_ord', T0 + 2500),
+        await store.replays.scheduleSingleReplay(replayRow('rpl_2', 'ep_ord'), 'dlv_000001_ep_ord', T0 + 2500),
         true,
       );
       assert.deepEqual(await claim(store, 'w1', T0 + 3000), []);
@@ -376,20 +388,20 @@ export function orderingConformance(
 
     test("on a paused endpoint a key's queue ends one by one, each end making the next due, though the key blocks", async (t) => {
       const store = await setup(factory, t, 'block');
-      await store.acceptEvents([event(1, 'k1', [ORD]), event(2, 'k1', [ORD]), event(3, 'k1', [ORD])]);
-      await store.updateEndpoint(TEN, 'ep_ord', { status: 'paused', pauseReason: 'manual' }, T0 + 500);
-      assert.equal(await store.nextDueAt(), T0);
+      await store.events.acceptEvents([event(1, 'k1', [ORD]), event(2, 'k1', [ORD]), event(3, 'k1', [ORD])]);
+      await store.catalog.updateEndpoint(TEN, 'ep_ord', { status: 'paused', pauseReason: 'manual' }, T0 + 500);
+      assert.equal(await store.queue.nextDueAt(), T0);
       for (const n of [1, 2, 3]) {
         assert.deepEqual(await claim(store), [`dlv_00000${n}_ep_ord`]);
-        await store.endDeliveries([`dlv_00000${n}_ep_ord`], 'w1', 'failed', 'endpoint_paused', T0 + 1000 * n);
-        assert.equal(await store.nextDueAt(), n < 3 ? T0 + 1000 * n : null);
+        await store.queue.endDeliveries([`dlv_00000${n}_ep_ord`], 'w1', 'failed', 'endpoint_paused', T0 + 1000 * n);
+        assert.equal(await store.queue.nextDueAt(), n < 3 ? T0 + 1000 * n : null);
       }
     });
 
     test('a head whose worker died is claimed again after its lease expires, still before the rest of its key', async (t) => {
       const store = await setup(factory, t);
-      await store.acceptEvents([event(1, 'k1', [ORD]), event(2, 'k1', [ORD])]);
-      const got = await store.claimDue({
+      await store.events.acceptEvents([event(1, 'k1', [ORD]), event(2, 'k1', [ORD])]);
+      const got = await store.queue.claimDue({
         now: T0 + 1000,
         limit: 10,
         leaseUntil: T0 + 2000,
@@ -401,10 +413,10 @@ export function orderingConformance(
         ['dlv_000001_ep_ord'],
       );
       assert.deepEqual(await claim(store, 'w2', T0 + 1500), []);
-      assert.equal(await store.releaseExpiredLeases(T0 + 3000), 1);
+      assert.equal(await store.queue.releaseExpiredLeases(T0 + 3000), 1);
       assert.deepEqual(await claim(store, 'w2', T0 + 3000), ['dlv_000001_ep_ord']);
       // The dead worker's late record changes nothing: the new holder decides.
-      await store.recordAttempts(
+      await store.queue.recordAttempts(
         [
           finish(attempt({ id: 'dlv_000001_ep_ord', endpointId: 'ep_ord' }, 1, T0 + 3100, 'success'), 'dead', {
             status: 'succeeded',
@@ -421,13 +433,13 @@ export function orderingConformance(
       const store = await setup(factory, t);
       const events: NewEvent[] = [];
       for (let i = 1; i <= 60; i++) events.push(event(i, `k${i % 6}`, [ORD]));
-      await store.acceptEvents(events);
+      await store.events.acceptEvents(events);
       const seen = new Map<string, number>();
       let now = T0 + 1000;
       for (let round = 0; round < 12; round++) {
         const claims = await Promise.all(
           ['w1', 'w2', 'w3'].map((w) =>
-            store
+            store.queue
               .claimDue({ now, limit: 50, leaseUntil: now + 60_000, workerId: w, saturatedEndpoints: [] })
               .then((c) => c.map((x) => ({ x, w }))),
           ),

@@ -34,7 +34,7 @@ const endpoint = (id: string, tenantId: string): Endpoint => ({
 });
 
 async function setup(store: Store, endpoints = ['ep_1']) {
-  await store.createTenant({
+  await store.catalog.createTenant({
     id: 'ten_O',
     name: 'O',
     ownerEmails: ['o@example.test'],
@@ -44,7 +44,7 @@ async function setup(store: Store, endpoints = ['ep_1']) {
     updatedAt: T0,
   });
   for (const id of endpoints)
-    await store.createEndpoint(endpoint(id, 'ten_O'), {
+    await store.catalog.createEndpoint(endpoint(id, 'ten_O'), {
       kid: `sec_${id}`,
       endpointId: id,
       sealed: 's',
@@ -83,8 +83,14 @@ async function claimed(
       ],
     };
   });
-  await store.acceptEvents(batch);
-  const c = await store.claimDue({ now: at, limit: n, leaseUntil: at + MIN, workerId: 'w', saturatedEndpoints: [] });
+  await store.events.acceptEvents(batch);
+  const c = await store.queue.claimDue({
+    now: at,
+    limit: n,
+    leaseUntil: at + MIN,
+    workerId: 'w',
+    saturatedEndpoints: [],
+  });
   return c.map((x) => x.delivery.id).sort();
 }
 
@@ -145,13 +151,13 @@ export function outboxConformance(name: string, factory: StoreFactory, options: 
         await setup(store);
         const [d] = await claimed(store, 'ep_1', 1);
         const rec = failure(d, 'ep_1', T0, { status: 'pending', nextAttemptAt: T0 + MIN, ladder: 'fast' });
-        const transitions = await store.recordAttempts([rec], T0);
+        const transitions = await store.queue.recordAttempts([rec], T0);
         assert.deepEqual(
           transitions.map((t) => t.to),
           ['degraded'],
         );
-        await store.recordAttempts([rec], T0); // a retried commit whose outcome was lost
-        const rows = await store.claimOutbox(T0, 10, T0 + MIN);
+        await store.queue.recordAttempts([rec], T0); // a retried commit whose outcome was lost
+        const rows = await store.outbox.claimOutbox(T0, 10, T0 + MIN);
         assert.equal(rows.length, 1);
         const [r] = rows;
         assert.deepEqual(
@@ -169,45 +175,49 @@ export function outboxConformance(name: string, factory: StoreFactory, options: 
         await setup(store, ['ep_1', 'ep_2']);
         for (const ep of ['ep_1', 'ep_2']) {
           const [d] = await claimed(store, ep, 1);
-          await store.recordAttempts(
+          await store.queue.recordAttempts(
             [failure(d, ep, T0, { status: 'pending', nextAttemptAt: T0 + MIN, ladder: 'fast' })],
             T0,
           );
         }
-        const first = await store.claimOutbox(T0, 1, T0 + MIN);
+        const first = await store.outbox.claimOutbox(T0, 1, T0 + MIN);
         assert.equal(first.length, 1, 'the limit');
-        const second = await store.claimOutbox(T0, 10, T0 + MIN);
+        const second = await store.outbox.claimOutbox(T0, 10, T0 + MIN);
         assert.equal(second.length, 1, 'the other row; the first is leased');
         assert.notEqual(second[0].id, first[0].id);
-        assert.deepEqual(await store.claimOutbox(T0 + MIN - 1, 10, T0 + 2 * MIN), [], 'both leased');
-        const again = await store.claimOutbox(T0 + MIN, 10, T0 + 2 * MIN);
+        assert.deepEqual(await store.outbox.claimOutbox(T0 + MIN - 1, 10, T0 + 2 * MIN), [], 'both leased');
+        const again = await store.outbox.claimOutbox(T0 + MIN, 10, T0 + 2 * MIN);
         assert.deepEqual(
           again.map((r) => r.id).sort(),
           [first[0].id, second[0].id].sort(),
           'a lapsed lease is claimed again (its worker died)',
         );
 
-        assert.equal(await store.finishOutbox(first[0].id, T0 + MIN), true);
-        assert.equal(await store.finishOutbox(first[0].id, T0 + MIN), false, 'finished once');
-        await store.retryOutbox(second[0].id, { dueAt: T0 + 5 * MIN }, 'smtp down', T0 + MIN);
+        assert.equal(await store.outbox.finishOutbox(first[0].id, T0 + MIN), true);
+        assert.equal(await store.outbox.finishOutbox(first[0].id, T0 + MIN), false, 'finished once');
+        await store.outbox.retryOutbox(second[0].id, { dueAt: T0 + 5 * MIN }, 'smtp down', T0 + MIN);
         assert.deepEqual(
-          await store.claimOutbox(T0 + 5 * MIN - 1, 10, T0 + 6 * MIN),
+          await store.outbox.claimOutbox(T0 + 5 * MIN - 1, 10, T0 + 6 * MIN),
           [],
           'not due yet, and the sent one never again',
         );
-        const [retried] = await store.claimOutbox(T0 + 5 * MIN, 10, T0 + 6 * MIN);
+        const [retried] = await store.outbox.claimOutbox(T0 + 5 * MIN, 10, T0 + 6 * MIN);
         assert.deepEqual([retried.id, retried.tries, retried.lastError], [second[0].id, 1, 'smtp down']);
-        assert.equal(await store.releaseOutboxLeases(), 1, "a restarted single worker hands back the dead one's lease");
-        await store.retryOutbox(retried.id, { abandon: true }, 'still down', T0 + 6 * MIN);
+        assert.equal(
+          await store.outbox.releaseOutboxLeases(),
+          1,
+          "a restarted single worker hands back the dead one's lease",
+        );
+        await store.outbox.retryOutbox(retried.id, { abandon: true }, 'still down', T0 + 6 * MIN);
         assert.deepEqual(
-          await store.claimOutbox(T0 + 1000 * MIN, 10, T0 + 1001 * MIN),
+          await store.outbox.claimOutbox(T0 + 1000 * MIN, 10, T0 + 1001 * MIN),
           [],
           'abandoned rows are not claimed',
         );
 
-        assert.equal(await store.purgeOutbox(T0 + 6 * MIN), 1, 'the sent row, older than the cutoff');
-        assert.equal(await store.purgeOutbox(T0 + 6 * MIN + 1), 1, 'the abandoned row');
-        assert.equal(await store.purgeOutbox(T0 + 9999 * MIN), 0);
+        assert.equal(await store.retention.purgeOutbox(T0 + 6 * MIN), 1, 'the sent row, older than the cutoff');
+        assert.equal(await store.retention.purgeOutbox(T0 + 6 * MIN + 1), 1, 'the abandoned row');
+        assert.equal(await store.retention.purgeOutbox(T0 + 9999 * MIN), 0);
       },
     );
 
@@ -216,22 +226,22 @@ export function outboxConformance(name: string, factory: StoreFactory, options: 
       async (store) => {
         await setup(store, ['ep_1', 'ep_2']);
         const a = await claimed(store, 'ep_1', 1, { money: true });
-        await store.recordAttempts(
+        await store.queue.recordAttempts(
           a.map((d) => failure(d, 'ep_1', T0, { status: 'failed', reason: 'HTTP 500' })),
           T0,
         );
-        assert.equal(await store.flushFailureSummaries(T0, WINDOW), 1, 'the first failure is told at once');
-        assert.equal(await store.flushFailureSummaries(T0, WINDOW), 0, 'and once');
+        assert.equal(await store.outbox.flushFailureSummaries(T0, WINDOW), 1, 'the first failure is told at once');
+        assert.equal(await store.outbox.flushFailureSummaries(T0, WINDOW), 0, 'and once');
 
         const b = await claimed(store, 'ep_1', 24, { at: T0 + MIN });
-        await store.recordAttempts(
+        await store.queue.recordAttempts(
           b.map((d) => failure(d, 'ep_1', T0 + MIN, { status: 'failed', reason: 'HTTP 500' })),
           T0 + MIN,
         );
         const c = await claimed(store, 'ep_1', 2, { at: T0 + 2 * MIN });
-        await store.endDeliveries(c, 'w', 'failed', 'endpoint_paused', T0 + 2 * MIN);
+        await store.queue.endDeliveries(c, 'w', 'failed', 'endpoint_paused', T0 + 2 * MIN);
         const replayed = await claimed(store, 'ep_2', 1, { at: T0 + 2 * MIN });
-        await store.recordAttempts(
+        await store.queue.recordAttempts(
           [
             failure(
               replayed[0],
@@ -244,19 +254,21 @@ export function outboxConformance(name: string, factory: StoreFactory, options: 
           T0 + 2 * MIN,
         );
         const tested = await claimed(store, 'ep_2', 1, { at: T0 + 2 * MIN });
-        await store.endDeliveries(tested, 'w', 'failed', 'test delivery failed', T0 + 2 * MIN, { summarise: false });
+        await store.queue.endDeliveries(tested, 'w', 'failed', 'test delivery failed', T0 + 2 * MIN, {
+          summarise: false,
+        });
         assert.equal(
-          await store.flushFailureSummaries(T0 + WINDOW - 1, WINDOW),
+          await store.outbox.flushFailureSummaries(T0 + WINDOW - 1, WINDOW),
           0,
           'within 15 minutes of the last summary: nothing',
         );
         assert.equal(
-          await store.flushFailureSummaries(T0 + WINDOW, WINDOW),
+          await store.outbox.flushFailureSummaries(T0 + WINDOW, WINDOW),
           1,
           'one summary for ep_1; a failed replay and a test delivery are no news',
         );
 
-        const rows = (await store.claimOutbox(T0 + WINDOW, 10, T0 + 2 * WINDOW)).filter(
+        const rows = (await store.outbox.claimOutbox(T0 + WINDOW, 10, T0 + 2 * WINDOW)).filter(
           (r) => r.kind === 'deliveries.failed',
         );
         assert.equal(rows.length, 2);
@@ -315,17 +327,21 @@ export function outboxConformance(name: string, factory: StoreFactory, options: 
         await within(
           'the breaker row and its notification, in one transaction',
           5_000,
-          store.saveBreaker(row({}), null, entry()),
+          store.breakers.saveBreaker(row({}), null, entry()),
         ),
         true,
       );
-      assert.equal(await store.saveBreaker(row({ updatedAt: T0 + 1 }), null, entry()), false, 'lost: the row exists');
       assert.equal(
-        await store.saveBreaker(row({ updatedAt: T0 + 2 }), T0 + 1, entry()),
+        await store.breakers.saveBreaker(row({ updatedAt: T0 + 1 }), null, entry()),
+        false,
+        'lost: the row exists',
+      );
+      assert.equal(
+        await store.breakers.saveBreaker(row({ updatedAt: T0 + 2 }), T0 + 1, entry()),
         false,
         'lost: stale expectation',
       );
-      const rows = await store.claimOutbox(T0, 10, T0 + MIN);
+      const rows = await store.outbox.claimOutbox(T0, 10, T0 + MIN);
       assert.deepEqual(
         rows.map((r) => [r.kind, r.subjectId, r.endpointId]),
         [['breaker.opened', 'tenant:ten_O', null]],
@@ -335,11 +351,15 @@ export function outboxConformance(name: string, factory: StoreFactory, options: 
     withStore("the health sweep's pause is in the outbox with the pause, and only when it paused", async (store) => {
       await setup(store);
       const [d] = await claimed(store, 'ep_1', 1);
-      await store.recordAttempts([failure(d, 'ep_1', T0, { status: 'failed', reason: 'HTTP 500' })], T0);
-      const failingSince = (await store.getEndpoint('ten_O', 'ep_1'))!.failingSince!;
-      assert.equal(await store.pauseFailingEndpoint('ep_1', failingSince + 1, T0 + MIN), false, 'another streak');
-      assert.equal(await store.pauseFailingEndpoint('ep_1', failingSince, T0 + MIN), true);
-      const kinds = (await store.claimOutbox(T0 + MIN, 10, T0 + 2 * MIN)).map((r) => [r.kind, r.data.reason]);
+      await store.queue.recordAttempts([failure(d, 'ep_1', T0, { status: 'failed', reason: 'HTTP 500' })], T0);
+      const failingSince = (await store.catalog.getEndpoint('ten_O', 'ep_1'))!.failingSince!;
+      assert.equal(
+        await store.breakers.pauseFailingEndpoint('ep_1', failingSince + 1, T0 + MIN),
+        false,
+        'another streak',
+      );
+      assert.equal(await store.breakers.pauseFailingEndpoint('ep_1', failingSince, T0 + MIN), true);
+      const kinds = (await store.outbox.claimOutbox(T0 + MIN, 10, T0 + 2 * MIN)).map((r) => [r.kind, r.data.reason]);
       assert.deepEqual(kinds, [
         ['endpoint.degraded', 'failing'],
         ['endpoint.paused', 'failing'],
@@ -357,9 +377,9 @@ export function outboxConformance(name: string, factory: StoreFactory, options: 
         data: {},
         createdAt: T0,
       };
-      await store.addNotice(notice);
-      await store.addNotice(notice);
-      assert.equal((await store.listNotices('ten_O', null, 10)).items.length, 1);
+      await store.outbox.addNotice(notice);
+      await store.outbox.addNotice(notice);
+      assert.equal((await store.outbox.listNotices('ten_O', null, 10)).items.length, 1);
     });
   });
 }

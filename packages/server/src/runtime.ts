@@ -110,9 +110,9 @@ function resolveMasterKey(config: HooklineConfig, logger: Logger): string {
 /** A sealed known value in settings tells a wrong master key at start, not at the first delivery. */
 async function checkMasterKey(store: Store, masterKey: string): Promise<void> {
   const box = createSecretBox(masterKey);
-  const sealed = await store.getSetting(MASTER_KEY_CHECK_SETTING);
+  const sealed = await store.catalog.getSetting(MASTER_KEY_CHECK_SETTING);
   if (sealed === null) {
-    await store.setSetting(MASTER_KEY_CHECK_SETTING, box.seal('hookline', MASTER_KEY_CHECK_SETTING));
+    await store.catalog.setSetting(MASTER_KEY_CHECK_SETTING, box.seal('hookline', MASTER_KEY_CHECK_SETTING));
     return;
   }
   try {
@@ -131,22 +131,22 @@ async function bootstrapAdminToken(
   if (config.adminToken) {
     // Stored too, so a token set to replace a lost one (docs/deploy.md#admin-token) stays the only one once unset.
     const hash = sha256(config.adminToken);
-    const stored = await store.getSetting(ADMIN_TOKEN_SETTING);
+    const stored = await store.catalog.getSetting(ADMIN_TOKEN_SETTING);
     if (stored !== hash.toString('hex')) {
-      await store.setSetting(ADMIN_TOKEN_SETTING, hash.toString('hex'));
+      await store.catalog.setSetting(ADMIN_TOKEN_SETTING, hash.toString('hex'));
       // Said once, when it happens: the operator recovering a lost token sees that the old one no longer works.
       if (stored !== null)
         logger.log('warn', 'the configured admin token replaced the stored one; the old token no longer works');
     }
     return { hash };
   }
-  const stored = await store.getSetting(ADMIN_TOKEN_SETTING);
+  const stored = await store.catalog.getSetting(ADMIN_TOKEN_SETTING);
   if (stored) return { hash: Buffer.from(stored, 'hex') };
   const plaintext = `hl_admin_${randomBytes(32).toString('base64url')}`;
   const hash = sha256(plaintext);
-  await store.setSetting(ADMIN_TOKEN_SETTING, hash.toString('hex'));
+  await store.catalog.setSetting(ADMIN_TOKEN_SETTING, hash.toString('hex'));
   // Two processes starting at once: the last write wins, so only the winner prints its token.
-  const now = await store.getSetting(ADMIN_TOKEN_SETTING);
+  const now = await store.catalog.getSetting(ADMIN_TOKEN_SETTING);
   return now === hash.toString('hex') ? { hash, plaintext } : { hash: Buffer.from(now ?? '', 'hex') };
 }
 
@@ -220,7 +220,7 @@ export async function openRuntime(config: HooklineConfig, overrides: RuntimeOver
         ),
     });
     // API keys and tenants as authentication reads them; a revocation or tenant deletion in this process forgets them at once.
-    const authLookups = new AuthLookups(store);
+    const authLookups = new AuthLookups(store.catalog);
     const keyUsage = new KeyUsage((id) => engine.apiKeys.touch(id), clock, logger);
     authLookups.keyUsed = (id) => keyUsage.used(id);
     engine.onCredentialsRevoked(() => authLookups.forget());

@@ -67,7 +67,7 @@ test('api keys: shown once at creation, listed without the key, stored hashed', 
   assert.equal(listed.name, 'deploy');
   assert.equal(listed.key, undefined);
   assert.ok(!JSON.stringify(list.body).includes(created.body.key));
-  const stored = await t.server.runtime.store.listApiKeys(a);
+  const stored = await t.server.runtime.store.catalog.listApiKeys(a);
   assert.ok(stored.every((k) => k.hash !== created.body.key && /^[0-9a-f]{64}$/.test(k.hash)));
   // The key works until revoked, then it is 401.
   assert.equal((await t.api('GET', `/v1/tenants/${a}`, { token: created.body.key })).status, 200);
@@ -161,7 +161,7 @@ test('first start without an admin token generates one, stores only its hash, re
     const first = await openRuntime(config, { logger: silentLogger });
     const token = first.adminTokenPlaintext;
     assert.ok(token && token.length > 40);
-    const stored = await first.store.getSetting('admin_token_sha256');
+    const stored = await first.store.catalog.getSetting('admin_token_sha256');
     assert.ok(stored && stored !== token && /^[0-9a-f]{64}$/.test(stored));
     assert.equal(statSync(join(dir, 'data', 'master.key')).mode & 0o777, 0o600);
     await first.close();

@@ -94,7 +94,7 @@ test('signing ed25519: the public key is shown, the secret key never; deliveries
   createVerifier({ secrets: rotated.body.public_key }).verify(during.headers, during.body);
 
   // The secret key is sealed at rest and appears in no answer: only the public halves leave the server.
-  const sealed = await t.server.runtime.store.listSecrets(id);
+  const sealed = await t.server.runtime.store.catalog.listSecrets(id);
   assert.equal(sealed.length, 2);
   assert.ok(
     sealed.every((s) => s.sealed.startsWith('v1:') && !s.sealed.includes('whsk_')),

@@ -225,7 +225,7 @@ test('secrets: read, rotate with overlap, both live; 404 for unknown endpoint', 
     'endpoint_not_found',
   );
   // Secrets are encrypted at rest: the store never holds the plaintext.
-  const sealed = await t.server.runtime.store.listSecrets(c.body.id);
+  const sealed = await t.server.runtime.store.catalog.listSecrets(c.body.id);
   assert.ok(sealed.every((s) => s.sealed.startsWith('v1:') && !s.sealed.includes(c.body.secret.slice(6))));
 });
 

@@ -51,7 +51,7 @@ test('a tenant is live unless created test; its API keys are hk_test_… or hk_l
 
   // A key whose prefix names the other environment is refused even with a valid hash on record (planted: the API never mints one).
   const crossed = generateApiKey('live');
-  await t.server.runtime.store.createApiKey({
+  await t.server.runtime.store.catalog.createApiKey({
     id: 'key_crossed',
     tenantId: sandbox.id,
     name: 'crossed',

@@ -65,7 +65,7 @@ async function fill(t: TestServer, tenant: string, endpoint: string, total: numb
             : [],
       });
     }
-    await store.acceptEvents(items);
+    await store.events.acceptEvents(items);
   }
 }
 
@@ -141,9 +141,9 @@ async function scaleRun(t: TestServer, total: number, label: string): Promise<vo
   const path = `/v1/tenants/${tenant}/events`;
   // Count the store's batch reads: a streamed export has read only its first batches when its first bytes arrive.
   const store = t.server.runtime.store;
-  const scan = store.scanEvents.bind(store);
+  const scan = store.events.scanEvents.bind(store);
   let reads = 0;
-  store.scanEvents = (s) => {
+  store.events.scanEvents = (s) => {
     reads++;
     return scan(s);
   };

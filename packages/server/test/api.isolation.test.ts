@@ -137,8 +137,14 @@ before(async () => {
     probeDeliveryId: null,
     updatedAt: now,
   };
-  await t.server.runtime.store.saveBreaker({ scopeKey: `tenant:${b.tenant}`, tenantId: b.tenant, ...open }, null);
-  await t.server.runtime.store.saveBreaker({ scopeKey: `endpoint:${b.endpoint}`, tenantId: b.tenant, ...open }, null);
+  await t.server.runtime.store.breakers.saveBreaker(
+    { scopeKey: `tenant:${b.tenant}`, tenantId: b.tenant, ...open },
+    null,
+  );
+  await t.server.runtime.store.breakers.saveBreaker(
+    { scopeKey: `endpoint:${b.endpoint}`, tenantId: b.tenant, ...open },
+    null,
+  );
 });
 after(async () => {
   await receiver?.close();

@@ -201,7 +201,7 @@ test('notices: list newest first with cursor', async () => {
   const store = t.server.runtime.store;
   // A tenant of its own: the other tests' endpoints raise real notices (degraded, recovered) on theirs.
   const quiet = 'ten_NOTICES';
-  await store.createTenant({
+  await store.catalog.createTenant({
     id: quiet,
     name: 'Notices',
     ownerEmails: [],
@@ -211,7 +211,7 @@ test('notices: list newest first with cursor', async () => {
     updatedAt: Date.now(),
   });
   for (const n of [1, 2, 3]) {
-    await store.addNotice({
+    await store.outbox.addNotice({
       id: `ntc_0000000000000000000000000${n}`,
       tenantId: quiet,
       kind: 'endpoint.degraded',
@@ -244,7 +244,7 @@ test('breakers: read tenant and endpoint breakers, reset them', async () => {
   assert.equal(tb.body.breaker.scope, 'tenant');
   // Open it by hand in the store, then reset over the API.
   const now = Date.now();
-  await t.server.runtime.store.saveBreaker(
+  await t.server.runtime.store.breakers.saveBreaker(
     {
       scopeKey: `tenant:${ten}`,
       tenantId: ten,

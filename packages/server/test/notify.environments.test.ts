@@ -30,7 +30,7 @@ test("a test tenant's mail, operational webhook and notice say test; a live tena
     const tenants: Record<Environment, string> = { test: 'ten_SANDBOX', live: 'ten_PROD' };
     for (const [environment, id] of Object.entries(tenants) as Array<[Environment, string]>) {
       const now = t.clock.now();
-      await t.store.createTenant({
+      await t.store.catalog.createTenant({
         id,
         name: id,
         environment,
@@ -45,7 +45,7 @@ test("a test tenant's mail, operational webhook and notice say test; a live tena
         policy: 'standard',
         event_types: ['ops.never'],
       });
-      await t.store.updateTenant(id, { operationsEndpointId: ops.endpoint.id }, now);
+      await t.store.catalog.updateTenant(id, { operationsEndpointId: ops.endpoint.id }, now);
       await t.engine.endpoints.create(id, { url: failing.url, policy: 'brief', event_types: ['refund.*'] });
       // A money event: its dead letter's summary is mailed as well as noticed and sent to the operations endpoint.
       await t.engine.events.accept(id, {
@@ -57,7 +57,7 @@ test("a test tenant's mail, operational webhook and notice say test; a live tena
     for (let i = 0; i < 20; i++) {
       await settle(t.engine, t.clock);
       await notifier.idle();
-      if ((await t.store.nextDueAt()) === null) break;
+      if ((await t.store.queue.nextDueAt()) === null) break;
     }
 
     for (const [environment, id] of Object.entries(tenants) as Array<[Environment, string]>) {
@@ -87,7 +87,7 @@ test("a test tenant's mail, operational webhook and notice say test; a live tena
         'the operational webhook payload names it',
       );
 
-      const notices = (await t.store.listNotices(id, null, 100)).items;
+      const notices = (await t.store.outbox.listNotices(id, null, 100)).items;
       assert.deepEqual(notices.map((n) => n.kind).sort(), ['deliveries.failed', 'endpoint.degraded']);
       assert.ok(
         notices.every((n) => n.environment === environment),

@@ -39,7 +39,7 @@ async function setup(reopenWindowMs?: number) {
     notifier,
     state,
     endpoint,
-    notices: async () => (await t.store.listNotices(t.tenantId, null, 100)).items.reverse(),
+    notices: async () => (await t.store.outbox.listNotices(t.tenantId, null, 100)).items.reverse(),
     mails: (subject: string) => sink.mails.filter((m) => m.subject.includes(subject)),
     /** Accepts one event at `at` and runs what is due up to then. */
     async send(at: number, kind: 'poison' | 'good') {

@@ -96,13 +96,17 @@ test('a worker killed after the degradation commits and before its mail is sent:
   assert.match(mails[0], new RegExp(`^Message-ID: <${outboxId}@`, 'mi'), 'the mail carries the outbox id');
   const after = await openSqliteStore(db);
   try {
-    const notices = (await after.listNotices('ten_KILL', null, 10)).items;
+    const notices = (await after.outbox.listNotices('ten_KILL', null, 10)).items;
     assert.deepEqual(
       notices.map((n) => [n.id, n.kind]),
       [[outboxId, 'endpoint.degraded']],
       'one notice, under the outbox id',
     );
-    assert.deepEqual(await after.claimOutbox(Date.now() + 60_000, 10, 0), [], 'marked sent: nothing left to send');
+    assert.deepEqual(
+      await after.outbox.claimOutbox(Date.now() + 60_000, 10, 0),
+      [],
+      'marked sent: nothing left to send',
+    );
   } finally {
     await after.close();
   }

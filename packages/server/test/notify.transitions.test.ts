@@ -41,7 +41,7 @@ async function setup(opts: { ops?: boolean } = {}) {
       event_types: ['ops.never'],
     });
     opsId = endpoint.id;
-    await t.store.updateTenant(t.tenantId, { operationsEndpointId: opsId }, t.clock.now());
+    await t.store.catalog.updateTenant(t.tenantId, { operationsEndpointId: opsId }, t.clock.now());
   }
   const opsEvents = () =>
     opsRx.received.map((r) => JSON.parse(r.body.toString()) as { type: string; data: Record<string, unknown> });
@@ -53,7 +53,7 @@ async function setup(opts: { ops?: boolean } = {}) {
     opsId,
     opsEvents,
     opsBody,
-    notices: async () => (await t.store.listNotices(t.tenantId, null, 100)).items.reverse(),
+    notices: async () => (await t.store.outbox.listNotices(t.tenantId, null, 100)).items.reverse(),
     async closeAll() {
       await notifier.close();
       await opsRx.close();
@@ -159,7 +159,7 @@ test("the operations endpoint's own trouble is never reported through itself", a
   const rx = await startReceiver(() => 500, { clock: s.clock });
   try {
     const { endpoint } = await s.engine.endpoints.create(s.tenantId, { url: rx.url, policy: 'brief' });
-    await s.store.updateTenant(s.tenantId, { operationsEndpointId: endpoint.id }, s.clock.now());
+    await s.store.catalog.updateTenant(s.tenantId, { operationsEndpointId: endpoint.id }, s.clock.now());
     await s.engine.events.accept(s.tenantId, { type: 'order.created', data: {} });
     await drain(s.engine, s.clock, s.notifier);
     assert.equal(rx.received.length, 4, "only the one event's attempts: no notification loop");
@@ -225,7 +225,7 @@ test('a mail relay that is down never blocks or fails delivery; the notice is st
     await notifier.idle();
     t.clock.advance(15 * 60_000); // the recovery is told once it has held for the reopen window
     await notifier.idle();
-    const kinds = (await t.store.listNotices(t.tenantId, null, 10)).items.map((n) => n.kind).reverse();
+    const kinds = (await t.store.outbox.listNotices(t.tenantId, null, 10)).items.map((n) => n.kind).reverse();
     assert.deepEqual(kinds, ['endpoint.degraded', 'endpoint.recovered']);
   } finally {
     await notifier.close();
@@ -309,11 +309,11 @@ test('a notification sent again (its worker died before marking it sent) is one 
     await s.engine.endpoints.create(s.tenantId, { url: rx.url, policy: 'brief', event_types: ['order.*'] });
     await s.engine.events.accept(s.tenantId, { type: 'order.created', data: {} });
     await s.engine.runDue();
-    const [row] = await s.store.claimOutbox(s.clock.now(), 10, s.clock.now() + 60_000);
+    const [row] = await s.store.outbox.claimOutbox(s.clock.now(), 10, s.clock.now() + 60_000);
     assert.equal(row.kind, 'endpoint.degraded');
     await s.notifier.send(row);
     await s.notifier.send(row); // the crash between the send and finishOutbox, replayed
-    assert.equal(await s.store.finishOutbox(row.id, s.clock.now()), true);
+    assert.equal(await s.store.outbox.finishOutbox(row.id, s.clock.now()), true);
     await drain(s.engine, s.clock, s.notifier, s.clock.now());
     assert.deepEqual(
       (await s.notices()).filter((n) => n.id === row.id).map((n) => n.kind),

@@ -9,10 +9,17 @@ const METRICS_TOKEN = 'metrics-token-0123456789';
 /** Counts the store reads a scrape could make. */
 function countReads(store: Record<string, any>) {
   const calls: Record<string, number> = {};
-  for (const name of ['countQueued', 'countBreakers', 'countByStatus', 'listTenants', 'listBreakers']) {
-    const original = store[name].bind(store);
+  const reads = [
+    ['reporting', 'countQueued'],
+    ['reporting', 'countBreakers'],
+    ['reporting', 'countByStatus'],
+    ['catalog', 'listTenants'],
+    ['breakers', 'listBreakers'],
+  ];
+  for (const [part, name] of reads) {
+    const original = store[part][name];
     calls[name] = 0;
-    store[name] = async (...args: unknown[]) => {
+    store[part][name] = async (...args: unknown[]) => {
       calls[name]++;
       return original(...args);
     };

@@ -47,12 +47,12 @@ test('unexpected failures are an opaque 500 internal_error, logged with the caus
   try {
     const ten = await t.tenant();
     const store = t.server.runtime.store;
-    const original = store.listEndpoints.bind(store);
-    store.listEndpoints = async () => {
+    const original = store.catalog.listEndpoints.bind(store);
+    store.catalog.listEndpoints = async () => {
       throw new Error('secret internals: boom');
     };
     const r = await t.api('GET', `/v1/tenants/${ten}/endpoints`);
-    store.listEndpoints = original;
+    store.catalog.listEndpoints = original;
     assert.equal(r.status, 500);
     assert.deepEqual(Object.keys(r.body.error).sort(), ['code', 'message', 'request_id']);
     assert.equal(r.body.error.code, 'internal_error');
@@ -60,7 +60,7 @@ test('unexpected failures are an opaque 500 internal_error, logged with the caus
     const line = t.logs.find((l) => l.msg === 'internal error' && l.request_id === r.body.error.request_id);
     assert.ok(line && String(line.error).includes('boom'));
 
-    store.getTenant = async () => {
+    store.catalog.getTenant = async () => {
       throw Object.assign(new Error('database is locked'), { code: 'SQLITE_BUSY' });
     };
     const busy = await t.api('GET', `/v1/tenants/${ten}`);

@@ -113,7 +113,7 @@ async function exerciseSecrets(
     assert.equal((await api('POST', `/v1/tenants/${ten}/endpoints/${ed.body.id}/secret/rotate`, {})).status, 200);
     assert.equal((await api('POST', `/v1/tenants/${ten}/endpoints/${ed.body.id}/test`, {})).status, 200);
     const box = createSecretBox(masterKey);
-    const sealedKeys = await t.server.runtime.store.listSecrets(ed.body.id);
+    const sealedKeys = await t.server.runtime.store.catalog.listSecrets(ed.body.id);
     assert.equal(sealedKeys.length, 2);
     for (const s of sealedKeys) {
       const plain = box.open(s.sealed, ed.body.id);

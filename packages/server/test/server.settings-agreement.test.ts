@@ -188,7 +188,7 @@ test('SQLite: the one owner forgets the row a killed predecessor left and compar
   const first = await startTestServer({ config: { db, masterKey } });
   // What a SIGKILLed owner leaves behind: a fresh row with other settings (a graceful stop removes its own row).
   const now = Date.now();
-  await first.server.runtime.store.putProcess({
+  await first.server.runtime.store.processes.putProcess({
     processId: 'prc_killed',
     role: 'all',
     epoch: 0,

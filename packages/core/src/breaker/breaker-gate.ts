@@ -8,12 +8,12 @@ import { fail } from '../errors.ts';
 import type { Logger } from '../logger.ts';
 import { breakerEntry } from '../outbox/outbox-entries.ts';
 import type { BreakerRule, Policy } from '../policy/types.ts';
-import type { AuditStore, BreakerRow, BreakerStore, CatalogStore, ClaimedDelivery } from '../store/store.ts';
+import type { BreakerRow, ClaimedDelivery, Store } from '../store/store.ts';
 import * as rules from './breaker-rules.ts';
 import { Coalescer } from './coalesce.ts';
 
 export interface BreakerOptions {
-  store: BreakerStore & Pick<CatalogStore, 'getEndpoint' | 'getTenant'> & Pick<AuditStore, 'audited'>;
+  store: Pick<Store, 'breakers' | 'catalog' | 'audit'>;
   clock: Clock;
   logger: Logger;
   /** Every transition, as it is committed (the engine hands them to dispatcher observers). */
@@ -140,7 +140,7 @@ export class Breaker implements AdmissionGate {
   /** Every breaker row of a tenant (tenant and endpoint scopes). */
   async list(tenantId: string, windowMs = this.#o.windowMs ?? 5 * 60_000): Promise<BreakerStatus[]> {
     const out: BreakerStatus[] = [];
-    for (const row of await this.#o.store.listBreakers(tenantId))
+    for (const row of await this.#o.store.breakers.listBreakers(tenantId))
       out.push(await this.#describe(row.scopeKey, row, tenantId, windowMs));
     return out;
   }
@@ -167,8 +167,9 @@ export class Breaker implements AdmissionGate {
       return { key: scope, tenantId: kind === 'tenant' ? id : null };
     }
     if (scope.endpointId !== undefined) {
-      if (!(await this.#o.store.getEndpoint(scope.tenantId, scope.endpointId))) throw fail('endpoint_not_found');
-    } else if (!(await this.#o.store.getTenant(scope.tenantId))) throw fail('tenant_not_found');
+      if (!(await this.#o.store.catalog.getEndpoint(scope.tenantId, scope.endpointId)))
+        throw fail('endpoint_not_found');
+    } else if (!(await this.#o.store.catalog.getTenant(scope.tenantId))) throw fail('tenant_not_found');
     return { key: this.scopeKeyFor(scope), tenantId: scope.tenantId };
   }
 
@@ -180,7 +181,7 @@ export class Breaker implements AdmissionGate {
   ): Promise<BreakerStatus> {
     const now = this.#o.clock.now();
     const since = now - windowMs;
-    const w = await this.#o.store.breakerWindow(key, since);
+    const w = await this.#o.store.breakers.breakerWindow(key, since);
     const base = row ?? rules.closedRow(key, tenantId ?? '', now);
     return {
       scopeKey: key,
@@ -200,7 +201,7 @@ export class Breaker implements AdmissionGate {
     const now = this.#o.clock.now();
     const row = await this.#read(key);
     if (row && row.state !== 'closed') return;
-    const window = await this.#o.store.breakerWindow(key, now - rule.windowMs);
+    const window = await this.#o.store.breakers.breakerWindow(key, now - rule.windowMs);
     const change = rules.afterWindow(rule, row ?? rules.closedRow(key, tenantId, now), window, now);
     if (change) await this.#save(change, row, now);
   }
@@ -221,15 +222,18 @@ export class Breaker implements AdmissionGate {
   async #closed(key: string, now: number, audit?: AuditDraft): Promise<void> {
     this.#recentFailure.delete(key);
     // A reset by hand is recorded with the window's reset (docs/audit.md); a probe's close is the engine's own.
-    if (audit) await this.#o.store.audited(audit, 'resetBreakerWindow', [key]);
-    else await this.#o.store.resetBreakerWindow(key);
+    if (audit) await this.#o.store.audit.audited(audit, 'resetBreakerWindow', [key]);
+    else await this.#o.store.breakers.resetBreakerWindow(key);
     const { scope, id } = rules.scopeOfKey(key);
-    const released = await this.#o.store.releaseHeld(scope === 'tenant' ? { tenantId: id } : { endpointId: id }, now);
+    const released = await this.#o.store.breakers.releaseHeld(
+      scope === 'tenant' ? { tenantId: id } : { endpointId: id },
+      now,
+    );
     if (released > 0) this.#o.onRelease?.();
   }
 
   async #read(key: string): Promise<BreakerRow | null> {
-    const row = await this.#o.store.getBreaker(key);
+    const row = await this.#o.store.breakers.getBreaker(key);
     this.#cache.set(key, { row, at: this.#wall() });
     return row;
   }
@@ -262,7 +266,7 @@ export class Breaker implements AdmissionGate {
       nextProbeAt: r.nextProbeAt,
       probeDeliveryId: r.probeDeliveryId,
     };
-    const ok = await this.#o.store.saveBreaker(r, prev ? prev.updatedAt : null, breakerEntry(t));
+    const ok = await this.#o.store.breakers.saveBreaker(r, prev ? prev.updatedAt : null, breakerEntry(t));
     if (!ok) {
       this.#cache.delete(r.scopeKey);
       return false;

@@ -19,15 +19,17 @@ function fakeStore(opts: { bad?: string[]; down?: number; pingThrows?: boolean; 
   return {
     calls,
     store: {
-      async recordAttempts(records: AttemptRecord[], _now: number): Promise<HealthTransition[]> {
-        calls.push(ids(records));
-        if (down > 0) {
-          down--;
-          throw new Error('connection terminated');
-        }
-        const refused = ids(records).find((id) => opts.bad?.includes(id));
-        if (refused) throw new Error(`FOREIGN KEY constraint failed (${refused})`);
-        return opts.transitions ?? [];
+      queue: {
+        async recordAttempts(records: AttemptRecord[], _now: number): Promise<HealthTransition[]> {
+          calls.push(ids(records));
+          if (down > 0) {
+            down--;
+            throw new Error('connection terminated');
+          }
+          const refused = ids(records).find((id) => opts.bad?.includes(id));
+          if (refused) throw new Error(`FOREIGN KEY constraint failed (${refused})`);
+          return opts.transitions ?? [];
+        },
       },
       async ping(): Promise<boolean> {
         if (opts.pingThrows) throw new Error('no route');

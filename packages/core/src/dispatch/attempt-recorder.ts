@@ -3,13 +3,13 @@
 import type { Clock } from '../clock.ts';
 import { GroupCommit } from '../group-commit.ts';
 import type { Logger } from '../logger.ts';
-import type { AttemptRecord, DeliveryQueueStore, HealthTransition, StoreLifecycle } from '../store/store.ts';
+import type { AttemptRecord, DeliveryQueueStore, HealthTransition, Store } from '../store/store.ts';
 
 /** Tries for one group commit of attempts before its callers see the error. */
 export const COMMIT_TRIES = 6;
 
 export interface AttemptRecorderOptions {
-  store: Pick<DeliveryQueueStore, 'recordAttempts'> & Pick<StoreLifecycle, 'ping'>;
+  store: { queue: Pick<DeliveryQueueStore, 'recordAttempts'> } & Pick<Store, 'ping'>;
   clock: Clock;
   logger: Logger;
   /** Waits between tries (default: a real timer; the store's restart takes real time, even under a virtual clock). */
@@ -87,7 +87,7 @@ export class AttemptRecorder {
     for (let attempt = 1; ; attempt++) {
       try {
         // Safe to repeat: the store's record is idempotent (a commit whose outcome was lost may have landed).
-        return await this.#o.store.recordAttempts(records, this.#o.clock.now());
+        return await this.#o.store.queue.recordAttempts(records, this.#o.clock.now());
       } catch (err) {
         // Up, yet refusing: a row it cannot take (a single record gets one more try, in case that was a blip).
         if ((splittable || attempt >= 2) && (await this.#o.store.ping().catch(() => false)))

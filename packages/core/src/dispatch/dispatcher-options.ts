@@ -6,7 +6,7 @@ import type { OAuth2Client } from '../http/oauth2-client.ts';
 import type { ClientCertificate, SendResult } from '../http/sender.ts';
 import type { Logger } from '../logger.ts';
 import type { PolicyRegistry } from '../policy/registry.ts';
-import type { DeliveryQueueStore, StoreLifecycle } from '../store/store.ts';
+import type { Store } from '../store/store.ts';
 import { type AdmissionGate, openGate } from './admission.ts';
 import type { EgressCache } from './egress-cache.ts';
 import type { DispatchObserver } from './observers.ts';
@@ -31,7 +31,7 @@ export interface DeliverySender {
 
 export interface DispatcherOptions {
   /** The delivery queue part of the store, and its ping (is a refused batch the store's fault or a row's?). */
-  store: DeliveryQueueStore & Pick<StoreLifecycle, 'ping'>;
+  store: Pick<Store, 'queue' | 'ping' | 'capsAcrossWorkers'>;
   clock: Clock;
   sender: DeliverySender;
   policies: PolicyRegistry;

@@ -146,7 +146,7 @@ export class Dispatcher {
     }
     if (ids.length === 0) return;
     try {
-      await this.#o.store.releaseLeases(ids, this.workerId, this.#o.clock.now());
+      await this.#o.store.queue.releaseLeases(ids, this.workerId, this.#o.clock.now());
     } catch (err) {
       // Nothing is lost: the leases lapse and the sweeper hands the rows back then.
       this.#o.logger.log('warn', 'handing back unstarted leases failed; they return when their lease expires', {
@@ -196,14 +196,14 @@ export class Dispatcher {
     this.#lastGoneCheck = now;
     const queued = [...this.#lanes].filter(([, lane]) => lane.queue.length > 0).map(([id]) => id);
     if (queued.length === 0) return;
-    const existing = new Set(await this.#o.store.existingEndpoints(queued));
+    const existing = new Set(await this.#o.store.queue.existingEndpoints(queued));
     for (const id of queued) if (!existing.has(id)) this.forgetEndpoint(id);
   }
 
   async #run(): Promise<void> {
     if (this.#o.releaseLeasesOnStart) {
       try {
-        const n = await this.#o.store.releaseAllLeases(this.#o.clock.now());
+        const n = await this.#o.store.queue.releaseAllLeases(this.#o.clock.now());
         if (n > 0) this.#o.logger.log('info', 'handed back the leases a previous worker held', { deliveries: n });
       } catch (err) {
         // Nothing is lost: the sweeper hands them back when their leases expire.
@@ -218,7 +218,7 @@ export class Dispatcher {
         if (now - this.#lastSweep >= this.#o.sweepMs) {
           this.#lastSweep = now;
           // Leases that lapsed (a stalled or dead worker's) are claimable again: new work for a dry loop.
-          if ((await this.#o.store.releaseExpiredLeases(now)) > 0) this.#work = true;
+          if ((await this.#o.store.queue.releaseExpiredLeases(now)) > 0) this.#work = true;
         }
         if (this.#stillDry(now)) {
           await this.#sleep(this.#dry!.until - now);
@@ -263,7 +263,7 @@ export class Dispatcher {
   }
 
   async #idleDelay(): Promise<number> {
-    const next = await this.#o.store.nextDueAt();
+    const next = await this.#o.store.queue.nextDueAt();
     if (next === null) return this.#o.pollMs;
     return Math.max(0, Math.min(this.#o.pollMs, next - this.#o.clock.now()));
   }
@@ -278,7 +278,7 @@ export class Dispatcher {
     const now = this.#o.clock.now();
     const saturated = this.#saturated();
     this.#skipped = saturated;
-    const claimed = await this.#o.store.claimDue({
+    const claimed = await this.#o.store.queue.claimDue({
       now,
       limit,
       leaseUntil: now + this.#o.leaseMs,
@@ -380,7 +380,7 @@ export class Dispatcher {
 
   /** Ends a claimed delivery as `failed` without an attempt. */
   async #fail(c: ClaimedDelivery, reason: string, now: number): Promise<void> {
-    await this.#o.store.endDeliveries([c.delivery.id], this.workerId, 'failed', reason, now);
+    await this.#o.store.queue.endDeliveries([c.delivery.id], this.workerId, 'failed', reason, now);
     for (const ob of this.#observers) ob.ended?.(c, 'failed', reason);
   }
 

@@ -39,7 +39,7 @@ function setup(adaptive = true) {
   const logger: Logger = { log: (level, msg, fields) => void logs.push([level, msg, fields]) };
   const clock = new VirtualClock(1_000);
   const observers = [{ concurrency: (e: ConcurrencyChange) => void heard.push(e) }];
-  const throttles = new EndpointThrottles({ store, clock, logger, observers, adaptive });
+  const throttles = new EndpointThrottles({ store: { queue: store }, clock, logger, observers, adaptive });
   const land = () => {
     for (const p of pending.splice(0)) p();
   };

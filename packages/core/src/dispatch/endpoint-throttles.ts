@@ -13,7 +13,7 @@ import type { ClaimedDelivery, DeliveryQueueStore } from '../store/store.ts';
 import type { DispatchObserver } from './observers.ts';
 
 export interface EndpointThrottlesOptions {
-  store: Pick<DeliveryQueueStore, 'setEffectiveConcurrency'>;
+  store: { queue: Pick<DeliveryQueueStore, 'setEffectiveConcurrency'> };
   clock: Clock;
   logger: Logger;
   /** Read at each change, so observers added later hear it too. */
@@ -120,7 +120,7 @@ export class EndpointThrottles {
         while (this.#learned.size > 0) {
           const [id, v] = this.#learned.entries().next().value as [string, number | null];
           this.#learned.delete(id);
-          await this.#o.store.setEffectiveConcurrency(id, v).catch((err) =>
+          await this.#o.store.queue.setEffectiveConcurrency(id, v).catch((err) =>
             this.#o.logger.log('warn', "saving an endpoint's learned concurrency failed", {
               endpoint_id: id,
               error: (err as Error).message,

@@ -10,7 +10,7 @@ test('holds submitted together commit together, one statement per release time',
       void calls.push([ids, workerId, until, now]),
   };
   const clock = new VirtualClock(1_000);
-  const held = new HeldDeliveries({ store, clock }, 'wrk_1');
+  const held = new HeldDeliveries({ store: { queue: store }, clock }, 'wrk_1');
   const out = await Promise.all([
     held.submit({ id: 'dlv_a', until: 5_000 }),
     held.submit({ id: 'dlv_b', until: 9_000 }),

@@ -4,7 +4,7 @@ import { GroupCommit } from '../group-commit.ts';
 import type { DeliveryQueueStore } from '../store/store.ts';
 
 export interface HeldDeliveriesOptions {
-  store: Pick<DeliveryQueueStore, 'holdDeliveries'>;
+  store: { queue: Pick<DeliveryQueueStore, 'holdDeliveries'> };
   clock: Clock;
 }
 
@@ -29,7 +29,7 @@ export class HeldDeliveries {
     const byUntil = new Map<number, string[]>();
     for (const h of holds) byUntil.set(h.until, [...(byUntil.get(h.until) ?? []), h.id]);
     const now = this.#o.clock.now();
-    for (const [until, ids] of byUntil) await this.#o.store.holdDeliveries(ids, this.#workerId, until, now);
+    for (const [until, ids] of byUntil) await this.#o.store.queue.holdDeliveries(ids, this.#workerId, until, now);
     return holds.map(() => undefined);
   }
 }

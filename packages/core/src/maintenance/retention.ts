@@ -4,7 +4,7 @@
 // as old as purged events (docs/audit.md#retention: behind the chain's checkpoint).
 import { DEFAULTS } from '../defaults.ts';
 import { MAX_BREAKER_WINDOW_MS } from '../policy/registry.ts';
-import type { AuditStore, RetentionStore } from '../store/store.ts';
+import type { Store } from '../store/store.ts';
 
 export interface RetentionOptions {
   /** Terminal deliveries last touched longer ago than this are deleted, attempts included. */
@@ -44,7 +44,7 @@ export interface PurgeCounts {
 
 /** One retention pass at `now`; yields to the event loop between batches. */
 export async function purgeExpired(
-  store: RetentionStore & Pick<AuditStore, 'purgeAudit'>,
+  store: Pick<Store, 'retention' | 'audit'>,
   now: number,
   options: Partial<RetentionOptions> = {},
 ): Promise<PurgeCounts> {
@@ -60,16 +60,20 @@ export async function purgeExpired(
     audit: 0,
     idempotencyKeys: 0,
   };
-  counts.deliveries = await inBatches(o, (batch) => store.purgeDeliveries(now - o.deliveriesMs, batch));
-  counts.events = await inBatches(o, (batch) => store.purgeEvents(now - (o.eventsMs ?? o.deliveriesMs), batch));
-  counts.deliveryMinutes = await inBatches(o, (batch) => store.purgeDeliveryMinutes(now - o.deliveriesMs, batch));
+  counts.deliveries = await inBatches(o, (batch) => store.retention.purgeDeliveries(now - o.deliveriesMs, batch));
+  counts.events = await inBatches(o, (batch) =>
+    store.retention.purgeEvents(now - (o.eventsMs ?? o.deliveriesMs), batch),
+  );
+  counts.deliveryMinutes = await inBatches(o, (batch) =>
+    store.retention.purgeDeliveryMinutes(now - o.deliveriesMs, batch),
+  );
   // A day's usage row is kept as long as deliveries are, counted from the end of that UTC day.
-  counts.tenantUsage = await store.purgeTenantUsage(now - o.deliveriesMs - 86_400_000);
-  counts.breakerWindow = await store.purgeBreakerWindow(now - BREAKER_WINDOW_RETENTION_MS);
-  counts.outbox = await store.purgeOutbox(now - o.outboxMs);
-  counts.portalLinks = await store.purgePortalLinks(now);
-  counts.audit = await inBatches(o, (batch) => store.purgeAudit(now - (o.eventsMs ?? o.deliveriesMs), batch));
-  counts.idempotencyKeys = await store.purgeIdempotencyKeys(now);
+  counts.tenantUsage = await store.retention.purgeTenantUsage(now - o.deliveriesMs - 86_400_000);
+  counts.breakerWindow = await store.retention.purgeBreakerWindow(now - BREAKER_WINDOW_RETENTION_MS);
+  counts.outbox = await store.retention.purgeOutbox(now - o.outboxMs);
+  counts.portalLinks = await store.retention.purgePortalLinks(now);
+  counts.audit = await inBatches(o, (batch) => store.audit.purgeAudit(now - (o.eventsMs ?? o.deliveriesMs), batch));
+  counts.idempotencyKeys = await store.retention.purgeIdempotencyKeys(now);
   return counts;
 }
 

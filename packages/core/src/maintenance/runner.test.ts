@@ -12,17 +12,19 @@ function fakeStore(calls: string[]): Store {
     return name.startsWith('list') ? [] : 0;
   };
   return {
-    listEndpointsFailingSince: log('listEndpointsFailingSince'),
-    purgeDeliveries: log('purgeDeliveries'),
-    purgeEvents: log('purgeEvents'),
-    purgeDeliveryMinutes: log('purgeDeliveryMinutes'),
-    purgeTenantUsage: log('purgeTenantUsage'),
-    purgeBreakerWindow: log('purgeBreakerWindow'),
-    purgeOutbox: log('purgeOutbox'),
-    purgePortalLinks: log('purgePortalLinks'),
-    purgeAudit: log('purgeAudit'),
-    listExpiringCertificates: log('listExpiringCertificates'),
-    purgeIdempotencyKeys: log('purgeIdempotencyKeys'),
+    breakers: { listEndpointsFailingSince: log('listEndpointsFailingSince') },
+    retention: {
+      purgeDeliveries: log('purgeDeliveries'),
+      purgeEvents: log('purgeEvents'),
+      purgeDeliveryMinutes: log('purgeDeliveryMinutes'),
+      purgeTenantUsage: log('purgeTenantUsage'),
+      purgeBreakerWindow: log('purgeBreakerWindow'),
+      purgeOutbox: log('purgeOutbox'),
+      purgePortalLinks: log('purgePortalLinks'),
+      purgeIdempotencyKeys: log('purgeIdempotencyKeys'),
+    },
+    audit: { purgeAudit: log('purgeAudit') },
+    egress: { listExpiringCertificates: log('listExpiringCertificates') },
   } as unknown as Store;
 }
 

@@ -2,23 +2,14 @@
 import type { Clock } from '../clock.ts';
 import type { Logger } from '../logger.ts';
 import type { PolicyRegistry } from '../policy/registry.ts';
-import type {
-  AuditStore,
-  BreakerStore,
-  EndpointEgressStore,
-  HealthTransition,
-  RetentionStore,
-} from '../store/store.ts';
+import type { HealthTransition, Store } from '../store/store.ts';
 import { noticeExpiringCertificates } from './certificate-expiry.ts';
 import { sweepHealth } from './health-sweep.ts';
 import { type PurgeCounts, purgeExpired, type RetentionOptions } from './retention.ts';
 
 export interface MaintenanceOptions {
-  /** The health sweep's reads and pause, and the retention part. */
-  store: Pick<BreakerStore, 'listEndpointsFailingSince' | 'pauseFailingEndpoint'> &
-    RetentionStore &
-    Pick<AuditStore, 'purgeAudit'> &
-    Pick<EndpointEgressStore, 'listExpiringCertificates' | 'markCertificateNotified'>;
+  /** The health sweep's part (breakers), retention's (retention, audit) and the certificates' (egress). */
+  store: Pick<Store, 'breakers' | 'retention' | 'audit' | 'egress'>;
   clock: Clock;
   policies: PolicyRegistry;
   logger: Logger;
@@ -55,10 +46,10 @@ export class Maintenance {
   }
 
   async #pass(now: number): Promise<MaintenanceResult> {
-    const health = await sweepHealth(this.#o.store, this.#o.policies, now);
+    const health = await sweepHealth(this.#o.store.breakers, this.#o.policies, now);
     if (health.length) this.#o.onHealth?.(health);
     const purged = await purgeExpired(this.#o.store, now, this.#o.retention);
-    const certificateNotices = await noticeExpiringCertificates(this.#o.store, now);
+    const certificateNotices = await noticeExpiringCertificates(this.#o.store.egress, now);
     if (health.length || purged.deliveries || purged.events || certificateNotices) {
       this.#o.logger.log('info', 'maintenance', {
         paused: health.length,

@@ -42,7 +42,7 @@ export class ApiKeyOperations {
   }
 
   list(tenantId: string): Promise<ApiKeyRecord[]> {
-    return this.#p.store.listApiKeys(tenantId);
+    return this.#p.store.catalog.listApiKeys(tenantId);
   }
 
   /**
@@ -50,7 +50,7 @@ export class ApiKeyOperations {
    * and process; the store skips the row when another process wrote it within the minute).
    */
   async touch(id: string): Promise<void> {
-    await this.#p.store.touchApiKey(id, this.#p.clock.now(), LAST_USED_GRANULARITY_MS);
+    await this.#p.store.catalog.touchApiKey(id, this.#p.clock.now(), LAST_USED_GRANULARITY_MS);
   }
 
   /** 404 `api_key_not_found` when the tenant has no such key. */

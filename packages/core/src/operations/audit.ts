@@ -11,7 +11,7 @@ import {
   type AuditVerification,
   SYSTEM_ACTOR,
 } from '../audit/audit-types.ts';
-import type { AuditedMethod, Page, Store } from '../store/store.ts';
+import type { AuditedMethod, AuditedWrite, Page } from '../store/store.ts';
 import type { EngineParts } from './parts.ts';
 
 /** What an operation says about its change: the action and its target (the store adds the diff and the chain). */
@@ -27,9 +27,9 @@ export function audited<M extends AuditedMethod>(
   actor: Actor | undefined,
   what: AuditWhat,
   method: M,
-  ...args: Parameters<Store[M]>
-): ReturnType<Store[M]> {
-  return p.store.audited(draft(p, actor, what), method, args) as ReturnType<Store[M]>;
+  ...args: Parameters<AuditedWrite<M>>
+): ReturnType<AuditedWrite<M>> {
+  return p.store.audit.audited(draft(p, actor, what), method, args) as ReturnType<AuditedWrite<M>>;
 }
 
 function draft(p: EngineParts, actor: Actor | undefined, what: AuditWhat): AuditDraft {
@@ -48,12 +48,12 @@ export class AuditOperations {
 
   /** An entry for something that changes no row (a console sign-in, a sign-out). */
   record(actor: Actor | undefined, what: AuditWhat): Promise<AuditEntry> {
-    return this.#p.store.appendAudit(draft(this.#p, actor, what));
+    return this.#p.store.audit.appendAudit(draft(this.#p, actor, what));
   }
 
   /** Newest first; `filter.tenantId` limits it to one tenant's entries. */
   list(filter: AuditFilter, cursor: string | null, limit: number): Promise<Page<AuditEntry>> {
-    return this.#p.store.listAudit(filter, cursor, limit);
+    return this.#p.store.audit.listAudit(filter, cursor, limit);
   }
 
   /**
@@ -61,7 +61,7 @@ export class AuditOperations {
    * left for the next walk): the first entry that does not hold, or ok.
    */
   async verify(): Promise<AuditVerification> {
-    const { checkpoint, head } = await this.#p.store.auditBounds();
+    const { checkpoint, head } = await this.#p.store.audit.auditBounds();
     let last: AuditCheckpoint = checkpoint;
     let checked = 0;
     const result = (broken: AuditVerification['broken']): AuditVerification => ({
@@ -71,7 +71,7 @@ export class AuditOperations {
       broken,
     });
     while (last.seq < head.seq) {
-      const page = (await this.#p.store.auditChain(last.seq, VERIFY_PAGE)).filter((e) => e.seq <= head.seq);
+      const page = (await this.#p.store.audit.auditChain(last.seq, VERIFY_PAGE)).filter((e) => e.seq <= head.seq);
       if (page.length === 0) break;
       const broken = firstBreak(last, page);
       if (broken) {

@@ -46,7 +46,7 @@ export class ConsoleSessionOperations {
 
   /** A new single-use link token for `tenantId` (404 tenant_not_found); the plaintext is returned once, never stored. */
   async createPortalLink(tenantId: string, actor?: Actor): Promise<{ token: string; expiresAt: number }> {
-    if (!(await this.#p.store.getTenant(tenantId))) throw fail('tenant_not_found');
+    if (!(await this.#p.store.catalog.getTenant(tenantId))) throw fail('tenant_not_found');
     const now = this.#p.clock.now();
     const token = `hlp_${randomBytes(32).toString('base64url')}`;
     const expiresAt = now + PORTAL_LINK_TTL_MS;

@@ -16,12 +16,12 @@ export class DeliveryOperations {
   }
 
   list(filter: DeliveryFilter, cursor: string | null, limit: number): Promise<Page<Delivery>> {
-    return this.#p.store.listDeliveries(filter, cursor, limit);
+    return this.#p.store.reporting.listDeliveries(filter, cursor, limit);
   }
 
   /** The delivery, or null when the tenant has none by that id. */
   find(tenantId: string, id: string): Promise<Delivery | null> {
-    return this.#p.store.getDelivery(tenantId, id);
+    return this.#p.store.reporting.getDelivery(tenantId, id);
   }
 
   /** The delivery with its event's body (null once purged) and every attempt; 404 `delivery_not_found`. */
@@ -30,9 +30,12 @@ export class DeliveryOperations {
     id: string,
   ): Promise<{ delivery: Delivery; body: Buffer | null; attempts: Attempt[] }> {
     const store = this.#p.store;
-    const d = await store.getDelivery(tenantId, id);
+    const d = await store.reporting.getDelivery(tenantId, id);
     if (!d) throw fail('delivery_not_found');
-    const [event, attempts] = await Promise.all([store.getEvent(tenantId, d.eventId), store.listAttempts(d.id)]);
+    const [event, attempts] = await Promise.all([
+      store.events.getEvent(tenantId, d.eventId),
+      store.reporting.listAttempts(d.id),
+    ]);
     return { delivery: d, body: event ? event.event.body : null, attempts };
   }
 
@@ -43,9 +46,9 @@ export class DeliveryOperations {
    */
   async retry(tenantId: string, deliveryId: string, actor?: Actor): Promise<Delivery> {
     const p = this.#p;
-    const d = await p.store.getDelivery(tenantId, deliveryId);
+    const d = await p.store.reporting.getDelivery(tenantId, deliveryId);
     if (!d) throw fail('delivery_not_found');
-    const ep = await p.store.getEndpoint(tenantId, d.endpointId);
+    const ep = await p.store.catalog.getEndpoint(tenantId, d.endpointId);
     if (!ep) throw fail('delivery_not_found');
     const refusal = await retryRefusal(p, d, ep);
     if (refusal) throw refusal;
@@ -56,12 +59,12 @@ export class DeliveryOperations {
       return { ...d, nextAttemptAt: now, updatedAt: now };
     }
     // Nothing moved: already due (as good as retried), or it changed between the read and the write.
-    const again = await p.store.getDelivery(tenantId, deliveryId);
+    const again = await p.store.reporting.getDelivery(tenantId, deliveryId);
     if (!again) throw fail('delivery_not_found');
     const changed = await retryRefusal(p, again, ep);
     if (changed) throw changed;
     // Already due: answered as retried, and recorded as asked for (no row changed).
-    await p.store.appendAudit({ at: now, actor: actor ?? { kind: 'system', id: null }, ...what });
+    await p.store.audit.appendAudit({ at: now, actor: actor ?? { kind: 'system', id: null }, ...what });
     p.dispatcher.wake();
     return again;
   }
@@ -72,9 +75,9 @@ export class DeliveryOperations {
    */
   async dismiss(tenantId: string, deliveryId: string, actor?: Actor): Promise<Delivery> {
     const p = this.#p;
-    const d = await p.store.getDelivery(tenantId, deliveryId);
+    const d = await p.store.reporting.getDelivery(tenantId, deliveryId);
     if (!d) throw fail('delivery_not_found');
-    const ep = await p.store.getEndpoint(tenantId, d.endpointId);
+    const ep = await p.store.catalog.getEndpoint(tenantId, d.endpointId);
     if (!ep) throw fail('endpoint_not_found');
     const holds =
       d.status === 'failed' && d.orderingKey != null && d.dismissedAt == null && ep.orderingOnFailure === 'block';

@@ -35,7 +35,7 @@ export class DoctorOperations {
    */
   async run(tenantId: string, id: string, opts: DoctorEndpointOptions = {}): Promise<DoctorReport> {
     const p = this.#p;
-    const ep = await p.store.getEndpoint(tenantId, id);
+    const ep = await p.store.catalog.getEndpoint(tenantId, id);
     if (!ep) throw fail('endpoint_not_found');
     const c = typeof opts.contract === 'function' ? await opts.contract(ep) : opts.contract;
     if (ep.status === 'paused') throw fail('endpoint_paused');

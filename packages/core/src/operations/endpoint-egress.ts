@@ -78,13 +78,13 @@ export class EndpointEgressOperations {
   async apply(endpointId: string, input: EndpointEgressInput): Promise<EndpointEgressSummary> {
     const p = this.#p;
     const now = p.clock.now();
-    const next = this.prepare(endpointId, input, await p.store.getEndpointEgress(endpointId), now);
-    if (!(await p.store.setEndpointEgress(endpointId, next, now))) throw fail('endpoint_not_found');
+    const next = this.prepare(endpointId, input, await p.store.egress.getEndpointEgress(endpointId), now);
+    if (!(await p.store.egress.setEndpointEgress(endpointId, next, now))) throw fail('endpoint_not_found');
     return summarize(next);
   }
 
   async summaryOf(endpointId: string): Promise<EndpointEgressSummary> {
-    return summarize(await this.#p.store.getEndpointEgress(endpointId));
+    return summarize(await this.#p.store.egress.getEndpointEgress(endpointId));
   }
 
   #certificate(endpointId: string, given: { certificate: string; key: string }, now: number) {

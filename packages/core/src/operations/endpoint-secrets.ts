@@ -32,7 +32,7 @@ export class EndpointSecretOperations {
   }
 
   async #endpoint(tenantId: string, id: string): Promise<Signing> {
-    const ep = await this.#p.store.getEndpoint(tenantId, id);
+    const ep = await this.#p.store.catalog.getEndpoint(tenantId, id);
     if (!ep) throw fail('endpoint_not_found');
     return ep.signing ?? 'hmac';
   }
@@ -42,7 +42,7 @@ export class EndpointSecretOperations {
     const p = this.#p;
     await this.#endpoint(tenantId, id);
     const now = p.clock.now();
-    return (await p.store.listSecrets(id))
+    return (await p.store.catalog.listSecrets(id))
       .filter((s) => s.expiresAt === null || s.expiresAt > now)
       .sort(newestFirst)
       .map((s) => {

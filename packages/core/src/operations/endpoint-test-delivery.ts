@@ -28,7 +28,7 @@ export async function sendTestDelivery(
 ): Promise<Attempt> {
   const tenantId = ep.tenantId;
   const id = ep.id;
-  const tenant = await p.store.getTenant(tenantId);
+  const tenant = await p.store.catalog.getTenant(tenantId);
   if (!tenant) throw fail('tenant_not_found');
   const policy = p.policies.get(ep.policy) ?? p.policies.default();
   const timeoutMs = Math.min(ep.timeoutMs ?? policy.timeoutMs, TEST_MAX_TIMEOUT_MS);
@@ -48,7 +48,7 @@ export async function sendTestDelivery(
       lease: { workerId, until: now + timeoutMs + TEST_LEASE_MARGIN_MS },
     },
   ];
-  await p.store.acceptEvents([prepared]);
+  await p.store.events.acceptEvents([prepared]);
   const startedAt = p.clock.now();
   let headers: Record<string, string>;
   let result: Awaited<ReturnType<DeliverySender['send']>>;
@@ -81,7 +81,7 @@ export async function sendTestDelivery(
     result = await p.sender.send({ ...request, ...(await p.egress.of(id, ep.version)) });
   } catch (err) {
     // Not sent at all (no live secret, a sender fault): the delivery ends failed with the reason, never stays open.
-    await p.store.endDeliveries(
+    await p.store.queue.endDeliveries(
       [deliveryId],
       workerId,
       'failed',

@@ -163,7 +163,8 @@ export class EndpointOperations {
           ? generateEd25519Secret()
           : generateSecret();
     const uid = endpoint.uid;
-    if (uid && (await p.store.findEndpointByUid(tenantId, uid))) throw fail('uid_taken', { uid, what: 'endpoint' });
+    if (uid && (await p.store.svix.findEndpointByUid(tenantId, uid)))
+      throw fail('uid_taken', { uid, what: 'endpoint' });
     const maxEndpoints = await this.#maxEndpoints(tenantId);
     const what = { action: 'endpoint.create', target: { type: 'endpoint' as const, id: endpoint.id, tenantId } };
     let created: boolean;
@@ -188,7 +189,7 @@ export class EndpointOperations {
       throw err;
     }
     if (!created) throw fail('endpoint_limit_reached', { max: maxEndpoints! });
-    if (egress !== null) await p.store.setEndpointEgress(endpoint.id, egress, now);
+    if (egress !== null) await p.store.egress.setEndpointEgress(endpoint.id, egress, now);
     endpoint.egress = summarize(egress);
     p.ingest.invalidate(tenantId);
     return signing === 'ed25519'
@@ -198,19 +199,19 @@ export class EndpointOperations {
 
   /** The tenant's endpoint cap (docs/rules.md#tenant-limits): its own, else the configured default; null: none. */
   async #maxEndpoints(tenantId: string): Promise<number | null> {
-    const t = await this.#p.store.getTenant(tenantId);
+    const t = await this.#p.store.catalog.getTenant(tenantId);
     return t?.limits.maxEndpoints ?? this.#p.settings.tenantLimits?.maxEndpoints ?? null;
   }
 
   async list(tenantId: string, cursor: string | null, limit: number): Promise<Page<Endpoint>> {
-    const page = await this.#p.store.listEndpoints(tenantId, cursor, limit);
+    const page = await this.#p.store.catalog.listEndpoints(tenantId, cursor, limit);
     for (const ep of page.items) ep.egress = await this.#egress.summaryOf(ep.id);
     return page;
   }
 
   /** The endpoint, or null when the tenant has none by that id. */
   async find(tenantId: string, id: string): Promise<StoredEndpoint | null> {
-    const ep = await this.#p.store.getEndpoint(tenantId, id);
+    const ep = await this.#p.store.catalog.getEndpoint(tenantId, id);
     if (ep) ep.egress = await this.#egress.summaryOf(id);
     return ep;
   }
@@ -218,7 +219,8 @@ export class EndpointOperations {
   /** The endpoint by its id or, failing that, its uid (the Svix-compatible API's `endpoint_id`); 404 when neither. */
   async getByIdOrUid(tenantId: string, ref: string): Promise<StoredEndpoint> {
     const ep =
-      (await this.#p.store.getEndpoint(tenantId, ref)) ?? (await this.#p.store.findEndpointByUid(tenantId, ref));
+      (await this.#p.store.catalog.getEndpoint(tenantId, ref)) ??
+      (await this.#p.store.svix.findEndpointByUid(tenantId, ref));
     if (!ep) throw fail('endpoint_not_found');
     return ep;
   }
@@ -227,7 +229,7 @@ export class EndpointOperations {
   async setLabels(tenantId: string, id: string, labels: EndpointLabels, actor?: Actor): Promise<StoredEndpoint> {
     const p = this.#p;
     if (labels.uid) {
-      const holder = await p.store.findEndpointByUid(tenantId, labels.uid);
+      const holder = await p.store.svix.findEndpointByUid(tenantId, labels.uid);
       if (holder && holder.id !== id) throw fail('uid_taken', { uid: labels.uid, what: 'endpoint' });
     }
     const channels = labels.channels?.length ? labels.channels : null;
@@ -254,7 +256,7 @@ export class EndpointOperations {
   }
 
   async get(tenantId: string, id: string): Promise<StoredEndpoint> {
-    const ep = await this.#p.store.getEndpoint(tenantId, id);
+    const ep = await this.#p.store.catalog.getEndpoint(tenantId, id);
     if (!ep) throw fail('endpoint_not_found');
     ep.egress = await this.#egress.summaryOf(id);
     return ep;

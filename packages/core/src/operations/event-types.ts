@@ -18,10 +18,10 @@ export class EventTypeOperations {
   }
 
   get(name: string): Promise<EventTypeRow | null> {
-    return this.#p.store.getEventType(name);
+    return this.#p.store.catalog.getEventType(name);
   }
 
   list(): Promise<EventTypeRow[]> {
-    return this.#p.store.listEventTypes();
+    return this.#p.store.catalog.listEventTypes();
   }
 }

@@ -49,7 +49,7 @@ export class EventOperations {
    */
   async acceptFor(tenantId: string, endpointId: string, input: EventInput) {
     const p = this.#p;
-    const ep = await p.store.getEndpoint(tenantId, endpointId);
+    const ep = await p.store.catalog.getEndpoint(tenantId, endpointId);
     if (!ep) throw fail('endpoint_not_found');
     const prepared = await p.ingest.prepare(tenantId, input);
     const at = prepared.event.createdAt;
@@ -57,7 +57,7 @@ export class EventOperations {
     prepared.deliveries = [
       { id: newId('dlv', at), endpointId, status: paused ? 'skipped' : 'pending', nextAttemptAt: paused ? null : at },
     ];
-    const [r] = await p.store.acceptEvents([prepared]);
+    const [r] = await p.store.events.acceptEvents([prepared]);
     const accepted = expectAccepted(r);
     if (accepted.kind === 'created' && !paused) p.dispatcher.wake();
     return accepted;
@@ -65,18 +65,18 @@ export class EventOperations {
 
   /** The event by the sender's event_id, with its deliveries; 404 `event_not_found`. */
   async get(tenantId: string, eventId: string): Promise<{ event: EventRecord; deliveries: Delivery[] }> {
-    const found = await this.#p.store.getEvent(tenantId, eventId);
+    const found = await this.#p.store.events.getEvent(tenantId, eventId);
     if (!found) throw fail('event_not_found');
     return found;
   }
 
   /** One page of a search; an opaque cursor goes on (docs/api.md#event-search). */
   search(q: EventSearchQuery, cursor: string | null, limit: number) {
-    return searchEvents(this.#p.store, q, cursor, limit);
+    return searchEvents(this.#p.store.events, q, cursor, limit);
   }
 
   /** The whole selection after the event with internal id `afterId`, batch by batch (bounded memory). */
   export(q: EventSearchQuery, afterId: string | null): AsyncGenerator<EventSearchHit[]> {
-    return exportEvents(this.#p.store, q, afterId);
+    return exportEvents(this.#p.store.events, q, afterId);
   }
 }

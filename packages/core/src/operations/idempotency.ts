@@ -41,7 +41,7 @@ export class IdempotencyOperations {
     const { store, clock } = this.#p;
     const deadline = Date.now() + WAIT_MS; // a wall-clock wait for another request, not a domain time
     for (;;) {
-      const claim = await store.claimIdempotencyKey(
+      const claim = await store.svix.claimIdempotencyKey(
         scope,
         key,
         requestHash,
@@ -61,11 +61,11 @@ export class IdempotencyOperations {
     try {
       answer = await fn();
     } catch (err) {
-      await store.dropIdempotencyKey(scope, key);
+      await store.svix.dropIdempotencyKey(scope, key);
       throw err;
     }
-    if (answer.status >= 500) await store.dropIdempotencyKey(scope, key);
-    else await store.finishIdempotencyKey(scope, key, answer.status, answer.body);
+    if (answer.status >= 500) await store.svix.dropIdempotencyKey(scope, key);
+    else await store.svix.finishIdempotencyKey(scope, key, answer.status, answer.body);
     return { ...answer, repeated: false };
   }
 }

@@ -44,7 +44,7 @@ export class MessageOperations {
    */
   async send(tenantId: string, input: MessageInput): Promise<Message & { created: boolean }> {
     const p = this.#p;
-    const tenant = await p.store.getTenant(tenantId);
+    const tenant = await p.store.catalog.getTenant(tenantId);
     if (!tenant) throw fail('tenant_not_found');
     const channels = input.channels?.length ? input.channels : undefined;
     const r = expectAccepted(
@@ -59,18 +59,18 @@ export class MessageOperations {
     const labels: MessageLabels = { channels: channels ?? null, tags: input.tags?.length ? input.tags : null };
     // Kept after the event commits: a crash between the two leaves a message without its labels, never labels
     // without a message; a repeat of the same request writes nothing new (the first labels win).
-    if (r.kind === 'created') await p.store.putMessageLabels(r.event.id, tenantId, labels);
+    if (r.kind === 'created') await p.store.svix.putMessageLabels(r.event.id, tenantId, labels);
     if (r.kind === 'created' && r.deliveries.length) p.dispatcher.wake();
-    const kept = r.kind === 'created' ? labels : await p.store.getMessageLabels(r.event.id);
+    const kept = r.kind === 'created' ? labels : await p.store.svix.getMessageLabels(r.event.id);
     return { event: r.event, deliveries: r.deliveries, ...kept, created: r.kind === 'created' };
   }
 
   /** A message by Hookline's id (evt_…) or, failing that, the caller's event id; 404 message_not_found. */
   async get(tenantId: string, ref: string): Promise<Message> {
     const store = this.#p.store;
-    const found = (await store.getEventByPk(tenantId, ref)) ?? (await store.getEvent(tenantId, ref));
+    const found = (await store.svix.getEventByPk(tenantId, ref)) ?? (await store.events.getEvent(tenantId, ref));
     if (!found) throw fail('message_not_found');
-    return { ...found, ...(await store.getMessageLabels(found.event.id)) };
+    return { ...found, ...(await store.svix.getMessageLabels(found.event.id)) };
   }
 
   /** The tenant's messages newest first. */
@@ -80,13 +80,13 @@ export class MessageOperations {
     cursor: string | null,
     limit: number,
   ): Promise<Page<{ id: string; event: EventRecord } & MessageLabels>> {
-    return this.#p.store.listMessages(tenantId, filter, cursor, limit);
+    return this.#p.store.svix.listMessages(tenantId, filter, cursor, limit);
   }
 
   /** The message's deliveries, oldest first, each with its endpoint; 404 message_not_found. */
   async destinations(tenantId: string, ref: string): Promise<MessageDestination[]> {
     const msg = await this.get(tenantId, ref);
-    return this.#p.store.messageDestinations(tenantId, msg.event.id);
+    return this.#p.store.svix.messageDestinations(tenantId, msg.event.id);
   }
 
   /**
@@ -95,7 +95,7 @@ export class MessageOperations {
    */
   async attempts(tenantId: string, ref: string, endpointId: string | null = null): Promise<MessageAttempt[]> {
     const msg = await this.get(tenantId, ref);
-    return this.#p.store.messageAttempts(tenantId, msg.event.id, endpointId);
+    return this.#p.store.svix.messageAttempts(tenantId, msg.event.id, endpointId);
   }
 
   /** A page of the endpoint's deliveries in the window, newest first, each with its attempts newest first. */
@@ -106,7 +106,7 @@ export class MessageOperations {
     cursor: string | null,
     limit: number,
   ): Promise<Page<{ id: string; attempts: MessageAttempt[] }>> {
-    return this.#p.store.endpointAttempts(tenantId, endpointId, window, cursor, limit);
+    return this.#p.store.svix.endpointAttempts(tenantId, endpointId, window, cursor, limit);
   }
 
   /** A page of the endpoint's deliveries in the window, newest first, each with its message. */
@@ -117,7 +117,7 @@ export class MessageOperations {
     cursor: string | null,
     limit: number,
   ): Promise<Page<EndpointMessage & { id: string }>> {
-    return this.#p.store.endpointMessages(tenantId, endpointId, window, cursor, limit);
+    return this.#p.store.svix.endpointMessages(tenantId, endpointId, window, cursor, limit);
   }
 
   /**
@@ -127,7 +127,7 @@ export class MessageOperations {
   async resend(tenantId: string, ref: string, endpointId: string, actor?: Actor): Promise<Delivery> {
     const p = this.#p;
     const msg = await this.get(tenantId, ref);
-    const ep = await p.store.getEndpoint(tenantId, endpointId);
+    const ep = await p.store.catalog.getEndpoint(tenantId, endpointId);
     if (!ep) throw fail('endpoint_not_found');
     if (ep.status === 'paused') throw fail('endpoint_paused');
     const now = p.clock.now();
@@ -154,7 +154,7 @@ export class MessageOperations {
     };
     if (!(await audited(p, actor, what, 'addDelivery', replay, msg.event.id, id, now))) throw fail('message_not_found');
     p.dispatcher.wake();
-    const d = await p.store.getDelivery(tenantId, id);
+    const d = await p.store.reporting.getDelivery(tenantId, id);
     if (!d) throw fail('delivery_not_found');
     return d;
   }

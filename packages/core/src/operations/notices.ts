@@ -11,10 +11,10 @@ export class NoticeOperations {
 
   /** Records a notice; its environment is the tenant's, read back with it (docs/rules.md#environments). */
   add(notice: Omit<Notice, 'environment' | 'resolvedAt'>): Promise<void> {
-    return this.#p.store.addNotice(notice);
+    return this.#p.store.outbox.addNotice(notice);
   }
 
   list(tenantId: string, cursor: string | null, limit: number): Promise<Page<Notice>> {
-    return this.#p.store.listNotices(tenantId, cursor, limit);
+    return this.#p.store.outbox.listNotices(tenantId, cursor, limit);
   }
 }

@@ -20,25 +20,25 @@ export class ProcessOperations {
   ): Promise<ProcessRecord> {
     const now = this.#p.clock.now();
     const record: ProcessRecord = { ...row, startedAt: now, seenAt: now };
-    if (options.soleOwner) await this.#p.store.removeProcess(row.processId, { others: true });
-    await this.#p.store.putProcess(record);
+    if (options.soleOwner) await this.#p.store.processes.removeProcess(row.processId, { others: true });
+    await this.#p.store.processes.putProcess(record);
     return record;
   }
 
   /** The heartbeat; publishes the row again when it expired meanwhile (a process paused or cut off for a minute). */
   async heartbeat(record: ProcessRecord): Promise<void> {
     const now = this.#p.clock.now();
-    if (!(await this.#p.store.touchProcess(record.processId, now)))
-      await this.#p.store.putProcess({ ...record, seenAt: now });
+    if (!(await this.#p.store.processes.touchProcess(record.processId, now)))
+      await this.#p.store.processes.putProcess({ ...record, seenAt: now });
   }
 
   /** Every process seen within the stale window, this one included; older rows are forgotten. */
   live(): Promise<ProcessRecord[]> {
-    return this.#p.store.liveProcesses(this.#p.clock.now() - DEFAULTS.processes.staleAfterMs);
+    return this.#p.store.processes.liveProcesses(this.#p.clock.now() - DEFAULTS.processes.staleAfterMs);
   }
 
   /** A stopping process (or one that refused to start) takes its row with it. */
   leave(processId: string): Promise<void> {
-    return this.#p.store.removeProcess(processId);
+    return this.#p.store.processes.removeProcess(processId);
   }
 }

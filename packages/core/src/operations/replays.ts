@@ -17,7 +17,7 @@ export class ReplayOperations {
   }
 
   async #activeEndpoint(tenantId: string, id: string): Promise<void> {
-    const ep = await this.#p.store.getEndpoint(tenantId, id);
+    const ep = await this.#p.store.catalog.getEndpoint(tenantId, id);
     if (!ep) throw fail('endpoint_not_found');
     if (ep.status === 'paused') throw fail('endpoint_paused');
   }
@@ -25,7 +25,7 @@ export class ReplayOperations {
   /** One attempt now for a failed or skipped delivery, same ids. */
   async delivery(tenantId: string, deliveryId: string, actor?: Actor): Promise<ReplayRow> {
     const p = this.#p;
-    const d = await p.store.getDelivery(tenantId, deliveryId);
+    const d = await p.store.reporting.getDelivery(tenantId, deliveryId);
     if (!d) throw fail('delivery_not_found');
     if (d.status !== 'failed' && d.status !== 'skipped') throw fail('delivery_not_replayable', { status: d.status });
     await this.#activeEndpoint(tenantId, d.endpointId);
@@ -102,13 +102,13 @@ export class ReplayOperations {
 
   /** A replay's progress; 404 `replay_not_found`. */
   async get(tenantId: string, id: string): Promise<ReplayRow> {
-    const r = await this.#p.store.getReplay(tenantId, id);
+    const r = await this.#p.store.replays.getReplay(tenantId, id);
     if (!r) throw fail('replay_not_found');
     return r;
   }
 
   /** The replay, or null when the tenant has none by that id. */
   find(tenantId: string, id: string): Promise<ReplayRow | null> {
-    return this.#p.store.getReplay(tenantId, id);
+    return this.#p.store.replays.getReplay(tenantId, id);
   }
 }

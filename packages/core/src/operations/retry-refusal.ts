@@ -19,7 +19,7 @@ export async function retryRefusal(
   if (d.status === 'delivering') return fail('delivery_in_flight');
   if (ep.status === 'paused') return fail('endpoint_paused');
   if (d.orderingKey != null) {
-    const head = await p.store.findKeyHead(d.endpointId, d.orderingKey);
+    const head = await p.store.queue.findKeyHead(d.endpointId, d.orderingKey);
     if (head && head.id !== d.id) return fail('delivery_not_head', { head_id: head.id, head_status: head.status });
   }
   if (d.status === 'held') {

@@ -34,7 +34,7 @@ export class StatsOperations {
   async queue(): Promise<QueueStats> {
     const store = this.#p.store;
     const now = this.#p.clock.now();
-    const [queued, oldestDueAt] = await Promise.all([store.countQueued(), store.oldestDueAt(now)]);
+    const [queued, oldestDueAt] = await Promise.all([store.reporting.countQueued(), store.reporting.oldestDueAt(now)]);
     return { at: now, queued, oldestDueAgeMs: oldestDueAt === null ? null : now - oldestDueAt };
   }
 
@@ -43,7 +43,7 @@ export class StatsOperations {
     const now = this.#p.clock.now();
     const since = opts.since ?? now - DAY_MS;
     if (since > now) throw fail('invalid_request', { detail: 'since must not be in the future' });
-    const endpoints = (await this.#p.store.endpointStats(tenantId, since, now)).map((e) => ({
+    const endpoints = (await this.#p.store.reporting.endpointStats(tenantId, since, now)).map((e) => ({
       ...e,
       oldestDueAgeMs: e.oldestDueAt === null ? null : now - e.oldestDueAt,
       successRate: e.succeeded + e.failed === 0 ? null : e.succeeded / (e.succeeded + e.failed),
@@ -58,7 +58,7 @@ export class StatsOperations {
   async perMinute(tenantId: string): Promise<{ since: number; until: number; minutes: MinuteStats[] }> {
     const now = this.#p.clock.now();
     const since = Math.floor((now - DAY_MS) / 60_000) * 60_000;
-    const rows = await this.#p.store.deliveriesPerMinute(tenantId, since);
+    const rows = await this.#p.store.reporting.deliveriesPerMinute(tenantId, since);
     return {
       since,
       until: now,

@@ -96,7 +96,7 @@ export class TenantOperations {
       updatedAt: now,
     };
     const uid = tenant.uid;
-    if (uid && (await this.#p.store.findTenantByUid(uid))) throw fail('uid_taken', { uid, what: 'application' });
+    if (uid && (await this.#p.store.svix.findTenantByUid(uid))) throw fail('uid_taken', { uid, what: 'application' });
     const target = { type: 'tenant' as const, id: tenant.id, tenantId: tenant.id };
     try {
       await audited(this.#p, actor, { action: 'tenant.create', target }, 'createTenant', tenant);
@@ -114,19 +114,19 @@ export class TenantOperations {
     limit: number,
     filter: { environment?: Environment; newestFirst?: boolean } = {},
   ): Promise<Page<Tenant>> {
-    return this.#p.store.listTenants(cursor, limit, filter);
+    return this.#p.store.catalog.listTenants(cursor, limit, filter);
   }
 
   /** The tenant by its id or, failing that, its uid (the Svix-compatible API's `app_id`); null when neither. */
   async findByIdOrUid(ref: string): Promise<Tenant | null> {
-    return (await this.#p.store.getTenant(ref)) ?? (await this.#p.store.findTenantByUid(ref));
+    return (await this.#p.store.catalog.getTenant(ref)) ?? (await this.#p.store.svix.findTenantByUid(ref));
   }
 
   /** Sets every Svix label of the tenant at once (docs/svix-compatibility.md); 409 uid_taken, 404 tenant_not_found. */
   async setLabels(id: string, labels: TenantLabels, actor?: Actor): Promise<Tenant> {
     const p = this.#p;
     if (labels.uid) {
-      const holder = await p.store.findTenantByUid(labels.uid);
+      const holder = await p.store.svix.findTenantByUid(labels.uid);
       if (holder && holder.id !== id) throw fail('uid_taken', { uid: labels.uid, what: 'application' });
     }
     try {
@@ -142,11 +142,11 @@ export class TenantOperations {
 
   /** The tenant, or null when absent. */
   find(id: string): Promise<Tenant | null> {
-    return this.#p.store.getTenant(id);
+    return this.#p.store.catalog.getTenant(id);
   }
 
   async get(id: string): Promise<Tenant> {
-    const t = await this.#p.store.getTenant(id);
+    const t = await this.#p.store.catalog.getTenant(id);
     if (!t) throw fail('tenant_not_found');
     return t;
   }
@@ -166,7 +166,7 @@ export class TenantOperations {
     if (input.operations_endpoint_id !== undefined) {
       if (
         input.operations_endpoint_id !== null &&
-        !(await this.#p.store.getEndpoint(id, input.operations_endpoint_id))
+        !(await this.#p.store.catalog.getEndpoint(id, input.operations_endpoint_id))
       ) {
         const message = 'is not an endpoint of this tenant';
         throw fail(
@@ -209,7 +209,10 @@ export class TenantOperations {
     const now = p.clock.now();
     const day = utcDay(now);
     const minute = now - (now % 60_000);
-    const [u, endpoints] = await Promise.all([p.store.getTenantUsage(id, day), p.store.countTenantEndpoints(id)]);
+    const [u, endpoints] = await Promise.all([
+      p.store.catalog.getTenantUsage(id, day),
+      p.store.catalog.countTenantEndpoints(id),
+    ]);
     const defaults = p.settings.tenantLimits ?? NO_TENANT_LIMITS;
     const own = tenant.limits;
     const limits: TenantLimits = {
@@ -250,7 +253,7 @@ export class TenantOperations {
    */
   async delete(id: string, actor?: Actor): Promise<void> {
     const p = this.#p;
-    const endpoints = await p.store.listTenantEndpoints(id);
+    const endpoints = await p.store.catalog.listTenantEndpoints(id);
     const target = { type: 'tenant' as const, id, tenantId: id };
     if (!(await audited(p, actor, { action: 'tenant.delete', target }, 'deleteTenant', id)))
       throw fail('tenant_not_found');

@@ -95,7 +95,16 @@ class MemoryOutbox {
 function drainer(store: MemoryOutbox, options: { batch?: number; pollMs?: number; maxTries?: number } = {}) {
   const clock = new VirtualClock(T0);
   const logger = memoryLogger();
-  return { clock, logger, drainer: new OutboxDrainer({ store, clock, logger, ...options }) };
+  return {
+    clock,
+    logger,
+    drainer: new OutboxDrainer({
+      store: { outbox: store, capsAcrossWorkers: store.capsAcrossWorkers },
+      clock,
+      logger,
+      ...options,
+    }),
+  };
 }
 
 test('a failed notification is retried after 10 s, doubled each time, at most hourly', () => {

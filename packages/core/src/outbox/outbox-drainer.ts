@@ -4,7 +4,7 @@
 import type { Clock } from '../clock.ts';
 import type { Logger } from '../logger.ts';
 import { SUMMARY_WINDOW_MS } from '../store/failure-summary.ts';
-import type { DeliveryQueueStore, OutboxRow, OutboxStore } from '../store/store.ts';
+import type { OutboxRow, Store } from '../store/store.ts';
 import { WakeSignal } from '../wake-signal.ts';
 
 /** Sends one notification; resolves once every channel took it, rejects to have the row retried. */
@@ -12,7 +12,7 @@ export type OutboxHandler = (row: OutboxRow) => Promise<void>;
 
 export interface OutboxDrainerOptions {
   /** The outbox part; `capsAcrossWorkers` says whether leases on it may be another live process's. */
-  store: OutboxStore & Pick<DeliveryQueueStore, 'capsAcrossWorkers'>;
+  store: Pick<Store, 'outbox' | 'capsAcrossWorkers'>;
   clock: Clock;
   logger: Logger;
   /** At most one failure summary per endpoint this often (docs/rules.md#notifications: 15 min). */
@@ -77,16 +77,16 @@ export class OutboxDrainer {
     const o = this.#o;
     if (!this.#recovered) {
       // One worker process per SQLite file: every lease on it is a killed predecessor's, sent again at once.
-      if (!o.store.capsAcrossWorkers) await o.store.releaseOutboxLeases();
+      if (!o.store.capsAcrossWorkers) await o.store.outbox.releaseOutboxLeases();
       this.#recovered = true;
     }
-    out.summaries = await o.store.flushFailureSummaries(now, o.summaryWindowMs);
-    const rows = await o.store.claimOutbox(now, o.batch, now + o.leaseMs);
+    out.summaries = await o.store.outbox.flushFailureSummaries(now, o.summaryWindowMs);
+    const rows = await o.store.outbox.claimOutbox(now, o.batch, now + o.leaseMs);
     out.claimed = rows.length;
     for (const row of rows) {
       try {
         await handler(row);
-        await o.store.finishOutbox(row.id, o.clock.now());
+        await o.store.outbox.finishOutbox(row.id, o.clock.now());
         out.sent++;
       } catch (err) {
         out.failed++;
@@ -101,7 +101,7 @@ export class OutboxDrainer {
             tries,
             error,
           });
-          await o.store.retryOutbox(row.id, { abandon: true }, error, at);
+          await o.store.outbox.retryOutbox(row.id, { abandon: true }, error, at);
         } else {
           const dueAt = at + outboxRetryDelay(tries);
           o.logger.log('warn', 'notification not sent; retrying', {
@@ -112,7 +112,7 @@ export class OutboxDrainer {
             error,
             due_at: new Date(dueAt).toISOString(),
           });
-          await o.store.retryOutbox(row.id, { dueAt }, error, at);
+          await o.store.outbox.retryOutbox(row.id, { dueAt }, error, at);
         }
       }
     }

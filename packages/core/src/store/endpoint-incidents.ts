@@ -2,9 +2,9 @@
 // inside the transactions that change health, reactivate an endpoint, or record a notice.
 import type { Endpoint } from '../domain.ts';
 import { healthEntry, iso } from './notification-rows.ts';
+import type { Notice } from './outbox/outbox-store.ts';
 import { insertOutbox } from './outbox-writes.ts';
-import type { HealthTransition } from './parts/delivery-queue-store.ts';
-import type { Notice } from './parts/outbox-store.ts';
+import type { HealthTransition } from './queue/queue-store.ts';
 import type { SqlExecutor } from './sql-driver.ts';
 
 /** An endpoint's latest incident, as its row holds it. */

@@ -3,8 +3,8 @@
 import { DEFAULTS } from '../defaults.ts';
 import type { Attempt, Endpoint } from '../domain.ts';
 import { type HealthChange, healthAfterAttempt } from '../health.ts';
+import { endpointFromRow } from './catalog/endpoint-rows.ts';
 import { writeHealthNotice } from './endpoint-incidents.ts';
-import * as rows from './rows.ts';
 import type { SqlExecutor } from './sql-driver.ts';
 import type { AttemptRecord, HealthTransition } from './store.ts';
 
@@ -50,7 +50,7 @@ export class HealthBatch {
     const ids = [...this.#expected.keys()].filter((id) => !this.#endpoints.has(id));
     if (ids.length === 0) return;
     const found = new Map<string, Endpoint>();
-    for (const r of await this.tx.all('read-endpoints', { ids })) found.set(r.id, rows.endpointFromRow(r));
+    for (const r of await this.tx.all('read-endpoints', { ids })) found.set(r.id, endpointFromRow(r));
     for (const id of ids) {
       let ep = found.get(id);
       if (!ep) continue; // deleted meanwhile: its attempts change nothing
@@ -58,7 +58,7 @@ export class HealthBatch {
       if (!locked && this.#wouldChange(ep, this.#expected.get(id)!)) {
         const [r] = await this.tx.all('get-endpoint-by-id', { id });
         if (!r) continue;
-        ep = rows.endpointFromRow(r);
+        ep = endpointFromRow(r);
         locked = true;
       }
       this.#endpoints.set(id, { ep, dirty: false, locked });
@@ -69,7 +69,7 @@ export class HealthBatch {
   async #loadLocked(endpointId: string): Promise<void> {
     if (this.#endpoints.has(endpointId)) return;
     const [r] = await this.tx.all('get-endpoint-by-id', { id: endpointId });
-    if (r) this.#endpoints.set(endpointId, { ep: rows.endpointFromRow(r), dirty: false, locked: true });
+    if (r) this.#endpoints.set(endpointId, { ep: endpointFromRow(r), dirty: false, locked: true });
   }
 
   #wouldChange(ep: Endpoint, attempts: ReadonlyArray<{ a: Attempt; h: Health; previousAttemptAt: number | null }>) {

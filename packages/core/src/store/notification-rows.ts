@@ -3,8 +3,8 @@
 import type { Endpoint } from '../domain.ts';
 import { newId } from '../ids.ts';
 import type { FailureSummary } from './failure-summary.ts';
-import type { HealthTransition } from './parts/delivery-queue-store.ts';
-import type { OutboxEntry } from './parts/outbox-store.ts';
+import type { OutboxEntry } from './outbox/outbox-store.ts';
+import type { HealthTransition } from './queue/queue-store.ts';
 
 /** A notification's time as its data says it: ISO 8601, or null. */
 export const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());

@@ -2,7 +2,7 @@
 // and deliveries that failed for good added to their endpoint's failure summary.
 import { addFailures, emptySummaryState, type FailedDelivery, takeSummary } from './failure-summary.ts';
 import { summaryEntry } from './notification-rows.ts';
-import * as rows from './rows.ts';
+import { failureSummaryFromRow, failureSummaryToRow, outboxToRow } from './outbox/outbox-rows.ts';
 import type { SqlExecutor } from './sql-driver.ts';
 import type { OutboxEntry } from './store.ts';
 
@@ -10,7 +10,7 @@ const cmp = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
 /** Due at its creation unless `dueAt` says later (a recovery waits out the reopen window, docs/rules.md#notifications). */
 export async function insertOutbox(tx: SqlExecutor, entry: OutboxEntry, dueAt = entry.createdAt): Promise<void> {
-  await tx.run('insert-outbox', rows.outboxToRow(entry, dueAt));
+  await tx.run('insert-outbox', outboxToRow(entry, dueAt));
 }
 
 /**
@@ -33,8 +33,8 @@ export async function addToFailureSummaries(
     e.failed.sort((a, b) => cmp(a.deliveryId, b.deliveryId));
     await tx.run('ensure-failure-summary', { endpoint_id: endpointId, tenant_id: e.tenantId });
     const [r] = await tx.all('get-failure-summary', { endpoint_id: endpointId });
-    const state = r ? rows.failureSummaryFromRow(r) : emptySummaryState();
-    await tx.run('put-failure-summary', rows.failureSummaryToRow(endpointId, addFailures(state, e.failed, now)));
+    const state = r ? failureSummaryFromRow(r) : emptySummaryState();
+    await tx.run('put-failure-summary', failureSummaryToRow(endpointId, addFailures(state, e.failed, now)));
   }
 }
 
@@ -47,10 +47,10 @@ export async function flushDueSummaries(
 ): Promise<number> {
   let n = 0;
   for (const r of await tx.all('due-failure-summaries', { cutoff: now - windowMs, limit })) {
-    const taken = takeSummary(rows.failureSummaryFromRow(r), now, windowMs);
+    const taken = takeSummary(failureSummaryFromRow(r), now, windowMs);
     if (!taken) continue;
     await insertOutbox(tx, summaryEntry(r.tenant_id, r.endpoint_id, taken.summary, now));
-    await tx.run('put-failure-summary', rows.failureSummaryToRow(r.endpoint_id, taken.next));
+    await tx.run('put-failure-summary', failureSummaryToRow(r.endpoint_id, taken.next));
     n++;
   }
   return n;

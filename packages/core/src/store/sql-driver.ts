@@ -1,4 +1,4 @@
-// What a SQL dialect must provide for SqlStore: named-parameter statements by file name, and transactions.
+// What a SQL dialect must provide for the store's parts: named-parameter statements by file name, and transactions.
 
 import type { StoreProblem } from './storage-fault.ts';
 

@@ -47,6 +47,11 @@ function statementNamesInCode(): Map<string, string[]> {
   return names;
 }
 
+/** Whether a store file runs on `dialect` only: in its folder, or named for it (`sqlite-queue.ts`). */
+function ofDialect(file: string, dialect: string): boolean {
+  return file.split('/').some((segment) => segment === dialect || segment.startsWith(`${dialect}-`));
+}
+
 test('the store code names statements, and every one resolves for SQLite and PostgreSQL', () => {
   const used = statementNamesInCode();
   assert.ok(
@@ -56,10 +61,8 @@ test('the store code names statements, and every one resolves for SQLite and Pos
   for (const [dialect, dir] of Object.entries(DIALECT_DIRS)) {
     const statements = loadStatements(dir);
     for (const [name, files] of used) {
-      // Code in a dialect's own folder (e.g. sqlite/sqlite-sql-store.ts) runs only on that dialect.
-      const runsHere = files.filter(
-        (f) => !Object.keys(DIALECT_DIRS).some((d) => d !== dialect && f.startsWith(`${d}/`)),
-      );
+      // Code in a dialect's own folder or file (sqlite/…, queue/sqlite-queue.ts) runs only on that dialect.
+      const runsHere = files.filter((f) => !Object.keys(DIALECT_DIRS).some((d) => d !== dialect && ofDialect(f, d)));
       if (runsHere.length === 0) continue;
       const file = runsHere.join(', ');
       assert.equal(

@@ -9,9 +9,9 @@ import {
   quotaNotice,
   utcDay,
 } from '../pacing/tenant-admission.ts';
+import type { AcceptResult, IngestLimits, NewEvent } from './events/event-store.ts';
 import { quotaEntry } from './notification-rows.ts';
 import { insertOutbox } from './outbox-writes.ts';
-import type { AcceptResult, IngestLimits, NewEvent } from './parts/event-store.ts';
 import type { SqlExecutor } from './sql-driver.ts';
 
 const cmp = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);

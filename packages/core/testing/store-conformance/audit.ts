@@ -17,19 +17,19 @@ export function auditConformance(withStore: WithStore): void {
   withStore(
     'an audited write commits with its entry: the changed columns before → after, secrets redacted',
     async (store) => {
-      await store.audited(draft('tenant.create', 'tenant', 'ten_a', 'ten_a'), 'createTenant', [tenant('ten_a')]);
+      await store.audit.audited(draft('tenant.create', 'tenant', 'ten_a', 'ten_a'), 'createTenant', [tenant('ten_a')]);
       const ep = endpoint('ep_a', 'ten_a', { customHeaders: { 'X-Api-Token': 'very-secret' } });
-      await store.audited(draft('endpoint.create', 'endpoint', 'ep_a', 'ten_a'), 'createEndpoint', [
+      await store.audit.audited(draft('endpoint.create', 'endpoint', 'ep_a', 'ten_a'), 'createEndpoint', [
         ep,
         secret('k1', 'ep_a'),
       ]);
-      await store.audited(draft('endpoint.update', 'endpoint', 'ep_a', 'ten_a', T0 + 1), 'updateEndpoint', [
+      await store.audit.audited(draft('endpoint.update', 'endpoint', 'ep_a', 'ten_a', T0 + 1), 'updateEndpoint', [
         'ten_a',
         'ep_a',
         { url: 'https://example.test/new', customHeaders: { 'X-Api-Token': 'other-secret' } },
         T0 + 1,
       ]);
-      const { items } = await store.listAudit({}, null, 10);
+      const { items } = await store.audit.listAudit({}, null, 10);
       assert.deepEqual(
         items.map((e) => [e.seq, e.action]),
         [
@@ -55,19 +55,19 @@ export function auditConformance(withStore: WithStore): void {
 
   withStore('a write that finds nothing records nothing; one that throws rolls back its entry too', async (store) => {
     assert.equal(
-      await store.audited(draft('tenant.delete', 'tenant', 'ten_x', 'ten_x'), 'deleteTenant', ['ten_x']),
+      await store.audit.audited(draft('tenant.delete', 'tenant', 'ten_x', 'ten_x'), 'deleteTenant', ['ten_x']),
       false,
     );
-    await store.audited(draft('tenant.create', 'tenant', 'ten_a', 'ten_a'), 'createTenant', [tenant('ten_a')]);
+    await store.audit.audited(draft('tenant.create', 'tenant', 'ten_a', 'ten_a'), 'createTenant', [tenant('ten_a')]);
     await assert.rejects(
-      store.audited(draft('tenant.create', 'tenant', 'ten_a', 'ten_a'), 'createTenant', [tenant('ten_a')]),
+      store.audit.audited(draft('tenant.create', 'tenant', 'ten_a', 'ten_a'), 'createTenant', [tenant('ten_a')]),
     );
-    const { items } = await store.listAudit({}, null, 10);
+    const { items } = await store.audit.listAudit({}, null, 10);
     assert.deepEqual(
       items.map((e) => e.action),
       ['tenant.create'],
     );
-    const bounds = await store.auditBounds();
+    const bounds = await store.audit.auditBounds();
     assert.equal(bounds.head.seq, 1);
   });
 
@@ -75,9 +75,9 @@ export function auditConformance(withStore: WithStore): void {
     'the chain links each entry to the one before; listing filters by tenant, action and time',
     async (store) => {
       for (const id of ['ten_a', 'ten_b'])
-        await store.audited(draft('tenant.create', 'tenant', id, id), 'createTenant', [tenant(id)]);
-      await store.appendAudit(draft('console.sign_in', 'console_session', 'x', 'ten_b', T0 + 5));
-      const chain = await store.auditChain(0, 100);
+        await store.audit.audited(draft('tenant.create', 'tenant', id, id), 'createTenant', [tenant(id)]);
+      await store.audit.appendAudit(draft('console.sign_in', 'console_session', 'x', 'ten_b', T0 + 5));
+      const chain = await store.audit.auditChain(0, 100);
       assert.deepEqual(
         chain.map((e) => e.seq),
         [1, 2, 3],
@@ -86,21 +86,21 @@ export function auditConformance(withStore: WithStore): void {
       assert.equal(chain[1].prevHash, chain[0].hash);
       assert.equal(firstBreak({ seq: 0, hash: '' }, chain), null);
       assert.deepEqual(
-        (await store.listAudit({ tenantId: 'ten_b' }, null, 10)).items.map((e) => e.seq),
+        (await store.audit.listAudit({ tenantId: 'ten_b' }, null, 10)).items.map((e) => e.seq),
         [3, 2],
       );
       assert.deepEqual(
-        (await store.listAudit({ action: 'console.sign_in' }, null, 10)).items.map((e) => e.seq),
+        (await store.audit.listAudit({ action: 'console.sign_in' }, null, 10)).items.map((e) => e.seq),
         [3],
       );
       assert.deepEqual(
-        (await store.listAudit({ since: T0 + 1 }, null, 10)).items.map((e) => e.seq),
+        (await store.audit.listAudit({ since: T0 + 1 }, null, 10)).items.map((e) => e.seq),
         [3],
       );
-      const first = await store.listAudit({}, null, 2);
+      const first = await store.audit.listAudit({}, null, 2);
       assert.equal(first.nextCursor, '2');
       assert.deepEqual(
-        (await store.listAudit({}, first.nextCursor, 2)).items.map((e) => e.seq),
+        (await store.audit.listAudit({}, first.nextCursor, 2)).items.map((e) => e.seq),
         [1],
       );
     },
@@ -110,21 +110,21 @@ export function auditConformance(withStore: WithStore): void {
     'retention deletes the oldest entries and moves the checkpoint onto the last one deleted',
     async (store) => {
       for (let i = 0; i < 5; i++)
-        await store.appendAudit(draft('console.sign_in', 'console_session', `s${i}`, null, T0 + i));
-      const chain = await store.auditChain(0, 100);
-      assert.equal(await store.purgeAudit(T0 + 3, 2), 2);
-      assert.equal(await store.purgeAudit(T0 + 3, 2), 1);
-      assert.equal(await store.purgeAudit(T0 + 3, 2), 0);
-      const { checkpoint, head } = await store.auditBounds();
+        await store.audit.appendAudit(draft('console.sign_in', 'console_session', `s${i}`, null, T0 + i));
+      const chain = await store.audit.auditChain(0, 100);
+      assert.equal(await store.audit.purgeAudit(T0 + 3, 2), 2);
+      assert.equal(await store.audit.purgeAudit(T0 + 3, 2), 1);
+      assert.equal(await store.audit.purgeAudit(T0 + 3, 2), 0);
+      const { checkpoint, head } = await store.audit.auditBounds();
       assert.deepEqual(checkpoint, { seq: 3, hash: chain[2].hash });
       assert.deepEqual(head, { seq: 5, hash: chain[4].hash });
-      const kept = await store.auditChain(checkpoint.seq, 100);
+      const kept = await store.audit.auditChain(checkpoint.seq, 100);
       assert.deepEqual(
         kept.map((e) => e.seq),
         [4, 5],
       );
       assert.equal(firstBreak(checkpoint, kept), null, 'the kept chain verifies from the checkpoint');
-      const next = await store.appendAudit(draft('console.sign_in', 'console_session', 's5', null, T0 + 9));
+      const next = await store.audit.appendAudit(draft('console.sign_in', 'console_session', 's5', null, T0 + 9));
       assert.equal(next.seq, 6);
       assert.equal(next.prevHash, chain[4].hash);
     },

@@ -24,33 +24,33 @@ export function endpointOptionsConformance(withStore: WithStore): void {
   withStore(
     'payload filter and custom headers round-trip through create, edit, the tenant list and a claim',
     async (store) => {
-      await store.createTenant(tenant('ten_A'));
+      await store.catalog.createTenant(tenant('ten_A'));
       const payloadFilter = {
         any: [
           { path: 'data.n', gte: 2 },
           { path: 'type', equals: 'x' },
         ],
       };
-      await store.createEndpoint(
+      await store.catalog.createEndpoint(
         endpoint('ep_1', 'ten_A', { payloadFilter, customHeaders: { 'X-Tenant': 'acme' } }),
         secret('sec_1', 'ep_1'),
       );
-      await store.createEndpoint(endpoint('ep_2', 'ten_A'), secret('sec_2', 'ep_2'));
-      const got = await store.getEndpoint('ten_A', 'ep_1');
+      await store.catalog.createEndpoint(endpoint('ep_2', 'ten_A'), secret('sec_2', 'ep_2'));
+      const got = await store.catalog.getEndpoint('ten_A', 'ep_1');
       assert.deepEqual([got?.payloadFilter, got?.customHeaders], [payloadFilter, { 'X-Tenant': 'acme' }]);
-      const plain = await store.getEndpoint('ten_A', 'ep_2');
+      const plain = await store.catalog.getEndpoint('ten_A', 'ep_2');
       assert.deepEqual([plain?.payloadFilter, plain?.customHeaders], [null, {}]);
-      const edited = await store.updateEndpoint('ten_A', 'ep_1', { customHeaders: { 'X-B': '2' } }, T0 + MIN);
+      const edited = await store.catalog.updateEndpoint('ten_A', 'ep_1', { customHeaders: { 'X-B': '2' } }, T0 + MIN);
       assert.deepEqual(
         [edited?.payloadFilter, edited?.customHeaders],
         [payloadFilter, { 'X-B': '2' }],
         'headers replaced, filter kept',
       );
-      await store.updateEndpoint('ten_A', 'ep_1', { payloadFilter: null, description: 'd' }, T0 + 2 * MIN);
-      const [listed] = (await store.listTenantEndpoints('ten_A')).filter((e) => e.id === 'ep_1');
+      await store.catalog.updateEndpoint('ten_A', 'ep_1', { payloadFilter: null, description: 'd' }, T0 + 2 * MIN);
+      const [listed] = (await store.catalog.listTenantEndpoints('ten_A')).filter((e) => e.id === 'ep_1');
       assert.deepEqual([listed.payloadFilter, listed.customHeaders, listed.description], [null, { 'X-B': '2' }, 'd']);
-      await store.acceptEvents([newEvent('ten_A', 1, ['ep_1'], { at: T0 + 3 * MIN })]);
-      const [c] = await store.claimDue({
+      await store.events.acceptEvents([newEvent('ten_A', 1, ['ep_1'], { at: T0 + 3 * MIN })]);
+      const [c] = await store.queue.claimDue({
         now: T0 + 3 * MIN,
         limit: 1,
         leaseUntil: T0 + H,
@@ -64,44 +64,44 @@ export function endpointOptionsConformance(withStore: WithStore): void {
   withStore(
     'paused_at: the start of the current pause, by any path; kept by edits while paused, cleared on reactivation',
     async (store) => {
-      await store.createTenant(tenant('ten_A'));
-      await store.createEndpoint(
+      await store.catalog.createTenant(tenant('ten_A'));
+      await store.catalog.createEndpoint(
         endpoint('ep_1', 'ten_A', { status: 'paused', pauseReason: 'manual', createdAt: T0, updatedAt: T0 }),
         secret('sec_1', 'ep_1'),
       );
-      assert.equal((await store.getEndpoint('ten_A', 'ep_1'))?.pausedAt, T0, 'created paused');
+      assert.equal((await store.catalog.getEndpoint('ten_A', 'ep_1'))?.pausedAt, T0, 'created paused');
       assert.equal(
-        (await store.updateEndpoint('ten_A', 'ep_1', { description: 'x' }, T0 + H))?.pausedAt,
+        (await store.catalog.updateEndpoint('ten_A', 'ep_1', { description: 'x' }, T0 + H))?.pausedAt,
         T0,
         'an edit while paused keeps it',
       );
-      assert.equal((await store.updateEndpoint('ten_A', 'ep_1', reactivate, T0 + 2 * H))?.pausedAt, null);
+      assert.equal((await store.catalog.updateEndpoint('ten_A', 'ep_1', reactivate, T0 + 2 * H))?.pausedAt, null);
       assert.equal(
-        (await store.updateEndpoint('ten_A', 'ep_1', { status: 'paused', pauseReason: 'manual' }, T0 + 3 * H))
+        (await store.catalog.updateEndpoint('ten_A', 'ep_1', { status: 'paused', pauseReason: 'manual' }, T0 + 3 * H))
           ?.pausedAt,
         T0 + 3 * H,
       );
-      assert.equal((await store.getEndpoint('ten_A', 'ep_1'))?.pausedAt, T0 + 3 * H);
+      assert.equal((await store.catalog.getEndpoint('ten_A', 'ep_1'))?.pausedAt, T0 + 3 * H);
 
-      await store.createEndpoint(
+      await store.catalog.createEndpoint(
         endpoint('ep_2', 'ten_A', { status: 'degraded', failingSince: T0 }),
         secret('sec_2', 'ep_2'),
       );
-      assert.equal((await store.getEndpoint('ten_A', 'ep_2'))?.pausedAt, null);
-      assert.equal(await store.pauseFailingEndpoint('ep_2', T0, T0 + 5 * DAY), true);
-      assert.equal((await store.getEndpoint('ten_A', 'ep_2'))?.pausedAt, T0 + 5 * DAY, 'the health sweep');
+      assert.equal((await store.catalog.getEndpoint('ten_A', 'ep_2'))?.pausedAt, null);
+      assert.equal(await store.breakers.pauseFailingEndpoint('ep_2', T0, T0 + 5 * DAY), true);
+      assert.equal((await store.catalog.getEndpoint('ten_A', 'ep_2'))?.pausedAt, T0 + 5 * DAY, 'the health sweep');
 
       // A 410 pauses through the attempt record.
-      await store.createEndpoint(endpoint('ep_3', 'ten_A'), secret('sec_3', 'ep_3'));
-      await store.acceptEvents([newEvent('ten_A', 1, ['ep_3'], { at: T0 })]);
-      const [c] = await store.claimDue({
+      await store.catalog.createEndpoint(endpoint('ep_3', 'ten_A'), secret('sec_3', 'ep_3'));
+      await store.events.acceptEvents([newEvent('ten_A', 1, ['ep_3'], { at: T0 })]);
+      const [c] = await store.queue.claimDue({
         now: T0 + MIN,
         limit: 1,
         leaseUntil: T0 + H,
         workerId: 'w',
         saturatedEndpoints: [],
       });
-      await store.recordAttempts(
+      await store.queue.recordAttempts(
         [
           record(
             attemptOf(c.delivery.id, 'ten_A', 'ep_3', 1, T0 + MIN, 'client_error', 410),
@@ -112,7 +112,7 @@ export function endpointOptionsConformance(withStore: WithStore): void {
         ],
         T0 + 2 * MIN,
       );
-      const gone = await store.getEndpoint('ten_A', 'ep_3');
+      const gone = await store.catalog.getEndpoint('ten_A', 'ep_3');
       assert.deepEqual([gone?.status, gone?.pauseReason, gone?.pausedAt], ['paused', 'gone', T0 + 2 * MIN]);
     },
   );
@@ -120,16 +120,16 @@ export function endpointOptionsConformance(withStore: WithStore): void {
   withStore(
     'reactivateWithCatchUp: active again and one window replay of what failed or was skipped since the pause, by last change',
     async (store) => {
-      await store.createTenant(tenant('ten_A'));
-      await store.createEndpoint(endpoint('ep_1', 'ten_A'), secret('sec_1', 'ep_1'));
+      await store.catalog.createTenant(tenant('ten_A'));
+      await store.catalog.createEndpoint(endpoint('ep_1', 'ten_A'), secret('sec_1', 'ep_1'));
       // 1 fails for good before the pause; 2 is pending when the pause begins and ends endpoint_paused after it;
       // 3 arrives while paused (skipped); 4 succeeded before the pause.
-      await store.acceptEvents([
+      await store.events.acceptEvents([
         newEvent('ten_A', 1, ['ep_1'], { at: T0 }),
         newEvent('ten_A', 2, ['ep_1'], { at: T0 }),
         newEvent('ten_A', 4, ['ep_1'], { at: T0 }),
       ]);
-      const claimed = await store.claimDue({
+      const claimed = await store.queue.claimDue({
         now: T0,
         limit: 3,
         leaseUntil: T0 + H,
@@ -137,7 +137,7 @@ export function endpointOptionsConformance(withStore: WithStore): void {
         saturatedEndpoints: [],
       });
       const byId = new Map(claimed.map((c) => [c.delivery.id, c]));
-      await store.recordAttempts(
+      await store.queue.recordAttempts(
         [
           record(attemptOf('dlv_000001_0', 'ten_A', 'ep_1', 1, T0, 'client_error', 400), 'w', {
             status: 'failed',
@@ -153,9 +153,9 @@ export function endpointOptionsConformance(withStore: WithStore): void {
         T0 + 1000,
       );
       assert.equal(byId.size, 3);
-      await store.updateEndpoint('ten_A', 'ep_1', { status: 'paused', pauseReason: 'manual' }, T0 + MIN);
-      await store.acceptEvents([newEvent('ten_A', 3, ['ep_1'], { at: T0 + 2 * MIN, skipped: ['ep_1'] })]);
-      const [late] = await store.claimDue({
+      await store.catalog.updateEndpoint('ten_A', 'ep_1', { status: 'paused', pauseReason: 'manual' }, T0 + MIN);
+      await store.events.acceptEvents([newEvent('ten_A', 3, ['ep_1'], { at: T0 + 2 * MIN, skipped: ['ep_1'] })]);
+      const [late] = await store.queue.claimDue({
         now: T0 + 10 * MIN,
         limit: 1,
         leaseUntil: T0 + H,
@@ -163,10 +163,10 @@ export function endpointOptionsConformance(withStore: WithStore): void {
         saturatedEndpoints: [],
       });
       assert.equal(late.delivery.id, 'dlv_000002_0');
-      await store.endDeliveries([late.delivery.id], 'w', 'failed', 'endpoint_paused', T0 + 10 * MIN);
+      await store.queue.endDeliveries([late.delivery.id], 'w', 'failed', 'endpoint_paused', T0 + 10 * MIN);
 
       const at = T0 + H;
-      const r = await store.reactivateWithCatchUp('ten_A', 'ep_1', reactivate, catchUp('rpl_1', at), 100, at, {
+      const r = await store.replays.reactivateWithCatchUp('ten_A', 'ep_1', reactivate, catchUp('rpl_1', at), 100, at, {
         max: 20,
         since: T0 - H,
       });
@@ -177,7 +177,7 @@ export function endpointOptionsConformance(withStore: WithStore): void {
         [r.replay.sinceMs, r.replay.untilMs, r.replay.selected, r.replay.includeSkipped],
         [T0 + MIN, at, 2, true],
       );
-      const status = async (id: string) => (await store.getDelivery('ten_A', id))?.status;
+      const status = async (id: string) => (await store.reporting.getDelivery('ten_A', id))?.status;
       assert.deepEqual(
         [
           await status('dlv_000001_0'),
@@ -187,13 +187,16 @@ export function endpointOptionsConformance(withStore: WithStore): void {
         ],
         ['failed', 'pending', 'pending', 'succeeded'],
       );
-      assert.deepEqual({ ...(await store.getReplay('ten_A', 'rpl_1')), createdAt: 0 }, { ...r.replay, createdAt: 0 });
       assert.deepEqual(
-        (await store.reactivateWithCatchUp('ten_A', 'ep_1', reactivate, catchUp('rpl_2', at), 100, at)).kind,
+        { ...(await store.replays.getReplay('ten_A', 'rpl_1')), createdAt: 0 },
+        { ...r.replay, createdAt: 0 },
+      );
+      assert.deepEqual(
+        (await store.replays.reactivateWithCatchUp('ten_A', 'ep_1', reactivate, catchUp('rpl_2', at), 100, at)).kind,
         'not_paused',
       );
       assert.deepEqual(
-        (await store.reactivateWithCatchUp('ten_B', 'ep_1', reactivate, catchUp('rpl_3', at), 100, at)).kind,
+        (await store.replays.reactivateWithCatchUp('ten_B', 'ep_1', reactivate, catchUp('rpl_3', at), 100, at)).kind,
         'not_found',
       );
     },
@@ -202,42 +205,42 @@ export function endpointOptionsConformance(withStore: WithStore): void {
   withStore(
     'reactivateWithCatchUp over the quota changes nothing; the limit takes the oldest; selecting nothing uses no quota',
     async (store) => {
-      await store.createTenant(tenant('ten_A'));
-      await store.createEndpoint(
+      await store.catalog.createTenant(tenant('ten_A'));
+      await store.catalog.createEndpoint(
         endpoint('ep_1', 'ten_A', { status: 'paused', pauseReason: 'manual' }),
         secret('sec_1', 'ep_1'),
       );
-      await store.acceptEvents(
+      await store.events.acceptEvents(
         [1, 2, 3].map((n) => newEvent('ten_A', n, ['ep_1'], { at: T0 + n * MIN, skipped: ['ep_1'] })),
       );
       const at = T0 + H;
-      const over = await store.reactivateWithCatchUp('ten_A', 'ep_1', reactivate, catchUp('rpl_1', at), 2, at, {
+      const over = await store.replays.reactivateWithCatchUp('ten_A', 'ep_1', reactivate, catchUp('rpl_1', at), 2, at, {
         max: 0,
         since: T0,
       });
       assert.deepEqual(over, { kind: 'quota_exceeded', used: 0 });
-      const still = await store.getEndpoint('ten_A', 'ep_1');
+      const still = await store.catalog.getEndpoint('ten_A', 'ep_1');
       assert.deepEqual(
-        [still?.status, still?.pausedAt, await store.getReplay('ten_A', 'rpl_1')],
+        [still?.status, still?.pausedAt, await store.replays.getReplay('ten_A', 'rpl_1')],
         ['paused', T0, null],
         'rolled back: still paused, no replay row',
       );
-      const ok = await store.reactivateWithCatchUp('ten_A', 'ep_1', reactivate, catchUp('rpl_2', at), 2, at, {
+      const ok = await store.replays.reactivateWithCatchUp('ten_A', 'ep_1', reactivate, catchUp('rpl_2', at), 2, at, {
         max: 1,
         since: T0,
       });
       assert.equal(ok.kind === 'scheduled' && ok.replay.selected, 2);
       assert.deepEqual(
         [
-          (await store.getDelivery('ten_A', 'dlv_000001_0'))?.status,
-          (await store.getDelivery('ten_A', 'dlv_000003_0'))?.status,
+          (await store.reporting.getDelivery('ten_A', 'dlv_000001_0'))?.status,
+          (await store.reporting.getDelivery('ten_A', 'dlv_000003_0'))?.status,
         ],
         ['pending', 'skipped'],
         'the oldest two',
       );
       // Paused again with nothing new: the catch-up selects nothing and is answered even at the quota.
-      await store.updateEndpoint('ten_A', 'ep_1', { status: 'paused', pauseReason: 'manual' }, at + MIN);
-      const none = await store.reactivateWithCatchUp(
+      await store.catalog.updateEndpoint('ten_A', 'ep_1', { status: 'paused', pauseReason: 'manual' }, at + MIN);
+      const none = await store.replays.reactivateWithCatchUp(
         'ten_A',
         'ep_1',
         reactivate,

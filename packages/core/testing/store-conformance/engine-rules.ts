@@ -60,7 +60,7 @@ async function engineOn(
     maintenance: { enabled: false },
   });
   const tenantId = o.tenantId ?? 'ten_CONF';
-  await store.createTenant(tenant(tenantId, clock.now()));
+  await store.catalog.createTenant(tenant(tenantId, clock.now()));
   return { engine, clock, sent, tenantId };
 }
 
@@ -72,7 +72,7 @@ export function engineRulesConformance(withStore: WithStore): void {
       await t.engine.endpoints.create(t.tenantId, { url: 'http://127.0.0.1:9/hook', policy: 'payments' });
       const r = await t.engine.events.accept(t.tenantId, { type: 'payment.status_changed', data: { status: 'paid' } });
       await settle(t.engine, t.clock);
-      const attempts = await store.listAttempts(r.deliveries[0].id);
+      const attempts = await store.reporting.listAttempts(r.deliveries[0].id);
       assert.deepEqual(
         attempts.map((a) => a.startedAt - T0),
         [0, S, 3 * S, 3 * S + 15 * MIN, 3 * S + 75 * MIN, 3 * S + 315 * MIN, 3 * S + 1035 * MIN, 3 * S + 2475 * MIN],
@@ -83,7 +83,7 @@ export function engineRulesConformance(withStore: WithStore): void {
         attempts.map((a) => a.ladder),
         ['fast', 'fast', 'fast', 'slow', 'slow', 'slow', 'slow', 'slow'],
       );
-      const d = await store.getDelivery(t.tenantId, r.deliveries[0].id);
+      const d = await store.reporting.getDelivery(t.tenantId, r.deliveries[0].id);
       assert.deepEqual([d?.status, d?.attemptCount], ['failed', 8]);
       await t.engine.stop();
     },
@@ -105,8 +105,8 @@ export function engineRulesConformance(withStore: WithStore): void {
       const a = await t.engine.events.accept(t.tenantId, { type: 'standard.x', data: {} });
       const b = await t.engine.events.accept(t.tenantId, { type: 'brief.x', data: {} });
       await settle(t.engine, t.clock);
-      assert.equal((await store.getDelivery(t.tenantId, a.deliveries[0].id))?.attemptCount, 8);
-      assert.equal((await store.getDelivery(t.tenantId, b.deliveries[0].id))?.attemptCount, 4);
+      assert.equal((await store.reporting.getDelivery(t.tenantId, a.deliveries[0].id))?.attemptCount, 8);
+      assert.equal((await store.reporting.getDelivery(t.tenantId, b.deliveries[0].id))?.attemptCount, 4);
       assert.equal(
         new Set(
           t.sent
@@ -121,7 +121,7 @@ export function engineRulesConformance(withStore: WithStore): void {
       const strict = await s.engine.endpoints.create('ten_S', { url: 'http://127.0.0.1:9/hook', policy: 'strict' });
       const c = await s.engine.events.accept('ten_S', { type: 'x', data: {} });
       await settle(s.engine, s.clock);
-      const d = await store.getDelivery('ten_S', c.deliveries[0].id);
+      const d = await store.reporting.getDelivery('ten_S', c.deliveries[0].id);
       assert.deepEqual([d?.status, d?.attemptCount, d?.endpointId], ['failed', 1, strict.endpoint.id]);
       await s.engine.stop();
     },
@@ -167,17 +167,17 @@ export function engineRulesConformance(withStore: WithStore): void {
       });
       for (let i = 0; i < 3; i++) await t.engine.events.accept(t.tenantId, { type: 'x', data: { i } });
       await settle(t.engine, t.clock);
-      assert.equal((await store.countByStatus()).failed, 3);
+      assert.equal((await store.reporting.countByStatus()).failed, 3);
       healthy = true;
       t.clock.advance(MIN);
       const rp = await t.engine.replays.window(t.tenantId, ep.id);
       assert.equal(rp.selected, 3);
       await settle(t.engine, t.clock);
       assert.deepEqual(
-        await store.getReplay(t.tenantId, rp.id).then((r) => [r?.attempted, r?.succeeded, r?.failed]),
+        await store.replays.getReplay(t.tenantId, rp.id).then((r) => [r?.attempted, r?.succeeded, r?.failed]),
         [3, 3, 0],
       );
-      assert.equal((await store.countByStatus()).succeeded, 3);
+      assert.equal((await store.reporting.countByStatus()).succeeded, 3);
       assert.equal(
         (await t.engine.replays.window(t.tenantId, ep.id)).selected,
         0,
@@ -228,7 +228,7 @@ export function engineRulesConformance(withStore: WithStore): void {
       t.engine.addObserver({ health: (x) => transitions.push(`${x.from}->${x.to}:${x.reason}`) });
       for (let i = 0; i < 50; i++) await t.engine.events.accept(t.tenantId, { type: 'x', data: { i } });
       await settle(t.engine, t.clock);
-      const after = await store.getEndpoint(t.tenantId, ep.id);
+      const after = await store.catalog.getEndpoint(t.tenantId, ep.id);
       assert.deepEqual([after?.status, after?.pauseReason], ['paused', 'consecutive_failures']);
       assert.deepEqual(transitions, ['active->degraded:failing', 'degraded->paused:consecutive_failures']);
       t.clock.advance(S);
@@ -246,19 +246,19 @@ export function engineRulesConformance(withStore: WithStore): void {
       await t.engine.endpoints.create(t.tenantId, { url: 'http://127.0.0.1:9/hook', policy: 'payments' });
       for (let i = 0; i < 8; i++) await t.engine.events.accept(t.tenantId, { type: 'refund.failed', data: { i } });
       await t.engine.runDue();
-      const row = await store.getBreaker(`tenant:${t.tenantId}`);
+      const row = await store.breakers.getBreaker(`tenant:${t.tenantId}`);
       assert.equal(row?.state, 'open', 'eight 503s in the window open the tenant breaker');
       t.clock.advance(S);
       await t.engine.runDue();
-      const counts = await store.countByStatus();
+      const counts = await store.reporting.countByStatus();
       assert.ok(counts.held > 0, 'due deliveries wait as held');
       const transitions: string[] = [];
       t.engine.addObserver({ breaker: (x) => transitions.push(`${x.from}>${x.to}`) });
       down = false;
       await settle(t.engine, t.clock, { until: T0 + 10 * MIN });
       assert.deepEqual(transitions, ['open>probing', 'probing>closed'], 'one probe cycle, and it closed the breaker');
-      const deliveries = (await store.listDeliveries({ tenantId: t.tenantId }, null, 100)).items;
-      const probes = (await Promise.all(deliveries.map((d) => store.listAttempts(d.id))))
+      const deliveries = (await store.reporting.listDeliveries({ tenantId: t.tenantId }, null, 100)).items;
+      const probes = (await Promise.all(deliveries.map((d) => store.reporting.listAttempts(d.id))))
         .flat()
         .filter((a) => a.trigger === 'probe');
       assert.deepEqual(
@@ -266,9 +266,9 @@ export function engineRulesConformance(withStore: WithStore): void {
         ['success'],
         'exactly one probe was sent, and it succeeded',
       );
-      assert.equal((await store.getBreaker(`tenant:${t.tenantId}`))?.state, 'closed');
+      assert.equal((await store.breakers.getBreaker(`tenant:${t.tenantId}`))?.state, 'closed');
       await settle(t.engine, t.clock);
-      assert.equal((await store.countByStatus()).succeeded, 8);
+      assert.equal((await store.reporting.countByStatus()).succeeded, 8);
       await t.engine.stop();
     },
   );

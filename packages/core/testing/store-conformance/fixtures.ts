@@ -162,16 +162,16 @@ export function record(
 
 /** A tenant ten_A with two active endpoints, ep_1 and ep_2. */
 export const setup = async (store: Store, maxConcurrency = 20) => {
-  await store.createTenant(tenant('ten_A'));
-  await store.createEndpoint(endpoint('ep_1', 'ten_A', { maxConcurrency }), secret('sec_1', 'ep_1'));
-  await store.createEndpoint(endpoint('ep_2', 'ten_A', { maxConcurrency }), secret('sec_2', 'ep_2'));
+  await store.catalog.createTenant(tenant('ten_A'));
+  await store.catalog.createEndpoint(endpoint('ep_1', 'ten_A', { maxConcurrency }), secret('sec_1', 'ep_1'));
+  await store.catalog.createEndpoint(endpoint('ep_2', 'ten_A', { maxConcurrency }), secret('sec_2', 'ep_2'));
 };
 
 /** ten_A/ep_1 with four events a minute apart: 1 failed (HTTP 400), 2 succeeded, 3 failed, 4 skipped. */
 export const failedSetup = async (store: Store) => {
-  await store.createTenant(tenant('ten_A'));
-  await store.createEndpoint(endpoint('ep_1', 'ten_A'), secret('sec_1', 'ep_1'));
-  await store.acceptEvents(
+  await store.catalog.createTenant(tenant('ten_A'));
+  await store.catalog.createEndpoint(endpoint('ep_1', 'ten_A'), secret('sec_1', 'ep_1'));
+  await store.events.acceptEvents(
     Array.from({ length: 4 }, (_, i) =>
       newEvent('ten_A', i + 1, ['ep_1'], { at: T0 + i * MIN, skipped: i === 3 ? ['ep_1'] : [] }),
     ),
@@ -179,9 +179,15 @@ export const failedSetup = async (store: Store) => {
   let now = T0;
   for (let i = 0; i < 3; i++) {
     now = T0 + i * MIN;
-    const [c] = await store.claimDue({ now, limit: 1, leaseUntil: now + MIN, workerId: 'w', saturatedEndpoints: [] });
+    const [c] = await store.queue.claimDue({
+      now,
+      limit: 1,
+      leaseUntil: now + MIN,
+      workerId: 'w',
+      saturatedEndpoints: [],
+    });
     const ok = i === 1;
-    await store.recordAttempts(
+    await store.queue.recordAttempts(
       [
         record(
           attemptOf(c.delivery.id, 'ten_A', 'ep_1', 1, now, ok ? 'success' : 'client_error', ok ? 200 : 400),

@@ -12,15 +12,21 @@ let n = 0;
 /** One attempt of a fresh event on ten_A/ep_1 at `at`, recorded with the reopen window; a failure stays pending. */
 async function attempt(store: Store, at: number, outcome: Attempt['outcome'], status?: number) {
   const k = 900 + ++n;
-  await store.acceptEvents([newEvent('ten_A', k, ['ep_1'], { at })]);
-  const [c] = await store.claimDue({ now: at, limit: 1, leaseUntil: at + MIN, workerId: 'w', saturatedEndpoints: [] });
+  await store.events.acceptEvents([newEvent('ten_A', k, ['ep_1'], { at })]);
+  const [c] = await store.queue.claimDue({
+    now: at,
+    limit: 1,
+    leaseUntil: at + MIN,
+    workerId: 'w',
+    saturatedEndpoints: [],
+  });
   assert.ok(c, `event ${k} is claimed`);
   const a = attemptOf(c.delivery.id, 'ten_A', 'ep_1', 1, at, outcome, status);
   const next =
     outcome === 'success'
       ? ({ status: 'succeeded' } as const)
       : ({ status: 'pending', nextAttemptAt: at + 100 * DAY, ladder: 'fast' } as const); // never due again here
-  return store.recordAttempts(
+  return store.queue.recordAttempts(
     [
       record(a, 'w', next, {
         health: { rule: { pauseOnGone: true }, countsFailure: true, countsSuccess: true, reopenWindowMs: WINDOW },
@@ -32,9 +38,9 @@ async function attempt(store: Store, at: number, outcome: Attempt['outcome'], st
 
 /** What a drainer at `now` sends: the due rows, each finished and recorded as its notice. */
 async function drain(store: Store, now: number): Promise<OutboxRow[]> {
-  const rows = await store.claimOutbox(now, 100, now + MIN);
+  const rows = await store.outbox.claimOutbox(now, 100, now + MIN);
   for (const r of rows) {
-    await store.addNotice({
+    await store.outbox.addNotice({
       id: r.id,
       tenantId: r.tenantId,
       kind: r.kind,
@@ -43,13 +49,13 @@ async function drain(store: Store, now: number): Promise<OutboxRow[]> {
       data: r.data,
       createdAt: r.createdAt,
     });
-    assert.equal(await store.finishOutbox(r.id, now), true);
+    assert.equal(await store.outbox.finishOutbox(r.id, now), true);
   }
   return rows;
 }
 
 const notices = async (store: Store) =>
-  (await store.listNotices('ten_A', null, 100)).items.reverse().map((x) => [x.kind, x.resolvedAt]);
+  (await store.outbox.listNotices('ten_A', null, 100)).items.reverse().map((x) => [x.kind, x.resolvedAt]);
 
 export function incidentsConformance(withStore: WithStore): void {
   withStore(
@@ -142,7 +148,7 @@ export function incidentsConformance(withStore: WithStore): void {
         ['endpoint.paused', null],
       ]);
       const back = T0 + DAY + MIN;
-      await store.updateEndpoint('ten_A', 'ep_1', { status: 'active', clearHealth: true }, back);
+      await store.catalog.updateEndpoint('ten_A', 'ep_1', { status: 'active', clearHealth: true }, back);
       assert.deepEqual(await drain(store, back + DAY), [], 'a reactivation by hand is not news');
       assert.deepEqual(await notices(store), [
         ['endpoint.degraded', back],

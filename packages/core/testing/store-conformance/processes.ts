@@ -18,34 +18,34 @@ const row = (
 
 export function processesConformance(withStore: WithStore): void {
   withStore('processes: publish, list oldest first, heartbeat, expire, remove', async (store) => {
-    await store.putProcess(row('prc_b', T0 + 1, { allowHttp: 'true', masterKey: 'kcv:ab' }));
-    await store.putProcess(row('prc_a', T0));
-    assert.deepEqual(await store.liveProcesses(T0), [
+    await store.processes.putProcess(row('prc_b', T0 + 1, { allowHttp: 'true', masterKey: 'kcv:ab' }));
+    await store.processes.putProcess(row('prc_a', T0));
+    assert.deepEqual(await store.processes.liveProcesses(T0), [
       row('prc_a', T0),
       row('prc_b', T0 + 1, { allowHttp: 'true', masterKey: 'kcv:ab' }),
     ]);
     // A heartbeat moves seen_at only; an unknown process changes nothing and says so.
-    assert.equal(await store.touchProcess('prc_b', T0 + 2 * MIN), true);
-    assert.equal(await store.touchProcess('prc_x', T0 + 2 * MIN), false);
+    assert.equal(await store.processes.touchProcess('prc_b', T0 + 2 * MIN), true);
+    assert.equal(await store.processes.touchProcess('prc_x', T0 + 2 * MIN), false);
     // prc_a was not seen since T0: listing from T0 + 1 min forgets it for good.
-    const live = await store.liveProcesses(T0 + MIN);
+    const live = await store.processes.liveProcesses(T0 + MIN);
     assert.deepEqual(
       live.map((p) => [p.processId, p.startedAt, p.seenAt]),
       [['prc_b', T0 + 1, T0 + 2 * MIN]],
     );
-    assert.equal(await store.touchProcess('prc_a', T0 + 2 * MIN), false, 'the expired row was purged');
+    assert.equal(await store.processes.touchProcess('prc_a', T0 + 2 * MIN), false, 'the expired row was purged');
     // Publishing again replaces the process's own row.
-    await store.putProcess({ ...row('prc_b', T0 + 3 * MIN), epoch: 2 });
-    assert.deepEqual(await store.liveProcesses(T0), [{ ...row('prc_b', T0 + 3 * MIN), epoch: 2 }]);
-    await store.removeProcess('prc_b');
-    assert.deepEqual(await store.liveProcesses(T0), []);
+    await store.processes.putProcess({ ...row('prc_b', T0 + 3 * MIN), epoch: 2 });
+    assert.deepEqual(await store.processes.liveProcesses(T0), [{ ...row('prc_b', T0 + 3 * MIN), epoch: 2 }]);
+    await store.processes.removeProcess('prc_b');
+    assert.deepEqual(await store.processes.liveProcesses(T0), []);
   });
 
   withStore('processes: a sole owner removes every other row, keeping its own', async (store) => {
-    for (const id of ['prc_1', 'prc_2', 'prc_3']) await store.putProcess(row(id, T0));
-    await store.removeProcess('prc_2', { others: true });
+    for (const id of ['prc_1', 'prc_2', 'prc_3']) await store.processes.putProcess(row(id, T0));
+    await store.processes.removeProcess('prc_2', { others: true });
     assert.deepEqual(
-      (await store.liveProcesses(T0)).map((p) => p.processId),
+      (await store.processes.liveProcesses(T0)).map((p) => p.processId),
       ['prc_2'],
     );
   });

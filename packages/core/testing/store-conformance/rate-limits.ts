@@ -6,23 +6,23 @@ import { endpoint, MIN, newEvent, S, secret, T0, tenant, type WithStore } from '
 
 /** ten_A with ep_1 limited to `rate`/s and ep_2 unlimited, both with a cap of 50. */
 async function rated(store: Store, rate: number): Promise<void> {
-  await store.createTenant(tenant('ten_A'));
-  await store.createEndpoint(
+  await store.catalog.createTenant(tenant('ten_A'));
+  await store.catalog.createEndpoint(
     endpoint('ep_1', 'ten_A', { maxConcurrency: 50, rateLimitPerS: rate }),
     secret('sec_1', 'ep_1'),
   );
-  await store.createEndpoint(endpoint('ep_2', 'ten_A', { maxConcurrency: 50 }), secret('sec_2', 'ep_2'));
+  await store.catalog.createEndpoint(endpoint('ep_2', 'ten_A', { maxConcurrency: 50 }), secret('sec_2', 'ep_2'));
 }
 
 const claim = (store: Store, now: number, workerId: string, limit = 100) =>
-  store.claimDue({ now, limit, leaseUntil: now + MIN, workerId, saturatedEndpoints: [] });
+  store.queue.claimDue({ now, limit, leaseUntil: now + MIN, workerId, saturatedEndpoints: [] });
 
 export function rateLimitsConformance(withStore: WithStore): void {
   withStore(
     'a rate-limited endpoint is claimed only as its bucket allows; the rest is deferred un-attempted',
     async (store) => {
       await rated(store, 10); // a bucket of 1, one token per 100 ms
-      await store.acceptEvents(Array.from({ length: 20 }, (_, i) => newEvent('ten_A', i + 1, ['ep_1', 'ep_2'])));
+      await store.events.acceptEvents(Array.from({ length: 20 }, (_, i) => newEvent('ten_A', i + 1, ['ep_1', 'ep_2'])));
       const first = await claim(store, T0, 'w1');
       assert.equal(first.filter((c) => c.endpoint.id === 'ep_1').length, 1, 'one token');
       assert.equal(
@@ -31,7 +31,11 @@ export function rateLimitsConformance(withStore: WithStore): void {
         'an endpoint without a limit is not held back',
       );
       assert.equal(first.find((c) => c.endpoint.id === 'ep_1')!.endpoint.rateLimitPerS, 10);
-      const page = await store.listDeliveries({ tenantId: 'ten_A', endpointId: 'ep_1', status: 'pending' }, null, 100);
+      const page = await store.reporting.listDeliveries(
+        { tenantId: 'ten_A', endpointId: 'ep_1', status: 'pending' },
+        null,
+        100,
+      );
       assert.equal(page.items.length, 19);
       const dues = page.items.map((d) => d.nextAttemptAt!).sort((a, b) => a - b);
       assert.deepEqual(
@@ -54,15 +58,19 @@ export function rateLimitsConformance(withStore: WithStore): void {
     'a backlog the claim did not take is deferred too, once, one slot each after the claimed rows',
     async (store) => {
       await rated(store, 10);
-      await store.acceptEvents(Array.from({ length: 20 }, (_, i) => newEvent('ten_A', i + 1, ['ep_1'])));
+      await store.events.acceptEvents(Array.from({ length: 20 }, (_, i) => newEvent('ten_A', i + 1, ['ep_1'])));
       assert.equal((await claim(store, T0, 'w1', 5)).length, 1);
-      const page = await store.listDeliveries({ tenantId: 'ten_A', endpointId: 'ep_1', status: 'pending' }, null, 100);
+      const page = await store.reporting.listDeliveries(
+        { tenantId: 'ten_A', endpointId: 'ep_1', status: 'pending' },
+        null,
+        100,
+      );
       const dues = page.items.map((d) => d.nextAttemptAt!).sort((a, b) => a - b);
       assert.deepEqual(
         dues,
         Array.from({ length: 19 }, (_, i) => T0 + 100 * (i + 1)),
       );
-      assert.equal(await store.nextDueAt(), T0 + 100, 'nothing of it is due before its next token');
+      assert.equal(await store.queue.nextDueAt(), T0 + 100, 'nothing of it is due before its next token');
     },
   );
 
@@ -70,7 +78,7 @@ export function rateLimitsConformance(withStore: WithStore): void {
     'over a second of claims by two workers, a 20/s endpoint is granted at most its burst + 20',
     async (store) => {
       await rated(store, 20);
-      await store.acceptEvents(Array.from({ length: 60 }, (_, i) => newEvent('ten_A', i + 1, ['ep_1'])));
+      await store.events.acceptEvents(Array.from({ length: 60 }, (_, i) => newEvent('ten_A', i + 1, ['ep_1'])));
       let granted = 0;
       for (let t = 0; t <= S; t += 10) granted += (await claim(store, T0 + t, t % 20 === 0 ? 'w1' : 'w2')).length;
       // Burst max(1, ceil(20 / 10)) = 2, plus 20 tokens over the second.
@@ -81,7 +89,7 @@ export function rateLimitsConformance(withStore: WithStore): void {
 
   withStore('concurrent claims on one empty-bucket instant share one burst', async (store) => {
     await rated(store, 30); // a bucket of 3
-    await store.acceptEvents(Array.from({ length: 40 }, (_, i) => newEvent('ten_A', i + 1, ['ep_1'])));
+    await store.events.acceptEvents(Array.from({ length: 40 }, (_, i) => newEvent('ten_A', i + 1, ['ep_1'])));
     const got = await Promise.all(Array.from({ length: 6 }, (_, i) => claim(store, T0, `w${i}`, 5)));
     assert.equal(got.flat().length, 3);
     assert.equal(new Set(got.flat().map((c) => c.delivery.id)).size, 3);
@@ -91,29 +99,32 @@ export function rateLimitsConformance(withStore: WithStore): void {
     'the rate limit is saved, changed and cleared; effective_concurrency is recorded without an edit',
     async (store) => {
       await rated(store, 10);
-      assert.equal((await store.getEndpoint('ten_A', 'ep_1'))!.rateLimitPerS, 10);
-      assert.equal((await store.getEndpoint('ten_A', 'ep_2'))!.rateLimitPerS, null);
-      assert.equal((await store.updateEndpoint('ten_A', 'ep_1', { rateLimitPerS: 250 }, T0 + S))!.rateLimitPerS, 250);
-      assert.equal((await store.getEndpoint('ten_A', 'ep_1'))!.rateLimitPerS, 250);
+      assert.equal((await store.catalog.getEndpoint('ten_A', 'ep_1'))!.rateLimitPerS, 10);
+      assert.equal((await store.catalog.getEndpoint('ten_A', 'ep_2'))!.rateLimitPerS, null);
       assert.equal(
-        (await store.updateEndpoint('ten_A', 'ep_1', { rateLimitPerS: null }, T0 + 2 * S))!.rateLimitPerS,
+        (await store.catalog.updateEndpoint('ten_A', 'ep_1', { rateLimitPerS: 250 }, T0 + S))!.rateLimitPerS,
+        250,
+      );
+      assert.equal((await store.catalog.getEndpoint('ten_A', 'ep_1'))!.rateLimitPerS, 250);
+      assert.equal(
+        (await store.catalog.updateEndpoint('ten_A', 'ep_1', { rateLimitPerS: null }, T0 + 2 * S))!.rateLimitPerS,
         null,
       );
-      const before = (await store.getEndpoint('ten_A', 'ep_2'))!;
+      const before = (await store.catalog.getEndpoint('ten_A', 'ep_2'))!;
       assert.equal(before.effectiveConcurrency, null);
-      await store.setEffectiveConcurrency('ep_2', 4);
-      const after = (await store.getEndpoint('ten_A', 'ep_2'))!;
+      await store.queue.setEffectiveConcurrency('ep_2', 4);
+      const after = (await store.catalog.getEndpoint('ten_A', 'ep_2'))!;
       assert.equal(after.effectiveConcurrency, 4);
       assert.equal(after.version, before.version, 'not an edit');
       assert.equal(after.updatedAt, before.updatedAt);
-      await store.acceptEvents([newEvent('ten_A', 1, ['ep_2'])]);
+      await store.events.acceptEvents([newEvent('ten_A', 1, ['ep_2'])]);
       assert.equal(
         (await claim(store, T0, 'w1'))[0].endpoint.effectiveConcurrency,
         4,
         'a claim carries it: a restarted worker starts from it',
       );
-      await store.setEffectiveConcurrency('ep_2', null);
-      assert.equal((await store.getEndpoint('ten_A', 'ep_2'))!.effectiveConcurrency, null);
+      await store.queue.setEffectiveConcurrency('ep_2', null);
+      assert.equal((await store.catalog.getEndpoint('ten_A', 'ep_2'))!.effectiveConcurrency, null);
     },
   );
 }

@@ -19,12 +19,12 @@ export function recordsConformance(withStore: WithStore): void {
     'recordAttempts: next states, lost leases, health transitions, breaker window, replay progress',
     async (store) => {
       await setup(store);
-      await store.acceptEvents([
+      await store.events.acceptEvents([
         newEvent('ten_A', 1, ['ep_1', 'ep_2']),
         newEvent('ten_A', 2, ['ep_1']),
         newEvent('ten_A', 3, ['ep_2']),
       ]);
-      const claimed = await store.claimDue({
+      const claimed = await store.queue.claimDue({
         now: T0,
         limit: 10,
         leaseUntil: T0 + MIN,
@@ -32,7 +32,7 @@ export function recordsConformance(withStore: WithStore): void {
         saturatedEndpoints: [],
       });
       assert.equal(claimed.length, 4);
-      await store.createReplay({
+      await store.replays.createReplay({
         id: 'rpl_1',
         tenantId: 'ten_A',
         endpointId: 'ep_2',
@@ -47,7 +47,7 @@ export function recordsConformance(withStore: WithStore): void {
         createdAt: T0,
       });
       const t = T0 + 100;
-      const transitions = await store.recordAttempts(
+      const transitions = await store.queue.recordAttempts(
         [
           record(
             attemptOf('dlv_000001_0', 'ten_A', 'ep_1', 1, t, 'delivery_failure'),
@@ -76,7 +76,7 @@ export function recordsConformance(withStore: WithStore): void {
         transitions.map((x) => [x.endpointId, x.from, x.to]),
         [['ep_1', 'active', 'degraded']],
       );
-      const d1 = await store.getDelivery('ten_A', 'dlv_000001_0');
+      const d1 = await store.reporting.getDelivery('ten_A', 'dlv_000001_0');
       assert.deepEqual(
         [
           d1?.status,
@@ -89,31 +89,31 @@ export function recordsConformance(withStore: WithStore): void {
         ],
         ['pending', t + S, 1, 1, t, t, null],
       );
-      const d2 = await store.getDelivery('ten_A', 'dlv_000002_0');
+      const d2 = await store.reporting.getDelivery('ten_A', 'dlv_000002_0');
       assert.deepEqual([d2?.status, d2?.terminalReason, d2?.nextAttemptAt], ['failed', 'budget spent', null]);
-      assert.equal((await store.getDelivery('ten_A', 'dlv_000001_1'))?.status, 'succeeded');
+      assert.equal((await store.reporting.getDelivery('ten_A', 'dlv_000001_1'))?.status, 'succeeded');
       assert.equal(
-        (await store.getDelivery('ten_A', 'dlv_000003_0'))?.status,
+        (await store.reporting.getDelivery('ten_A', 'dlv_000003_0'))?.status,
         'delivering',
         'lost lease: the holder decides',
       );
-      const attempts = await store.listAttempts('dlv_000001_0');
+      const attempts = await store.reporting.listAttempts('dlv_000001_0');
       assert.equal(attempts.length, 1);
       assert.deepEqual(attempts[0], attemptOf('dlv_000001_0', 'ten_A', 'ep_1', 1, t, 'delivery_failure'));
-      const ep1 = await store.getEndpoint('ten_A', 'ep_1');
+      const ep1 = await store.catalog.getEndpoint('ten_A', 'ep_1');
       assert.deepEqual([ep1?.status, ep1?.failingSince, ep1?.consecutiveFailedEvents], ['degraded', t + 12, 2]);
-      assert.deepEqual(await store.breakerWindow('tenant:ten_A', t - MIN), { deliveries: 3, failures: 2 });
-      const rpl = await store.getReplay('ten_A', 'rpl_1');
+      assert.deepEqual(await store.breakers.breakerWindow('tenant:ten_A', t - MIN), { deliveries: 3, failures: 2 });
+      const rpl = await store.replays.getReplay('ten_A', 'rpl_1');
       assert.deepEqual([rpl?.attempted, rpl?.succeeded, rpl?.failed], [1, 1, 0]);
       // a success clears degradation
-      const [again] = await store.claimDue({
+      const [again] = await store.queue.claimDue({
         now: t + S,
         limit: 10,
         leaseUntil: t + MIN,
         workerId: 'w1',
         saturatedEndpoints: [],
       });
-      const tr = await store.recordAttempts(
+      const tr = await store.queue.recordAttempts(
         [record(attemptOf(again.delivery.id, 'ten_A', 'ep_1', 2, t + S, 'success'), 'w1', { status: 'succeeded' })],
         t + S,
       );
@@ -121,7 +121,7 @@ export function recordsConformance(withStore: WithStore): void {
         tr.map((x) => [x.from, x.to, x.reason]),
         [['degraded', 'active', 'recovered']],
       );
-      assert.deepEqual(await store.recordAttempts([], t), []);
+      assert.deepEqual(await store.queue.recordAttempts([], t), []);
     },
   );
 
@@ -129,10 +129,10 @@ export function recordsConformance(withStore: WithStore): void {
     'recordAttempts: deliveries deleted mid-flight (endpoint, tenant) fail no other record of the batch',
     async (store) => {
       await setup(store);
-      await store.createTenant(tenant('ten_B'));
-      await store.createEndpoint(endpoint('ep_B', 'ten_B'), secret('sec_B', 'ep_B'));
-      await store.acceptEvents([newEvent('ten_A', 1, ['ep_1', 'ep_2']), newEvent('ten_B', 2, ['ep_B'])]);
-      const claimed = await store.claimDue({
+      await store.catalog.createTenant(tenant('ten_B'));
+      await store.catalog.createEndpoint(endpoint('ep_B', 'ten_B'), secret('sec_B', 'ep_B'));
+      await store.events.acceptEvents([newEvent('ten_A', 1, ['ep_1', 'ep_2']), newEvent('ten_B', 2, ['ep_B'])]);
+      const claimed = await store.queue.claimDue({
         now: T0,
         limit: 10,
         leaseUntil: T0 + MIN,
@@ -140,10 +140,10 @@ export function recordsConformance(withStore: WithStore): void {
         saturatedEndpoints: [],
       });
       assert.equal(claimed.length, 3);
-      assert.equal(await store.deleteEndpoint('ten_A', 'ep_2'), true);
-      assert.equal(await store.deleteTenant('ten_B'), true);
+      assert.equal(await store.catalog.deleteEndpoint('ten_A', 'ep_2'), true);
+      assert.equal(await store.catalog.deleteTenant('ten_B'), true);
       const t = T0 + 100;
-      await store.recordAttempts(
+      await store.queue.recordAttempts(
         [
           record(
             attemptOf('dlv_000001_1', 'ten_A', 'ep_2', 1, t, 'success'),
@@ -165,13 +165,17 @@ export function recordsConformance(withStore: WithStore): void {
         ],
         t,
       );
-      const kept = await store.getDelivery('ten_A', 'dlv_000001_0');
+      const kept = await store.reporting.getDelivery('ten_A', 'dlv_000001_0');
       assert.deepEqual([kept?.status, kept?.attemptCount], ['succeeded', 1]);
-      assert.equal((await store.listAttempts('dlv_000001_0')).length, 1);
-      assert.equal(await store.getDelivery('ten_A', 'dlv_000001_1'), null);
-      assert.deepEqual(await store.listAttempts('dlv_000001_1'), [], 'no attempt row for a vanished delivery');
-      assert.deepEqual(await store.listAttempts('dlv_000002_0'), []);
-      assert.deepEqual(await store.countByStatus(), {
+      assert.equal((await store.reporting.listAttempts('dlv_000001_0')).length, 1);
+      assert.equal(await store.reporting.getDelivery('ten_A', 'dlv_000001_1'), null);
+      assert.deepEqual(
+        await store.reporting.listAttempts('dlv_000001_1'),
+        [],
+        'no attempt row for a vanished delivery',
+      );
+      assert.deepEqual(await store.reporting.listAttempts('dlv_000002_0'), []);
+      assert.deepEqual(await store.reporting.countByStatus(), {
         pending: 0,
         delivering: 0,
         held: 0,
@@ -179,8 +183,8 @@ export function recordsConformance(withStore: WithStore): void {
         failed: 0,
         skipped: 0,
       });
-      assert.deepEqual(await store.existingEndpoints(['ep_1', 'ep_2', 'ep_B']), ['ep_1']);
-      assert.deepEqual(await store.existingEndpoints([]), []);
+      assert.deepEqual(await store.queue.existingEndpoints(['ep_1', 'ep_2', 'ep_B']), ['ep_1']);
+      assert.deepEqual(await store.queue.existingEndpoints([]), []);
     },
   );
 
@@ -188,8 +192,8 @@ export function recordsConformance(withStore: WithStore): void {
     'recordAttempts is idempotent: a retried batch changes nothing, even once the delivery is leased again',
     async (store) => {
       await setup(store);
-      await store.acceptEvents([newEvent('ten_A', 1, ['ep_1', 'ep_2'])]);
-      await store.claimDue({ now: T0, limit: 10, leaseUntil: T0 + MIN, workerId: 'w1', saturatedEndpoints: [] });
+      await store.events.acceptEvents([newEvent('ten_A', 1, ['ep_1', 'ep_2'])]);
+      await store.queue.claimDue({ now: T0, limit: 10, leaseUntil: T0 + MIN, workerId: 'w1', saturatedEndpoints: [] });
       const t = T0 + 100;
       const batch = [
         record(
@@ -205,9 +209,9 @@ export function recordsConformance(withStore: WithStore): void {
           { breakerScope: 'tenant:ten_A' },
         ),
       ];
-      await store.recordAttempts(batch, t);
+      await store.queue.recordAttempts(batch, t);
       // The first commit landed but its caller saw an error; meanwhile the same worker leased the retry.
-      const [again] = await store.claimDue({
+      const [again] = await store.queue.claimDue({
         now: t + S,
         limit: 10,
         leaseUntil: t + MIN,
@@ -215,16 +219,16 @@ export function recordsConformance(withStore: WithStore): void {
         saturatedEndpoints: [],
       });
       assert.equal(again.delivery.id, 'dlv_000001_0');
-      await store.recordAttempts(batch, t + 2 * S);
-      const d = await store.getDelivery('ten_A', 'dlv_000001_0');
+      await store.queue.recordAttempts(batch, t + 2 * S);
+      const d = await store.reporting.getDelivery('ten_A', 'dlv_000001_0');
       assert.deepEqual(
         [d?.status, d?.attemptCount, d?.leaseUntil],
         ['delivering', 1, t + MIN],
         'the new lease is untouched',
       );
-      assert.equal((await store.listAttempts('dlv_000001_0')).length, 1);
-      assert.equal((await store.listAttempts('dlv_000001_1')).length, 1);
-      assert.equal((await store.getDelivery('ten_A', 'dlv_000001_1'))?.attemptCount, 1);
+      assert.equal((await store.reporting.listAttempts('dlv_000001_0')).length, 1);
+      assert.equal((await store.reporting.listAttempts('dlv_000001_1')).length, 1);
+      assert.equal((await store.reporting.getDelivery('ten_A', 'dlv_000001_1'))?.attemptCount, 1);
     },
   );
 }

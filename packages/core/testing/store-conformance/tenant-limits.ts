@@ -10,10 +10,10 @@ const NONE: IngestLimitValues = { eventsPerS: null, eventsPerDay: null, maxPaylo
 const MIDNIGHT = T0 - (T0 % DAY) + DAY; // T0 is noon UTC
 
 async function setup(store: Store, limits: Partial<TenantLimits> = {}): Promise<void> {
-  await store.createTenant(tenant('ten_A'));
-  await store.createEndpoint(endpoint('ep_1', 'ten_A'), secret('sec_1', 'ep_1'));
+  await store.catalog.createTenant(tenant('ten_A'));
+  await store.catalog.createEndpoint(endpoint('ep_1', 'ten_A'), secret('sec_1', 'ep_1'));
   const full = { eventsPerS: null, eventsPerDay: null, maxEndpoints: null, maxPayloadBytes: null, ...limits };
-  await store.updateTenant('ten_A', { limits: full }, T0);
+  await store.catalog.updateTenant('ten_A', { limits: full }, T0);
 }
 
 const kinds = (rs: AcceptResult[]) => rs.map((r) => (r.kind === 'limited' ? `limited:${r.limit}` : r.kind));
@@ -22,7 +22,7 @@ export function tenantLimitsConformance(withStore: WithStore): void {
   let seq = 0;
   /** Accepts events e-n for ten_A at `now` under the tenant's limits and `defaults`; the same n has the same body. */
   const accept = (store: Store, ns: number[], now: number, defaults: Partial<IngestLimitValues> = {}) =>
-    store.acceptEvents(
+    store.events.acceptEvents(
       ns.map((n) =>
         newEvent('ten_A', 1000 + ++seq, ['ep_1'], {
           at: now,
@@ -42,8 +42,8 @@ export function tenantLimitsConformance(withStore: WithStore): void {
     assert.ok(refused.kind === 'limited');
     // The next token is half a second away at 2 per second.
     assert.deepEqual([refused.max, refused.retryAfterMs, refused.eventId], [2, 500, 'e-3']);
-    assert.equal(await store.getEvent('ten_A', 'e-3'), null);
-    assert.equal((await store.getTenantUsage('ten_A', MIDNIGHT - DAY))?.events, 2);
+    assert.equal(await store.events.getEvent('ten_A', 'e-3'), null);
+    assert.equal((await store.catalog.getTenantUsage('ten_A', MIDNIGHT - DAY))?.events, 2);
     assert.deepEqual(kinds(await accept(store, [3], T0 + 499)), ['limited:rate']);
     assert.deepEqual(kinds(await accept(store, [3], T0 + 500)), ['created']);
     // The bucket is shared: a second later it holds a second's worth again, never more.
@@ -58,16 +58,16 @@ export function tenantLimitsConformance(withStore: WithStore): void {
       assert.deepEqual(kinds(await accept(store, [1, 2], T0, daily)), ['created', 'created']);
       // e-1 again (a replay) and e-3 twice in one batch: one new event.
       assert.deepEqual(kinds(await accept(store, [1, 3, 3], T0 + S, daily)), ['existing', 'created', 'existing']);
-      assert.equal((await store.getTenantUsage('ten_A', MIDNIGHT - DAY))?.events, 3);
+      assert.equal((await store.catalog.getTenantUsage('ten_A', MIDNIGHT - DAY))?.events, 3);
       const [over] = await accept(store, [4], T0 + 2 * S, daily);
       assert.ok(over.kind === 'limited' && over.limit === 'daily');
       assert.deepEqual([over.max, over.retryAfterMs], [3, MIDNIGHT - (T0 + 2 * S)]);
-      assert.equal(await store.getEvent('ten_A', 'e-4'), null);
+      assert.equal(await store.events.getEvent('ten_A', 'e-4'), null);
       // At the limit, an event already accepted still answers as accepted.
       assert.deepEqual(kinds(await accept(store, [2], T0 + 3 * S, daily)), ['existing']);
-      assert.equal((await store.getTenantUsage('ten_A', MIDNIGHT - DAY))?.events, 3);
+      assert.equal((await store.catalog.getTenantUsage('ten_A', MIDNIGHT - DAY))?.events, 3);
       // The tenant's own limit wins over the default.
-      await store.updateTenant(
+      await store.catalog.updateTenant(
         'ten_A',
         { limits: { eventsPerS: null, eventsPerDay: 4, maxEndpoints: null, maxPayloadBytes: null } },
         T0,
@@ -75,14 +75,14 @@ export function tenantLimitsConformance(withStore: WithStore): void {
       assert.deepEqual(kinds(await accept(store, [4, 5], T0 + 4 * S, daily)), ['created', 'limited:daily']);
       // A new UTC day counts from zero.
       assert.deepEqual(kinds(await accept(store, [5], MIDNIGHT, daily)), ['created']);
-      assert.equal((await store.getTenantUsage('ten_A', MIDNIGHT))?.events, 1);
-      assert.equal((await store.getTenantUsage('ten_A', MIDNIGHT - DAY))?.events, 4);
+      assert.equal((await store.catalog.getTenantUsage('ten_A', MIDNIGHT))?.events, 1);
+      assert.equal((await store.catalog.getTenantUsage('ten_A', MIDNIGHT - DAY))?.events, 4);
     },
   );
 
   withStore('a payload over the cap is refused for good (no retry time); a smaller one passes', async (store) => {
     await setup(store, { maxPayloadBytes: 20 });
-    const rs = await store.acceptEvents(
+    const rs = await store.events.acceptEvents(
       [
         newEvent('ten_A', 1, ['ep_1'], { body: Buffer.alloc(21, 'x') }),
         newEvent('ten_A', 2, ['ep_1'], { body: Buffer.alloc(20, 'x') }),
@@ -98,20 +98,24 @@ export function tenantLimitsConformance(withStore: WithStore): void {
     await setup(store);
     await accept(store, [1, 2], T0);
     await accept(store, [3], T0 + 61 * S);
-    const u = await store.getTenantUsage('ten_A', MIDNIGHT - DAY);
+    const u = await store.catalog.getTenantUsage('ten_A', MIDNIGHT - DAY);
     assert.deepEqual(
       [u?.events, u?.minuteAt, u?.minuteEvents, u?.prevMinuteEvents, u?.notifiedPercent],
       [3, T0 + 60 * S, 1, 2, 0],
     );
     // Accepting without limits (operational events, test sends) counts nothing.
-    await store.acceptEvents([newEvent('ten_A', 9, ['ep_1'])]);
-    assert.equal((await store.getTenantUsage('ten_A', MIDNIGHT - DAY))?.events, 3);
+    await store.events.acceptEvents([newEvent('ten_A', 9, ['ep_1'])]);
+    assert.equal((await store.catalog.getTenantUsage('ten_A', MIDNIGHT - DAY))?.events, 3);
   });
 
   withStore('the daily quota is told once at 80 % and once at 100 %, again the next UTC day', async (store) => {
     await setup(store, { eventsPerDay: 5 });
     const told = async (now: number) =>
-      (await store.claimOutbox(now + H, 100, now + 10 * DAY)).map((r) => [r.kind, r.data.percent, r.data.events_today]);
+      (await store.outbox.claimOutbox(now + H, 100, now + 10 * DAY)).map((r) => [
+        r.kind,
+        r.data.percent,
+        r.data.events_today,
+      ]);
     await accept(store, [1, 2, 3], T0);
     assert.deepEqual(await told(T0), []);
     await accept(store, [4], T0 + S);
@@ -125,36 +129,36 @@ export function tenantLimitsConformance(withStore: WithStore): void {
     assert.deepEqual(await told(MIDNIGHT + S), [['quota.warning', 80, 4]]);
     await accept(store, [12], MIDNIGHT + 2 * S);
     assert.deepEqual(await told(MIDNIGHT + 2 * S), [['quota.reached', 100, 5]]);
-    const day2 = await store.getTenantUsage('ten_A', MIDNIGHT);
+    const day2 = await store.catalog.getTenantUsage('ten_A', MIDNIGHT);
     assert.deepEqual([day2?.events, day2?.notifiedPercent], [5, 100]);
     // Retention forgets whole days that started before its cut, never the day it falls in.
-    assert.equal(await store.purgeTenantUsage(MIDNIGHT), 1);
-    assert.equal(await store.getTenantUsage('ten_A', MIDNIGHT - DAY), null);
-    assert.equal((await store.getTenantUsage('ten_A', MIDNIGHT))?.events, 5);
+    assert.equal(await store.retention.purgeTenantUsage(MIDNIGHT), 1);
+    assert.equal(await store.catalog.getTenantUsage('ten_A', MIDNIGHT - DAY), null);
+    assert.equal((await store.catalog.getTenantUsage('ten_A', MIDNIGHT))?.events, 5);
   });
 
   withStore('an endpoint cap is checked in the creating transaction', async (store) => {
-    await store.createTenant(tenant('ten_A'));
-    assert.equal(await store.createEndpoint(endpoint('ep_1', 'ten_A'), secret('sec_1', 'ep_1'), 2), true);
-    assert.equal(await store.createEndpoint(endpoint('ep_2', 'ten_A'), secret('sec_2', 'ep_2'), 2), true);
-    assert.equal(await store.createEndpoint(endpoint('ep_3', 'ten_A'), secret('sec_3', 'ep_3'), 2), false);
-    assert.equal(await store.getEndpoint('ten_A', 'ep_3'), null);
-    assert.equal(await store.countTenantEndpoints('ten_A'), 2);
-    assert.equal(await store.createEndpoint(endpoint('ep_3', 'ten_A'), secret('sec_3', 'ep_3'), null), true);
+    await store.catalog.createTenant(tenant('ten_A'));
+    assert.equal(await store.catalog.createEndpoint(endpoint('ep_1', 'ten_A'), secret('sec_1', 'ep_1'), 2), true);
+    assert.equal(await store.catalog.createEndpoint(endpoint('ep_2', 'ten_A'), secret('sec_2', 'ep_2'), 2), true);
+    assert.equal(await store.catalog.createEndpoint(endpoint('ep_3', 'ten_A'), secret('sec_3', 'ep_3'), 2), false);
+    assert.equal(await store.catalog.getEndpoint('ten_A', 'ep_3'), null);
+    assert.equal(await store.catalog.countTenantEndpoints('ten_A'), 2);
+    assert.equal(await store.catalog.createEndpoint(endpoint('ep_3', 'ten_A'), secret('sec_3', 'ep_3'), null), true);
   });
 
   withStore("a tenant's limits are stored, read back and cleared to null", async (store) => {
     await setup(store, { eventsPerS: 0.5, eventsPerDay: 1000, maxEndpoints: 3, maxPayloadBytes: 4096 });
-    assert.deepEqual((await store.getTenant('ten_A'))?.limits, {
+    assert.deepEqual((await store.catalog.getTenant('ten_A'))?.limits, {
       eventsPerS: 0.5,
       eventsPerDay: 1000,
       maxEndpoints: 3,
       maxPayloadBytes: 4096,
     });
-    await store.updateTenant('ten_A', { name: 'renamed' }, T0);
-    assert.equal((await store.getTenant('ten_A'))?.limits.eventsPerDay, 1000);
+    await store.catalog.updateTenant('ten_A', { name: 'renamed' }, T0);
+    assert.equal((await store.catalog.getTenant('ten_A'))?.limits.eventsPerDay, 1000);
     await setup2(store);
-    assert.deepEqual((await store.getTenant('ten_A'))?.limits, {
+    assert.deepEqual((await store.catalog.getTenant('ten_A'))?.limits, {
       eventsPerS: null,
       eventsPerDay: null,
       maxEndpoints: null,
@@ -164,7 +168,7 @@ export function tenantLimitsConformance(withStore: WithStore): void {
 }
 
 async function setup2(store: Store): Promise<void> {
-  await store.updateTenant(
+  await store.catalog.updateTenant(
     'ten_A',
     { limits: { eventsPerS: null, eventsPerDay: null, maxEndpoints: null, maxPayloadBytes: null } },
     T0,

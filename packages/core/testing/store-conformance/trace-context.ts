@@ -8,7 +8,7 @@ const TP = '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01';
 const TRACE = '4bf92f3577b34da6a3ce929d0e0e4736';
 
 const claim = (store: Store, now: number) =>
-  store.claimDue({ now, limit: 10, leaseUntil: now + MIN, workerId: 'w1', saturatedEndpoints: [] });
+  store.queue.claimDue({ now, limit: 10, leaseUntil: now + MIN, workerId: 'w1', saturatedEndpoints: [] });
 
 function traced(ne: NewEvent, tracestate: string | null = 'vendor=abc'): NewEvent {
   ne.event.traceparent = TP;
@@ -22,18 +22,18 @@ export function traceContextConformance(withStore: WithStore): void {
     async (store) => {
       await setup(store);
       // A batch (PostgreSQL's one-statement insert) with an event with a context, one without, one with no tracestate.
-      await store.acceptEvents([
+      await store.events.acceptEvents([
         traced(newEvent('ten_A', 1, ['ep_1'])),
         newEvent('ten_A', 2, ['ep_1']),
         traced(newEvent('ten_A', 3, ['ep_2']), null),
       ]);
-      const got = await store.getEvent('ten_A', 'e-1');
+      const got = await store.events.getEvent('ten_A', 'e-1');
       assert.equal(got?.event.traceparent, TP);
       assert.equal(got?.event.tracestate, 'vendor=abc');
-      const none = await store.getEvent('ten_A', 'e-2');
+      const none = await store.events.getEvent('ten_A', 'e-2');
       assert.equal(none?.event.traceparent, null);
       assert.equal(none?.event.tracestate, null);
-      assert.equal((await store.getEvent('ten_A', 'e-3'))?.event.tracestate, null);
+      assert.equal((await store.events.getEvent('ten_A', 'e-3'))?.event.tracestate, null);
 
       const claimed = await claim(store, T0);
       const byId = new Map(claimed.map((c) => [c.delivery.id, c]));
@@ -44,12 +44,12 @@ export function traceContextConformance(withStore: WithStore): void {
       // A batch of records (one statement on both stores): the trace id of each attempt, null where tracing was off.
       const a1 = { ...attemptOf('dlv_000001_0', 'ten_A', 'ep_1', 1, T0 + S, 'success'), traceId: TRACE };
       const a2 = attemptOf('dlv_000002_0', 'ten_A', 'ep_1', 1, T0 + S, 'success');
-      await store.recordAttempts(
+      await store.queue.recordAttempts(
         [record(a1, 'w1', { status: 'succeeded' }), record(a2, 'w1', { status: 'succeeded' })],
         T0 + 2 * S,
       );
-      assert.equal((await store.listAttempts('dlv_000001_0'))[0]?.traceId, TRACE);
-      assert.equal((await store.listAttempts('dlv_000002_0'))[0]?.traceId, null);
+      assert.equal((await store.reporting.listAttempts('dlv_000001_0'))[0]?.traceId, TRACE);
+      assert.equal((await store.reporting.listAttempts('dlv_000002_0'))[0]?.traceId, null);
     },
   );
 
@@ -57,28 +57,36 @@ export function traceContextConformance(withStore: WithStore): void {
     'one by one (a keyed event and its record, a test attempt), the trace context and trace id are kept too',
     async (store) => {
       await setup(store);
-      await store.createEndpoint(endpoint('ep_k', 'ten_A', { ordering: 'key' }), secret('sec_k', 'ep_k'));
+      await store.catalog.createEndpoint(endpoint('ep_k', 'ten_A', { ordering: 'key' }), secret('sec_k', 'ep_k'));
       const ne = traced(newEvent('ten_A', 1, ['ep_k']));
       ne.event.orderingKey = 'order-1';
       ne.deliveries[0]!.orderingKey = 'order-1';
-      await store.acceptEvents([ne]);
-      assert.equal((await store.getEvent('ten_A', 'e-1'))?.event.traceparent, TP);
+      await store.events.acceptEvents([ne]);
+      assert.equal((await store.events.getEvent('ten_A', 'e-1'))?.event.traceparent, TP);
       const [c] = await claim(store, T0);
       assert.deepEqual(c?.trace, { traceparent: TP, tracestate: 'vendor=abc' });
       const a = { ...attemptOf('dlv_000001_0', 'ten_A', 'ep_k', 1, T0 + S, 'success'), traceId: TRACE };
-      await store.recordAttempts(
+      await store.queue.recordAttempts(
         [record(a, 'w1', { status: 'succeeded' }, { ordering: { endpointId: 'ep_k', key: 'order-1' } })],
         T0 + 2 * S,
       );
-      assert.equal((await store.listAttempts('dlv_000001_0'))[0]?.traceId, TRACE);
+      assert.equal((await store.reporting.listAttempts('dlv_000001_0'))[0]?.traceId, TRACE);
 
       // A test delivery: its event and leased delivery inserted, its one attempt recorded with its trace id.
       const test = newEvent('ten_A', 2, ['ep_1']);
       test.deliveries[0]!.lease = { workerId: 'w1', until: T0 + MIN };
-      await store.acceptEvents([test]);
+      await store.events.acceptEvents([test]);
       const t = { ...attemptOf('dlv_000002_0', 'ten_A', 'ep_1', 1, T0 + S, 'success'), trigger: 'test' as const };
-      await store.recordTestAttempt({ ...t, traceId: 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa' }, null, T0 + 2 * S, 'w1');
-      assert.equal((await store.listAttempts('dlv_000002_0'))[0]?.traceId, 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa');
+      await store.queue.recordTestAttempt(
+        { ...t, traceId: 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa' },
+        null,
+        T0 + 2 * S,
+        'w1',
+      );
+      assert.equal(
+        (await store.reporting.listAttempts('dlv_000002_0'))[0]?.traceId,
+        'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa',
+      );
     },
   );
 }

@@ -12,11 +12,11 @@ test('auth lookups are remembered for their TTL, forgotten at once on forget(), 
   const store = await openSqliteStore(join(dir, 'h.db'));
   try {
     let reads = 0;
-    const find = store.findApiKeyByHash.bind(store);
-    store.findApiKeyByHash = (h) => (reads++, find(h));
+    const find = store.catalog.findApiKeyByHash.bind(store);
+    store.catalog.findApiKeyByHash = (h) => (reads++, find(h));
     let now = 0;
-    const lookups = new AuthLookups(store, 1000, () => now);
-    await store.createTenant({
+    const lookups = new AuthLookups(store.catalog, 1000, () => now);
+    await store.catalog.createTenant({
       id: 'ten_a',
       name: 'a',
       environment: 'test',
@@ -29,7 +29,7 @@ test('auth lookups are remembered for their TTL, forgotten at once on forget(), 
     const k = generateApiKey('test');
 
     assert.equal(await lookups.apiKey(k.hash), null, 'not created yet');
-    await store.createApiKey({
+    await store.catalog.createApiKey({
       id: 'key_1',
       tenantId: 'ten_a',
       hash: k.hash,
@@ -47,12 +47,12 @@ test('auth lookups are remembered for their TTL, forgotten at once on forget(), 
     await lookups.apiKey(k.hash);
     assert.equal(reads, before + 1, 'after the TTL it is');
 
-    await store.revokeApiKey('ten_a', 'key_1', 2);
+    await store.catalog.revokeApiKey('ten_a', 'key_1', 2);
     lookups.forget();
     assert.notEqual((await lookups.apiKey(k.hash))?.revokedAt, null, 'revoked at once after forget()');
 
     assert.equal(await lookups.tenantEnvironment('ten_a'), 'test');
-    await store.deleteTenant('ten_a');
+    await store.catalog.deleteTenant('ten_a');
     assert.equal(await lookups.tenantExists('ten_a'), true, 'remembered within the TTL');
     lookups.forget();
     assert.equal(await lookups.tenantExists('ten_a'), false);
@@ -66,9 +66,9 @@ test('a key opens only a tenant of the environment its prefix names (docs/rules.
   const dir = mkdtempSync(join(tmpdir(), 'hookline-auth-'));
   const store = await openSqliteStore(join(dir, 'h.db'));
   try {
-    const lookups = new AuthLookups(store, 1000, () => 0);
+    const lookups = new AuthLookups(store.catalog, 1000, () => 0);
     const admin = createHash('sha256').update('admin', 'utf8').digest();
-    await store.createTenant({
+    await store.catalog.createTenant({
       id: 'ten_t',
       name: 't',
       environment: 'test',
@@ -87,7 +87,7 @@ test('a key opens only a tenant of the environment its prefix names (docs/rules.
       ['key_good', good],
       ['key_crossed', crossed],
     ] as const) {
-      await store.createApiKey({
+      await store.catalog.createApiKey({
         id,
         tenantId: 'ten_t',
         hash: k.hash,

@@ -7,12 +7,14 @@ import { ServerMetrics } from './server-metrics.ts';
 function gaugeStore() {
   const s = { reads: 0, fail: false };
   const store = {
-    countQueued: async () => {
-      s.reads++;
-      if (s.fail) throw new Error('disk gone');
-      return { pending: 3, delivering: 0, held: 0 };
+    reporting: {
+      countQueued: async () => {
+        s.reads++;
+        if (s.fail) throw new Error('disk gone');
+        return { pending: 3, delivering: 0, held: 0 };
+      },
+      countBreakers: async () => ({ open: 0, probing: 0 }),
     },
-    countBreakers: async () => ({ open: 0, probing: 0 }),
   } as unknown as Store;
   return { s, store };
 }

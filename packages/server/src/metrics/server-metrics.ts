@@ -153,7 +153,10 @@ export class ServerMetrics {
     if (fresh) throw fail('storage_unavailable');
     this.#reading = (async () => {
       try {
-        const [queued, breakers] = [await this.store.countQueued(), await this.store.countBreakers()];
+        const [queued, breakers] = [
+          await this.store.reporting.countQueued(),
+          await this.store.reporting.countBreakers(),
+        ];
         this.#gauges = { queued, breakers };
         return this.#gauges;
       } finally {

@@ -1,4 +1,4 @@
-// PostgreSQL for SqlStore: a pg Pool, statements from ../sql and ./sql converted to `$n` once, advisory-locked migrations,
+// PostgreSQL for the store: a pg Pool, statements from ../sql and ./sql converted to `$n` once, advisory-locked migrations,
 // transactions that retry on deadlocks and lost connections, and LISTEN/NOTIFY to wake idle workers at once.
 
 import { dirname, join } from 'node:path';
@@ -8,6 +8,7 @@ import type { SqlDriver, SqlExecutor, SqlParams } from '../sql-driver.ts';
 import { loadStatements } from '../sql-files.ts';
 import { migrate } from './migrate.ts';
 import { type PositionalStatement, toPositional } from './named-params.ts';
+import { isConflict, isConnectionError } from './postgres-errors.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const STATEMENTS: Record<string, PositionalStatement> = Object.fromEntries(
@@ -53,25 +54,6 @@ export interface PostgresOptions {
 }
 
 const INT8_OID = 20;
-
-/** Errors after which the connection is unusable; the work is retried on a fresh one when that is safe. */
-export function isConnectionError(err: unknown): boolean {
-  const e = err as { code?: string; message?: string } | null;
-  if (!e) return false;
-  const code = e.code ?? '';
-  // 57P01 admin_shutdown (pg_terminate_backend), 57P02 crash_shutdown, 57P03 cannot_connect_now, class 08 connection.
-  if (code === '57P01' || code === '57P02' || code === '57P03' || code.startsWith('08')) return true;
-  if (['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENOTCONN'].includes(code)) return true;
-  return /Connection terminated|connection is closed|Client has encountered a connection error|timeout exceeded when trying to connect|Client was closed/i.test(
-    e.message ?? '',
-  );
-}
-
-/** Deadlock or serialization failure: the transaction did nothing and can run again. */
-function isConflict(err: unknown): boolean {
-  const code = (err as { code?: string } | null)?.code;
-  return code === '40P01' || code === '40001';
-}
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

@@ -18,10 +18,10 @@ function batch(): NewEvent[] {
 }
 
 async function setup(store: Store): Promise<void> {
-  await store.createTenant(tenant('ten_A'));
-  await store.createEndpoint(endpoint('ep_1', 'ten_A'), secret('sec_1', 'ep_1'));
-  await store.createEndpoint(endpoint('ep_2', 'ten_A'), secret('sec_2', 'ep_2'));
-  await store.createEndpoint(endpoint('ep_k', 'ten_A', { ordering: 'key' }), secret('sec_k', 'ep_k'));
+  await store.catalog.createTenant(tenant('ten_A'));
+  await store.catalog.createEndpoint(endpoint('ep_1', 'ten_A'), secret('sec_1', 'ep_1'));
+  await store.catalog.createEndpoint(endpoint('ep_2', 'ten_A'), secret('sec_2', 'ep_2'));
+  await store.catalog.createEndpoint(endpoint('ep_k', 'ten_A', { ordering: 'key' }), secret('sec_k', 'ep_k'));
 }
 
 test('a batch encodes into one buffer of its own, exactly its size, and decodes to the same events', () => {
@@ -53,7 +53,7 @@ test('the thread store posts each accepted batch as one transferred buffer and a
   };
   let got: unknown;
   try {
-    got = await threaded.store.acceptEvents(batch());
+    got = await threaded.store.events.acceptEvents(batch());
   } finally {
     Worker.prototype.postMessage = post;
   }
@@ -63,11 +63,11 @@ test('the thread store posts each accepted batch as one transferred buffer and a
   assert.deepEqual(posted[0].transfer, [sent]);
   assert.equal(sent.byteLength, 0, 'transferred (detached here), not copied');
 
-  const expected = await direct.store.acceptEvents(batch());
+  const expected = await direct.store.events.acceptEvents(batch());
   assert.deepEqual(got, expected);
   // The ordered delivery was numbered by the thread's insert, and the caller's result says so.
   const ordered = (got as Array<{ deliveries: Array<{ orderingSeq: number | null }> }>)[1].deliveries[0];
   assert.equal(ordered.orderingSeq, 1);
   // Accepted again: existing, with the stored event and its deliveries, on both.
-  assert.deepEqual(await threaded.store.acceptEvents(batch()), await direct.store.acceptEvents(batch()));
+  assert.deepEqual(await threaded.store.events.acceptEvents(batch()), await direct.store.events.acceptEvents(batch()));
 });

@@ -2,7 +2,7 @@
 // event (a clone walks each object property by property, and each body was copied out of its pooled Buffer first):
 // the rows' fields as one JSON text, then every body's bytes back to back. The thread answers with only what its
 // inserts decided; the caller completes its own events into the results (docs/performance.md, "Round 7").
-import * as rows from '../rows.ts';
+import { newDelivery } from '../events/event-rows.ts';
 import type { AcceptResult, NewEvent } from '../store.ts';
 
 /** Per created event, per delivery: an ordered delivery's number and due time from its insert, else 0. */
@@ -71,12 +71,12 @@ export function resultsOf(events: readonly NewEvent[], answer: AcceptAnswer): Ac
     return {
       kind: 'created',
       event: ne.event,
-      // As the store's insert built them (sql-parts/events.ts): an ordered delivery with its number and due time.
+      // As the store's insert built them (events/event-sql.ts): an ordered delivery with its number and due time.
       deliveries: ne.deliveries.map((d, j) => {
         const o = a.ordered[j];
         return o === 0
-          ? rows.newDelivery(ne.event, d)
-          : rows.newDelivery(ne.event, d, { orderingSeq: o[0], nextAttemptAt: o[1] });
+          ? newDelivery(ne.event, d)
+          : newDelivery(ne.event, d, { orderingSeq: o[0], nextAttemptAt: o[1] });
       }),
     };
   });

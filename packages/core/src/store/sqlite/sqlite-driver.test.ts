@@ -5,8 +5,9 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { endpoint, newEvent, secret, T0, tenant } from '../../../testing/store-conformance/fixtures.ts';
 import { MIN } from '../../../testing/time.ts';
+import type { Store } from '../store.ts';
 import { SqliteDriver, type SqliteOptions } from './sqlite-driver.ts';
-import { SqliteSqlStore } from './sqlite-sql-store.ts';
+import { sqliteStore } from './sqlite-store.ts';
 
 async function withDriver(
   options: SqliteOptions,
@@ -69,11 +70,11 @@ async function turns(n = 20) {
 test('no durable write resolves before the fsync of its WAL has completed (statement and transaction)', async () => {
   const gate = gatedFsync();
   await withDriver({ walFsync: gate.fsync }, async (d) => {
-    const store = new SqliteSqlStore(d);
-    await store.setSetting('warm', 'x'); // opens the WAL (and syncs its directory) with the gate still open
+    const store = sqliteStore(d);
+    await store.catalog.setSetting('warm', 'x'); // opens the WAL (and syncs its directory) with the gate still open
     gate.close();
     for (const [what, write] of [
-      ['a statement', () => store.setSetting('k', 'v1')],
+      ['a statement', () => store.catalog.setSetting('k', 'v1')],
       [
         'a transaction',
         () => d.transaction(async (tx) => void (await tx.run('set-setting', { key: 'k', value: 'v2' }))),
@@ -102,21 +103,21 @@ test('no durable write resolves before the fsync of its WAL has completed (state
 test('a claim never returns a delivery whose accepting commit is still being fsynced (nothing sent before its 202)', async () => {
   const gate = gatedFsync();
   await withDriver({ walFsync: gate.fsync }, async (d) => {
-    const store = new SqliteSqlStore(d);
-    await store.createTenant(tenant('ten_A'));
-    await store.createEndpoint(endpoint('ep_1', 'ten_A'), secret('sec_1', 'ep_1'));
+    const store = sqliteStore(d);
+    await store.catalog.createTenant(tenant('ten_A'));
+    await store.catalog.createEndpoint(endpoint('ep_1', 'ten_A'), secret('sec_1', 'ep_1'));
     gate.close();
     const entered = gate.waiting();
     let accepted = false;
-    const accept = store.acceptEvents([newEvent('ten_A', 1, ['ep_1'])]).then((r) => {
+    const accept = store.events.acceptEvents([newEvent('ten_A', 1, ['ep_1'])]).then((r) => {
       accepted = true;
       gate.log.push('accepted');
       return r;
     });
     await entered; // the accepting commit is in the WAL, its fsync is held at the gate: no 202 yet
     try {
-      let claimedRows: Awaited<ReturnType<SqliteSqlStore['claimDue']>> | null = null;
-      const claim = store
+      let claimedRows: Awaited<ReturnType<Store['queue']['claimDue']>> | null = null;
+      const claim = store.queue
         .claimDue({ now: T0, limit: 10, leaseUntil: T0 + MIN, workerId: 'w', saturatedEndpoints: [] })
         .then((c) => {
           claimedRows = c;
@@ -147,15 +148,15 @@ test('a failed fsync latches the driver: every later call is refused, reads incl
     }
   };
   await withDriver({ walFsync: fsync }, async (d) => {
-    const store = new SqliteSqlStore(d);
+    const store = sqliteStore(d);
     const fatal: Error[] = [];
-    store.onFatal((e) => fatal.push(e));
-    await store.setSetting('before', '1');
+    store.onFatal!((e) => fatal.push(e));
+    await store.catalog.setSetting('before', '1');
     failNext = true;
-    await assert.rejects(store.setSetting('lost', '1'), (e: any) => e.code === 'SQLITE_IOERR_FSYNC');
+    await assert.rejects(store.catalog.setSetting('lost', '1'), (e: any) => e.code === 'SQLITE_IOERR_FSYNC');
     // The next fsync would succeed (failNext is off again): the driver must not try it.
-    await assert.rejects(store.setSetting('after', '1'), (e: any) => e.code === 'SQLITE_IOERR_FSYNC');
-    await assert.rejects(store.getSetting('before'), (e: any) => e.code === 'SQLITE_IOERR_FSYNC', 'a read');
+    await assert.rejects(store.catalog.setSetting('after', '1'), (e: any) => e.code === 'SQLITE_IOERR_FSYNC');
+    await assert.rejects(store.catalog.getSetting('before'), (e: any) => e.code === 'SQLITE_IOERR_FSYNC', 'a read');
     await assert.rejects(
       d.transaction(async () => 1),
       (e: any) => e.code === 'SQLITE_IOERR_FSYNC',
@@ -163,7 +164,7 @@ test('a failed fsync latches the driver: every later call is refused, reads incl
     );
     assert.equal(fatal.length, 1);
     assert.equal(await store.ping(), false);
-    const p = await store.problem();
+    const p = await store.problem!();
     assert.equal(p?.fatal, true);
     assert.match(p!.reason, /EIO/);
   });
@@ -177,7 +178,7 @@ test("a symlinked database path: the WAL synced is the real file's, the one SQLi
     async (d, dir) => {
       const real = realpathSync(join(dir, 'real', 'h.db'));
       assert.equal(d.walPath, `${real}-wal`);
-      await new SqliteSqlStore(d).setSetting('k', 'v');
+      await sqliteStore(d).catalog.setSetting('k', 'v');
       assert.ok(inodes.includes(statSync(`${real}-wal`).ino), 'the real WAL file was fsynced');
     },
     (dir) => {

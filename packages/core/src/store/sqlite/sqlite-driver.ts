@@ -1,4 +1,4 @@
-// SQLite for SqlStore: one better-sqlite3 connection in WAL mode, statements from ../sql and ./sql. Commits are made durable
+// SQLite for the store: one better-sqlite3 connection in WAL mode, statements from ../sql and ./sql. Commits are made durable
 // by an fsync of the WAL off the event loop (./wal-sync.ts) before a durable write's promise resolves. A failed fsync
 // ends the driver for good (every later call rejects); a full disk only fails writes until space returns.
 

@@ -21,7 +21,7 @@ test('the store thread and the checkpointer report their own Linux thread ids (p
     assert.ok(storeTid && checkpointer && storeTid !== checkpointer && storeTid !== process.pid);
     // The store thread's id is the thread that does the store's work: its CPU time moves when the store works.
     const before = onCpuNs(storeTid);
-    for (let i = 0; i < 200; i++) await store.getTenant(`ten_${i}`);
+    for (let i = 0; i < 200; i++) await store.catalog.getTenant(`ten_${i}`);
     assert.ok(onCpuNs(storeTid) > before, 'the reported thread did the work');
   } finally {
     await store.close();

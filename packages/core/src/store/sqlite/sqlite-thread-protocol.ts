@@ -3,6 +3,8 @@
 
 export interface ThreadCall {
   id: number;
+  /** The store part the method belongs to; null: a lifecycle method of the store itself (migrate, ping, close…). */
+  part: string | null;
   method: string;
   args: unknown[];
 }

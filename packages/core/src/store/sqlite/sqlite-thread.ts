@@ -1,146 +1,18 @@
 // The SQLite store on its own thread. better-sqlite3 is synchronous: on the event loop every statement, commit and
 // checkpoint stops the sends, timers and HTTP answers around it. Here a worker thread owns the connection (and the
-// SqlStore logic over it) and the event loop only posts calls and reads answers, so the store's work runs on the
-// other core. Same Store contract: every method is forwarded as is; the conformance suite runs against both.
+// store's parts over it) and the event loop only posts calls and reads answers, so the store's work runs on the
+// other core. Same Store contract: every part's every method is forwarded as is, by part (the methods are the part
+// modules' own functions, SQLITE_PARTS); the conformance suite runs against both.
 
 import type { EventLoopUtilization } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { isFsyncFailure, StorageFatalError, type StoreProblem } from '../storage-fault.ts';
-import type { IngestLimits, NewEvent, Store } from '../store.ts';
+import type { IngestLimits, NewEvent, Store, StorePart } from '../store.ts';
 import { type AcceptAnswer, encodeAcceptBatch, resultsOf } from './sqlite-accept-batch.ts';
 import type { SqliteOptions } from './sqlite-driver.ts';
+import { SQLITE_PARTS } from './sqlite-parts.ts';
 import { reviveBuffers, type ThreadAnswer, type ThreadCall, type ThreadFatal } from './sqlite-thread-protocol.ts';
-
-/** Every Store method, forwarded to the thread. */
-const METHODS = [
-  'migrate',
-  'ping',
-  'problem',
-  'getSetting',
-  'retryDelivery',
-  'retryEndpointDeliveries',
-  'findKeyHead',
-  'setSetting',
-  'putProcess',
-  'touchProcess',
-  'liveProcesses',
-  'removeProcess',
-  'createTenant',
-  'getTenant',
-  'listTenants',
-  'updateTenant',
-  'deleteTenant',
-  'createApiKey',
-  'listApiKeys',
-  'revokeApiKey',
-  'touchApiKey',
-  'findApiKeyByHash',
-  'createPortalLink',
-  'consumePortalLink',
-  'createEndpoint',
-  'getEndpoint',
-  'listEndpoints',
-  'listTenantEndpoints',
-  'updateEndpoint',
-  'deleteEndpoint',
-  'listSecrets',
-  'rotateSecret',
-  'acceptEvents',
-  'getEvent',
-  'claimDue',
-  'recordAttempts',
-  'holdDeliveries',
-  'endDeliveries',
-  'releaseLeases',
-  'releaseExpiredLeases',
-  'releaseAllLeases',
-  'existingEndpoints',
-  'nextDueAt',
-  'countInFlight',
-  'setEffectiveConcurrency',
-  'getDelivery',
-  'listDeliveries',
-  'listAttempts',
-  'countByStatus',
-  'countQueued',
-  'countBreakers',
-  'oldestDueAt',
-  'endpointStats',
-  'deliveriesPerMinute',
-  'recordTestAttempt',
-  'createReplay',
-  'getReplay',
-  'scheduleWindowReplay',
-  'scheduleSingleReplay',
-  'dismissDelivery',
-  'reactivateWithCatchUp',
-  'getBreaker',
-  'saveBreaker',
-  'breakerWindow',
-  'resetBreakerWindow',
-  'releaseHeld',
-  'listBreakers',
-  'listEndpointsFailingSince',
-  'pauseFailingEndpoint',
-  'addNotice',
-  'listNotices',
-  'claimOutbox',
-  'finishOutbox',
-  'retryOutbox',
-  'releaseOutboxLeases',
-  'flushFailureSummaries',
-  'purgeOutbox',
-  'purgePortalLinks',
-  'putEventType',
-  'getEventType',
-  'listEventTypes',
-  'purgeDeliveries',
-  'purgeEvents',
-  'purgeBreakerWindow',
-  'purgeDeliveryMinutes',
-  'audited',
-  'appendAudit',
-  'listAudit',
-  'auditChain',
-  'auditBounds',
-  'purgeAudit',
-  'getEndpointEgress',
-  'setEndpointEgress',
-  'listExpiringCertificates',
-  'markCertificateNotified',
-  'purgeIdempotencyKeys',
-  'findTenantByUid',
-  'setTenantLabels',
-  'findEndpointByUid',
-  'setEndpointLabels',
-  'getEventByPk',
-  'putMessageLabels',
-  'getMessageLabels',
-  'listMessages',
-  'messageDestinations',
-  'messageAttempts',
-  'endpointAttempts',
-  'endpointMessages',
-  'addDelivery',
-  'claimIdempotencyKey',
-  'getIdempotencyKey',
-  'finishIdempotencyKey',
-  'dropIdempotencyKey',
-  'purgeTenantUsage',
-  'getTenantUsage',
-  'countTenantEndpoints',
-  'scanEvents',
-  'eventDeliveryStatuses',
-  'countEventsUpTo',
-  'eventIdOf',
-] as const satisfies ReadonlyArray<keyof Store>;
-
-type Forwarded = (typeof METHODS)[number];
-type StoreMethod = { [K in keyof Store]-?: Store[K] extends (...args: any[]) => Promise<any> ? K : never }[keyof Store];
-// Compile-time check that no Store method is left out (close is handled here; onDue is not offered).
-const allForwarded: Exclude<StoreMethod, Forwarded | 'close' | 'onDue' | 'onFatal'> extends never ? true : never = true;
-void allForwarded;
 
 const ENTRY = fileURLToPath(new URL('./sqlite-thread-entry.mjs', import.meta.url));
 const CHECKPOINTER = fileURLToPath(new URL('./sqlite-checkpointer.mjs', import.meta.url));
@@ -154,7 +26,7 @@ function closedError(why: string): Error {
 
 export interface SqliteThreadStore extends Store {}
 
-// biome-ignore lint/suspicious/noUnsafeDeclarationMerging: the Store methods are forwarded to the thread at runtime (METHODS); the interface types them.
+// biome-ignore lint/suspicious/noUnsafeDeclarationMerging: the parts are forwarded to the thread at runtime (SQLITE_PARTS); the interface types them.
 export class SqliteThreadStore {
   readonly dialect = 'sqlite' as const;
   readonly capsAcrossWorkers = false;
@@ -194,32 +66,40 @@ export class SqliteThreadStore {
       if (!this.#closing) this.#failForGood(`the store thread exited (${code})`);
       this.#fail(closedError(`the store thread exited (${code})`));
     });
-    for (const m of METHODS) (this as any)[m] = (...args: unknown[]) => this.#call(m, args);
+    // Each part: a forwarder per function of its module, bound once here.
+    for (const [part, module] of Object.entries(SQLITE_PARTS)) {
+      const forwarders: Record<string, unknown> = {};
+      for (const method of Object.keys(module))
+        forwarders[method] = (...args: unknown[]) => this.#call(part as StorePart, method, args);
+      (this as any)[part] = forwarders;
+    }
+    (this as any).migrate = () => this.#call(null, 'migrate', []);
     const problem = async (): Promise<StoreProblem | null> => {
       if (this.#fatal) return { fatal: true, reason: this.#fatal.message };
-      const own = (await this.#call('problem', [])) as StoreProblem | null;
+      const own = (await this.#call(null, 'problem', [])) as StoreProblem | null;
       if (own) return own;
       return this.#checkpointError ? { fatal: false, reason: `checkpoints fail: ${this.#checkpointError}` } : null;
     };
     this.problem = problem;
-    this.ping = async () => (await problem()) === null && ((await this.#call('ping', [])) as boolean);
+    this.ping = async () => (await problem()) === null && ((await this.#call(null, 'ping', [])) as boolean);
     // A batch goes over as one transferred buffer, and comes back as only what the inserts decided: the created
     // results are rebuilt here from the caller's own events (sqlite-accept-batch.ts).
-    this.acceptEvents = async (events: NewEvent[], limits?: IngestLimits) => {
+    this.events.acceptEvents = async (events: NewEvent[], limits?: IngestLimits) => {
       const batch = encodeAcceptBatch(events);
       const args = limits ? [batch, limits] : [batch];
-      return resultsOf(events, (await this.#call('acceptEvents', args, [batch])) as AcceptAnswer);
+      return resultsOf(events, (await this.#call('events', 'acceptEvents', args, [batch])) as AcceptAnswer);
     };
   }
 
-  #call(method: string, args: unknown[], transfer?: ArrayBuffer[]): Promise<unknown> {
+  /** `part` null: a lifecycle method of the store itself. */
+  #call(part: StorePart | null, method: string, args: unknown[], transfer?: ArrayBuffer[]): Promise<unknown> {
     if (this.#dead) return Promise.reject(this.#dead);
     const id = this.#nextId++;
     return new Promise((resolve, reject) => {
       if (this.#pending.size === 0) this.#worker.ref(); // an answer is owed: stay alive for it
       this.#pending.set(id, { resolve, reject });
       try {
-        this.#worker.postMessage({ id, method, args } satisfies ThreadCall, transfer);
+        this.#worker.postMessage({ id, part, method, args } satisfies ThreadCall, transfer);
       } catch (err) {
         this.#settled(id);
         reject(err);
@@ -325,7 +205,7 @@ export class SqliteThreadStore {
     await this.#stopCheckpointer();
     if (this.#dead) return;
     try {
-      await this.#call('close', []);
+      await this.#call(null, 'close', []);
     } finally {
       this.#dead = closedError('the store is closed');
       await this.#worker.terminate();
