@@ -18,6 +18,7 @@ export * from './duration.ts';
 export * from './egress-routes.ts';
 export type { HooklineOptions } from './engine-options.ts';
 export * from './errors.ts';
+export * from './event-type-name.ts';
 export {
   FILTER_LIMITS,
   type FilterCondition,

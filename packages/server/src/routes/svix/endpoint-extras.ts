@@ -1,11 +1,11 @@
 // An endpoint's secret (get, rotate), headers (get, put, patch), recover (a window replay), stats and send-example.
-import { fail } from '@hookline/core';
+import { fail, SVIX_EVENT_TYPE_NAME } from '@hookline/core';
 import type { FastifyInstance } from 'fastify';
 import type { Runtime } from '../../runtime.ts';
 import { exampleOf, versionFor } from './event-type-contract.ts';
 import { endpointFor, type P } from './svix-context.ts';
 import { answerOnce } from './svix-idempotency.ts';
-import { EVENT_TYPE_PATTERN, FieldReader } from './svix-input.ts';
+import { FieldReader } from './svix-input.ts';
 import { messageOut } from './svix-view.ts';
 
 type EP = { Params: P<'app' | 'endpoint'> };
@@ -111,7 +111,7 @@ export function svixEndpointExtraRoutes(app: FastifyInstance, rt: Runtime): void
   app.post<EP>(`${BASE}/send-example`, { config }, (req, reply) =>
     answerOnce(rt, req, reply, async () => {
       const r = new FieldReader(req.body);
-      const eventType = r.string('eventType', { required: true, pattern: EVENT_TYPE_PATTERN });
+      const eventType = r.string('eventType', { required: true, pattern: SVIX_EVENT_TYPE_NAME });
       const index = r.integer('exampleIndex', { min: 0 }) ?? 0;
       r.done();
       const { app: t, endpoint: e } = await endpointFor(rt, req, req.params.app, req.params.endpoint);
