@@ -44,7 +44,7 @@ export const LAYERS: Readonly<Record<string, ReadonlyArray<readonly string[]>>> 
   ],
   server: [
     ['http', 'durable-file', 'sqlite-owner-lock', 'config-error'],
-    ['config-readers', 'config-tracing'],
+    ['config-readers', 'config-tracing', 'config-sections', 'config-keys'],
     ['config', 'egress-config'],
     ['log-output', 'event-types', 'metrics', 'notify', 'settings-agreement', 'tracing'],
     ['runtime'],
@@ -57,9 +57,9 @@ export const LAYERS: Readonly<Record<string, ReadonlyArray<readonly string[]>>> 
   receiver: [
     ['errors', 'headers', 'secret-key', 'signed-request', 'contract', 'sql-files.generated'],
     ['signature-hookline', 'signature-standard', 'dedup-store', 'log-line', 'webhook-event', 'doctor-request'],
-    ['verify', 'sign'],
+    ['verify', 'sign', 'webhook-answer', 'event-admission'],
     ['stores'],
-    ['handler', 'inbox', 'ordering'],
+    ['handler-options', 'handler', 'inbox', 'ordering'],
     ['adapters'],
     ['index'],
   ],
