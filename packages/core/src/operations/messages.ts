@@ -8,7 +8,7 @@ import { newId } from '../ids.ts';
 import { expectAccepted } from '../ingest.ts';
 import type { MessageFilter, MessageLabels, Page, ReplayRow } from '../store/store.ts';
 import { audited } from './audit.ts';
-import type { EngineParts } from './parts.ts';
+import type { EngineParts } from './engine-parts.ts';
 
 export interface MessageInput {
   type: string;

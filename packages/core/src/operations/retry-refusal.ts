@@ -1,7 +1,7 @@
 // Why a delivery cannot be retried now (docs/rules.md#retry-now): the one decision behind the API's 409s.
 import { type Delivery, type Endpoint, TERMINAL_STATUSES } from '../domain.ts';
 import { fail, type HooklineError } from '../errors.ts';
-import type { EngineParts } from './parts.ts';
+import type { EngineParts } from './engine-parts.ts';
 
 const iso = (ms: number | null) => (ms === null ? 'not set' : new Date(ms).toISOString());
 

@@ -2,7 +2,7 @@
 import { QUEUED_STATUSES } from '../domain.ts';
 import { fail } from '../errors.ts';
 import type { EndpointStats } from '../store/store.ts';
-import { DAY_MS, type EngineParts } from './parts.ts';
+import { DAY_MS, type EngineParts } from './engine-parts.ts';
 
 export interface QueueStats {
   at: number;
