@@ -15,7 +15,7 @@ export const groups = {
       'packages/core/src/dispatch/next-state.ts',
     ],
     tests: [
-      'packages/core/src/policy/{decide,classify,money-rules,presets,registry}.test.ts',
+      'packages/core/src/policy/{decide,decide.payments,classify,money-rules,presets,registry}.test.ts',
       'packages/core/src/dispatch/next-state.test.ts',
     ],
   },
@@ -34,7 +34,7 @@ export const groups = {
     ],
     tests: [
       'packages/core/src/signing/*.test.ts',
-      'packages/receiver/src/{verify,secret-key,signature-hookline,signature-standard}.test.ts',
+      'packages/receiver/src/{verify,verify.ed25519,secret-key,signature-hookline,signature-standard}.test.ts',
     ],
   },
   'address-guard': {
@@ -51,8 +51,9 @@ export const groups = {
     mutate: ['packages/core/src/operations/replays.ts'],
     tests: ['packages/core/test/replay.window.test.ts', 'packages/core/test/replay.delivery.test.ts'],
   },
-  // The dispatcher's carved modules, by their unit tests (fast). dispatcher.ts itself is reached only through engine
-  // tests, seconds per mutant over some 300 mutants; it stays out until a unit-level net reaches it.
+  // The dispatcher's carved modules, by their unit tests (fast). dispatcher.ts and its attempt pipeline
+  // (attempt-pipeline.ts) are reached only through engine tests, seconds per mutant over some 300 mutants; they stay
+  // out until a unit-level net reaches them.
   dispatch: {
     mutate: [
       'packages/core/src/dispatch/endpoint-throttles.ts',
@@ -67,7 +68,7 @@ export const groups = {
   },
   // The endpoint operations (create, update, delete and what deletion tells the dispatcher), through the engine.
   'endpoints-ops': {
-    mutate: ['packages/core/src/operations/endpoints.ts'],
+    mutate: ['packages/core/src/operations/endpoints.ts', 'packages/core/src/operations/endpoint-input.ts'],
     tests: ['packages/core/test/endpoint.{edit,options,catch-up,test-delivery,delete}.test.ts'],
   },
   // The rate bucket and adaptive concurrency: their unit tests and the engine's steady-stream rate test.

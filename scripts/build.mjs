@@ -32,7 +32,7 @@ const visit = (dir, path = []) => {
   if (order.includes(dir)) return;
   if (path.includes(dir)) fail(`dependency cycle: ${[...path, dir].map((d) => relative(root, d)).join(' → ')}`);
   const m = manifest(dir);
-  for (const dep of Object.keys({ ...m.dependencies, ...m.peerDependencies })) {
+  for (const dep of Object.keys({ ...m.dependencies, ...m.devDependencies, ...m.peerDependencies })) {
     const d = byName.get(dep);
     if (d) visit(d, [...path, dir]);
   }

@@ -28,7 +28,7 @@ export const LAYERS: Readonly<Record<string, ReadonlyArray<readonly string[]>>> 
     // The audit log's nouns, its hash chain and redaction (pure; the store appends, operations record).
     ['policy', 'filters', 'pacing', 'audit', 'egress-routes'],
     // The nouns, the defaults the parts read, and the config kit (@hookline/core/config) over them.
-    ['domain', 'defaults', 'config-kit'],
+    ['domain', 'event-type-name', 'defaults', 'config-kit'],
     // Leaf services over the nouns: signing, the HTTP sender, endpoint health, the receiver doctor.
     ['signing', 'http', 'health', 'doctor', 'tracing'],
     ['store'],
@@ -44,7 +44,7 @@ export const LAYERS: Readonly<Record<string, ReadonlyArray<readonly string[]>>> 
   ],
   server: [
     ['http', 'durable-file', 'sqlite-owner-lock', 'config-error'],
-    ['config-readers', 'config-tracing'],
+    ['config-readers', 'config-tracing', 'config-sections', 'config-keys'],
     ['config', 'egress-config'],
     ['log-output', 'event-types', 'metrics', 'notify', 'settings-agreement', 'tracing'],
     ['runtime'],
@@ -57,19 +57,22 @@ export const LAYERS: Readonly<Record<string, ReadonlyArray<readonly string[]>>> 
   receiver: [
     ['errors', 'headers', 'secret-key', 'signed-request', 'contract', 'sql-files.generated'],
     ['signature-hookline', 'signature-standard', 'dedup-store', 'log-line', 'webhook-event', 'doctor-request'],
-    ['verify', 'sign'],
+    ['verify', 'sign', 'webhook-answer', 'event-admission'],
     ['stores'],
-    ['handler', 'inbox', 'ordering'],
+    ['handler-options', 'handler', 'inbox', 'ordering'],
     ['adapters'],
     ['index'],
   ],
 };
 
-/** Which of our packages each package's src/ may import (its package.json dependencies). */
+/**
+ * Which of our packages each package's src/ may import (its package.json dependencies; the server's CLI imports only
+ * types from @hookline/client, a devDependency: its request bodies).
+ */
 export const PACKAGE_DEPENDENCIES: Readonly<Record<string, readonly string[]>> = {
   core: [],
   receiver: [],
-  server: ['core', 'console'],
+  server: ['core', 'console', 'client'],
 };
 
 // ---- KNOWN EXCEPTIONS (temporary) -------------------------------------------------------------------------------

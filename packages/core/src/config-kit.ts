@@ -4,7 +4,7 @@
 export { isPostgresUrl } from './db-url.ts';
 export { deepFreeze } from './deep-freeze.ts';
 export { DEFAULTS } from './defaults.ts';
-export type { TenantLimits } from './domain.ts';
+export { NO_TENANT_LIMITS, type TenantLimits } from './domain.ts';
 export { formatDuration, InvalidDurationError, parseDuration } from './duration.ts';
 export { type EgressOptions, EgressRoutes } from './egress-routes.ts';
 export type { LogLevel } from './logger.ts';

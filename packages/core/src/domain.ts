@@ -3,23 +3,37 @@
 import type { PayloadFilter } from './filters/payload-filter.ts';
 import type { Ladder, OutcomeClass } from './policy/types.ts';
 
-export type DeliveryStatus = 'pending' | 'delivering' | 'held' | 'succeeded' | 'failed' | 'skipped';
-export const TERMINAL_STATUSES: readonly DeliveryStatus[] = ['succeeded', 'failed', 'skipped'];
-export type EndpointStatus = 'active' | 'degraded' | 'paused';
-export type PauseReason = 'manual' | 'failing' | 'consecutive_failures' | 'gone';
-export type Scheme = 'hookline' | 'standard';
+// The vocabulary: each list below is the one spelling of its values; the type is read from the list, and the API's
+// schemas, its validators and the CLI name the list (packages/server/test/vocabulary.drift.test.ts holds them to it).
+export const DELIVERY_STATUSES = ['pending', 'delivering', 'held', 'succeeded', 'failed', 'skipped'] as const;
+export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
+/** Still to do: queued, in flight or held by a breaker. */
+export const QUEUED_STATUSES = ['pending', 'delivering', 'held'] as const satisfies readonly DeliveryStatus[];
+export const TERMINAL_STATUSES = ['succeeded', 'failed', 'skipped'] as const satisfies readonly DeliveryStatus[];
+export const ENDPOINT_STATUSES = ['active', 'degraded', 'paused'] as const;
+export type EndpointStatus = (typeof ENDPOINT_STATUSES)[number];
+/** The statuses a caller may set (`degraded` is only ever the health rule's). */
+export const SETTABLE_ENDPOINT_STATUSES = ['active', 'paused'] as const satisfies readonly EndpointStatus[];
+export const PAUSE_REASONS = ['manual', 'failing', 'consecutive_failures', 'gone'] as const;
+export type PauseReason = (typeof PAUSE_REASONS)[number];
+export const SCHEMES = ['hookline', 'standard'] as const;
+export type Scheme = (typeof SCHEMES)[number];
 /** How an endpoint signs (docs/rules.md#signing-ed25519): `hmac` secrets (whsec_, v1) or `ed25519` key pairs (v1a, standard scheme only). */
-export type Signing = 'hmac' | 'ed25519';
-export const SIGNINGS: readonly Signing[] = ['hmac', 'ed25519'];
+export const SIGNINGS = ['hmac', 'ed25519'] as const;
+export type Signing = (typeof SIGNINGS)[number];
 /** Ordered delivery (docs/rules.md#ordered-delivery): `key` attempts deliveries of one ordering key one at a time, in accept order. */
-export type Ordering = 'none' | 'key';
-export const ORDERINGS: readonly Ordering[] = ['none', 'key'];
+export const ORDERINGS = ['none', 'key'] as const;
+export type Ordering = (typeof ORDERINGS)[number];
 /** What a failed delivery does to its key (docs/rules.md#ordered-failure): `continue` lets the next go, `block` holds the key. */
-export type OrderingOnFailure = 'continue' | 'block';
-export const ORDERING_ON_FAILURE: readonly OrderingOnFailure[] = ['continue', 'block'];
+export const ORDERING_ON_FAILURE = ['continue', 'block'] as const;
+export type OrderingOnFailure = (typeof ORDERING_ON_FAILURE)[number];
 /** An ordering key is at most this many bytes of UTF-8. */
 export const MAX_ORDERING_KEY_BYTES = 256;
-export type AttemptTrigger = 'scheduled' | 'replay' | 'test' | 'probe';
+export const ATTEMPT_TRIGGERS = ['scheduled', 'replay', 'test', 'probe'] as const;
+export type AttemptTrigger = (typeof ATTEMPT_TRIGGERS)[number];
+/** A circuit breaker's scope and states (docs/rules.md#breaker-scope). */
+export const BREAKER_SCOPES = ['tenant', 'endpoint'] as const;
+export const BREAKER_STATES = ['closed', 'open', 'probing'] as const;
 /** Why an attempt did not succeed; `status` means an HTTP response arrived with a non-2xx code. */
 export type ErrorClass =
   | 'timeout'
@@ -46,8 +60,8 @@ export function isEgressFailure(errorClass: ErrorClass | null): boolean {
   return errorClass !== null && (EGRESS_ERROR_CLASSES as readonly string[]).includes(errorClass);
 }
 /** A tenant's environment (docs/rules.md#environments): fixed at creation; its keys, attempts and notices name it. */
-export type Environment = 'test' | 'live';
-export const ENVIRONMENTS: readonly Environment[] = ['test', 'live'];
+export const ENVIRONMENTS = ['test', 'live'] as const;
+export type Environment = (typeof ENVIRONMENTS)[number];
 export const DEFAULT_ENVIRONMENT: Environment = 'live';
 /** What an event's attempts send (docs/svix-compatibility.md#raw-payload): Hookline's envelope or the payload itself. */
 export type PayloadFormat = 'envelope' | 'raw';
@@ -258,11 +272,11 @@ export interface Attempt {
 /** A circuit-breaker state change (docs/rules.md#breaker-scope), for notifications and `hookline simulate --scenario`. */
 export interface BreakerTransition {
   at: number;
-  scope: 'tenant' | 'endpoint';
+  scope: (typeof BREAKER_SCOPES)[number];
   scopeKey: string;
   tenantId: string;
-  from: 'closed' | 'open' | 'probing';
-  to: 'closed' | 'open' | 'probing';
+  from: (typeof BREAKER_STATES)[number];
+  to: (typeof BREAKER_STATES)[number];
   /** failure_ratio | probe_claimed | probe_failed | probe_succeeded | probe_stale | manual_reset */
   reason: string;
   /** The current pause (0 once closed). */

@@ -18,6 +18,7 @@ export * from './duration.ts';
 export * from './egress-routes.ts';
 export type { HooklineOptions } from './engine-options.ts';
 export * from './errors.ts';
+export * from './event-type-name.ts';
 export {
   FILTER_LIMITS,
   type FilterCondition,
@@ -38,8 +39,8 @@ export { sweepHealth } from './maintenance/health-sweep.ts';
 export { DEFAULT_RETENTION, type PurgeCounts, purgeExpired, type RetentionOptions } from './maintenance/retention.ts';
 export { Maintenance, type MaintenanceOptions, type MaintenanceResult } from './maintenance/runner.ts';
 export type { DoctorContract, DoctorEndpointOptions } from './operations/doctor.ts';
+export type { EndpointEdit, EndpointInput } from './operations/endpoint-input.ts';
 export type { LiveSecret } from './operations/endpoint-secrets.ts';
-export type { EndpointEdit, EndpointInput } from './operations/endpoints.ts';
 export type { IdempotentAnswer } from './operations/idempotency.ts';
 export type {
   ConsoleGrant,

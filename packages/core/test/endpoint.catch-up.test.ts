@@ -3,7 +3,7 @@
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { ENDPOINT_PAUSED } from '../src/dispatch/dispatcher.ts';
+import { ENDPOINT_PAUSED } from '../src/dispatch/attempt-pipeline.ts';
 import type { HooklineError } from '../src/errors.ts';
 import { testEngine } from '../testing/harness.ts';
 import { startReceiver } from '../testing/receiver.ts';

@@ -4,7 +4,7 @@
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { ENDPOINT_PAUSED } from '../src/dispatch/dispatcher.ts';
+import { ENDPOINT_PAUSED } from '../src/dispatch/attempt-pipeline.ts';
 import { testEngine } from '../testing/harness.ts';
 import { startReceiver } from '../testing/receiver.ts';
 import { settle } from '../testing/settle.ts';

@@ -1,62 +1,21 @@
 // The framework-free receiver: verify → timestamp → record id → parse → contract → worker → 2xx.
-import { validateContract } from './contract.ts';
-import type { DedupStore, StoredAnswer } from './dedup-store.ts';
 import { isDoctorRequest } from './doctor-request.ts';
-import { formatMessage, ReceiverError, type ReceiverErrorCode, receiverErrors, StorageUnavailable } from './errors.ts';
-import { type HeaderSource, keptHeaders, readHeader } from './headers.ts';
+import { formatMessage, ReceiverError, StorageUnavailable } from './errors.ts';
+import { admitEvent } from './event-admission.ts';
+import { type HandlerOptions, resolveHandlerOptions } from './handler-options.ts';
+import { type HeaderSource, keptHeaders } from './headers.ts';
 import type { Inbox } from './inbox/inbox.ts';
-import { defaultLogger, type LogLine } from './log-line.ts';
-import { hooklineHeaderNames } from './signature-hookline.ts';
+import { describe, type LogBase, type LogLine, signatureResult, unverifiedIds } from './log-line.ts';
 import type { SignedRequest } from './signed-request.ts';
-import { createVerifier, type VerifierOptions } from './verify.ts';
+import { createVerifier } from './verify.ts';
+import { accepted, answerFor, storedAnswer, toStored, type WebhookResponse } from './webhook-answer.ts';
 import type { EventContract, WebhookEvent } from './webhook-event.ts';
 
-export interface HandlerOptions extends VerifierOptions {
-  /**
-   * The durable inbox (recommended): the event is stored before the 2xx and its handler runs
-   * from the stored copy, retried, and survives a crash. Its `events` are the contracts.
-   */
-  inbox?: Inbox;
-  /**
-   * Dedup-only mode (the 0.1 API): only the id is stored before the 2xx and the handler runs in
-   * memory, so a crash after the 2xx loses the work until the sender delivers the id again.
-   */
-  store?: DedupStore;
-  /** Contracts by event type (with `store`; with `inbox` they come from the inbox). Other types are acknowledged (2xx), logged and not run. */
-  events?: Readonly<Record<string, EventContract>>;
-  /**
-   * `after-store` (default): answer 202 once the id is durably recorded and the work queued.
-   * `after-handler`: answer 200 after the work succeeded, 500 (retryable) when it threw (dedup `store` only).
-   */
-  ackMode?: 'after-store' | 'after-handler';
-  /** A claim not finished after this long is treated as crashed and may run again. Default 10 min. */
-  staleAfterMs?: number;
-  /** `Retry-After` seconds on 503 answers. Default 10. */
-  retryAfterSeconds?: number;
-  /** A store call slower than this counts as storage down. Default 5000 ms. */
-  storeTimeoutMs?: number;
-  /** Reads the event type from the parsed payload. Default `payload.type`. */
-  eventType?: (payload: unknown) => unknown;
-  /** One JSON object per outcome; default writes a JSON line to stderr. */
-  logger?: (line: LogLine) => void;
-  /**
-   * Requests from `hookline doctor` (`X-Webhook-Doctor: 1` or a `doctor_` event id, docs/rules.md#tool-doctor).
-   * `acknowledge` (default): verified, validated and answered exactly as a real event, but never stored and never
-   * handed to a handler. `handle`: treated as real events (stored, run); `isDoctorRequest(event.headers, event.id)`
-   * tells them apart in the handler.
-   */
-  doctorEvents?: 'acknowledge' | 'handle';
-}
+export type { HandlerOptions } from './handler-options.ts';
 
 export interface WebhookRequest {
   headers: HeaderSource;
   rawBody: string | Uint8Array;
-}
-
-export interface WebhookResponse {
-  status: number;
-  headers: Record<string, string>;
-  body: string;
 }
 
 export interface WebhookHandler {
@@ -66,8 +25,6 @@ export interface WebhookHandler {
   /** Logs and answers a request an adapter refused before the handler ran (413, 408, 405). */
   refuse(error: ReceiverError, headers: HeaderSource): WebhookResponse;
 }
-
-const JSON_HEADERS = Object.freeze({ 'content-type': 'application/json' });
 
 /**
  * Builds the receiver. Adapters (node:http, Express, Fastify, Hono) only read the raw body
@@ -83,31 +40,8 @@ const JSON_HEADERS = Object.freeze({ 'content-type': 'application/json' });
  */
 export function createWebhookHandler(options: HandlerOptions): WebhookHandler {
   const verifier = createVerifier(options);
-  const now = options.now ?? Date.now;
-  const inbox = options.inbox;
-  if ((inbox === undefined) === (options.store === undefined))
-    throw new TypeError('createWebhookHandler: give exactly one of `inbox` (durable) or `store` (dedup only)');
-  if (inbox !== undefined && options.events !== undefined)
-    throw new TypeError('createWebhookHandler: with an inbox, give `events` to createInbox()');
-  if (inbox !== undefined && options.ackMode === 'after-handler')
-    throw new TypeError(
-      "createWebhookHandler: ackMode 'after-handler' needs a dedup `store`; the inbox answers once the event is stored",
-    );
-  if (inbox === undefined && options.events === undefined)
-    throw new TypeError('createWebhookHandler: `events` is required with a dedup `store`');
-  const store = options.store!;
-  const events = inbox?.events ?? options.events!;
-  const ackMode = options.ackMode ?? 'after-store';
-  const staleAfterMs = options.staleAfterMs ?? 10 * 60_000;
-  const retryAfter = String(options.retryAfterSeconds ?? 10);
-  const storeTimeoutMs = options.storeTimeoutMs ?? 5000;
-  const eventType = options.eventType ?? ((payload: unknown) => (payload as { type?: unknown } | null)?.type);
-  const log = options.logger ?? defaultLogger;
-  const doctorEvents = options.doctorEvents ?? 'acknowledge';
-  if (doctorEvents !== 'acknowledge' && doctorEvents !== 'handle')
-    throw new TypeError(
-      `createWebhookHandler: doctorEvents must be 'acknowledge' or 'handle', got ${String(doctorEvents)}`,
-    );
+  const { now, inbox, store, events, ackMode, staleAfterMs, retryAfter, storeTimeoutMs, eventType, log, doctorEvents } =
+    resolveHandlerOptions(options);
   const running = new Set<Promise<void>>();
 
   const timed = <T>(work: Promise<T>): Promise<T> => {
@@ -175,7 +109,6 @@ export function createWebhookHandler(options: HandlerOptions): WebhookHandler {
     return answerFor(error, retryAfter);
   };
 
-  /** Parse, check the signed id, find the contract, validate: the request's own faults, before any write. */
   /** An event of a type with no contract is acknowledged (202) and said so once, whichever path took it. */
   const logUnknownType = (base: LogBase, type: string): void =>
     log({
@@ -189,39 +122,6 @@ export function createWebhookHandler(options: HandlerOptions): WebhookHandler {
       type,
     });
 
-  function admit(
-    rawBody: WebhookRequest['rawBody'],
-    signed: SignedRequest,
-    eventId: string,
-  ): ReceiverError | { payload: unknown; type: string; contract: EventContract | undefined } {
-    let payload: unknown;
-    try {
-      payload = JSON.parse(
-        typeof rawBody === 'string'
-          ? rawBody
-          : Buffer.from(rawBody.buffer, rawBody.byteOffset, rawBody.byteLength).toString('utf8'),
-      );
-    } catch {
-      return new ReceiverError('malformed_json');
-    }
-    // X-Webhook-Id is not covered by the hookline signature; the signed envelope's id is.
-    const bodyId = (payload as { event_id?: unknown } | null)?.event_id;
-    if (signed.scheme === 'hookline' && bodyId !== undefined && bodyId !== eventId)
-      return new ReceiverError('event_id_mismatch');
-    const type = eventType(payload);
-    if (typeof type !== 'string' || type === '') return new ReceiverError('missing_required_field', { path: 'type' });
-    const contract = Object.hasOwn(events, type) ? events[type] : undefined;
-    if (contract?.schema !== undefined) {
-      const violation = validateContract(contract.schema, payload);
-      if (violation !== undefined) {
-        return violation.kind === 'missing'
-          ? new ReceiverError('missing_required_field', { path: violation.path })
-          : new ReceiverError('invalid_field', { path: violation.path, detail: violation.detail });
-      }
-    }
-    return { payload, type, contract };
-  }
-
   /** A doctor check: judged like a real event (parse, signed id, contract), answered with its status, never run. */
   function answerDoctor(
     request: WebhookRequest,
@@ -229,7 +129,7 @@ export function createWebhookHandler(options: HandlerOptions): WebhookHandler {
     eventId: string,
     base: LogBase,
   ): WebhookResponse {
-    const admitted = admit(request.rawBody, signed, eventId);
+    const admitted = admitEvent(request.rawBody, signed, eventId, events, eventType);
     if (admitted instanceof ReceiverError) return rejectWith(base, admitted, 'valid');
     if (admitted.contract === undefined) {
       logUnknownType(base, admitted.type);
@@ -256,7 +156,7 @@ export function createWebhookHandler(options: HandlerOptions): WebhookHandler {
     eventId: string,
     base: LogBase,
   ): Promise<WebhookResponse> {
-    const admitted = admit(request.rawBody, signed, eventId);
+    const admitted = admitEvent(request.rawBody, signed, eventId, events, eventType);
     if (admitted instanceof ReceiverError) return rejectWith(base, admitted, 'valid');
     const { type, contract } = admitted;
     if (contract === undefined) {
@@ -335,9 +235,7 @@ export function createWebhookHandler(options: HandlerOptions): WebhookHandler {
           code: 'event_already_seen',
           reason,
         });
-        return claim.answer === undefined
-          ? accepted(eventId, 202)
-          : { status: claim.answer.status, headers: { ...JSON_HEADERS }, body: claim.answer.body };
+        return claim.answer === undefined ? accepted(eventId, 202) : storedAnswer(claim.answer);
       }
       if (claim.kind === 'in_progress') return reject(new ReceiverError('event_in_progress'), 'valid');
       attempt = claim.attempt;
@@ -353,7 +251,7 @@ export function createWebhookHandler(options: HandlerOptions): WebhookHandler {
       return reject(error, 'valid');
     };
 
-    const admitted = admit(request.rawBody, signed, eventId);
+    const admitted = admitEvent(request.rawBody, signed, eventId, events, eventType);
     if (admitted instanceof ReceiverError) return refuse(admitted);
     const { payload, type, contract } = admitted;
     if (contract === undefined) {
@@ -431,57 +329,6 @@ export function createWebhookHandler(options: HandlerOptions): WebhookHandler {
   });
 }
 
-type LogBase = { event_id: string | undefined; delivery_id: string | undefined };
-
-function unverifiedIds(headers: HeaderSource): LogBase {
-  return {
-    event_id:
-      readHeader(headers, hooklineHeaderNames.id) ??
-      readHeader(headers, 'webhook-id') ??
-      readHeader(headers, 'svix-id'),
-    delivery_id: readHeader(headers, hooklineHeaderNames.delivery) ?? readHeader(headers, 'webhook-delivery'),
-  };
-}
-
-/**
- * The JSON answer for a catalog error; 503s carry `Retry-After`.
- *
- * @example
- * answerFor(new ReceiverError('payload_too_large'), '10') // { status: 413, … }
- */
-export function answerFor(error: ReceiverError, retryAfterSeconds = '10'): WebhookResponse {
-  const headers: Record<string, string> = { ...JSON_HEADERS };
-  if (error.status === 503) headers['retry-after'] = retryAfterSeconds;
-  return {
-    status: error.status,
-    headers,
-    body: JSON.stringify({ ok: false, code: error.code, message: error.message }),
-  };
-}
-
-function accepted(eventId: string, status: number, note?: string): WebhookResponse {
-  const body = note === undefined ? { ok: true, event_id: eventId } : { ok: true, event_id: eventId, note };
-  return { status, headers: { ...JSON_HEADERS }, body: JSON.stringify(body) };
-}
-
-function toStored(answer: WebhookResponse): StoredAnswer {
-  return { status: answer.status, body: answer.body };
-}
-
 function asStorageError(error: unknown): ReceiverError {
   return error instanceof StorageUnavailable ? error : new StorageUnavailable(error);
-}
-
-function signatureResult(code: ReceiverErrorCode): LogLine['signature'] {
-  if (code === 'missing_signature') return 'missing';
-  if (code === 'malformed_signature') return 'malformed';
-  if (code === 'signature_mismatch') return 'mismatch';
-  // Timestamps are checked after the signature matched.
-  return receiverErrors[code].status === 401 ? 'valid' : 'unchecked';
-}
-
-function describe(error: unknown): string {
-  if (error instanceof StorageUnavailable && error.cause !== undefined)
-    return `${error.message}: ${describe(error.cause)}`;
-  return error instanceof Error ? error.message : String(error);
 }

@@ -22,14 +22,7 @@ export {
   StorageUnavailable,
   type VerificationErrorCode,
 } from './errors.ts';
-export {
-  answerFor,
-  createWebhookHandler,
-  type HandlerOptions,
-  type WebhookHandler,
-  type WebhookRequest,
-  type WebhookResponse,
-} from './handler.ts';
+export { createWebhookHandler, type HandlerOptions, type WebhookHandler, type WebhookRequest } from './handler.ts';
 export type { HeaderSource } from './headers.ts';
 export { createInbox, type Inbox, type InboxOptions } from './inbox/inbox.ts';
 export type { AcceptResult, InboxEntry, InboxEvent, InboxState, InboxStore } from './inbox/inbox-store.ts';
@@ -68,4 +61,5 @@ export {
   type VerifierOptions,
   verifyWebhook,
 } from './verify.ts';
+export { answerFor, type WebhookResponse } from './webhook-answer.ts';
 export { defineEvent, type EventContract, type WebhookEvent } from './webhook-event.ts';

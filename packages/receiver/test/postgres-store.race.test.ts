@@ -4,9 +4,10 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import pg from 'pg';
-import { createWebhookHandler, type WebhookResponse } from '../src/handler.ts';
+import { createWebhookHandler } from '../src/handler.ts';
 import { signWebhook } from '../src/sign.ts';
 import { postgresStore } from '../src/stores/postgres-store.ts';
+import type { WebhookResponse } from '../src/webhook-answer.ts';
 import { skipUnlessReachable } from './service-probe.ts';
 
 const host = '127.0.0.1';

@@ -13,6 +13,7 @@ import {
   parseMasterKey,
 } from '@hookline/core/config';
 import { ConfigError } from './config-error.ts';
+import { KEYS, type Key, SERVER_ENV } from './config-keys.ts';
 import {
   bool,
   type ConfigLayer,
@@ -25,21 +26,21 @@ import {
   readEnv,
   str,
 } from './config-readers.ts';
+import {
+  type DispatcherConfig,
+  dispatcher,
+  type NotificationsConfig,
+  notifications,
+  type SmtpConfig,
+  smtp,
+  tenantLimits,
+} from './config-sections.ts';
 import { readTracing, type TracingConfig } from './config-tracing.ts';
 import { DEFAULT_EGRESS, type EgressConfig, egressConfig } from './egress-config.ts';
 
 export type Role = 'all' | 'api' | 'worker';
 /** `auto`: readable lines (pino-pretty) when stdout is a terminal, JSON lines otherwise (pipes, files, collectors). */
 export type LogFormat = 'auto' | 'json' | 'pretty';
-
-export interface SmtpConfig {
-  host: string;
-  port: number;
-  from: string;
-  secure?: boolean;
-  user?: string;
-  pass?: string;
-}
 
 export interface HooklineConfig {
   port: number;
@@ -84,8 +85,7 @@ export interface HooklineConfig {
    */
   fatalExitDelayMs: number;
   smtp: SmtpConfig | null;
-  /** leaseMs: how long a claim is held before another worker may take it (default 90 s; outlives the longest send). */
-  dispatcher: { batchSize: number; maxInFlight: number; leaseMs: number };
+  dispatcher: DispatcherConfig;
   /** When set, GET /metrics needs `Authorization: Bearer <token>`; null leaves it open (scraped on a private network). */
   metricsToken: string | null;
   /** How often the store gauges of /metrics are read at most, however many scrapers (e.g. `5s`). */
@@ -98,8 +98,7 @@ export interface HooklineConfig {
   settingsEpoch: number;
   /** CSP `frame-ancestors` of the console (docs/console.md#frame-ancestors): `'none'` (default) or the provider's origins, space-separated. */
   consoleFrameAncestors: string;
-  /** reopenWindow: a degradation this soon after a recovery is the same incident, not a new notice (docs/rules.md#notifications). */
-  notifications: { reopenWindow: string; reopenWindowMs: number };
+  notifications: NotificationsConfig;
   /** The forward proxy deliveries leave through (docs/deploy.md#egress-proxy); none by default. */
   egress: EgressConfig;
   /** From the standard OTEL_* environment only (docs/observability.md#traces); null: tracing off. */
@@ -150,99 +149,6 @@ export const DEFAULT_CONFIG: Readonly<HooklineConfig> = deepFreeze({
   egress: DEFAULT_EGRESS,
   tracing: null,
 }) as Readonly<HooklineConfig>;
-
-/** Keys a config file or flags may set (derived *Ms fields are computed, never set). */
-const KEYS = [
-  'port',
-  'host',
-  'db',
-  'role',
-  'adminToken',
-  'masterKey',
-  'dataDir',
-  'allowHttp',
-  'allowPrivateTargets',
-  'logLevel',
-  'logFormat',
-  'policies',
-  'moneyRules',
-  'strictEventTypes',
-  'bodyLimitBytes',
-  'batchBodyLimitBytes',
-  'replayQuotaPerDay',
-  'limits',
-  'rotationOverlap',
-  'retention',
-  'requestTimeoutMs',
-  'fatalExitDelayMs',
-  'smtp',
-  'dispatcher',
-  'metricsToken',
-  'metricsRefresh',
-  'settingsEpoch',
-  'consoleFrameAncestors',
-  'notifications',
-  'egress',
-] as const;
-type Key = (typeof KEYS)[number];
-
-/** The server's HOOKLINE_* variables and the key each sets; JSON-valued ones are parsed (docs/deploy.md lists them). */
-export const SERVER_ENV: Readonly<
-  Record<
-    string,
-    | Key
-    | `smtp.${keyof SmtpConfig}`
-    | `dispatcher.${'batchSize' | 'maxInFlight' | 'leaseMs'}`
-    | 'notifications.reopenWindow'
-    | 'egress.proxy'
-    | 'egress.noProxy'
-    | `limits.${keyof TenantLimits}`
-  >
-> = {
-  HOOKLINE_PORT: 'port',
-  HOOKLINE_HOST: 'host',
-  HOOKLINE_DB: 'db',
-  HOOKLINE_DATABASE_URL: 'db',
-  HOOKLINE_ROLE: 'role',
-  HOOKLINE_ADMIN_TOKEN: 'adminToken',
-  HOOKLINE_MASTER_KEY: 'masterKey',
-  HOOKLINE_DATA_DIR: 'dataDir',
-  HOOKLINE_ALLOW_HTTP: 'allowHttp',
-  HOOKLINE_ALLOW_PRIVATE_TARGETS: 'allowPrivateTargets',
-  HOOKLINE_LOG_LEVEL: 'logLevel',
-  HOOKLINE_LOG_FORMAT: 'logFormat',
-  HOOKLINE_POLICIES: 'policies',
-  HOOKLINE_MONEY_RULES: 'moneyRules',
-  HOOKLINE_STRICT_EVENT_TYPES: 'strictEventTypes',
-  HOOKLINE_BODY_LIMIT_BYTES: 'bodyLimitBytes',
-  HOOKLINE_BATCH_BODY_LIMIT_BYTES: 'batchBodyLimitBytes',
-  HOOKLINE_REPLAY_QUOTA_PER_DAY: 'replayQuotaPerDay',
-  HOOKLINE_TENANT_EVENTS_PER_S: 'limits.eventsPerS',
-  HOOKLINE_TENANT_EVENTS_PER_DAY: 'limits.eventsPerDay',
-  HOOKLINE_TENANT_MAX_ENDPOINTS: 'limits.maxEndpoints',
-  HOOKLINE_TENANT_MAX_PAYLOAD_BYTES: 'limits.maxPayloadBytes',
-  HOOKLINE_ROTATION_OVERLAP: 'rotationOverlap',
-  HOOKLINE_RETENTION: 'retention',
-  HOOKLINE_REQUEST_TIMEOUT_MS: 'requestTimeoutMs',
-  HOOKLINE_FATAL_EXIT_DELAY_MS: 'fatalExitDelayMs',
-  HOOKLINE_SMTP_HOST: 'smtp.host',
-  HOOKLINE_SMTP_PORT: 'smtp.port',
-  HOOKLINE_SMTP_FROM: 'smtp.from',
-  HOOKLINE_SMTP_SECURE: 'smtp.secure',
-  HOOKLINE_SMTP_USER: 'smtp.user',
-  HOOKLINE_SMTP_PASS: 'smtp.pass',
-  HOOKLINE_DISPATCHER_BATCH_SIZE: 'dispatcher.batchSize',
-  HOOKLINE_DISPATCHER_MAX_IN_FLIGHT: 'dispatcher.maxInFlight',
-  HOOKLINE_METRICS_TOKEN: 'metricsToken',
-  HOOKLINE_METRICS_REFRESH: 'metricsRefresh',
-  HOOKLINE_DISPATCHER_LEASE_MS: 'dispatcher.leaseMs',
-  HOOKLINE_SETTINGS_EPOCH: 'settingsEpoch',
-  HOOKLINE_CONSOLE_FRAME_ANCESTORS: 'consoleFrameAncestors',
-  HOOKLINE_NOTIFICATIONS_REOPEN_WINDOW: 'notifications.reopenWindow',
-  HOOKLINE_EGRESS_PROXY: 'egress.proxy',
-  HOOKLINE_EGRESS_NO_PROXY: 'egress.noProxy',
-};
-Object.freeze(SERVER_ENV);
 
 export interface ResolveConfigOptions {
   /** Explicit options, e.g. parsed CLI flags (camelCase or kebab-case keys); unknown keys are ignored. */
@@ -396,76 +302,4 @@ function validate(m: Record<string, unknown>): HooklineConfig {
     tracing: (m.tracing as TracingConfig | null | undefined) ?? null,
   };
   return deepFreeze(config);
-}
-
-function smtp(v: unknown): SmtpConfig | null {
-  if (v === null || v === undefined) return null;
-  if (typeof v !== 'object' || Array.isArray(v))
-    throw new ConfigError('smtp', 'must be an object {host, port, from, secure?, user?, pass?}');
-  const o = v as Record<string, unknown>;
-  for (const k of Object.keys(o))
-    if (!['host', 'port', 'from', 'secure', 'user', 'pass'].includes(k))
-      throw new ConfigError(`smtp.${k}`, 'unknown key; expected host, port, from, secure, user, pass');
-  if (o.host === undefined) throw new ConfigError('smtp.host', 'is required when smtp is configured');
-  const out: SmtpConfig = {
-    host: str(o.host, 'smtp.host'),
-    port: int(o.port ?? 587, 'smtp.port', 1, 65535),
-    from: str(o.from ?? 'hookline@localhost', 'smtp.from'),
-  };
-  if (o.secure !== undefined) out.secure = bool(o.secure, 'smtp.secure');
-  if (o.user !== undefined) out.user = str(o.user, 'smtp.user');
-  if (o.pass !== undefined) out.pass = str(o.pass, 'smtp.pass');
-  return out;
-}
-function dispatcher(v: unknown): HooklineConfig['dispatcher'] {
-  if (v === null || typeof v !== 'object' || Array.isArray(v))
-    throw new ConfigError('dispatcher', 'must be an object {batchSize, maxInFlight, leaseMs}');
-  const o = v as Record<string, unknown>;
-  for (const k of Object.keys(o))
-    if (!['batchSize', 'maxInFlight', 'leaseMs'].includes(k))
-      throw new ConfigError(`dispatcher.${k}`, 'unknown key; expected batchSize, maxInFlight, leaseMs');
-  return {
-    batchSize: int(o.batchSize, 'dispatcher.batchSize', 1, 10_000),
-    maxInFlight: int(o.maxInFlight, 'dispatcher.maxInFlight', 1, 100_000),
-    // A lease shorter than a send lets a second worker repeat it; 1 s suits only endpoints with sub-second timeouts.
-    leaseMs: int(o.leaseMs, 'dispatcher.leaseMs', 1_000, 3_600_000),
-  };
-}
-function notifications(v: unknown): HooklineConfig['notifications'] {
-  if (v === null || typeof v !== 'object' || Array.isArray(v))
-    throw new ConfigError('notifications', 'must be an object {reopenWindow}');
-  const o = v as Record<string, unknown>;
-  for (const k of Object.keys(o))
-    if (k !== 'reopenWindow') throw new ConfigError(`notifications.${k}`, 'unknown key; expected reopenWindow');
-  const reopenWindow = str(o.reopenWindow, 'notifications.reopenWindow');
-  const reopenWindowMs = duration(reopenWindow, 'notifications.reopenWindow');
-  // 0 tells every flip; a day at most: a recovery is told only once the window has passed.
-  if (reopenWindowMs > 86_400_000)
-    throw new ConfigError('notifications.reopenWindow', `must be at most 24h, got ${JSON.stringify(reopenWindow)}`);
-  return { reopenWindow, reopenWindowMs };
-}
-function tenantLimits(v: unknown): TenantLimits {
-  if (v === null || typeof v !== 'object' || Array.isArray(v))
-    throw new ConfigError('limits', 'must be an object {eventsPerS, eventsPerDay, maxEndpoints, maxPayloadBytes}');
-  const o = v as Record<string, unknown>;
-  for (const k of Object.keys(o))
-    if (!(k in DEFAULT_CONFIG.limits))
-      throw new ConfigError(
-        `limits.${k}`,
-        'unknown key; expected eventsPerS, eventsPerDay, maxEndpoints, maxPayloadBytes',
-      );
-  // null (or an empty variable, never read) leaves a limit off.
-  const opt = (k: string, read: (x: unknown, key: string) => number) =>
-    o[k] === null || o[k] === undefined ? null : read(o[k], `limits.${k}`);
-  return {
-    eventsPerS: opt('eventsPerS', (x, key) => {
-      const n = typeof x === 'string' && /^\s*\d+(\.\d+)?\s*$/.test(x) ? Number(x) : x;
-      if (typeof n !== 'number' || !(n > 0) || n > 1_000_000)
-        throw new ConfigError(key, `must be a number above 0 and at most 1000000, got ${JSON.stringify(x)}`);
-      return n;
-    }),
-    eventsPerDay: opt('eventsPerDay', (x, key) => int(x, key, 0, 1_000_000_000_000)),
-    maxEndpoints: opt('maxEndpoints', (x, key) => int(x, key, 0, 1_000_000)),
-    maxPayloadBytes: opt('maxPayloadBytes', (x, key) => int(x, key, 1, 1_000_000_000)),
-  };
 }

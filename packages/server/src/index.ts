@@ -7,9 +7,9 @@ export {
   type ResolveConfigOptions,
   type Role,
   resolveConfig,
-  type SmtpConfig,
 } from './config.ts';
 export { ConfigError } from './config-error.ts';
+export type { SmtpConfig } from './config-sections.ts';
 export { type EventTypeDefinition, EventTypeRegistry } from './event-types/event-type-registry.ts';
 export { API_KEY_PREFIXES, apiKeyEnvironment, generateApiKey, hashApiKey, type Principal } from './http/auth.ts';
 export { ServerMetrics } from './metrics/server-metrics.ts';

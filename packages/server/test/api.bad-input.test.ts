@@ -9,13 +9,21 @@ import { type DeliverySender, ERROR_CATALOG, memoryLogger } from '@hookline/core
 import fc from 'fast-check';
 import { resolveConfig } from '../src/config.ts';
 import { type RunningServer, startServer } from '../src/server.ts';
+import {
+  hostile,
+  hugeString,
+  loneSurrogate,
+  objectFor,
+  type Schema,
+  unicodeEdge,
+  valueFor,
+} from './fixtures/bad-input-values.ts';
 import { ADMIN_TOKEN } from './server-harness.ts';
 
 const SEED = Number(process.env.HOOKLINE_FUZZ_SEED ?? 20_260_105);
 const RUNS = Number(process.env.HOOKLINE_FUZZ_RUNS ?? 12);
 const REQUEST_DEADLINE_MS = 15_000;
 
-type Schema = Record<string, any>;
 interface Operation {
   method: string;
   path: string;
@@ -117,137 +125,6 @@ after(async () => {
   await server?.close();
   rmSync(dir, { recursive: true, force: true });
 });
-
-// ---- values: valid-looking ones from the schema, and hostile ones
-
-const loneSurrogate = fc.constantFrom('\ud800', '\udfff', 'a\ud83d', '\ude00b', 'x\udbff\udbffy');
-const unicodeEdge = fc.constantFrom(
-  '\u0000',
-  '\u202e',
-  '\ufeff',
-  '\u{10ffff}',
-  'e\u0301',
-  '\u200b',
-  '\u{1d518}\u{1d52b}',
-  '\r\n',
-  'a\rb',
-  '\u2028',
-  '\u0085',
-  '%00',
-  '../..',
-  '\\',
-);
-const hugeString = fc.integer({ min: 300, max: 20_000 }).map((n) => 'x'.repeat(n));
-const badUrl = fc.constantFrom(
-  '',
-  'not a url',
-  'javascript:alert(1)',
-  'http://',
-  'https://[::1',
-  'http://127.0.0.1:9/h\r\nX-Injected: 1',
-  'http://127.0.0.1:9/h\nHost: a',
-  'ftp://127.0.0.1/',
-  'http://127.0.0.1:99999/',
-  `http://${'a'.repeat(3000)}.test/`,
-  'file:///etc/passwd',
-  '//127.0.0.1/x',
-  ' http://127.0.0.1:9/',
-  'http://user:pass@127.0.0.1:9/h',
-  'http://[::1]:9/h',
-  'http://127.0.0.1:9/' + '%zz',
-  'http://\u0130.test/',
-  `http://127.0.0.1:9/${'p'.repeat(2100)}`,
-);
-const badDate = fc.constantFrom(
-  '2026-02-31',
-  '2026-13-01',
-  'June',
-  '5',
-  '',
-  '9999-99-99T99:99:99Z',
-  '2026-01-05T12:00:00+25:00',
-  '-000001-01-01',
-  '2026-01-05T12:00:00Z',
-  '2026-01-05 12:00',
-  '\u0032\u0030\u0032\u0036',
-);
-const nestedArrays = fc.integer({ min: 1, max: 120 }).map((n) => {
-  let v: unknown = [];
-  for (let i = 0; i < n; i++) v = [v];
-  return v;
-});
-const hostile: fc.Arbitrary<unknown> = fc.oneof(
-  fc.jsonValue({ maxDepth: 3 }),
-  fc.string({ unit: 'binary', maxLength: 40 }),
-  loneSurrogate,
-  unicodeEdge,
-  hugeString,
-  badUrl,
-  badDate,
-  nestedArrays,
-  fc.integer(),
-  fc.double(),
-  fc.boolean(),
-  fc.constant(null),
-  fc.array(fc.oneof(fc.string(), fc.integer(), nestedArrays), { maxLength: 5 }),
-  fc.dictionary(
-    fc.oneof(fc.string(), loneSurrogate, fc.constantFrom('__proto__', 'constructor', '')),
-    fc.jsonValue({ maxDepth: 2 }),
-    { maxKeys: 4 },
-  ),
-);
-
-function validFor(schema: Schema, name: string, depth: number): fc.Arbitrary<unknown> {
-  if (name === 'url') return fc.oneof(fc.constant('http://127.0.0.1:9/hook'), badUrl);
-  if (/since|until|occurred_at/.test(name)) return badDate;
-  if (Array.isArray(schema.enum)) return fc.constantFrom(...schema.enum);
-  if (schema.anyOf) return fc.oneof(...(schema.anyOf as Schema[]).map((s) => validFor(s, name, depth)));
-  const type = Array.isArray(schema.type) ? schema.type[0] : schema.type;
-  const max = typeof schema.maxLength === 'number' ? schema.maxLength : 64;
-  switch (type) {
-    case 'string':
-      if (schema.format === 'email') return fc.constantFrom('a@b.test', 'not-an-email', 'a@b', '\ud800@b.test');
-      if (typeof schema.pattern === 'string')
-        return fc
-          .stringMatching(new RegExp(schema.pattern))
-          .map((s) => s.slice(0, max))
-          .filter((s) => s.length > 0);
-      return fc.string({ minLength: schema.minLength ?? 0, maxLength: Math.min(max, 40) });
-    case 'integer':
-      return fc.integer({ min: schema.minimum ?? -1e6, max: schema.maximum ?? 1e6 });
-    case 'boolean':
-      return fc.boolean();
-    case 'object':
-      return depth > 3 ? fc.constant({}) : objectFor(schema, depth + 1);
-    case 'array':
-      return fc.array(schema.items ? valueFor(schema.items, name, depth + 1) : fc.jsonValue({ maxDepth: 2 }), {
-        maxLength: 3,
-      });
-    default:
-      return fc.jsonValue({ maxDepth: 4 });
-  }
-}
-
-/** Mostly the right type, sometimes anything hostile. */
-function valueFor(schema: Schema, name: string, depth: number): fc.Arbitrary<unknown> {
-  return fc.oneof({ weight: 3, arbitrary: validFor(schema, name, depth) }, { weight: 2, arbitrary: hostile });
-}
-
-function objectFor(schema: Schema, depth: number): fc.Arbitrary<Record<string, unknown>> {
-  const props = (schema.properties ?? {}) as Record<string, Schema>;
-  const known = fc.record(Object.fromEntries(Object.entries(props).map(([k, s]) => [k, valueFor(s, k, depth)])), {
-    requiredKeys: ((schema.required ?? []) as string[]).filter((k) => k in props),
-  });
-  const unknown = fc.option(
-    fc.dictionary(
-      fc.oneof(fc.string({ minLength: 1, maxLength: 12 }), fc.constantFrom('__proto__', 'colour', 'ID')),
-      hostile,
-      { maxKeys: 2 },
-    ),
-    { freq: 4 },
-  );
-  return fc.tuple(known, unknown).map(([k, u]) => (u ? { ...u, ...k } : k));
-}
 
 function encodeSegment(s: string): string {
   try {

@@ -8,12 +8,19 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { CLIENT_ENV, resolveClientConfig } from '../src/cli/client-config.ts';
-import { resolveConfig, SERVER_ENV } from '../src/config.ts';
+import { resolveConfig } from '../src/config.ts';
+import { SERVER_ENV } from '../src/config-keys.ts';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const doc = readFileSync(join(ROOT, 'docs/deploy.md'), 'utf8');
 /** The modules that read configuration (server, readers, command line client), by path under packages/server/src. */
-const CONFIG_MODULES = ['config.ts', 'config-readers.ts', 'cli/client-config.ts'];
+const CONFIG_MODULES = [
+  'config.ts',
+  'config-keys.ts',
+  'config-sections.ts',
+  'config-readers.ts',
+  'cli/client-config.ts',
+];
 const configSource = CONFIG_MODULES.map((f) => readFileSync(join(ROOT, 'packages/server/src', f), 'utf8')).join('\n');
 
 /** The `## Environment variables` section's tables (the server's, then the client's): rows as trimmed cells. */
@@ -65,7 +72,7 @@ describe('docs/deploy.md environment variables', () => {
     for (const row of [...serverRows, ...clientRows]) assert.equal(row.length, 4, row.join(' | '));
   });
 
-  it('the server table lists exactly the variables config.ts maps to server keys, and HOOKLINE_CONFIG', () => {
+  it('the server table lists exactly the variables config-keys.ts maps to server keys, and HOOKLINE_CONFIG', () => {
     const inCode = new Set([...Object.keys(SERVER_ENV), 'HOOKLINE_CONFIG']);
     const inDoc = new Set(serverRows.map((r) => unquote(r[0])));
     assert.ok(inCode.size >= 30, `found ${inCode.size} variables in config.ts`);

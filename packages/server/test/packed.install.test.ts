@@ -5,134 +5,19 @@
 // server is delivered to a loopback receiver built on the installed @hookline/receiver, which verifies its signature.
 
 import assert from 'node:assert/strict';
-import { execFile, spawn } from 'node:child_process';
-import {
-  copyFileSync,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { ownChild, within } from '@hookline/core/testing';
+import { nativeSqlite, nodeBinary, run, startChild, userEnv } from './fixtures/user-project.ts';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 /** The packages a user installs, in the order they depend on each other. */
 const PACKAGES = ['packages/core', 'packages/receiver', 'packages/server', 'packages/client', 'packages/console'];
-/** Native builds of better-sqlite3 per Node ABI, kept across runs (compiling one takes minutes on a busy machine). */
-const NATIVE_CACHE = join(ROOT, '.cache', 'better-sqlite3');
 const work = mkdtempSync(join(tmpdir(), 'hookline-packed-'));
 let tarballs: string[] = [];
 after(() => rmSync(work, { recursive: true, force: true }));
-
-/** Our environment without the `source` condition and HOOKLINE_* settings: the project sees only what it installed. */
-function userEnv(nodeBin: string): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {};
-  for (const [k, v] of Object.entries(process.env))
-    if (!k.startsWith('HOOKLINE_') && k !== 'NODE_OPTIONS' && !k.startsWith('npm_')) env[k] = v;
-  env.PATH = `${dirname(nodeBin)}:${process.env.PATH ?? ''}`;
-  return env;
-}
-
-/** Runs a command to its end (bounded); rejects with its output when it exits non-zero. */
-function run(
-  cmd: string,
-  args: string[],
-  opts: { cwd: string; env?: NodeJS.ProcessEnv; timeoutMs?: number },
-): Promise<{ stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = execFile(
-      cmd,
-      args,
-      {
-        cwd: opts.cwd,
-        env: opts.env ?? process.env,
-        timeout: opts.timeoutMs ?? 300_000,
-        maxBuffer: 64 << 20,
-        killSignal: 'SIGKILL',
-      },
-      (err, stdout, stderr) => {
-        if (err) reject(new Error(`${cmd} ${args.join(' ')} failed (${err.message}):\n${stdout}\n${stderr}`));
-        else resolve({ stdout, stderr });
-      },
-    );
-    ownChild(child);
-  });
-}
-
-/**
- * A long-running child whose output can be waited on, each wait bounded. It leads its own process group, and the
- * whole group is killed with its test: `npx hookline` runs hookline as a grandchild (through a shell), which a kill of
- * npx alone would leave running.
- */
-function startChild(
-  cmd: string,
-  args: string[],
-  opts: { cwd: string; env: NodeJS.ProcessEnv },
-  after: (fn: () => void) => void,
-) {
-  const child = ownChild(
-    spawn(cmd, args, { cwd: opts.cwd, env: opts.env, stdio: ['pipe', 'pipe', 'pipe'], detached: true }),
-    after,
-  );
-  after(() => {
-    try {
-      process.kill(-child.pid!, 'SIGKILL');
-    } catch {
-      // the group is gone already
-    }
-  });
-  let out = '';
-  const waiters = new Set<() => void>();
-  const onData = (chunk: Buffer) => {
-    out += chunk.toString('utf8');
-    for (const w of [...waiters]) w();
-  };
-  child.stdout!.on('data', onData);
-  child.stderr!.on('data', onData);
-  const exited = new Promise<never>((_, reject) =>
-    child.on('exit', (code, signal) => reject(new Error(`${args.join(' ')} exited (${code ?? signal}):\n${out}`))),
-  );
-  exited.catch(() => {});
-  return {
-    child,
-    waitFor(pattern: RegExp, ms = 60_000): Promise<RegExpMatchArray> {
-      let waiter!: () => void;
-      const found = new Promise<RegExpMatchArray>((resolve) => {
-        waiter = () => {
-          const m = pattern.exec(out);
-          if (m) resolve(m);
-        };
-        waiters.add(waiter);
-        waiter();
-      });
-      return within(`${args.join(' ')} to print ${pattern}`, ms, Promise.race([found, exited])).finally(() =>
-        waiters.delete(waiter),
-      );
-    },
-  };
-}
-
-/** The Node binaries to try: this one, and 22 and 24 from the npm registry (skipped with the reason if unreachable). */
-async function nodeBinary(major: string): Promise<{ bin: string } | { skip: string }> {
-  try {
-    const { stdout } = await run('bash', [join(ROOT, 'scripts/node-binary.sh'), major], {
-      cwd: ROOT,
-      timeoutMs: 300_000,
-    });
-    return { bin: stdout.trim() };
-  } catch (err) {
-    return {
-      skip: `Node ${major} could not be fetched: ${(err as Error).message.split('\n').find((l) => l.includes('node-binary.sh:')) ?? (err as Error).message}`,
-    };
-  }
-}
 
 before(async () => {
   // Every package is built; the console's Vite build (dist/) is what its tarball ships.
@@ -376,41 +261,4 @@ console.log('accepted ' + accepted.event.id + ' ' + accepted.deliveries.length);
     assert.equal(verified, 'verified', 'the delivery carries a valid signature');
     assert.match((await receiver.waitFor(/verified (\S+)/))[1], new RegExp(`^(ord_packed_1|${eventId})$`));
   });
-}
-
-/**
- * better-sqlite3's native module for this Node's ABI: from the cache, else built by its own install script
- * (prebuild-install, or node-gyp against the headers that ship with the Node package) and cached.
- */
-async function nativeSqlite(app: string, nodeBin: string, env: NodeJS.ProcessEnv): Promise<void> {
-  const pkgDir = join(app, 'node_modules/better-sqlite3');
-  const { version } = JSON.parse(readFileSync(join(pkgDir, 'package.json'), 'utf8')) as { version: string };
-  const abi = (await run(nodeBin, ['-p', 'process.versions.modules'], { cwd: app, env })).stdout.trim();
-  const cached = join(NATIVE_CACHE, `${version}-abi${abi}`, 'better_sqlite3.node');
-  const target = join(pkgDir, 'build/Release/better_sqlite3.node');
-  if (!existsSync(cached)) {
-    const ours = join(ROOT, 'node_modules/better-sqlite3');
-    const oursVersion = (JSON.parse(readFileSync(join(ours, 'package.json'), 'utf8')) as { version: string }).version;
-    if (
-      oursVersion === version &&
-      abi === process.versions.modules &&
-      existsSync(join(ours, 'build/Release/better_sqlite3.node'))
-    ) {
-      mkdirSync(dirname(cached), { recursive: true });
-      copyFileSync(join(ours, 'build/Release/better_sqlite3.node'), cached);
-    } else {
-      const nodedir = join(dirname(nodeBin), '..');
-      const buildEnv = existsSync(join(nodedir, 'include/node/node.h')) ? { ...env, npm_config_nodedir: nodedir } : env;
-      await run('npm', ['rebuild', 'better-sqlite3', '--foreground-scripts'], {
-        cwd: app,
-        env: buildEnv,
-        timeoutMs: 900_000,
-      });
-      mkdirSync(dirname(cached), { recursive: true });
-      copyFileSync(target, cached);
-      return;
-    }
-  }
-  mkdirSync(dirname(target), { recursive: true });
-  copyFileSync(cached, target);
 }

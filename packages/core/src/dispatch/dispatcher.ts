@@ -1,25 +1,18 @@
-// The scheduler loop: claims due deliveries in leased batches, signs and sends them, decides the next step and
-// records attempts through one group commit. No timer per delivery: one loop reads due rows from the store.
-import { isEgressFailure } from '../domain.ts';
+// The scheduler loop: claims due deliveries in leased batches into one lane per endpoint and starts each, within its
+// endpoint's cap, through the attempt pipeline (sign, send, decide, record through one group commit). No timer per
+// delivery: one loop reads due rows from the store.
 import type { SendResult } from '../http/sender.ts';
 import { newId } from '../ids.ts';
-import type { Policy } from '../policy/types.ts';
 import type { ClaimedDelivery } from '../store/store.ts';
 import { WakeSignal } from '../wake-signal.ts';
-import { admitWithAgeLimit } from './admission.ts';
-import { AttemptRecorder } from './attempt-recorder.ts';
-import { traceAttempt } from './attempt-trace.ts';
-import { attemptLogFields, attemptRecord, attemptTrigger, sendTimeoutMs, signedRequest } from './delivery-attempt.ts';
+import { AttemptPipeline } from './attempt-pipeline.ts';
 import { type DispatcherOptions, type ResolvedOptions, resolveOptions } from './dispatcher-options.ts';
 import { EndpointThrottles } from './endpoint-throttles.ts';
-import { HeldDeliveries } from './held-deliveries.ts';
 import { type Lane, lookahead } from './lane.ts';
 import type { DispatchObserver } from './observers.ts';
 
 export type { DeliverySender, DispatcherOptions } from './dispatcher-options.ts';
 
-/** The terminal reason of a delivery still in progress when its endpoint paused (docs/rules.md#paused-endpoint): replayable as `failed`. */
-export const ENDPOINT_PAUSED = 'endpoint_paused';
 /** How long an idle loop waits when due rows exist but none could be claimed. */
 const IDLE_RECHECK_MS = 25;
 /** How often an idle loop re-checks when due rows exist but all of them belong to this process's saturated lanes. */
@@ -31,9 +24,8 @@ export class Dispatcher {
   readonly workerId: string;
   readonly #o: ResolvedOptions;
   readonly #observers: DispatchObserver[];
-  readonly #recorder: AttemptRecorder;
+  readonly #pipeline: AttemptPipeline;
   readonly #throttles: EndpointThrottles;
-  readonly #holds: HeldDeliveries;
   readonly #lanes = new Map<string, Lane>();
   #leased = 0;
   #running = false;
@@ -59,9 +51,8 @@ export class Dispatcher {
     this.workerId = options.workerId ?? newId('msg').replace('msg_', 'wrk_');
     const o = (this.#o = resolveOptions(options));
     this.#observers = [...(options.observers ?? [])];
-    this.#recorder = new AttemptRecorder(o);
     this.#throttles = new EndpointThrottles({ ...o, observers: this.#observers, adaptive: o.adaptiveConcurrency });
-    this.#holds = new HeldDeliveries(o, this.workerId);
+    this.#pipeline = new AttemptPipeline(o, this.workerId, this.#observers, (c) => this.#isGone(c));
   }
 
   addObserver(o: DispatchObserver): void {
@@ -338,7 +329,8 @@ export class Dispatcher {
       const feedback = (result: SendResult, ms: number) => {
         if (this.#throttles.adapt(lane, c, seq, windowFull, result, ms)) this.#pump(lane, endpointId);
       };
-      const p = this.#process(c, claimedAt, freeSlot, sent, feedback)
+      const p = this.#pipeline
+        .process(c, claimedAt, freeSlot, sent, feedback)
         .catch((err) =>
           this.#o.logger.log('error', 'delivery processing failed', {
             delivery_id: c.delivery.id,
@@ -371,98 +363,6 @@ export class Dispatcher {
       await this.#settleActive();
       total += n;
       if (n === 0) return total;
-    }
-  }
-
-  #policyFor(c: ClaimedDelivery): Policy {
-    return this.#o.policies.get(c.endpoint.policy) ?? this.#o.policies.default();
-  }
-
-  /** Ends a claimed delivery as `failed` without an attempt. */
-  async #fail(c: ClaimedDelivery, reason: string, now: number): Promise<void> {
-    await this.#o.store.queue.endDeliveries([c.delivery.id], this.workerId, 'failed', reason, now);
-    for (const ob of this.#observers) ob.ended?.(c, 'failed', reason);
-  }
-
-  async #process(
-    c: ClaimedDelivery,
-    claimedAt: number,
-    freeSlot: () => void,
-    sent: (ms: number) => void,
-    feedback: (result: SendResult, durationMs: number) => void,
-  ): Promise<void> {
-    const o = this.#o;
-    const policy = this.#policyFor(c);
-    const now = o.clock.now();
-    const isReplay = c.replayId !== null;
-    const timeoutMs = sendTimeoutMs(c, policy);
-
-    // Queued so long behind a slow endpoint that the lease could now lapse mid-send (though it was long enough when
-    // claimed) and another worker take the row: leave it; the sweeper hands it back and it is claimed afresh.
-    const lease = c.delivery.leaseUntil;
-    if (lease !== null && claimedAt + timeoutMs <= lease && now + timeoutMs > lease) return;
-
-    // A delivery still in progress when its endpoint paused (manually, by health, or on a 410) failed before the
-    // pause: `failed`, never `skipped`, so the default window replay after reactivation recovers it (docs/rules.md#paused-endpoint).
-    // Only events that arrive while paused are `skipped`, and those are never claimed. A paused endpoint is not
-    // attempted, replays included: one scheduled before the pause ends the same way, counted failed by its replay.
-    if (c.endpoint.status === 'paused') return this.#fail(c, ENDPOINT_PAUSED, now);
-    let probe = false;
-    if (!isReplay) {
-      const admission = await admitWithAgeLimit(o.gate, c, policy, now);
-      if (admission.kind === 'hold') {
-        await this.#holds.submit({ id: c.delivery.id, until: admission.until });
-        for (const ob of this.#observers) ob.held?.(c, admission.until);
-        return;
-      }
-      if (admission.kind === 'fail') return this.#fail(c, admission.reason, now);
-      probe = admission.probe;
-    }
-
-    const request = signedRequest(c, await o.secrets.live(c.endpoint.id, c.endpoint.version, now), now, timeoutMs);
-    // Deleted while this delivery waited for its send (admission, secrets): it is not sent.
-    if (this.#isGone(c)) return;
-    const startedAt = now;
-    const span = o.tracer === null ? null : traceAttempt(o.tracer, c, attemptTrigger(c, probe), request.headers, now);
-    const egress = o.egress === undefined ? undefined : await o.egress.of(c.endpoint.id, c.endpoint.version);
-    const result = await o.sender.send(egress === undefined ? request : { ...request, ...egress });
-    // A success frees its slot at once: the healthy path never waits on a commit. A failure keeps it until the
-    // breaker and health have seen the record, so a failing endpoint is not flooded while its verdict is pending.
-    if (result.outcome === 'success') freeSlot();
-    const endedAt =
-      result.simulatedDurationMs !== undefined
-        ? startedAt + result.simulatedDurationMs
-        : Math.max(o.clock.now(), startedAt);
-    sent(endedAt - startedAt);
-    // An egress failure (docs/rules.md#egress-failures) is no verdict on the receiver: not for its concurrency either.
-    const egressFailed = isEgressFailure(result.errorClass);
-    if (!egressFailed) feedback(result, endedAt - startedAt);
-    const record = attemptRecord(
-      c,
-      policy,
-      request.headers,
-      result,
-      startedAt,
-      endedAt,
-      probe,
-      isReplay ? null : o.gate.scopeKey(c, policy),
-      this.workerId,
-      o.random,
-      o.noticeReopenWindowMs,
-    );
-    const { attempt, next } = record;
-    if (span !== null) {
-      attempt.traceId = span.traceId;
-      span.end(result, next.status);
-    }
-    const transitions = await this.#recorder.submit(record);
-    // A probe still reports (one that could not reach the receiver keeps the breaker open); other egress failures don't.
-    if (!egressFailed || probe) await o.gate.afterAttempt(c, policy, attempt, probe, o.clock.now());
-
-    if (o.logAttempts) o.logger.log('info', 'attempt', attemptLogFields(c, record, result));
-    for (const ob of this.#observers) {
-      ob.attempt?.({ attempt, claimed: c, next, probe });
-      for (const t of transitions) ob.health?.(t);
     }
   }
 }

@@ -1,4 +1,11 @@
 // Public surface of the receiver doctor: the cases, their pure grading, and the runner.
+
+export {
+  DOCTOR_DEFAULT_TYPE,
+  DOCTOR_HEADER,
+  DOCTOR_ID_PREFIX,
+  type DoctorTarget,
+} from './case-requests.ts';
 export { caseInfo, DOCTOR_CASES, type DoctorCaseId, type DoctorCaseInfo } from './cases.ts';
 export { requiredFields, sampleFromSchema } from './contract-sample.ts';
 export {
@@ -12,9 +19,6 @@ export {
 } from './grade.ts';
 export {
   DOCTOR_DEFAULT_TIMEOUT_MS,
-  DOCTOR_DEFAULT_TYPE,
-  DOCTOR_HEADER,
-  DOCTOR_ID_PREFIX,
   DOCTOR_MAX_DURATION_MS,
   DOCTOR_MAX_REQUESTS,
   type DoctorCaseResult,
@@ -23,6 +27,5 @@ export {
   type DoctorRunOptions,
   type DoctorSender,
   type DoctorStop,
-  type DoctorTarget,
   runDoctor,
 } from './run-doctor.ts';

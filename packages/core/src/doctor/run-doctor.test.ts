@@ -2,8 +2,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { VirtualClock } from '../clock.ts';
+import { spacedJson } from './case-requests.ts';
 import type { DoctorSender } from './run-doctor.ts';
-import { DOCTOR_MAX_DURATION_MS, DOCTOR_MAX_REQUESTS, runDoctor, spacedJson } from './run-doctor.ts';
+import { DOCTOR_MAX_DURATION_MS, DOCTOR_MAX_REQUESTS, runDoctor } from './run-doctor.ts';
 
 interface Sent {
   url: string;

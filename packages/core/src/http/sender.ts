@@ -1,20 +1,19 @@
 // The delivery HTTP client: one keep-alive undici Pool per endpoint and origin, a total deadline, capped excerpts, SSRF checks.
 import { EventEmitter } from 'node:events';
 import { performance } from 'node:perf_hooks';
-import { Pool } from 'undici';
 import type { Clock } from '../clock.ts';
 import { systemClock } from '../clock.ts';
 import type { ErrorClass } from '../domain.ts';
-import { type EgressOptions, EgressRoutes, type ProxyServer } from '../egress-routes.ts';
-import { checkEndpointUrl } from './address-guard.ts';
+import { type EgressOptions, EgressRoutes } from '../egress-routes.ts';
 import { classifyTransportError, describeError, outcomeForStatus } from './classify-send.ts';
 import { createGuardedLookup, type LookupAll } from './guarded-lookup.ts';
 import { OAuth2Tokens, sendWithBearer } from './oauth2-token.ts';
 import { forwardForm } from './proxy-forward.ts';
-import { tunnelConnector } from './proxy-tunnel.ts';
 import { readExcerpt } from './read-excerpt.ts';
 import { retryAfterHeaderMs } from './retry-after-header.ts';
-import type { ClientCertificate, SendRequest, SendResult } from './send-types.ts';
+import { type PoolEntry, SendPools } from './send-pools.ts';
+import { SendTargets } from './send-target.ts';
+import type { SendRequest, SendResult } from './send-types.ts';
 
 export const DEFAULT_USER_AGENT = 'Hookline-Webhooks/0.1 (+https://hookline.dev)';
 
@@ -59,30 +58,6 @@ export interface Sender {
   close(): Promise<void>;
 }
 
-interface PoolEntry {
-  readonly pool: Pool;
-  readonly key: string;
-  readonly endpointId: string | null;
-  readonly connections: number;
-  inflight: number;
-  lastUsed: number; // performance.now()
-}
-
-type Target =
-  | {
-      readonly ok: true;
-      readonly origin: string;
-      readonly path: string;
-      readonly authorization: string | null;
-      /** The URL's host name (brackets removed) and host (with port, as the Host header says it). */
-      readonly hostname: string;
-      readonly host: string;
-      readonly port: number;
-      readonly https: boolean;
-    }
-  | { readonly ok: false; readonly message: string };
-
-const MAX_CACHED_TARGETS = 10_000;
 /** A token endpoint's answer is read up to this much (a JWT access token can pass the 4 KB excerpt). */
 const TOKEN_RESPONSE_BYTES = 64 * 1024;
 
@@ -127,113 +102,19 @@ export function createSender(options: SenderOptions = {}): Sender {
   // Keep the socket's read buffer near the excerpt size so a huge body is not pulled in before we hang up.
   const highWaterMark = Math.max(cap, 16 * 1024);
 
-  // Keyed `<endpoint id> <origin>` (or the origin alone); Map order is least recently created first.
-  const pools = new Map<string, PoolEntry>();
-  // The one pool an endpoint uses now: a new URL or cap replaces it.
-  const byEndpoint = new Map<string, PoolEntry>();
-  // Parsing and checking a URL once per distinct URL keeps the hot path to two Map lookups.
-  const targets = new Map<string, Target>();
+  const pools = new SendPools({
+    defaultConnections,
+    maxPools,
+    keepAliveTimeout,
+    connectTimeout,
+    lookup,
+    ca,
+    direct,
+  });
+  const targets = new SendTargets({ allowHttp, allowPrivateTargets });
+  const evictIdle = (idleMs = idlePoolMs) => pools.evictIdle(idleMs);
   let closed = false;
 
-  function targetFor(url: string): Target {
-    let target = targets.get(url);
-    if (target !== undefined) return target;
-    const check = checkEndpointUrl(url, { allowHttp, allowPrivateTargets });
-    if (!check.ok) target = { ok: false, message: `${check.code}: ${check.message}` };
-    else {
-      const u = check.url;
-      // Pool.request sends only the path, so URL credentials would silently vanish; send them as Basic auth.
-      const authorization =
-        u.username || u.password
-          ? 'Basic ' +
-            Buffer.from(`${decodeURIComponent(u.username)}:${decodeURIComponent(u.password)}`).toString('base64')
-          : null;
-      target = {
-        ok: true,
-        origin: u.origin,
-        path: u.pathname + u.search,
-        authorization,
-        hostname: u.hostname.startsWith('[') ? u.hostname.slice(1, -1) : u.hostname,
-        host: u.host,
-        port: u.port === '' ? (u.protocol === 'https:' ? 443 : 80) : Number(u.port),
-        https: u.protocol === 'https:',
-      };
-    }
-    if (targets.size >= MAX_CACHED_TARGETS) targets.clear();
-    targets.set(url, target);
-    return target;
-  }
-
-  /** Forget a pool and close it; close() lets requests already on it finish. */
-  function retire(entry: PoolEntry): void {
-    if (pools.get(entry.key) === entry) pools.delete(entry.key);
-    if (entry.endpointId !== null && byEndpoint.get(entry.endpointId) === entry) byEndpoint.delete(entry.endpointId);
-    entry.pool.close().catch(() => {});
-  }
-
-  /**
-   * The pool of an endpoint (or origin) on one route: direct, tunnelled through a proxy (https), or to the proxy
-   * itself (http in absolute form). The route is part of the key, so a changed proxy setting gets a new pool.
-   */
-  function poolFor(
-    origin: string,
-    endpointId: string | undefined,
-    maxConcurrency: number | undefined,
-    proxy: ProxyServer | null = null,
-    https = true,
-    certificate?: ClientCertificate,
-  ): PoolEntry {
-    const connections =
-      maxConcurrency !== undefined && Number.isInteger(maxConcurrency) && maxConcurrency > 0
-        ? maxConcurrency
-        : defaultConnections;
-    const route = proxy === null ? origin : `${origin} via ${proxy.name} ${proxy.display}`;
-    const withCert = certificate === undefined ? route : `${route} cert ${certificate.id}`;
-    const key = endpointId === undefined ? withCert : `${endpointId} ${withCert}`;
-    let entry = pools.get(key);
-    if (entry !== undefined && entry.connections === connections) return entry;
-    // The endpoint's URL moved to another origin or its cap changed: its old pool goes (after its sends finish).
-    if (entry !== undefined) retire(entry);
-    const previous = endpointId === undefined ? undefined : byEndpoint.get(endpointId);
-    if (previous !== undefined) retire(previous);
-    if (pools.size >= maxPools) evictLeastRecentlyUsed();
-    const tls = {
-      ...(ca === undefined ? {} : { ca }),
-      ...(certificate === undefined ? {} : { cert: certificate.cert, key: certificate.key }),
-    };
-    const connect =
-      proxy === null
-        ? { lookup, timeout: connectTimeout, ...tls }
-        : https
-          ? tunnelConnector({ proxy, lookup, direct, connectTimeoutMs: connectTimeout, tls })
-          : // Absolute form: the pool's origin is the proxy, which the operator chose; the target was checked per send.
-            { timeout: connectTimeout };
-    const pool = new Pool(origin, { connections, pipelining: 1, keepAliveTimeout, connect });
-    entry = { pool, key, endpointId: endpointId ?? null, connections, inflight: 0, lastUsed: performance.now() };
-    pools.set(key, entry);
-    if (endpointId !== undefined) byEndpoint.set(endpointId, entry);
-    return entry;
-  }
-
-  /** Over the bound: close the idle pool unused the longest. Pools with sends in flight are never closed. */
-  function evictLeastRecentlyUsed(): void {
-    let oldest: PoolEntry | undefined;
-    for (const entry of pools.values())
-      if (entry.inflight === 0 && (oldest === undefined || entry.lastUsed < oldest.lastUsed)) oldest = entry;
-    if (oldest !== undefined) retire(oldest);
-  }
-
-  function evictIdle(idleMs = idlePoolMs): number {
-    const now = performance.now();
-    let evicted = 0;
-    for (const entry of [...pools.values()]) {
-      if (entry.inflight === 0 && now - entry.lastUsed >= idleMs) {
-        retire(entry);
-        evicted++;
-      }
-    }
-    return evicted;
-  }
   const sweeper = setInterval(evictIdle, Math.max(1_000, idlePoolMs / 2));
   sweeper.unref();
 
@@ -273,7 +154,7 @@ export function createSender(options: SenderOptions = {}): Sender {
     const { timeoutMs } = request;
     const startedAt = clock.now();
     const t0 = performance.now();
-    const target = targetFor(request.url);
+    const target = targets.of(request.url);
     if (!target.ok) {
       // Refused before any connection. A delivery failure, not a client error: the URL (or DNS) can be fixed
       // and retries should then get through.
@@ -296,7 +177,7 @@ export function createSender(options: SenderOptions = {}): Sender {
       const form = await forwardForm(lookup, target, proxy, direct).catch((err: unknown) => err as Error);
       if (form instanceof Error) return failure(classifyTransportError(form), describeError(form), startedAt, t0);
       if (form === null)
-        entry = poolFor(
+        entry = pools.poolFor(
           target.origin,
           request.endpointId,
           request.maxConcurrency,
@@ -305,12 +186,12 @@ export function createSender(options: SenderOptions = {}): Sender {
           request.clientCertificate,
         );
       else {
-        entry = poolFor(form.proxyOrigin, request.endpointId, request.maxConcurrency, proxy, false);
+        entry = pools.poolFor(form.proxyOrigin, request.endpointId, request.maxConcurrency, proxy, false);
         path = form.path;
         headers = { ...headers, ...form.headers };
       }
     } else
-      entry = poolFor(
+      entry = pools.poolFor(
         target.origin,
         request.endpointId,
         request.maxConcurrency,
@@ -388,16 +269,11 @@ export function createSender(options: SenderOptions = {}): Sender {
     send,
     evictIdle,
     poolCount: () => pools.size,
-    closeEndpoint(endpointId) {
-      for (const entry of [...pools.values()]) if (entry.endpointId === endpointId) retire(entry);
-    },
+    closeEndpoint: (endpointId) => pools.closeEndpoint(endpointId),
     async close() {
       closed = true;
       clearInterval(sweeper);
-      const all = [...pools.values()];
-      pools.clear();
-      byEndpoint.clear();
-      await Promise.allSettled(all.map((e) => e.pool.close()));
+      await pools.closeAll();
     },
   };
 }

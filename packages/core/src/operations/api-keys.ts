@@ -4,7 +4,7 @@ import { fail } from '../errors.ts';
 import { newId } from '../ids.ts';
 import type { ApiKeyRecord } from '../store/store.ts';
 import { audited } from './audit.ts';
-import type { EngineParts } from './parts.ts';
+import type { EngineParts } from './engine-parts.ts';
 
 /** How fresh `last_used_at` is kept: a key used all day writes its row about once a minute. */
 export const LAST_USED_GRANULARITY_MS = 60_000;

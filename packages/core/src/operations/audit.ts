@@ -12,7 +12,7 @@ import {
   SYSTEM_ACTOR,
 } from '../audit/audit-types.ts';
 import type { AuditedMethod, AuditedWrite, Page } from '../store/store.ts';
-import type { EngineParts } from './parts.ts';
+import type { EngineParts } from './engine-parts.ts';
 
 /** What an operation says about its change: the action and its target (the store adds the diff and the chain). */
 export interface AuditWhat {

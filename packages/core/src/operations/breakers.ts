@@ -2,7 +2,7 @@
 import type { Actor } from '../audit/audit-types.ts';
 import { SYSTEM_ACTOR } from '../audit/audit-types.ts';
 import type { BreakerScopeRef, BreakerStatus } from '../breaker/breaker-gate.ts';
-import type { EngineParts } from './parts.ts';
+import type { EngineParts } from './engine-parts.ts';
 
 export class BreakerOperations {
   readonly #p: EngineParts;

@@ -5,7 +5,7 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Actor } from '../audit/audit-types.ts';
 import { fail } from '../errors.ts';
 import { audited } from './audit.ts';
-import type { EngineParts } from './parts.ts';
+import type { EngineParts } from './engine-parts.ts';
 
 /** A portal link signs in once, within 15 minutes of its creation (docs/console.md#portal-links). */
 export const PORTAL_LINK_TTL_MS = 15 * 60_000;

@@ -5,7 +5,7 @@ import type { Attempt, Delivery } from '../domain.ts';
 import { fail } from '../errors.ts';
 import type { DeliveryFilter, Page } from '../store/store.ts';
 import { audited } from './audit.ts';
-import type { EngineParts } from './parts.ts';
+import type { EngineParts } from './engine-parts.ts';
 import { retryRefusal } from './retry-refusal.ts';
 
 export class DeliveryOperations {

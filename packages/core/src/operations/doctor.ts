@@ -3,7 +3,7 @@
 import { type DoctorReport, runDoctor } from '../doctor/run-doctor.ts';
 import type { Endpoint } from '../domain.ts';
 import { fail } from '../errors.ts';
-import type { EngineParts } from './parts.ts';
+import type { EngineParts } from './engine-parts.ts';
 
 /** The event type the doctor's events carry, from the registry: its example is their data, its schema drives case 6. */
 export interface DoctorContract {

@@ -7,7 +7,7 @@ import type { EndpointEgressSummary } from '../domain.ts';
 import { fail } from '../errors.ts';
 import { checkEndpointUrl } from '../http/address-guard.ts';
 import type { EndpointEgress } from '../store/store.ts';
-import type { EngineParts } from './parts.ts';
+import type { EngineParts } from './engine-parts.ts';
 
 /** The API's fields (create and PATCH): absent leaves a setting as it is, null removes it. */
 export interface EndpointEgressInput {

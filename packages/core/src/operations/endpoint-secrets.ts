@@ -9,8 +9,8 @@ import { newId } from '../ids.ts';
 import { generateEd25519Secret, isEd25519Secret, publicKeyOf } from '../signing/ed25519-keys.ts';
 import { generateSecret } from '../signing/signing-keys.ts';
 import { audited } from './audit.ts';
-import { checkGivenSecret } from './endpoints.ts';
-import type { EngineParts } from './parts.ts';
+import { checkGivenSecret } from './endpoint-input.ts';
+import type { EngineParts } from './engine-parts.ts';
 
 /** A live signing key as users may see it: an HMAC secret, or an ed25519 public key (its secret key is never shown). */
 export interface LiveSecret {

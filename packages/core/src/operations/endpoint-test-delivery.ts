@@ -12,7 +12,7 @@ import { recordedHeaders } from '../http/custom-headers.ts';
 import { newId } from '../ids.ts';
 import { type AttemptSpan, startAttemptSpan } from '../tracing/attempt-span.ts';
 import { audited } from './audit.ts';
-import type { EngineParts } from './parts.ts';
+import type { EngineParts } from './engine-parts.ts';
 
 const TEST_MAX_TIMEOUT_MS = 60_000;
 const TEST_LEASE_MARGIN_MS = 30_000;

@@ -2,7 +2,7 @@
 import type { Actor } from '../audit/audit-types.ts';
 import type { EventTypeRow } from '../store/store.ts';
 import { audited } from './audit.ts';
-import type { EngineParts } from './parts.ts';
+import type { EngineParts } from './engine-parts.ts';
 
 export class EventTypeOperations {
   readonly #p: EngineParts;

@@ -2,8 +2,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { AcceptResult } from '../store/store.ts';
+import type { EngineParts } from './engine-parts.ts';
 import { EventOperations } from './events.ts';
-import type { EngineParts } from './parts.ts';
 
 function created(statuses: Array<'pending' | 'skipped'>): AcceptResult {
   return {

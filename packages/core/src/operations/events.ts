@@ -5,8 +5,8 @@ import { fail } from '../errors.ts';
 import { newId } from '../ids.ts';
 import { type EventInput, expectAccepted, limitError } from '../ingest.ts';
 import type { AcceptResult } from '../store/store.ts';
+import type { EngineParts } from './engine-parts.ts';
 import { type EventSearchHit, type EventSearchQuery, exportEvents, searchEvents } from './event-search.ts';
-import type { EngineParts } from './parts.ts';
 
 /**
  * A new event with a delivery to attempt: only then is there anything for the dispatcher to claim (a delivery to a

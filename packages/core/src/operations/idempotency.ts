@@ -3,7 +3,7 @@
 // runs waits for it (across processes: the record is in the store); the same key with another request is 409.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fail } from '../errors.ts';
-import type { EngineParts } from './parts.ts';
+import type { EngineParts } from './engine-parts.ts';
 
 /** How long an answer is kept for its key. */
 export const IDEMPOTENCY_TTL_MS = 12 * 3_600_000;

@@ -1,5 +1,5 @@
 // Keeping the store healthy (docs/rules.md#health-pause, docs/rules.md#retention) and telling whether it can take writes.
-import type { EngineParts } from './parts.ts';
+import type { EngineParts } from './engine-parts.ts';
 
 export class MaintenanceOperations {
   readonly #p: EngineParts;

@@ -18,7 +18,7 @@ import type {
   ReplayRow,
 } from '../store/store.ts';
 import { audited } from './audit.ts';
-import type { EngineParts } from './parts.ts';
+import type { EngineParts } from './engine-parts.ts';
 
 export interface MessageInput {
   type: string;

@@ -1,6 +1,6 @@
 // A tenant's notices (endpoint degraded, paused, recovered…): recorded by the notifier, listed newest first.
 import type { Notice, Page } from '../store/store.ts';
-import type { EngineParts } from './parts.ts';
+import type { EngineParts } from './engine-parts.ts';
 
 export class NoticeOperations {
   readonly #p: EngineParts;

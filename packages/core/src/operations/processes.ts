@@ -1,7 +1,7 @@
 // The running processes sharing this store and the settings each published (docs/scaling.md#settings-that-must-match).
 import { DEFAULTS } from '../defaults.ts';
 import type { ProcessRecord } from '../store/store.ts';
-import type { EngineParts } from './parts.ts';
+import type { EngineParts } from './engine-parts.ts';
 
 export class ProcessOperations {
   readonly #p: EngineParts;

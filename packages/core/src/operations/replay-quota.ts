@@ -3,7 +3,7 @@
 import { DEFAULTS } from '../defaults.ts';
 import { fail, type HooklineError } from '../errors.ts';
 import type { ReplayQuota } from '../store/store.ts';
-import { DAY_MS, type EngineParts } from './parts.ts';
+import { DAY_MS, type EngineParts } from './engine-parts.ts';
 
 /** The tenant's quota at `now`: `max` window replays that selected something since the UTC midnight before `now`. */
 export function dailyReplayQuota(settings: EngineParts['settings'], now: number): ReplayQuota {

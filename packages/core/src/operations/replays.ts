@@ -6,7 +6,7 @@ import { fail } from '../errors.ts';
 import { newId } from '../ids.ts';
 import type { ReplayRow } from '../store/store.ts';
 import { audited } from './audit.ts';
-import type { EngineParts } from './parts.ts';
+import type { EngineParts } from './engine-parts.ts';
 import { dailyReplayQuota, replayQuotaExceeded } from './replay-quota.ts';
 
 export class ReplayOperations {

@@ -1,7 +1,7 @@
 // Why a delivery cannot be retried now (docs/rules.md#retry-now): the one decision behind the API's 409s.
-import type { Delivery, Endpoint } from '../domain.ts';
+import { type Delivery, type Endpoint, TERMINAL_STATUSES } from '../domain.ts';
 import { fail, type HooklineError } from '../errors.ts';
-import type { EngineParts } from './parts.ts';
+import type { EngineParts } from './engine-parts.ts';
 
 const iso = (ms: number | null) => (ms === null ? 'not set' : new Date(ms).toISOString());
 
@@ -14,7 +14,7 @@ export async function retryRefusal(
   d: Delivery,
   ep: Endpoint,
 ): Promise<HooklineError | null> {
-  if (d.status === 'succeeded' || d.status === 'failed' || d.status === 'skipped')
+  if ((TERMINAL_STATUSES as readonly string[]).includes(d.status))
     return fail('delivery_finished', { status: d.status, delivery_id: d.id });
   if (d.status === 'delivering') return fail('delivery_in_flight');
   if (ep.status === 'paused') return fail('endpoint_paused');

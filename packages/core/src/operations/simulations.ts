@@ -9,7 +9,7 @@ import type { Policy } from '../policy/types.ts';
 import { runScript, type ScriptResult } from '../simulation/run-script.ts';
 import { parseResponse, type ScriptedResponse } from '../simulation/scripted-response.ts';
 import type { SimEngineOptions } from '../simulation/sim-engine.ts';
-import type { EngineParts } from './parts.ts';
+import type { EngineParts } from './engine-parts.ts';
 
 export const SIMULATION_MAX_RESPONSES = 50;
 /** Simulations running at once in this process; one more is refused (429 simulation_busy) rather than queued. */

@@ -1,7 +1,8 @@
 // What an operator watches (docs/scaling.md "What to watch"): queue depth, the oldest due delivery's wait, success rates.
+import { QUEUED_STATUSES } from '../domain.ts';
 import { fail } from '../errors.ts';
 import type { EndpointStats } from '../store/store.ts';
-import { DAY_MS, type EngineParts } from './parts.ts';
+import { DAY_MS, type EngineParts } from './engine-parts.ts';
 
 export interface QueueStats {
   at: number;
@@ -49,7 +50,7 @@ export class StatsOperations {
       successRate: e.succeeded + e.failed === 0 ? null : e.succeeded / (e.succeeded + e.failed),
     }));
     const queued = { pending: 0, delivering: 0, held: 0 };
-    for (const e of endpoints) for (const k of ['pending', 'delivering', 'held'] as const) queued[k] += e.queued[k];
+    for (const e of endpoints) for (const k of QUEUED_STATUSES) queued[k] += e.queued[k];
     const ages = endpoints.map((e) => e.oldestDueAgeMs).filter((a): a is number => a !== null);
     return { at: now, since, queued, oldestDueAgeMs: ages.length === 0 ? null : Math.max(...ages), endpoints };
   }

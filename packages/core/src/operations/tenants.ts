@@ -15,7 +15,7 @@ import { utcDay } from '../pacing/tenant-admission.ts';
 import { isUniqueViolation } from '../store/storage-fault.ts';
 import type { Page, TenantLabels } from '../store/store.ts';
 import { audited } from './audit.ts';
-import type { EngineParts } from './parts.ts';
+import type { EngineParts } from './engine-parts.ts';
 
 export interface TenantInput {
   /** A fixed id (`hookline simulate`'s tenant); default a new `ten_` id. Never taken from a request. */

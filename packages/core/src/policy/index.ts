@@ -22,3 +22,4 @@ export type {
   OutcomeClass,
   Policy,
 } from './types.ts';
+export { OUTCOME_CLASSES } from './types.ts';

@@ -1,7 +1,8 @@
 // Retry policies are data: ladders of delays, jitter, timeout, which outcomes retry, limits, breaker and health rules.
 
 /** How one attempt ended, per docs/rules.md#outcome-classes: 2xx; timeout/network/5xx/429; 3xx/other 4xx. */
-export type OutcomeClass = 'success' | 'delivery_failure' | 'client_error';
+export const OUTCOME_CLASSES = ['success', 'delivery_failure', 'client_error'] as const;
+export type OutcomeClass = (typeof OUTCOME_CLASSES)[number];
 
 /** `fast` schedules after delivery failures; `slow` after client errors on money events (payments). */
 export type Ladder = 'fast' | 'slow';

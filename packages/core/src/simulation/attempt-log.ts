@@ -24,6 +24,13 @@ export interface SimAttempt {
     | { readonly status: 'failed'; readonly reason: string };
 }
 
+/** What a simulated delivery does after an attempt: the `next.status` of a SimAttempt. */
+export const SIM_NEXT_STATUSES = [
+  'pending',
+  'succeeded',
+  'failed',
+] as const satisfies readonly SimAttempt['next']['status'][];
+
 /** A breaker or endpoint-health change. */
 export interface SimTransition {
   readonly seq: number;

@@ -2,7 +2,7 @@
 // (`hookline simulate`); the caller hands it the engine factory (`createHookline`).
 
 export { type IdleTarget, type RunUntilIdleOptions, runUntilIdle } from '../dispatch/run-until-idle.ts';
-export { AttemptLog, type SimAttempt, type SimEnded, type SimTransition } from './attempt-log.ts';
+export { AttemptLog, SIM_NEXT_STATUSES, type SimAttempt, type SimEnded, type SimTransition } from './attempt-log.ts';
 export { runScript, type ScriptResult, type ScriptRun } from './run-script.ts';
 export { parseResponse, responseLabel, type ScriptedResponse } from './scripted-response.ts';
 export { createScriptedSender, scriptPicker } from './scripted-sender.ts';

@@ -1,7 +1,8 @@
 // Adapter for Fastify 4/5: a plugin whose content-type parser keeps the raw Buffer, scoped to it.
 import type { IncomingMessage } from 'node:http';
 import { ReceiverError } from '../errors.ts';
-import type { WebhookHandler, WebhookResponse } from '../handler.ts';
+import type { WebhookHandler } from '../handler.ts';
+import type { WebhookResponse } from '../webhook-answer.ts';
 import { type BodyLimits, DEFAULT_MAX_BODY_BYTES, readNodeBody } from './read-body.ts';
 
 export interface FastifyWebhookOptions extends BodyLimits {

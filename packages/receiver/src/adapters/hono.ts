@@ -1,6 +1,7 @@
 // Adapter for Hono: a route handler reading the raw bytes from the fetch Request.
 import { ReceiverError } from '../errors.ts';
-import type { WebhookHandler, WebhookResponse } from '../handler.ts';
+import type { WebhookHandler } from '../handler.ts';
+import type { WebhookResponse } from '../webhook-answer.ts';
 import { type BodyLimits, DEFAULT_MAX_BODY_BYTES, readWebBody } from './read-body.ts';
 
 /** The part of Hono's Context we touch; no type dependency on hono. */

@@ -1,7 +1,8 @@
 // Adapter for node:http (and anything exposing IncomingMessage/ServerResponse).
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ReceiverError } from '../errors.ts';
-import { answerFor, type WebhookHandler, type WebhookResponse } from '../handler.ts';
+import type { WebhookHandler } from '../handler.ts';
+import { answerFor, type WebhookResponse } from '../webhook-answer.ts';
 import { type BodyLimits, readNodeBody } from './read-body.ts';
 
 /**

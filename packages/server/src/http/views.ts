@@ -1,5 +1,6 @@
 // The building blocks of the API's JSON representations (snake_case, ISO-8601 times, prefixed ids): schema
 // primitives, the error body and list pages. Each resource's own schema and view live beside its routes.
+import { ENVIRONMENTS } from '@hookline/core';
 import { named, schemaName } from './schema-names.ts';
 
 type Schema = Record<string, unknown>;
@@ -29,7 +30,7 @@ export const stringMap = { type: 'object', additionalProperties: { type: 'string
 /** docs/rules.md#environments: every tenant, and so each of its deliveries, attempts and notices, is test or live. */
 export const environment = {
   type: 'string',
-  enum: ['test', 'live'],
+  enum: [...ENVIRONMENTS],
   description: "The tenant's environment (test or live), fixed at its creation.",
 } as const;
 

@@ -1,5 +1,5 @@
 // The event-type registry over HTTP: versioned JSON Schemas, examples and money rules; events are checked against them.
-import { fail } from '@hookline/core';
+import { EVENT_TYPE_NAME, fail } from '@hookline/core';
 import type { FastifyInstance } from 'fastify';
 import type { EventTypeDefinition, EventTypeView } from '../event-types/event-type-registry.ts';
 import { addRoute } from '../http/route.ts';
@@ -11,7 +11,7 @@ const tag = 'event-types';
 const TYPE_PARAM = {
   type: 'object',
   required: ['type'],
-  properties: { type: { type: 'string', pattern: '^[A-Za-z0-9_-]+(\\.[A-Za-z0-9_-]+)*$', maxLength: 200 } },
+  properties: { type: { type: 'string', pattern: EVENT_TYPE_NAME.pattern, maxLength: EVENT_TYPE_NAME.maxLength } },
 };
 
 const MoneySchema = {

@@ -1,7 +1,9 @@
 // Policies: the ones an endpoint can name, and a policy's preview: the attempt timeline against scripted answers,
 // computed by the engine on a virtual clock (engine.simulations; what `hookline simulate --responses` prints).
 
-import { SIMULATION_MAX_RESPONSES } from '@hookline/core';
+import { EVENT_TYPE_NAME, OUTCOME_CLASSES, SIMULATION_MAX_RESPONSES } from '@hookline/core';
+import { SIM_NEXT_STATUSES } from '@hookline/core/simulation';
+
 import type { FastifyInstance } from 'fastify';
 import { addRoute } from '../http/route.ts';
 import { named } from '../http/schema-names.ts';
@@ -50,13 +52,13 @@ const SimulationSchema = named('Simulation', {
           duration_ms: ms,
           ladder: { type: 'string', description: 'The ladder that scheduled this attempt (fast, slow, …).' },
           response: { type: 'string', description: 'The scripted answer: a status, timeout or reset.' },
-          outcome: { type: 'string', enum: ['success', 'delivery_failure', 'client_error'] },
+          outcome: { type: 'string', enum: [...OUTCOME_CLASSES] },
           next: {
             type: 'object',
             additionalProperties: false,
             required: ['status'],
             properties: {
-              status: { type: 'string', enum: ['pending', 'succeeded', 'failed'] },
+              status: { type: 'string', enum: [...SIM_NEXT_STATUSES] },
               at_ms: { ...ms, description: 'pending: when the next attempt is due.' },
               ladder: { type: 'string', description: 'pending: the ladder of the next attempt.' },
               reason: { type: 'string', description: 'failed: why the delivery ended.' },
@@ -167,8 +169,8 @@ export function policyRoutes(app: FastifyInstance, rt: Runtime): void {
         type: {
           type: 'string',
           minLength: 1,
-          maxLength: 200,
-          pattern: '^[A-Za-z0-9_-]+(\\.[A-Za-z0-9_-]+)*$',
+          maxLength: EVENT_TYPE_NAME.maxLength,
+          pattern: EVENT_TYPE_NAME.pattern,
           description: 'Event type (default simulate.test); decides money events for payments.',
         },
         data: { description: 'Event data (default {}).' },

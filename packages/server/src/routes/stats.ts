@@ -1,5 +1,5 @@
 // Queue depth, how long the oldest due delivery has waited, and per-endpoint success rates: what an operator watches.
-import type { QueueStats, TenantStats } from '@hookline/core';
+import { ENDPOINT_STATUSES, QUEUED_STATUSES, type QueueStats, type TenantStats } from '@hookline/core';
 import type { FastifyInstance } from 'fastify';
 import { parseTime } from '../http/query.ts';
 import { addRoute, paramsSchema } from '../http/route.ts';
@@ -11,8 +11,8 @@ const iso = (ms: number) => new Date(ms).toISOString();
 const count = { type: 'integer', minimum: 0 };
 const Queue = named('QueueDepth', {
   type: 'object',
-  required: ['pending', 'delivering', 'held'],
-  properties: { pending: count, delivering: count, held: count },
+  required: [...QUEUED_STATUSES],
+  properties: Object.fromEntries(QUEUED_STATUSES.map((s) => [s, count])),
   description: 'Deliveries not yet terminal, by status.',
 });
 const age = {
@@ -40,7 +40,7 @@ const EndpointStatsSchema = named('EndpointStats', {
   ],
   properties: {
     endpoint_id: { type: 'string' },
-    endpoint_status: { type: 'string', enum: ['active', 'degraded', 'paused'] },
+    endpoint_status: { type: 'string', enum: [...ENDPOINT_STATUSES] },
     queue: Queue,
     oldest_due_age_ms: age,
     succeeded: {

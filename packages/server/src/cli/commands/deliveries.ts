@@ -1,6 +1,7 @@
 // `hookline deliveries list|show|retry|dismiss`: the delivery log and dead letters, filtered; one delivery with every
 // attempt; retry now (a pending delivery's next attempt at once); dismissing a failed delivery that holds its key.
 
+import { DELIVERY_STATUSES } from '@hookline/core';
 import { MAX_PAGE_LIMIT } from '../../http/route.ts';
 import { out, printJson } from '../cli-context.ts';
 import { usageError } from '../cli-error.ts';
@@ -10,7 +11,7 @@ import { intValue, parseCommandArgs, requirePositional, timeValue } from '../par
 import { formatRecord, formatTable } from '../table.ts';
 import { ATTEMPT_COLUMNS, DELIVERY_COLUMNS, type Json, type Page, shortTime } from '../views.ts';
 
-const STATUSES = ['pending', 'delivering', 'held', 'succeeded', 'failed', 'skipped'];
+const STATUSES: readonly string[] = DELIVERY_STATUSES;
 
 const OPTIONS = {
   ...CLIENT_OPTIONS,

@@ -2,7 +2,7 @@
 // files) and the --oauth2-* flags, and the API fields they become (proxy, client_certificate, oauth2).
 import { readFileSync } from 'node:fs';
 import { usageError } from '../cli-error.ts';
-import type { Json } from '../views.ts';
+import type { UpdateEndpointBody } from '../request-bodies.ts';
 
 export const EGRESS_OPTIONS = {
   proxy: { type: 'string' },
@@ -28,8 +28,11 @@ function pem(command: string, flag: string, path: string): string {
 }
 
 /** The API fields of the egress flags given; the server checks the values (proxy_invalid, client_certificate_invalid, oauth_client_invalid). */
-export function egressBody(command: string, values: EgressValues): Json {
-  const body: Json = {};
+export function egressBody(
+  command: string,
+  values: EgressValues,
+): Pick<UpdateEndpointBody, 'proxy' | 'client_certificate' | 'oauth2'> {
+  const body: Pick<UpdateEndpointBody, 'proxy' | 'client_certificate' | 'oauth2'> = {};
   if (values.proxy !== undefined) body.proxy = values.proxy === 'default' ? null : values.proxy;
   const cert = values['client-cert'];
   const key = values['client-key'];
@@ -54,7 +57,7 @@ export function egressBody(command: string, values: EgressValues): Json {
       throw usageError(
         `${command}: OAuth2 needs --oauth2-token-url and --oauth2-client-id (and a secret the first time)`,
       );
-    const oauth2: Json = { token_url: url, client_id: values['oauth2-client-id'] };
+    const oauth2: NonNullable<UpdateEndpointBody['oauth2']> = { token_url: url, client_id: values['oauth2-client-id'] };
     if (values['oauth2-client-secret'] !== undefined) oauth2.client_secret = values['oauth2-client-secret'];
     if (values['oauth2-scope'] !== undefined) oauth2.scope = values['oauth2-scope'] || null;
     if (values['oauth2-audience'] !== undefined) oauth2.audience = values['oauth2-audience'] || null;

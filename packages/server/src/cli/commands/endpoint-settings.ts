@@ -1,8 +1,9 @@
 // The endpoint settings as flags: which flags `endpoints add`, `set` and `limit` take, and the API fields they become.
+import { ORDERING_ON_FAILURE, ORDERINGS, SCHEMES, SETTABLE_ENDPOINT_STATUSES, SIGNINGS } from '@hookline/core';
 import { InvalidDurationError, parseDuration } from '@hookline/core/config';
 import { usageError } from '../cli-error.ts';
 import { intValue } from '../parse-args.ts';
-import type { Json } from '../views.ts';
+import type { UpdateEndpointBody } from '../request-bodies.ts';
 import { EGRESS_FLAGS, EGRESS_OPTIONS, egressBody } from './endpoint-egress-flags.ts';
 
 export const SETTING_OPTIONS = {
@@ -96,8 +97,8 @@ export function refuseFlag(command: string, sub: 'add' | 'set' | 'limit', flag: 
 }
 
 /** The API fields of the setting flags given (only those of `allowed`); the server validates the values further. */
-export function settingsBody(command: string, values: SettingValues): Json {
-  const body: Json = {};
+export function settingsBody(command: string, values: SettingValues): UpdateEndpointBody {
+  const body: UpdateEndpointBody = {};
   if (values.url !== undefined) body.url = values.url;
   if (values.policy !== undefined) body.policy = values.policy;
   if (values.description !== undefined) body.description = values.description;
@@ -106,7 +107,7 @@ export function settingsBody(command: string, values: SettingValues): Json {
       .split(',')
       .map((s) => s.trim())
       .filter(Boolean);
-  if (values.scheme !== undefined) body.scheme = oneOf(command, 'scheme', values.scheme, ['hookline', 'standard']);
+  if (values.scheme !== undefined) body.scheme = oneOf(command, 'scheme', values.scheme, SCHEMES);
   if (values.timeout !== undefined)
     body.timeout_ms = values.timeout === 'policy' ? null : durationMs(command, 'timeout', values.timeout);
   if (values['max-concurrency'] !== undefined)
@@ -115,32 +116,36 @@ export function settingsBody(command: string, values: SettingValues): Json {
         ? null
         : intValue(command, 'max-concurrency', values['max-concurrency'], { min: 1, max: 1000 });
   if (values['rate-limit'] !== undefined) body.rate_limit_per_s = rateLimit(command, values['rate-limit']);
-  if (values.status !== undefined) body.status = oneOf(command, 'status', values.status, ['active', 'paused']);
+  if (values.status !== undefined) body.status = oneOf(command, 'status', values.status, SETTABLE_ENDPOINT_STATUSES);
   if (values.paused) body.status = 'paused';
   if (values['catch-up']) {
     if (body.status !== 'active')
       throw usageError(`${command}: --catch-up goes with --status active (it replays what the pause missed)`);
     body.catch_up = true;
   }
-  if (values.ordering !== undefined) body.ordering = oneOf(command, 'ordering', values.ordering, ['none', 'key']);
+  if (values.ordering !== undefined) body.ordering = oneOf(command, 'ordering', values.ordering, ORDERINGS);
   if (values['on-failure'] !== undefined)
-    body.on_failure = oneOf(command, 'on-failure', values['on-failure'], ['continue', 'block']);
-  if (values.signing !== undefined) body.signing = oneOf(command, 'signing', values.signing, ['hmac', 'ed25519']);
+    body.on_failure = oneOf(command, 'on-failure', values['on-failure'], ORDERING_ON_FAILURE);
+  if (values.signing !== undefined) body.signing = oneOf(command, 'signing', values.signing, SIGNINGS);
   Object.assign(body, filterAndHeaders(command, values), egressBody(command, values));
   return body;
 }
 
-function oneOf(command: string, flag: string, raw: string, choices: readonly string[]): string {
-  if (!choices.includes(raw)) throw usageError(`${command}: --${flag} must be ${choices.join(' or ')}, got '${raw}'`);
+function oneOf<T extends string>(command: string, flag: string, raw: string, choices: readonly T[]): T {
+  if (!isOneOf(raw, choices)) throw usageError(`${command}: --${flag} must be ${choices.join(' or ')}, got '${raw}'`);
   return raw;
+}
+
+function isOneOf<T extends string>(raw: string, choices: readonly T[]): raw is T {
+  return (choices as readonly string[]).includes(raw);
 }
 
 /** --filter, --header and --clear-headers as API fields; the server validates them (invalid_filter, invalid_header). */
 function filterAndHeaders(
   command: string,
   values: { filter?: string; header?: string[]; 'clear-headers'?: boolean },
-): Json {
-  const body: Json = {};
+): Pick<UpdateEndpointBody, 'payload_filter' | 'headers'> {
+  const body: Pick<UpdateEndpointBody, 'payload_filter' | 'headers'> = {};
   if (values.filter !== undefined) {
     if (values.filter === 'none') body.payload_filter = null;
     else {

@@ -5,6 +5,7 @@ import { usageError } from '../cli-error.ts';
 import { CLIENT_OPTIONS, CLIENT_OPTIONS_HELP, clientFrom } from '../client-options.ts';
 import type { Command } from '../command.ts';
 import { intValue, parseCommandArgs, requirePositional } from '../parse-args.ts';
+import type { CreateEndpointBody } from '../request-bodies.ts';
 import { formatRecord, formatTable } from '../table.ts';
 import { attemptResponse, ENDPOINT_COLUMNS, type Json, type Page, shortTime } from '../views.ts';
 import {
@@ -142,7 +143,7 @@ Examples:
 
     switch (sub) {
       case 'add': {
-        const body: Json = {
+        const body: CreateEndpointBody = {
           url: requirePositional('endpoints add', 'receiver url', id),
           ...settingsBody('endpoints add', values),
         };

@@ -7,6 +7,7 @@ import { CLIENT_OPTIONS, CLIENT_OPTIONS_HELP, clientFrom } from '../client-optio
 import type { Command } from '../command.ts';
 import { parseCommandArgs, timeValue } from '../parse-args.ts';
 import { createProgressBar } from '../progress-bar.ts';
+import type { ReplayWindowBody } from '../request-bodies.ts';
 import type { Json } from '../views.ts';
 import { pause } from '../wait.ts';
 
@@ -49,7 +50,7 @@ Examples:
     if (values.endpoint !== undefined) {
       if (deliveryId) throw usageError('replay: give a delivery id or --endpoint, not both');
       const now = Date.now();
-      const body: Json = {};
+      const body: ReplayWindowBody = {};
       if (values.since) body.since = timeValue('replay', 'since', values.since, now);
       if (values.until) body.until = timeValue('replay', 'until', values.until, now);
       if (values['include-skipped']) body.include_skipped = true;

@@ -5,6 +5,7 @@ import { usageError } from '../cli-error.ts';
 import { CLIENT_OPTIONS, CLIENT_OPTIONS_HELP, clientFrom } from '../client-options.ts';
 import type { Command } from '../command.ts';
 import { jsonValue, parseCommandArgs, requireValue } from '../parse-args.ts';
+import type { SendEventBody } from '../request-bodies.ts';
 import { formatTable } from '../table.ts';
 import type { Json } from '../views.ts';
 
@@ -42,7 +43,7 @@ Example:
       ? jsonValue('send', 'data', readData(raw.slice(1)))
       : jsonValue('send', 'data', raw);
     const api = clientFrom(ctx, 'send', values);
-    const body: Json = { type, data };
+    const body: SendEventBody = { type, data };
     if (values['event-id']) body.event_id = values['event-id'];
     if (values['occurred-at']) body.occurred_at = values['occurred-at'];
     if (values.version) body.version = values.version;

@@ -1,4 +1,5 @@
 // `hookline tail`: follows delivery attempts live by polling the deliveries list; one line per new attempt.
+import { TERMINAL_STATUSES } from '@hookline/core';
 import { formatDuration, InvalidDurationError, parseDuration } from '@hookline/core/config';
 import { note, out } from '../cli-context.ts';
 import { usageError } from '../cli-error.ts';
@@ -20,7 +21,7 @@ const MAX_TRACKED = 5000;
 /** Delivery details fetched per poll at most, so a burst cannot turn one poll into thousands of requests. */
 const MAX_FETCH_PER_POLL = 50;
 const PAGE = 100;
-const TERMINAL = new Set(['succeeded', 'failed', 'skipped']);
+const TERMINAL = new Set<string>(TERMINAL_STATUSES);
 
 export const tail: Command = {
   name: 'tail',

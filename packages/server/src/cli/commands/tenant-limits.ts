@@ -2,6 +2,7 @@
 // `limits`; `none` sends null, which takes the server's configured default.
 import { usageError } from '../cli-error.ts';
 import { intValue } from '../parse-args.ts';
+import type { TenantLimitsBody } from '../request-bodies.ts';
 
 /** Flag → the `limits` field it sets. */
 export const LIMIT_FLAGS = {
@@ -9,7 +10,7 @@ export const LIMIT_FLAGS = {
   'events-per-day': 'events_per_day',
   'max-endpoints': 'max_endpoints',
   'max-payload-bytes': 'max_payload_bytes',
-} as const;
+} as const satisfies Record<string, keyof TenantLimitsBody>;
 
 export type LimitFlag = keyof typeof LIMIT_FLAGS;
 export const LIMIT_OPTIONS = {
@@ -26,12 +27,9 @@ export const LIMIT_HELP = `  --events-per-s <n|none>       new events per second
                                 (none: the server's configured default; admin token only)`;
 
 /** The `limits` object the given flags ask for; null when no limit flag was given. */
-export function limitsBody(
-  command: string,
-  values: Partial<Record<LimitFlag, string>>,
-): Record<string, number | null> | null {
-  const out: Record<string, number | null> = {};
-  for (const [flag, field] of Object.entries(LIMIT_FLAGS) as Array<[LimitFlag, string]>) {
+export function limitsBody(command: string, values: Partial<Record<LimitFlag, string>>): TenantLimitsBody | null {
+  const out: TenantLimitsBody = {};
+  for (const [flag, field] of Object.entries(LIMIT_FLAGS) as Array<[LimitFlag, keyof TenantLimitsBody]>) {
     const raw = values[flag];
     if (raw === undefined) continue;
     if (raw.trim() === 'none') out[field] = null;

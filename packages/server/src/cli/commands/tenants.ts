@@ -1,12 +1,14 @@
 // `hookline tenants create|list|show|set|usage|delete`: the provider's customers (admin token for create, list,
 // delete and limits).
 
+import { ENVIRONMENTS, type Environment } from '@hookline/core';
 import { MAX_PAGE_LIMIT } from '../../http/route.ts';
 import { out, printJson } from '../cli-context.ts';
 import { usageError } from '../cli-error.ts';
 import { CLIENT_OPTIONS, CLIENT_OPTIONS_HELP, clientFrom } from '../client-options.ts';
 import type { Command } from '../command.ts';
 import { intValue, parseCommandArgs, requirePositional, requireValue } from '../parse-args.ts';
+import type { CreateApiKeyBody, CreateTenantBody, UpdateTenantBody } from '../request-bodies.ts';
 import { formatRecord, formatTable } from '../table.ts';
 import { type Json, type Page, shortTime, TENANT_COLUMNS } from '../views.ts';
 import { LIMIT_HELP, LIMIT_OPTIONS, limitsBody } from './tenant-limits.ts';
@@ -24,11 +26,12 @@ const OPTIONS = {
 } as const;
 
 /** `--environment`: test or live (docs/rules.md#environments); absent stays absent (the server's default, or no filter). */
-function environmentValue(command: string, raw: string | undefined): string | undefined {
+function environmentValue(command: string, raw: string | undefined): Environment | undefined {
   if (raw === undefined) return undefined;
-  if (raw !== 'test' && raw !== 'live')
-    throw usageError(`${command}: --environment must be test or live, got '${raw}'`);
-  return raw;
+  const environment = ENVIRONMENTS.find((e) => e === raw);
+  if (environment === undefined)
+    throw usageError(`${command}: --environment must be ${ENVIRONMENTS.join(' or ')}, got '${raw}'`);
+  return environment;
 }
 
 export const tenants: Command = {
@@ -78,16 +81,16 @@ Examples:
       case 'create': {
         const name = requireValue('tenants create', 'name', values.name);
         const environment = environmentValue('tenants create', values.environment);
-        const t = await api.post<Json>('/v1/tenants', {
+        const body: CreateTenantBody = {
           name,
           ...(environment ? { environment } : {}),
           ...(values['owner-email'] ? { owner_emails: values['owner-email'] } : {}),
           ...(values['no-email'] ? { notify_email: false } : {}),
-        });
+        };
+        const t = await api.post<Json>('/v1/tenants', body);
+        const keyBody: CreateApiKeyBody = { name: 'created by hookline tenants create' };
         const key = values['api-key']
-          ? await api.post<Json>(`/v1/tenants/${encodeURIComponent(t.id as string)}/api-keys`, {
-              name: 'created by hookline tenants create',
-            })
+          ? await api.post<Json>(`/v1/tenants/${encodeURIComponent(t.id as string)}/api-keys`, keyBody)
           : null;
         if (values.json) printJson(ctx, key ? { ...t, api_key: key } : t);
         else {
@@ -127,7 +130,7 @@ Examples:
       case 'set': {
         const target = id ?? (await api.tenant());
         const limits = limitsBody('tenants set', values);
-        const body = {
+        const body: UpdateTenantBody = {
           ...(values.name !== undefined ? { name: values.name } : {}),
           ...(values['owner-email'] ? { owner_emails: values['owner-email'] } : {}),
           ...(limits ? { limits } : {}),

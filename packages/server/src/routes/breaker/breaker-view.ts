@@ -1,5 +1,5 @@
 // A circuit breaker's state and window as the API answers it, and its JSON Schema.
-import type { BreakerStatus } from '@hookline/core';
+import { BREAKER_SCOPES, BREAKER_STATES, type BreakerStatus } from '@hookline/core';
 import { named } from '../../http/schema-names.ts';
 import { int, iso, nullableStr, nullableTime, obj, str, time } from '../../http/views.ts';
 
@@ -7,8 +7,8 @@ export const BreakerSchema = named(
   'Breaker',
   obj({
     scope_key: str,
-    scope: { type: 'string', enum: ['tenant', 'endpoint'] },
-    state: { type: 'string', enum: ['closed', 'open', 'probing'] },
+    scope: { type: 'string', enum: [...BREAKER_SCOPES] },
+    state: { type: 'string', enum: [...BREAKER_STATES] },
     pause_ms: int,
     opened_at: nullableTime,
     next_probe_at: nullableTime,

@@ -1,5 +1,5 @@
 // One attempt of a delivery as the API answers it (a delivery's detail, an endpoint's test send), and its JSON Schema.
-import type { Attempt } from '@hookline/core';
+import { ATTEMPT_TRIGGERS, type Attempt, OUTCOME_CLASSES } from '@hookline/core';
 import { named } from '../../http/schema-names.ts';
 import {
   environment,
@@ -22,7 +22,7 @@ export const AttemptSchema = named(
     delivery_id: str,
     endpoint_id: str,
     n: int,
-    trigger: { type: 'string', enum: ['scheduled', 'replay', 'test', 'probe'] },
+    trigger: { type: 'string', enum: [...ATTEMPT_TRIGGERS] },
     ladder: {
       ...nullableStr,
       description:
@@ -30,7 +30,7 @@ export const AttemptSchema = named(
     },
     started_at: time,
     duration_ms: { type: 'number' },
-    outcome: { type: 'string', enum: ['success', 'delivery_failure', 'client_error'] },
+    outcome: { type: 'string', enum: [...OUTCOME_CLASSES] },
     request_headers: stringMap,
     response_status: nullableInt,
     response_headers: { type: ['object', 'null'], additionalProperties: { type: 'string' } },

@@ -1,6 +1,6 @@
 // Deliveries: filter and page through them (the dead letter is status=failed), read one with every attempt, and retry
 // now (one delivery, or every pending one of an endpoint).
-import type { DeliveryStatus } from '@hookline/core';
+import { DELIVERY_STATUSES, type DeliveryStatus } from '@hookline/core';
 import type { FastifyInstance } from 'fastify';
 import { parseCursor, parseTime } from '../../http/query.ts';
 import { addRoute, pagingQuery, paramsSchema } from '../../http/route.ts';
@@ -54,7 +54,7 @@ export function deliveryRoutes(app: FastifyInstance, rt: Runtime): void {
       type: 'object',
       additionalProperties: false,
       properties: {
-        status: { type: 'string', enum: ['pending', 'delivering', 'held', 'succeeded', 'failed', 'skipped'] },
+        status: { type: 'string', enum: [...DELIVERY_STATUSES] },
         endpoint_id: { type: 'string', maxLength: 64 },
         event_type: { type: 'string', maxLength: 200 },
         event_id: {

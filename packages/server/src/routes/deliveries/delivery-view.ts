@@ -1,5 +1,5 @@
 // A delivery as the API answers it, alone or with its payload and every attempt, and their JSON Schemas.
-import type { Delivery, Environment } from '@hookline/core';
+import { DELIVERY_STATUSES, type Delivery, type Environment } from '@hookline/core';
 import { named } from '../../http/schema-names.ts';
 import {
   bool,
@@ -25,7 +25,7 @@ export const DeliverySchema = named(
     event_id: str,
     event_type: str,
     endpoint_id: str,
-    status: { type: 'string', enum: ['pending', 'delivering', 'held', 'succeeded', 'failed', 'skipped'] },
+    status: { type: 'string', enum: [...DELIVERY_STATUSES] },
     ladder: str,
     is_money: bool,
     attempt_count: int,

@@ -1,5 +1,5 @@
 // The doctor's report as JSON (the route's answer and `hookline doctor --json`), with its schema for the OpenAPI document.
-import type { DoctorReport } from '@hookline/core';
+import { type DoctorReport, SCHEMES } from '@hookline/core';
 import { iso } from '../../http/views.ts';
 
 export function doctorView(r: DoctorReport) {
@@ -55,7 +55,7 @@ export const DoctorReportSchema = {
   ],
   properties: {
     url: { type: 'string' },
-    scheme: { type: 'string', enum: ['hookline', 'standard'] },
+    scheme: { type: 'string', enum: [...SCHEMES] },
     event_type: { type: 'string' },
     started_at: { type: 'string', format: 'date-time' },
     duration_ms: { type: 'integer' },

@@ -1,6 +1,12 @@
 // Request schemas of endpoint routes, shared by create and edit.
-
-export const EVENT_TYPE_PATTERN = '^(\\*|[A-Za-z0-9_-]+(\\.[A-Za-z0-9_-]+)*(\\.\\*)?)$';
+import {
+  EVENT_TYPE_SUBSCRIPTION,
+  ORDERING_ON_FAILURE,
+  ORDERINGS,
+  SCHEMES,
+  SETTABLE_ENDPOINT_STATUSES,
+  SIGNINGS,
+} from '@hookline/core';
 
 export const endpointFields = {
   url: {
@@ -12,7 +18,7 @@ export const endpointFields = {
   event_types: {
     type: 'array',
     maxItems: 200,
-    items: { type: 'string', maxLength: 200, pattern: EVENT_TYPE_PATTERN },
+    items: { type: 'string', maxLength: EVENT_TYPE_SUBSCRIPTION.maxLength, pattern: EVENT_TYPE_SUBSCRIPTION.pattern },
     description: 'Exact names and `prefix.*` wildcards; empty means every type.',
   },
   policy: {
@@ -20,7 +26,7 @@ export const endpointFields = {
     maxLength: 64,
     description: 'payments, standard (default), brief, strict, or a configured policy.',
   },
-  scheme: { type: 'string', enum: ['hookline', 'standard'] },
+  scheme: { type: 'string', enum: [...SCHEMES] },
   timeout_ms: { type: ['integer', 'null'], minimum: 100, maximum: 60_000, description: "null: the policy's timeout." },
   max_concurrency: { type: ['integer', 'null'], minimum: 1, maximum: 1000, description: "null: the policy's." },
   rate_limit_per_s: {
@@ -28,10 +34,14 @@ export const endpointFields = {
     description:
       'At most this many sends a second across every worker, 1-10000 (rate_limit_invalid otherwise); null: no limit (default). Deliveries over it wait without spending attempts.',
   },
-  status: { type: 'string', enum: ['active', 'paused'], description: 'paused stops attempts; active reactivates.' },
+  status: {
+    type: 'string',
+    enum: [...SETTABLE_ENDPOINT_STATUSES],
+    description: 'paused stops attempts; active reactivates.',
+  },
   ordering: {
     type: 'string',
-    enum: ['none', 'key'],
+    enum: [...ORDERINGS],
     description:
       'key: deliveries of one event ordering_key are attempted one at a time, in accept order (default none). Applies to events accepted after the change.',
   },
@@ -48,7 +58,7 @@ export const endpointFields = {
   },
   on_failure: {
     type: 'string',
-    enum: ['continue', 'block'],
+    enum: [...ORDERING_ON_FAILURE],
     description:
       'With ordering key: continue (default) lets a key go on after a failed delivery; block holds it until that delivery is replayed successfully or dismissed.',
   },
@@ -93,7 +103,7 @@ export const endpointFields = {
   },
   signing: {
     type: 'string',
-    enum: ['hmac', 'ed25519'],
+    enum: [...SIGNINGS],
     description:
       'hmac (default): whsec_ secrets, v1. ed25519: a key pair Hookline keeps, v1a signatures in the standard scheme (the default scheme then); receivers hold only the whpk_ public key. Fixed at creation.',
   },

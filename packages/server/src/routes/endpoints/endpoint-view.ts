@@ -1,5 +1,5 @@
 // An endpoint as the API answers it, and its JSON Schema.
-import type { Endpoint } from '@hookline/core';
+import { ENDPOINT_STATUSES, type Endpoint, ORDERING_ON_FAILURE, ORDERINGS, SCHEMES, SIGNINGS } from '@hookline/core';
 import { named } from '../../http/schema-names.ts';
 import { int, iso, nullableInt, nullableStr, nullableTime, obj, str, stringMap, time } from '../../http/views.ts';
 
@@ -12,7 +12,7 @@ export const EndpointSchema = named(
     description: str,
     event_types: { type: 'array', items: str },
     policy: str,
-    scheme: { type: 'string', enum: ['hookline', 'standard'] },
+    scheme: { type: 'string', enum: [...SCHEMES] },
     timeout_ms: nullableInt,
     max_concurrency: int,
     rate_limit_per_s: { ...nullableInt, description: 'Sends a second across every worker; null: no limit.' },
@@ -21,8 +21,8 @@ export const EndpointSchema = named(
       description:
         'The concurrency Hookline currently allows the endpoint, learned from its 429/503 answers and latency (1 … max_concurrency).',
     },
-    ordering: { type: 'string', enum: ['none', 'key'] },
-    on_failure: { type: 'string', enum: ['continue', 'block'] },
+    ordering: { type: 'string', enum: [...ORDERINGS] },
+    on_failure: { type: 'string', enum: [...ORDERING_ON_FAILURE] },
     payload_filter: {
       type: ['object', 'null'],
       additionalProperties: true,
@@ -36,7 +36,7 @@ export const EndpointSchema = named(
     paused_at: { ...nullableTime, description: 'When the current pause began; null unless paused.' },
     signing: {
       type: 'string',
-      enum: ['hmac', 'ed25519'],
+      enum: [...SIGNINGS],
       description:
         'hmac: whsec_ secrets (v1); ed25519: key pairs (v1a, standard scheme), receivers hold only the whpk_ public key. Fixed at creation.',
     },
@@ -64,7 +64,7 @@ export const EndpointSchema = named(
       },
       description: 'OAuth2 client credentials (the secret is never shown); null: none.',
     },
-    status: { type: 'string', enum: ['active', 'degraded', 'paused'] },
+    status: { type: 'string', enum: [...ENDPOINT_STATUSES] },
     pause_reason: nullableStr,
     failing_since: nullableTime,
     consecutive_failed_events: int,

@@ -1,8 +1,9 @@
 // An endpoint's live signing secrets (HMAC secrets or ed25519 public keys) as the API answers them, and their JSON Schema.
+import { SIGNINGS } from '@hookline/core';
 import { named } from '../../http/schema-names.ts';
 import { iso, nullableStr, nullableTime, obj, str, time } from '../../http/views.ts';
 
-const signingField = { type: 'string', enum: ['hmac', 'ed25519'] } as const;
+const signingField = { type: 'string', enum: [...SIGNINGS] } as const;
 const secretField = {
   ...nullableStr,
   description: 'The HMAC signing secret (`whsec_…`); null for an ed25519 key, whose secret key is never shown.',

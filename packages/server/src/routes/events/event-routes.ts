@@ -1,5 +1,12 @@
 // Events: accept one (202, idempotent on event_id) or up to 1,000 at once, and read one back with its deliveries.
-import { type AcceptResult, type Environment, type EventInput, fail, HooklineError } from '@hookline/core';
+import {
+  type AcceptResult,
+  type Environment,
+  EVENT_TYPE_NAME,
+  type EventInput,
+  fail,
+  HooklineError,
+} from '@hookline/core';
 import type { FastifyInstance } from 'fastify';
 import { isStorageUnavailable } from '../../http/error-reply.ts';
 import { parseTime } from '../../http/query.ts';
@@ -28,7 +35,7 @@ const EventInputSchema = named('EventInput', {
       pattern: '^[\\x21-\\x7e]+$',
       description: 'Your id; the same id with the same body is accepted once. Default: a generated evt_ id.',
     },
-    type: { type: 'string', minLength: 1, maxLength: 200, pattern: '^[A-Za-z0-9_-]+(\\.[A-Za-z0-9_-]+)*$' },
+    type: { type: 'string', minLength: 1, maxLength: EVENT_TYPE_NAME.maxLength, pattern: EVENT_TYPE_NAME.pattern },
     version: { type: 'string', minLength: 1, maxLength: 32, pattern: '^[A-Za-z0-9_.-]+$', description: 'Default "1".' },
     occurred_at: { type: 'string', maxLength: 64, description: 'ISO-8601; default: the time of acceptance.' },
     data: { description: "Any JSON value; validated against the event type's schema when the type is registered." },

@@ -1,5 +1,5 @@
 // An event as a search lists and exports it: the event with its envelope and its deliveries' statuses.
-import type { EventSearchHit } from '@hookline/core';
+import { DELIVERY_STATUSES, type EventSearchHit } from '@hookline/core';
 import { named } from '../../http/schema-names.ts';
 import { int, obj, str } from '../../http/views.ts';
 import { EventSchema, eventView } from './event-view.ts';
@@ -9,7 +9,7 @@ const EventDeliveryStatusSchema = named(
   obj({
     id: str,
     endpoint_id: str,
-    status: { type: 'string', enum: ['pending', 'delivering', 'held', 'succeeded', 'failed', 'skipped'] },
+    status: { type: 'string', enum: [...DELIVERY_STATUSES] },
     attempts: int,
   }),
 );

@@ -1,10 +1,10 @@
 // Svix endpoints = Hookline endpoints (standard scheme): list, create, get, update, patch, delete by id or uid.
-import type { Endpoint, EndpointLabels } from '@hookline/core';
+import { type Endpoint, type EndpointLabels, SVIX_EVENT_TYPE_NAME } from '@hookline/core';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Runtime } from '../../runtime.ts';
 import { appFor, endpointFor, type P, paging } from './svix-context.ts';
 import { answerOnce } from './svix-idempotency.ts';
-import { CHANNEL_PATTERN, EVENT_TYPE_PATTERN, FieldReader, UID_PATTERN } from './svix-input.ts';
+import { CHANNEL_PATTERN, FieldReader, UID_PATTERN } from './svix-input.ts';
 import { endpointOut, listOut } from './svix-view.ts';
 
 interface EndpointFields {
@@ -23,8 +23,8 @@ function readEndpoint(body: unknown, requireUrl: boolean): EndpointFields {
   const r = new FieldReader(body);
   // Svix renamed filterTypes to eventTypes in newer documents; either is read.
   const filterTypes = r.has('filterTypes')
-    ? r.strings('filterTypes', { max: 1000, pattern: EVENT_TYPE_PATTERN })
-    : r.strings('eventTypes', { max: 1000, pattern: EVENT_TYPE_PATTERN });
+    ? r.strings('filterTypes', { max: 1000, pattern: SVIX_EVENT_TYPE_NAME })
+    : r.strings('eventTypes', { max: 1000, pattern: SVIX_EVENT_TYPE_NAME });
   const out: EndpointFields = {
     url: r.string('url', { required: requireUrl, max: 2048 }),
     description: r.string('description', { max: 1000 }),

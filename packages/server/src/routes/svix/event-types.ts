@@ -1,12 +1,12 @@
 // Svix event types = Hookline's event-type registry: list, create, get, update, patch, delete (archive); `schemas`
 // by version are the registry's versioned JSON Schemas, enforced on messages like on Hookline's own events.
-import { fail } from '@hookline/core';
+import { fail, SVIX_EVENT_TYPE_NAME } from '@hookline/core';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { EventTypeDefinition, EventTypeView } from '../../event-types/event-type-registry.ts';
 import type { Runtime } from '../../runtime.ts';
 import { type P, requireAdmin } from './svix-context.ts';
 import { answerOnce } from './svix-idempotency.ts';
-import { EVENT_TYPE_PATTERN, FieldReader } from './svix-input.ts';
+import { FieldReader } from './svix-input.ts';
 import { eventTypeOut, listOut } from './svix-view.ts';
 
 interface EventTypeFields {
@@ -25,7 +25,7 @@ function readEventType(body: unknown, requireName: boolean): EventTypeFields {
   if (schemas !== undefined && schemas !== null && (typeof schemas !== 'object' || Array.isArray(schemas)))
     r.stringMap('schemas');
   const out: EventTypeFields = {
-    name: r.string('name', { required: requireName, pattern: EVENT_TYPE_PATTERN }),
+    name: r.string('name', { required: requireName, pattern: SVIX_EVENT_TYPE_NAME }),
     description: r.string('description', { max: 4000 }),
     schemas: schemas as EventTypeFields['schemas'],
     archived: r.boolean('archived'),

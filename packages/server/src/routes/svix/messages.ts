@@ -1,12 +1,12 @@
 // Svix messages = Hookline events sent with the application's payload format: create (the application inline when
 // asked), list (by event type, channel, time), get by id or the caller's eventId, and a message's endpoints.
-import { fail } from '@hookline/core';
+import { fail, SVIX_EVENT_TYPE_NAME } from '@hookline/core';
 import type { FastifyInstance } from 'fastify';
 import type { Runtime } from '../../runtime.ts';
 import { versionFor } from './event-type-contract.ts';
 import { appFor, type P, paging } from './svix-context.ts';
 import { answerOnce } from './svix-idempotency.ts';
-import { CHANNEL_PATTERN, EVENT_TYPE_PATTERN, FieldReader, UID_PATTERN } from './svix-input.ts';
+import { CHANNEL_PATTERN, FieldReader, UID_PATTERN } from './svix-input.ts';
 import { listOut, messageEndpointOut, messageOut } from './svix-view.ts';
 
 export function svixMessageRoutes(app: FastifyInstance, rt: Runtime): void {
@@ -16,7 +16,7 @@ export function svixMessageRoutes(app: FastifyInstance, rt: Runtime): void {
   app.post<{ Params: P<'app'> }>('/api/v1/app/:app/msg', { config }, (req, reply) =>
     answerOnce(rt, req, reply, async () => {
       const r = new FieldReader(req.body);
-      const eventType = r.string('eventType', { required: true, pattern: EVENT_TYPE_PATTERN });
+      const eventType = r.string('eventType', { required: true, pattern: SVIX_EVENT_TYPE_NAME });
       if (!r.has('payload')) r.string('payload', { required: true });
       const payload = r.raw('payload');
       const eventId = r.nullableString('eventId', { max: 256, pattern: UID_PATTERN });
@@ -58,7 +58,7 @@ export function svixMessageRoutes(app: FastifyInstance, rt: Runtime): void {
     const t = await appFor(rt, req, req.params.app);
     const { limit, cursor } = paging(req.query as Record<string, unknown>);
     const q = new FieldReader(req.query, 'query');
-    const eventTypes = q.strings('event_types', { max: 100, pattern: EVENT_TYPE_PATTERN });
+    const eventTypes = q.strings('event_types', { max: 100, pattern: SVIX_EVENT_TYPE_NAME });
     const channel = q.string('channel', { pattern: CHANNEL_PATTERN });
     const after = q.date('after');
     const before = q.date('before');

@@ -114,6 +114,5 @@ export class FieldReader {
 
 /** Svix's uid: 1–256 of letters, digits, `-`, `_` and `.`. */
 export const UID_PATTERN = /^[a-zA-Z0-9\-_.]{1,256}$/;
-/** Svix's event type names and channels. */
-export const EVENT_TYPE_PATTERN = /^[a-zA-Z0-9\-_.]{1,256}$/;
+/** Svix's channels. */
 export const CHANNEL_PATTERN = /^[a-zA-Z0-9\-_.:]{1,128}$/;
