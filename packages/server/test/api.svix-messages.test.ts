@@ -115,3 +115,18 @@ test("a message's channels and tags come back on create, get and list, and chann
   const read = await t.api('GET', `/api/v1/app/${a.id}/msg/dup-1`);
   assert.deepEqual([read.body.id, read.body.channels, read.body.tags], [d1.body.id, ['eu'], ['a']]);
 });
+
+test('only a POST with a key of 1 to 256 characters is idempotent; without one each request is its own', async () => {
+  const a = await app('Svix keys');
+  const msg = { eventType: 'order.created', payload: { n: 1 } };
+  const twice = async (key?: string) => {
+    const first = await send(a.id, msg, key === undefined ? {} : { key });
+    const second = await send(a.id, msg, key === undefined ? {} : { key });
+    assert.deepEqual([first.status, second.status], [202, 202], JSON.stringify(second.body));
+    return [second.body.id === first.body.id, replayed(second)];
+  };
+  assert.deepEqual(await twice(), [false, null]);
+  assert.deepEqual(await twice('k'.repeat(256)), [true, 'true']);
+  assert.deepEqual(await twice('k'.repeat(257)), [false, null]);
+  assert.deepEqual(await twice('1'), [true, 'true']);
+});
