@@ -85,6 +85,32 @@ export const groups = {
     mutate: ['packages/core/src/outbox/outbox-drainer.ts', 'packages/core/src/outbox/outbox-entries.ts'],
     tests: ['packages/core/src/outbox/*.test.ts'],
   },
+  // Issue 35: tenant limits (admission on accept, the accept transaction's limit rows, usage) and the endpoint cap
+  // under concurrent creations, through the engine on SQLite (and PostgreSQL when HOOKLINE_TEST_PG_URL is set).
+  'tenant-limits': {
+    mutate: [
+      'packages/core/src/pacing/tenant-admission.ts',
+      'packages/core/src/store/tenant-limits.ts',
+      // Only the limits patch and usage of operations/tenants.ts (the rest is tenant administration).
+      'packages/core/src/operations/tenants.ts:180-189',
+      'packages/core/src/operations/tenants.ts:206-245',
+    ],
+    tests: [
+      'packages/core/src/pacing/tenant-admission.test.ts',
+      'packages/core/test/tenant-limits.{accept,endpoint-cap}.test.ts',
+    ],
+  },
+  // Issue 35: Svix idempotency — the engine's run-once record and the API's key scope and request hash. The server
+  // test reaches svix-idempotency.ts by relative import; the engine's idempotency.ts only through its core test.
+  'svix-idempotency': {
+    mutate: ['packages/server/src/routes/svix/svix-idempotency.ts', 'packages/core/src/operations/idempotency.ts'],
+    tests: ['packages/core/test/idempotency.run.test.ts', 'packages/server/test/api.svix-messages.test.ts'],
+  },
+  // Issue 35: event search's bounds (window edges, prefix, cursors, scan budget), by its unit test and the engine.
+  'event-search': {
+    mutate: ['packages/core/src/operations/event-search.ts'],
+    tests: ['packages/core/src/operations/event-search.test.ts', 'packages/core/test/events.search.test.ts'],
+  },
 };
 
 const name = process.env.HOOKLINE_MUTATE_GROUP;

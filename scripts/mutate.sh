@@ -9,6 +9,7 @@ cd "$(dirname "$0")/.."
 # nodeArgs); Stryker itself must run without it, or its tap runner plugin fails to load (tap-parser's `source` export).
 
 all=(policy breaker signing address-guard wal-sync replay dispatch endpoints-ops pacing filters outbox)
+all+=(tenant-limits svix-idempotency event-search) # issue 35 (t2)
 groups=() flags=()
 for arg in "$@"; do
   case "$arg" in
