@@ -93,7 +93,7 @@ export const groups = {
       'packages/core/src/store/tenant-limits.ts',
       // Only the limits patch and usage of operations/tenants.ts (the rest is tenant administration).
       'packages/core/src/operations/tenants.ts:180-189',
-      'packages/core/src/operations/tenants.ts:206-245',
+      'packages/core/src/operations/tenants.ts:206-248',
     ],
     tests: [
       'packages/core/src/pacing/tenant-admission.test.ts',

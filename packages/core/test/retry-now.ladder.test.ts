@@ -25,7 +25,7 @@ test('retry now keeps the ladder: brief allows 4 attempts, and 4 retries in a ro
     await t.engine.runDue();
     const seen: Array<[string, number, number, number | null]> = [];
     const look = async () => {
-      const d = (await t.store.getDelivery(t.tenantId, id)) as Delivery;
+      const d = (await t.store.reporting.getDelivery(t.tenantId, id)) as Delivery;
       const wait = d.nextAttemptAt === null ? null : d.nextAttemptAt - t.clock.now();
       seen.push([d.status, d.attemptCount, d.fastFailures, wait]);
     };
@@ -56,7 +56,7 @@ test('retry now keeps the ladder: brief allows 4 attempts, and 4 retries in a ro
     await t.engine.runDue();
     assert.deepEqual(await t.engine.endpoints.retry(t.tenantId, endpoint.id), { moved: 1 });
     await t.engine.runDue();
-    const d2 = (await t.store.getDelivery(t.tenantId, r2.deliveries[0].id)) as Delivery;
+    const d2 = (await t.store.reporting.getDelivery(t.tenantId, r2.deliveries[0].id)) as Delivery;
     assert.deepEqual([d2.attemptCount, d2.fastFailures, (d2.nextAttemptAt ?? 0) - t.clock.now()], [2, 2, 5 * MIN]);
   } finally {
     await rx.close();
@@ -73,7 +73,7 @@ function withStaleRead(store: Store) {
         return async (tenantId: string, deliveryId: string) => {
           const view = deliveryId === stale.id ? stale.view : null;
           stale.view = view === null ? stale.view : null;
-          return view ?? target.getDelivery(tenantId, deliveryId);
+          return view ?? target.reporting.getDelivery(tenantId, deliveryId);
         };
       const v = Reflect.get(target, prop, target);
       return typeof v === 'function' ? v.bind(target) : v;
@@ -94,17 +94,17 @@ test("a delivery that finished between retry now's read and its write is refused
     if (r instanceof Error) throw r;
     const target = r.deliveries[0].id;
     await t.engine.runDue();
-    const pending = (await s.store.getDelivery(t.tenantId, target)) as Delivery;
+    const pending = (await s.store.reporting.getDelivery(t.tenantId, target)) as Delivery;
     assert.equal(pending.status, 'pending');
     // It succeeds on its own (its rung comes), while a retry read it as still pending.
     answer = 200;
     t.clock.set(pending.nextAttemptAt as number);
     await t.engine.runDue();
-    assert.equal((await s.store.getDelivery(t.tenantId, target))?.status, 'succeeded');
+    assert.equal((await s.store.reporting.getDelivery(t.tenantId, target))?.status, 'succeeded');
     Object.assign(stale, { id: target, view: pending });
     await refused(t.engine.deliveries.retry(t.tenantId, target), 'delivery_finished');
     assert.equal(stale.view, null, 'the retry read the stale view first');
-    const after = (await s.store.getDelivery(t.tenantId, target)) as Delivery;
+    const after = (await s.store.reporting.getDelivery(t.tenantId, target)) as Delivery;
     assert.deepEqual([after.status, after.nextAttemptAt, after.attemptCount], ['succeeded', null, 2]);
     await t.engine.runDue();
     assert.equal(rx.received.length, 2, 'no third send');
