@@ -67,14 +67,17 @@ test('retry now keeps the ladder: brief allows 4 attempts, and 4 retries in a ro
 /** A store whose next getDelivery of `stale.id` answers `stale.view`: what a read just before a change saw. */
 function withStaleRead(store: Store) {
   const stale: { id: string; view: Delivery | null } = { id: '', view: null };
+  const reporting = {
+    ...store.reporting,
+    async getDelivery(tenantId: string, deliveryId: string) {
+      const view = deliveryId === stale.id ? stale.view : null;
+      stale.view = view === null ? stale.view : null;
+      return view ?? store.reporting.getDelivery(tenantId, deliveryId);
+    },
+  };
   const proxied = new Proxy(store, {
     get(target, prop) {
-      if (prop === 'getDelivery')
-        return async (tenantId: string, deliveryId: string) => {
-          const view = deliveryId === stale.id ? stale.view : null;
-          stale.view = view === null ? stale.view : null;
-          return view ?? target.reporting.getDelivery(tenantId, deliveryId);
-        };
+      if (prop === 'reporting') return reporting;
       const v = Reflect.get(target, prop, target);
       return typeof v === 'function' ? v.bind(target) : v;
     },
