@@ -28,6 +28,7 @@ test('tracestate is kept only beside a valid traceparent, and only when it is pr
     tracestate: 'a=1,b=2',
   });
   assert.equal(traceContextOf('garbage', 'a=1'), null);
+  assert.equal(traceContextOf(`00-${T}-${S}-01`, 'x'.repeat(512))?.tracestate, 'x'.repeat(512));
   assert.equal(traceContextOf(`00-${T}-${S}-01`, 'x'.repeat(513))?.tracestate, null);
   assert.equal(traceContextOf(`00-${T}-${S}-01`, 'a=\n1')?.tracestate, null);
   assert.equal(formatTraceparent(T, S, 1), `00-${T}-${S}-01`);
