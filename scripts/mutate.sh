@@ -9,6 +9,8 @@ cd "$(dirname "$0")/.."
 # nodeArgs); Stryker itself must run without it, or its tap runner plugin fails to load (tap-parser's `source` export).
 
 all=(policy breaker signing address-guard wal-sync replay dispatch endpoints-ops pacing filters outbox)
+# Issue 35: tracing, the audit log and egress.
+all+=(tracing audit egress)
 groups=() flags=()
 for arg in "$@"; do
   case "$arg" in
