@@ -92,7 +92,11 @@ export const groups = {
       'packages/core/src/tracing/trace-context.ts',
       'packages/core/src/dispatch/attempt-trace.ts',
     ],
-    tests: ['packages/core/src/tracing/*.test.ts', 'packages/core/test/tracing.attempt-spans.test.ts'],
+    tests: [
+      'packages/core/src/tracing/*.test.ts',
+      'packages/core/src/dispatch/attempt-trace.test.ts',
+      'packages/core/test/tracing.attempt-spans.test.ts',
+    ],
   },
   // Issue 35: the audit chain (what the hash covers), redaction, and verify and the actor through the engine.
   audit: {

@@ -178,6 +178,7 @@ test('a replay days later is a trace of its own linked to the event; a test send
       [null, [], 'test'],
     );
     assert.equal(sent.traceId, testSpan.traceId, 'the test attempt records its trace');
+    assert.equal('hookline.delivery.next' in testSpan.attributes, false, 'a test send has no next state');
 
     // An event accepted without a context: its attempt starts a trace, with nothing to link to.
     const bare = await t.engine.events.accept(t.tenantId, { type: 'a.b', data: {} });

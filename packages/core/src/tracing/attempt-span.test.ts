@@ -65,3 +65,14 @@ test('the server attributes name the host and the port, 443 or 80 by scheme when
   assert.deepEqual(at('https://hooks.example:8443/in'), ['hooks.example', 8443]);
   assert.deepEqual(at('not a url'), [undefined, undefined]);
 });
+
+test('without a tracestate only the traceparent is sent; a stored context that does not parse starts a trace', () => {
+  const { tracer, started } = recordingTracer();
+  const span = startAttemptSpan(tracer, { ...input, parent: { traceparent: `00-${T}-${P}-01`, tracestate: null } });
+  assert.deepEqual(Object.keys(span.headers), ['traceparent']);
+  const bad = startAttemptSpan(tracer, { ...input, parent: { traceparent: 'garbage', tracestate: null } });
+  assert.deepEqual(
+    [started[1]!.parentSpanId, started[1]!.options.links, bad.traceId],
+    [undefined, undefined, 'f'.repeat(32)],
+  );
+});
