@@ -76,6 +76,7 @@ function tamperChecks(
         assert.equal(v.ok, false);
         assert.equal(v.broken?.seq, 3);
         assert.match(v.broken!.reason, /edited/);
+        assert.equal(v.checked, 3, 'the walk stops at the broken entry');
       } finally {
         await s.cleanup();
       }
@@ -137,7 +138,13 @@ function tamperChecks(
         await changes(engine);
         await t.raw('DELETE FROM audit_log WHERE seq = 5');
         const v = await engine.audit.verify();
-        assert.equal(v.broken?.seq, 5);
+        assert.deepEqual([v.broken?.seq, v.checked], [5, 4]);
+        assert.match(v.broken!.reason, /entries 5–5 are missing/);
+        // The head's hash changed behind the entries' back: the last entry no longer reaches it.
+        await t.raw(`UPDATE audit_chain SET head_seq = 4, head_hash = 'f00d'`);
+        const w = await engine.audit.verify();
+        assert.deepEqual([w.ok, w.broken?.seq, w.checked], [false, 4, 4]);
+        assert.match(w.broken!.reason, /head does not match/);
       } finally {
         await t.cleanup();
       }
