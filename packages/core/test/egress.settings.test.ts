@@ -162,3 +162,65 @@ test('the client secret is sealed for its endpoint: never in the database file, 
   await assert.rejects(e.engine.endpoints.test(e.tenantId, two), /cannot open sealed value/);
   assert.equal(tokens.asks.length, asked, 'no token request with a secret sealed for another endpoint');
 });
+
+test('egress settings as the engine checks, keeps and shows them: refusals write nothing, absent keeps, null removes', async (t) => {
+  const e = await testEngine();
+  t.after(() => e.close());
+  const url = 'https://hooks.example.com/in';
+  const tokenUrl = 'https://auth.example/token';
+  const code = (p: Promise<unknown>) =>
+    p.then(
+      () => 'accepted',
+      (x: { code?: string; message: string }) => `${x.code}: ${x.message}`,
+    );
+  const oauth2 = (o: Record<string, unknown>) => ({ oauth2: { token_url: tokenUrl, client_id: 'c', ...o } as never });
+  const refusals: Array<[Record<string, unknown>, RegExp]> = [
+    [{ proxy: 'Not A Name' }, /^proxy_invalid/],
+    [{ proxy: 'eu.west' }, /^proxy_invalid/],
+    [{ proxy: 'x'.repeat(64) }, /^proxy_invalid/],
+    [{ proxy: 7 }, /^proxy_invalid/],
+    [oauth2({ client_secret: 's', token_url: 'ftp://auth.example/token' }), /^oauth_client_invalid: .*token_url/],
+    [oauth2({ client_secret: 's', client_id: '' }), /^oauth_client_invalid: .*client_id must be a string of 1 to 1000/],
+    [oauth2({ client_secret: 's', client_id: 'c'.repeat(1001) }), /client_id must be/],
+    [oauth2({ client_secret: 's', client_id: 5 }), /client_id must be/],
+    [oauth2({ client_secret: 's', scope: 'x'.repeat(1001) }), /scope must be/],
+    [oauth2({}), /^oauth_client_invalid: .*client_secret is required/],
+    [{ client_certificate: { certificate: 'x' } }, /^client_certificate_invalid: .*give certificate and key/],
+    [{ client_certificate: { key: 'x' } }, /give certificate and key/],
+    [{ client_certificate: null, proxy: 'Bad' }, /^proxy_invalid/],
+  ];
+  for (const [fields, expected] of refusals)
+    assert.match(
+      await code(e.engine.endpoints.create(e.tenantId, { url, ...fields })),
+      expected,
+      JSON.stringify(fields),
+    );
+  assert.equal((await e.engine.endpoints.list(e.tenantId, null, 10)).items.length, 0, 'nothing was stored');
+
+  const { endpoint } = await e.engine.endpoints.create(e.tenantId, {
+    url,
+    proxy: 'eu-1',
+    ...oauth2({ client_secret: 's', scope: '', audience: 'aud' }),
+  });
+  const shown = {
+    proxy: 'eu-1',
+    certificate: null,
+    oauth2: { tokenUrl, clientId: 'c', scope: null, audience: 'aud', hasSecret: true },
+  };
+  assert.deepEqual(endpoint.egress, shown, 'an empty scope is none; the secret is only said to be there');
+  assert.deepEqual((await e.engine.endpoints.get(e.tenantId, endpoint.id)).egress, shown);
+  // Absent leaves a setting as it is; `default` is the configured proxy; an edit without the secret keeps it.
+  const edited = await e.engine.endpoints.update(e.tenantId, endpoint.id, {
+    proxy: 'default',
+    ...oauth2({ client_id: 'c2' }),
+  });
+  assert.deepEqual(edited.egress, {
+    ...shown,
+    proxy: null,
+    oauth2: { ...shown.oauth2, clientId: 'c2', audience: null },
+  });
+  assert.match(await code(e.engine.endpoints.update(e.tenantId, endpoint.id, { proxy: 'Bad' })), /^proxy_invalid/);
+  const removed = await e.engine.endpoints.update(e.tenantId, endpoint.id, { oauth2: null, proxy: null });
+  assert.deepEqual(removed.egress, { proxy: null, certificate: null, oauth2: null });
+  assert.deepEqual((await e.engine.endpoints.get(e.tenantId, endpoint.id)).egress, removed.egress);
+});
