@@ -111,6 +111,43 @@ export const groups = {
     mutate: ['packages/core/src/operations/event-search.ts'],
     tests: ['packages/core/src/operations/event-search.test.ts', 'packages/core/test/events.search.test.ts'],
   },
+  // Issue 35: attempt spans (the hour counted from the accept, attributes, links) through their unit tests and the
+  // engine on a virtual clock with a recording tracer.
+  tracing: {
+    mutate: [
+      'packages/core/src/tracing/attempt-span.ts',
+      'packages/core/src/tracing/trace-context.ts',
+      'packages/core/src/dispatch/attempt-trace.ts',
+    ],
+    tests: [
+      'packages/core/src/tracing/*.test.ts',
+      'packages/core/src/dispatch/attempt-trace.test.ts',
+      'packages/core/test/tracing.attempt-spans.test.ts',
+    ],
+  },
+  // Issue 35: the audit chain (what the hash covers), redaction, and verify and the actor through the engine.
+  audit: {
+    mutate: [
+      'packages/core/src/audit/audit-chain.ts',
+      'packages/core/src/audit/audit-redaction.ts',
+      'packages/core/src/operations/audit.ts',
+    ],
+    tests: ['packages/core/src/audit/*.test.ts', 'packages/core/test/audit.{verify,actors}.test.ts'],
+  },
+  // Issue 35: an endpoint's way out — the settings cache (version, sealing contexts), the settings as the API sets
+  // them, and route matching — through unit tests and the engine.
+  egress: {
+    mutate: [
+      'packages/core/src/dispatch/egress-cache.ts',
+      'packages/core/src/operations/endpoint-egress.ts',
+      'packages/core/src/egress-routes.ts',
+    ],
+    tests: [
+      'packages/core/src/dispatch/egress-cache.test.ts',
+      'packages/core/src/egress-routes.test.ts',
+      'packages/core/test/egress.*.test.ts',
+    ],
+  },
 };
 
 const name = process.env.HOOKLINE_MUTATE_GROUP;

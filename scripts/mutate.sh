@@ -10,6 +10,8 @@ cd "$(dirname "$0")/.."
 
 all=(policy breaker signing address-guard wal-sync replay dispatch endpoints-ops pacing filters outbox)
 all+=(tenant-limits svix-idempotency event-search) # issue 35 (t2)
+# Issue 35: tracing, the audit log and egress.
+all+=(tracing audit egress)
 groups=() flags=()
 for arg in "$@"; do
   case "$arg" in

@@ -29,10 +29,34 @@ async function changes(engine: Hookline): Promise<void> {
 
 /** Raw SQL on the store's own database, past the store: what someone with database access could do. */
 type Raw = (sql: string) => Promise<void>;
+/** The audit table's columns as the database has them. */
+type Columns = () => Promise<string[]>;
+
+/**
+ * One edit per column of entry 3 (tenant `c`'s creation, the admin's), as someone with database access would make it:
+ * each is named by verify at seq 3. A column the table gains must be added here, and to what the hash covers.
+ */
+const COLUMN_EDITS: Record<string, { set: string; reason: RegExp }> = {
+  seq: { set: 'seq = 99', reason: /missing/ },
+  at: { set: 'at = at - 86400000', reason: /edited/ },
+  tenant_id: { set: "tenant_id = 'ten_other'", reason: /edited/ },
+  actor_kind: { set: "actor_kind = 'system'", reason: /edited/ },
+  actor_id: { set: "actor_id = 'someone-else'", reason: /edited/ },
+  ip: { set: "ip = '10.9.9.9'", reason: /edited/ },
+  user_agent: { set: "user_agent = 'forged/1'", reason: /edited/ },
+  request_id: { set: "request_id = 'req_forged'", reason: /edited/ },
+  action: { set: "action = 'tenant.delete'", reason: /edited/ },
+  target_type: { set: "target_type = 'api_key'", reason: /edited/ },
+  target_id: { set: "target_id = 'ten_forged'", reason: /edited/ },
+  changes: { set: `changes = '{}'`, reason: /edited/ },
+  details: { set: `details = '{"note":"forged"}'`, reason: /edited/ },
+  prev_hash: { set: "prev_hash = 'f00d'", reason: /prev_hash/ },
+  hash: { set: "hash = 'f00d'", reason: /edited/ },
+};
 
 function tamperChecks(
   name: string,
-  open: () => Promise<{ store: Store; raw: Raw; cleanup(): Promise<void> }>,
+  open: () => Promise<{ store: Store; raw: Raw; columns: Columns; cleanup(): Promise<void> }>,
   skip?: string | null,
 ) {
   describe(`audit chain tampering: ${name}`, { skip: skip ?? false }, () => {
@@ -52,6 +76,32 @@ function tamperChecks(
         assert.equal(v.ok, false);
         assert.equal(v.broken?.seq, 3);
         assert.match(v.broken!.reason, /edited/);
+        assert.equal(v.checked, 3, 'the walk stops at the broken entry');
+      } finally {
+        await s.cleanup();
+      }
+    });
+
+    test('every column of an entry is covered: an edit of any one of them (the time included) is named at its seq', async () => {
+      const s = await open();
+      try {
+        const engine = engineOn(s.store);
+        await changes(engine);
+        assert.deepEqual(
+          (await s.columns()).sort(),
+          Object.keys(COLUMN_EDITS).sort(),
+          'each column of audit_log has an edit here',
+        );
+        await s.raw('CREATE TABLE audit_kept AS SELECT * FROM audit_log');
+        for (const [column, edit] of Object.entries(COLUMN_EDITS)) {
+          await s.raw(`UPDATE audit_log SET ${edit.set} WHERE seq = 3`);
+          const v = await engine.audit.verify();
+          assert.deepEqual([v.ok, v.broken?.seq], [false, 3], `${column}: ${JSON.stringify(v)}`);
+          assert.match(v.broken!.reason, edit.reason, column);
+          await s.raw('DELETE FROM audit_log');
+          await s.raw('INSERT INTO audit_log SELECT * FROM audit_kept');
+          assert.equal((await engine.audit.verify()).ok, true, `restored after ${column}`);
+        }
       } finally {
         await s.cleanup();
       }
@@ -88,7 +138,13 @@ function tamperChecks(
         await changes(engine);
         await t.raw('DELETE FROM audit_log WHERE seq = 5');
         const v = await engine.audit.verify();
-        assert.equal(v.broken?.seq, 5);
+        assert.deepEqual([v.broken?.seq, v.checked], [5, 4]);
+        assert.match(v.broken!.reason, /entries 5–5 are missing/);
+        // The head's hash changed behind the entries' back: the last entry no longer reaches it.
+        await t.raw(`UPDATE audit_chain SET head_seq = 4, head_hash = 'f00d'`);
+        const w = await engine.audit.verify();
+        assert.deepEqual([w.ok, w.broken?.seq, w.checked], [false, 4, 4]);
+        assert.match(w.broken!.reason, /head does not match/);
       } finally {
         await t.cleanup();
       }
@@ -124,6 +180,12 @@ tamperChecks('sqlite', async () => {
   return {
     store,
     raw: async (sql) => void driver.db.exec(sql),
+    columns: async () =>
+      (
+        driver.db.prepare("SELECT name FROM pragma_table_info('audit_log')").all() as Array<{
+          name: string;
+        }>
+      ).map((r) => r.name),
     cleanup: async () => {
       await store.close();
       await t.cleanup().catch(() => {});
@@ -140,6 +202,13 @@ async function pgStore(schema = schemaName()) {
   return {
     store,
     raw: async (sql: string) => void (await store.pg.pool.query(sql)),
+    columns: async () =>
+      (
+        await store.pg.pool.query<{ column_name: string }>(
+          `SELECT column_name FROM information_schema.columns WHERE table_name = 'audit_log' AND table_schema = $1`,
+          [schema],
+        )
+      ).rows.map((r) => r.column_name),
     cleanup: async () => {
       await store.close();
       const c = new pg.Client({ connectionString: db.url! });

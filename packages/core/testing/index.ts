@@ -11,6 +11,8 @@
 //   testTenant(store, { id?, at?, fields? })     harness.ts   the tenant fixture for engine tests (server tests: srv.tenant())
 //   tempStore(), testEngine()                    harness.ts   a temp SQLite store; an engine on a VirtualClock with a tenant
 //   settle(...)                                  settle.ts    drives the engine on a virtual clock until idle
+//   recordingTracer()                            recording-tracer.ts  an OpenTelemetry tracer keeping every span (parent,
+//                                                          links, attributes, status): engine tests of tracing
 //   ownChild(child, after)                       children.ts  kills a child process (group) when the test ends
 //   atProcessEnd(end)                            children.ts  stops what is no child (a daemonized server) when the process ends
 
@@ -20,6 +22,7 @@ export { buildFaultFs } from './fault-fs/build.ts';
 export { tempStore, testEngine, testTenant } from './harness.ts';
 export { type Received, type ReceiverAnswer, type Respond, startReceiver, type TestReceiver } from './receiver.ts';
 export { type ProxyAsk, type RecordingProxy, startRecordingProxy } from './recording-proxy.ts';
+export { type RecordedSpan, type RecordingTracer, recordingTracer } from './recording-tracer.ts';
 export { type SettleOptions, settle } from './settle.ts';
 export { type StoreFactory, type StoreUnderTest, storeConformance } from './store-conformance/index.ts';
 export {

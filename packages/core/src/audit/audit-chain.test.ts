@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { test } from 'node:test';
 import { canonicalJson, entryHash, firstBreak } from './audit-chain.ts';
 import type { AuditEntry } from './audit-types.ts';
@@ -49,4 +50,32 @@ test('a chain verifies; an edit, a deletion or a re-linked forgery is named at i
   const full = chain(4);
   assert.equal(firstBreak({ seq: 2, hash: full[1].hash }, full.slice(2)), null);
   assert.equal(firstBreak({ seq: 2, hash: 'other' }, full.slice(2))?.seq, 3);
+});
+
+test('the hash is SHA-256 over the documented form, so anyone can recompute it from an export (docs/audit.md#chain)', () => {
+  const [first] = chain(1);
+  const form =
+    '[1,1001,{"id":"admin","ip":"127.0.0.1","kind":"admin","request_id":"req_1","user_agent":null},"tenant.update",' +
+    '{"id":"ten_a","tenant_id":"ten_a","type":"tenant"},{"name":{"after":"n1","before":"n0"}},{},""]';
+  assert.equal(first!.hash, createHash('sha256').update(form, 'utf8').digest('hex'));
+  // Each field, nested ones included, moves the hash.
+  const { hash: _, ...base } = first!;
+  const variants: Array<Omit<AuditEntry, 'hash'>> = [
+    { ...base, seq: 2 },
+    { ...base, at: 1000 },
+    { ...base, actor: { ...base.actor, kind: 'system' } },
+    { ...base, actor: { ...base.actor, id: 'other' } },
+    { ...base, actor: { ...base.actor, ip: '10.0.0.1' } },
+    { ...base, actor: { ...base.actor, userAgent: 'ua' } },
+    { ...base, actor: { ...base.actor, requestId: 'req_2' } },
+    { ...base, action: 'tenant.delete' },
+    { ...base, target: { ...base.target, type: 'api_key' } },
+    { ...base, target: { ...base.target, id: 'ten_b' } },
+    { ...base, target: { ...base.target, tenantId: null } },
+    { ...base, changes: {} },
+    { ...base, details: { note: 1 } },
+    { ...base, prevHash: 'f00d' },
+  ];
+  const hashes = new Set([first!.hash, ...variants.map(entryHash)]);
+  assert.equal(hashes.size, variants.length + 1);
 });

@@ -52,3 +52,27 @@ test('an attempt an hour or more after the accept starts its own trace, linked t
   assert.equal(span.traceId, 'f'.repeat(32));
   assert.equal(spanUrl('not a url'), 'invalid-url');
 });
+
+test('the server attributes name the host and the port, 443 or 80 by scheme when the URL has none', () => {
+  const at = (url: string) => {
+    const { tracer, started } = recordingTracer();
+    startAttemptSpan(tracer, { ...input, url });
+    const a = started[0]!.options.attributes!;
+    return [a['server.address'], a['server.port']];
+  };
+  assert.deepEqual(at('https://hooks.example/in'), ['hooks.example', 443]);
+  assert.deepEqual(at('http://hooks.example/in'), ['hooks.example', 80]);
+  assert.deepEqual(at('https://hooks.example:8443/in'), ['hooks.example', 8443]);
+  assert.deepEqual(at('not a url'), [undefined, undefined]);
+});
+
+test('without a tracestate only the traceparent is sent; a stored context that does not parse starts a trace', () => {
+  const { tracer, started } = recordingTracer();
+  const span = startAttemptSpan(tracer, { ...input, parent: { traceparent: `00-${T}-${P}-01`, tracestate: null } });
+  assert.deepEqual(Object.keys(span.headers), ['traceparent']);
+  const bad = startAttemptSpan(tracer, { ...input, parent: { traceparent: 'garbage', tracestate: null } });
+  assert.deepEqual(
+    [started[1]!.parentSpanId, started[1]!.options.links, bad.traceId],
+    [undefined, undefined, 'f'.repeat(32)],
+  );
+});

@@ -28,7 +28,18 @@ test('tracestate is kept only beside a valid traceparent, and only when it is pr
     tracestate: 'a=1,b=2',
   });
   assert.equal(traceContextOf('garbage', 'a=1'), null);
+  assert.equal(traceContextOf(`00-${T}-${S}-01`, 'x'.repeat(512))?.tracestate, 'x'.repeat(512));
   assert.equal(traceContextOf(`00-${T}-${S}-01`, 'x'.repeat(513))?.tracestate, null);
   assert.equal(traceContextOf(`00-${T}-${S}-01`, 'a=\n1')?.tracestate, null);
   assert.equal(formatTraceparent(T, S, 1), `00-${T}-${S}-01`);
+});
+
+test('a traceparent is read trimmed, anchored at both ends; ids may start or end with zeros; tracestate is trimmed', () => {
+  assert.deepEqual(parseTraceparent(` 00-${T}-${S}-01 `), { traceId: T, spanId: S, flags: 1 });
+  assert.equal(parseTraceparent(undefined), null);
+  for (const bad of [`x00-${T}-${S}-01`, `00-${T}-${S}-01x`]) assert.equal(parseTraceparent(bad), null, bad);
+  const zeros = { traceId: `0000${T.slice(4, 28)}0000`, spanId: `00${S.slice(2, 14)}00` };
+  assert.deepEqual(parseTraceparent(`00-${zeros.traceId}-${zeros.spanId}-01`), { ...zeros, flags: 1 });
+  assert.equal(traceContextOf(`00-${T}-${S}-01`, ' a=1 ')?.tracestate, 'a=1');
+  assert.equal(traceContextOf(`00-${T}-${S}-01`, '   ')?.tracestate, null);
 });
