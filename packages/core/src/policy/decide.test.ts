@@ -1,4 +1,4 @@
-// The retry decision (docs/rules.md#retry): the general rules, Retry-After, and the standard, brief and strict presets
+// The retry decision (docs/rules.md#policies): the general rules, Retry-After, and the standard, brief and strict presets
 // (payments: decide.payments.test.ts).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
